@@ -1,0 +1,69 @@
+import { Command, CommanderError, InvalidArgumentError } from 'commander';
+import { ENGINE_VERSION } from '@quarry/core';
+import { runCommand } from './commands/run.js';
+import { validateCommand } from './commands/validate.js';
+import { partitionCommand } from './commands/partition.js';
+import { reportError } from './user-error.js';
+
+/** Parses a positive integer option. */
+export function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+/** Builds the `quarry` command tree. */
+export function buildProgram(): Command {
+  const program = new Command('quarry')
+    .description('Turn folders of documents into typed, chunked, embedded element records.')
+    .version(ENGINE_VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith('error:') ? `quarry: ${s.slice(7)}` : s) });
+
+  program
+    .command('run')
+    .description('run a workflow over a local directory')
+    .argument('<workflow>', 'workflow JSON file (a workflow create body)')
+    .requiredOption('-i, --input <dir>', 'input directory (or file)')
+    .requiredOption('-o, --output <dir>', 'output directory for <file>.json element arrays')
+    .option('-c, --concurrency <n>', 'documents in flight at once', positiveInt, 4)
+    .option('--reprocess-all', 'process every document even if unchanged (overrides the workflow)')
+    .option('--no-progress', 'do not draw the progress bar')
+    .option('--json', 'print the job summary as JSON')
+    .action(runCommand);
+
+  program
+    .command('validate')
+    .description('check one workflow body (structure and rules); exit 0 when valid, 1 when not')
+    .argument('<file>', 'workflow JSON file, or - for stdin')
+    .option('--json', 'print {"valid", "problems"} as JSON')
+    .action(validateCommand);
+
+  program
+    .command('partition')
+    .description('partition files into elements')
+    .argument('<files...>', 'files to partition')
+    .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
+    .option('-o, --output <dir>', 'write <file name>.json per input into this directory')
+    .option('--coordinates', 'include element coordinates')
+    .option('--include-page-breaks', 'emit PageBreak elements')
+    .option('--infer-table-structure', 'add text_as_html to tables')
+    .option('--ocr-languages <langs>', 'comma-separated tesseract languages', 'eng')
+    .option('--encoding <encoding>', 'text encoding', 'utf-8')
+    .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
+    .action(partitionCommand);
+
+  return program;
+}
+
+/** Runs the CLI; returns the process exit code. Errors print one line, no stack. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    return reportError(e);
+  }
+}

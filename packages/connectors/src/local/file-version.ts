@@ -1,0 +1,34 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+
+/** How the local source computes a document's `version`. */
+export type VersionMode = 'content_hash' | 'size_mtime';
+
+/** What {@link fileVersion} needs from `fs.stat(path, { bigint: true })`. */
+export interface VersionStats {
+  size: bigint;
+  mtimeNs: bigint;
+}
+
+/**
+ * SHA-256 of a file's bytes as lowercase hex, streamed so that memory stays flat for large files.
+ */
+export async function sha256File(path: string, signal?: AbortSignal): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path, signal ? { signal } : {})) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/**
+ * The version string of a file: the SHA-256 of its content (`content_hash`), or `<size>-<mtime ns>`
+ * (`size_mtime`, which never reads the file). The two forms never collide, so switching modes makes
+ * every document look changed once rather than hiding a change.
+ */
+export async function fileVersion(mode: VersionMode, path: string, stats: VersionStats, signal?: AbortSignal): Promise<string> {
+  switch (mode) {
+    case 'content_hash':
+      return sha256File(path, signal);
+    case 'size_mtime':
+      return `${stats.size}-${stats.mtimeNs}`;
+  }
+}

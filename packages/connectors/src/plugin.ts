@@ -1,0 +1,20 @@
+import { definePlugin, type Plugin } from '@quarry/core';
+import { localDestination, localSource } from './local/index.js';
+
+/**
+ * The connectors plugin: registers the `local` source and destination. A new connector is one more
+ * entry in `sources` or `destinations`.
+ *
+ * @example
+ * ```ts
+ * const registry = new Registry();
+ * registry.register(connectorsPlugin);
+ * registry.source('local'); // localSource
+ * ```
+ */
+export const connectorsPlugin: Plugin = definePlugin({
+  name: '@quarry/connectors',
+  engine: '^0.1.0',
+  sources: [localSource],
+  destinations: [localDestination],
+});

@@ -1,0 +1,50 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Element } from './types.js';
+
+/**
+ * The reference library's deterministic element id:
+ * `sha256(f"{filename}{text}{page_number}{seq}")[:32]`, where a missing value renders as `None`.
+ */
+export function hashElementId(filename: string | undefined, text: string, pageNumber: number | undefined, seq: number): string {
+  const f = filename ?? 'None';
+  const p = pageNumber === undefined ? 'None' : String(pageNumber);
+  return createHash('sha256').update(`${f}${text}${p}${seq}`, 'utf8').digest('hex').slice(0, 32);
+}
+
+/**
+ * Assigns element ids in place and remaps `parent_id`s to the new ids.
+ *
+ * - `unique: true` (the spec default): UUID v4 ids.
+ * - `unique: false`: the deterministic hash of {@link hashElementId}, where `seq` counts elements per
+ *   `page_number` value across the document (the reference partitioners' rule).
+ */
+export function assignElementIds(elements: Element[], options: { unique: boolean }): Element[] {
+  const remap = new Map<string, string>();
+  const perPage = new Map<string, number>();
+  for (const el of elements) {
+    let id: string;
+    if (options.unique) id = randomUUID();
+    else {
+      const key = String(el.metadata.page_number);
+      const seq = perPage.get(key) ?? 0;
+      perPage.set(key, seq + 1);
+      const name = el.metadata.filename === undefined ? undefined : basename(el.metadata.filename);
+      id = hashElementId(name, el.text, el.metadata.page_number, seq);
+    }
+    if (el.element_id) remap.set(el.element_id, id);
+    el.element_id = id;
+  }
+  for (const el of elements) {
+    const p = el.metadata.parent_id;
+    if (p !== undefined) {
+      const mapped = remap.get(p);
+      if (mapped) el.metadata.parent_id = mapped;
+    }
+  }
+  return elements;
+}
+
+function basename(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i < 0 ? path : path.slice(i + 1);
+}

@@ -1,0 +1,4 @@
+export * from './types.js';
+export * from './json.js';
+export * from './ids.js';
+export * from './orig-elements.js';

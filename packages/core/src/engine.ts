@@ -1,0 +1,188 @@
+import { quarryError } from './errors.js';
+import { assertNoProblems, compilePlan, type Plan, type PlanProblem } from './plan/plan.js';
+import { Registry } from './plugin/registry.js';
+import { parseSettings } from './plugin/settings.js';
+import type { DestinationConnector, Logger, NodeInstance, Plugin, SourceConnector, WorkflowNodeRef } from './plugin/types.js';
+import type { Job } from './runtime/events.js';
+import { silentLogger } from './runtime/logger.js';
+import { runJob } from './runtime/run-job.js';
+import type { StateStore } from './runtime/state-store.js';
+import { validateWorkflow } from './workflow/index.js';
+
+/** A connector named by type with its config, resolved through the registry. */
+export interface ConnectorSpec {
+  type: string;
+  config?: Record<string, unknown>;
+}
+
+/** A source: a registered type with config, or a ready instance. */
+export type SourceInput = ConnectorSpec | SourceConnector;
+/** A destination: a registered type with config, or a ready instance. */
+export type DestinationInput = ConnectorSpec | DestinationConnector;
+
+/** Options of {@link Engine.run}. */
+export interface RunOptions {
+  source: SourceInput;
+  /** One destination, several (the flow branches to each), or none (elements are only reported). */
+  destination?: DestinationInput | DestinationInput[];
+  /** Documents in flight at once (default 4). */
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Overrides the workflow's `reprocess_all`. With `false`, unchanged documents are skipped. */
+  reprocessAll?: boolean;
+  /** Where written versions are remembered; needed for incremental runs. */
+  state?: StateStore;
+  logger?: Logger;
+  /** Report a node call running longer than this (default 60 s). */
+  stallWarningMs?: number;
+  /** Fail a node call running longer than this (default 10 min; 0 disables). */
+  nodeTimeoutMs?: number;
+  /** Shared per-job services handed to node factories. */
+  services?: Map<string, unknown>;
+}
+
+/** A workflow for the library API: a name and nodes, without the REST body's connector ids. */
+export interface PipelineInput {
+  name: string;
+  nodes: WorkflowNodeRef[];
+  reprocess_all?: boolean;
+}
+
+/** Options of {@link Engine.build}. */
+export interface BuildOptions {
+  /** Resolves `template_id` of a template workflow to its nodes. */
+  templates?: (templateId: string) => WorkflowNodeRef[] | undefined;
+  /** Clock for rules that depend on the date (retired models); default now. */
+  now?: Date;
+}
+
+function isSourceInstance(s: SourceInput): s is SourceConnector {
+  return typeof (s as SourceConnector).list === 'function';
+}
+
+function isDestinationInstance(d: DestinationInput): d is DestinationConnector {
+  return typeof (d as DestinationConnector).write === 'function';
+}
+
+/**
+ * The quarry engine: register plugins with {@link Engine.use}, compile a workflow with
+ * {@link Engine.build} (validated once, immutable), run it with {@link Engine.run}.
+ *
+ * @example
+ * ```ts
+ * const engine = createEngine().use(nodesPlugin).use(connectorsPlugin);
+ * const plan = engine.build(workflowBody);
+ * const job = engine.run(plan, { source: { type: 'local', config: { path: 'docs' } },
+ *   destination: { type: 'local', config: { path: 'out' } } });
+ * console.log((await job.done).counts);
+ * ```
+ */
+export class Engine {
+  /** Every registered node, connector and embedding model. */
+  readonly registry = new Registry();
+
+  /** Registers a plugin (checked at once: name, engine range, duplicates). */
+  use(plugin: Plugin): this {
+    this.registry.register(plugin);
+    return this;
+  }
+
+  /**
+   * Validates a workflow create body (SPEC.md rules) or a library {@link PipelineInput}, resolves
+   * every node against the registry and parses its settings. Throws `WORKFLOW_INVALID` with every
+   * problem in `details.problems`.
+   */
+  build(input: unknown, options: BuildOptions = {}): Plan {
+    const problems: PlanProblem[] = [];
+    let name: string;
+    let nodes: WorkflowNodeRef[];
+    let reprocessAll: boolean | undefined;
+    let basePath = '/workflow_nodes';
+    if (isPipelineInput(input)) {
+      name = input.name;
+      reprocessAll = input.reprocess_all;
+      basePath = '/nodes';
+      const v = validateWorkflow(
+        { name: input.name, workflow_type: 'custom', workflow_nodes: input.nodes, ...(input.reprocess_all === undefined ? {} : { reprocess_all: input.reprocess_all }) },
+        { mode: 'create', registry: this.registry, ...(options.now ? { now: options.now } : {}) },
+      );
+      problems.push(...v.problems.map((p) => ({ ...p, path: p.path.replace(/^\/workflow_nodes/, '/nodes') })));
+      nodes = input.nodes;
+    } else {
+      const v = validateWorkflow(input, { mode: 'create', registry: this.registry, ...(options.now ? { now: options.now } : {}) });
+      problems.push(...v.problems);
+      const body = (v.valid ? v.value : input) as { name?: string; workflow_type?: string; template_id?: string; workflow_nodes?: WorkflowNodeRef[]; reprocess_all?: boolean };
+      name = body.name ?? 'workflow';
+      reprocessAll = body.reprocess_all;
+      nodes = body.workflow_nodes ?? [];
+      if (v.valid && body.workflow_type === 'template') {
+        const resolved = options.templates?.(body.template_id ?? '');
+        if (!resolved) problems.push({ code: 'template.not_found', path: '/template_id', message: `template "${body.template_id}" not found` });
+        else nodes = resolved;
+      }
+    }
+    assertNoProblems(problems, `workflow "${name}"`);
+    const compiled = compilePlan(this.registry, { name, nodes, basePath, ...(reprocessAll === undefined ? {} : { reprocess_all: reprocessAll }) });
+    assertNoProblems(compiled.problems, `workflow "${name}"`);
+    return compiled.plan!;
+  }
+
+  /** Starts a job for a plan. Returns at once; see {@link Job}. */
+  run(plan: Plan, options: RunOptions): Job {
+    if (!plan || !Array.isArray(plan.nodes)) throw quarryError('INVALID_ARGUMENT', 'run() needs a plan from engine.build()');
+    if (!options?.source) throw quarryError('INVALID_ARGUMENT', 'run() needs options.source');
+    const logger = options.logger ?? silentLogger;
+    const services = options.services ?? new Map<string, unknown>();
+    const connectorCtx = (signal: AbortSignal) => ({ logger, signal });
+    const dests = options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination];
+    return runJob({
+      plan,
+      concurrency: options.concurrency ?? 4,
+      reprocessAll: options.reprocessAll ?? plan.reprocessAll,
+      ...(options.state ? { state: options.state } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      logger,
+      stallWarningMs: options.stallWarningMs ?? 60_000,
+      nodeTimeoutMs: options.nodeTimeoutMs ?? 600_000,
+      source: async (signal) => {
+        const s = options.source;
+        if (isSourceInstance(s)) return s;
+        const def = this.registry.source(s.type);
+        const parsed = parseSettings(def.config, s.config ?? {});
+        if (!parsed.ok) throw connectorConfigError('source', s.type, parsed.problems);
+        return def.create(parsed.value, connectorCtx(signal));
+      },
+      destinations: (signal) =>
+        Promise.all(
+          dests.map(async (d) => {
+            if (isDestinationInstance(d)) return d;
+            const def = this.registry.destination(d.type);
+            const parsed = parseSettings(def.config, d.config ?? {});
+            if (!parsed.ok) throw connectorConfigError('destination', d.type, parsed.problems);
+            return def.create(parsed.value, connectorCtx(signal));
+          }),
+        ),
+      nodes: (signal) =>
+        Promise.all(
+          plan.nodes.map(
+            (n): Promise<NodeInstance> =>
+              Promise.resolve(n.definition.create(n.parsedSettings, { node: { name: n.name, type: n.type, subtype: n.subtype, settings: n.settings }, nodes: plan.nodes, logger, signal, services })),
+          ),
+        ),
+    });
+  }
+}
+
+function isPipelineInput(v: unknown): v is PipelineInput {
+  return typeof v === 'object' && v !== null && Array.isArray((v as PipelineInput).nodes) && !('workflow_type' in v);
+}
+
+function connectorConfigError(kind: string, type: string, problems: Array<{ path: string; message: string }>) {
+  const list = problems.map((p) => `${p.path || '/'}: ${p.message}`).join('; ');
+  return quarryError('SETTINGS_INVALID', `${kind} "${type}" config is invalid: ${list}`, { details: { problems } });
+}
+
+/** Creates an engine with no plugins registered. */
+export function createEngine(): Engine {
+  return new Engine();
+}

@@ -1,0 +1,80 @@
+/**
+ * Every error quarry raises carries a stable `code`. Codes are listed once, here, with a one-line
+ * description; the core README's table is checked against this list by a test.
+ */
+export const ERROR_CODES = {
+  DESTINATION_UNAVAILABLE: 'a destination cannot be prepared (missing, not a directory, unreachable)',
+  DESTINATION_WRITE_FAILED: 'a destination could not write a document',
+  DOCUMENT_READ_FAILED: 'a source document could not be read',
+  DUPLICATE_CONNECTOR: 'a plugin registers a connector type that is already registered',
+  DUPLICATE_NODE: 'a plugin registers a node type/subtype that is already registered',
+  DUPLICATE_PLUGIN: 'a plugin with this name is already registered',
+  ELEMENT_INVALID: 'an element JSON object is malformed',
+  FILE_EMPTY: 'a document has no bytes',
+  FILE_UNREADABLE: 'a document exists but cannot be parsed',
+  FILETYPE_UNSUPPORTED: 'no partitioner handles the detected file type',
+  INCOMPATIBLE_PLUGIN: 'a plugin does not support this engine version',
+  INVALID_ARGUMENT: 'an API argument is missing or malformed',
+  INVALID_PLUGIN: 'a plugin definition is malformed',
+  JOB_ABORTED: 'the job was cancelled before this document finished',
+  NODE_FAILED: 'a node threw while processing a document',
+  NODE_TIMEOUT: 'a node did not settle within the node timeout',
+  SETTINGS_INVALID: 'node or connector settings do not match their schema',
+  SOURCE_NOT_FOUND: 'a source location does not exist or cannot be opened',
+  UNKNOWN_CONNECTOR: 'no connector of this type is registered',
+  UNKNOWN_NODE: 'no node of this type/subtype is registered',
+  WORKFLOW_INVALID: 'a workflow body has problems (see `problems`)',
+} as const;
+
+/** A stable error code string. */
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** Options accepted by {@link QuarryError}. */
+export interface QuarryErrorOptions {
+  cause?: unknown;
+  /** Extra structured detail safe to show to users (never secrets). */
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Base class of every error quarry throws or records.
+ *
+ * @example
+ * ```ts
+ * try { engine.build(workflow) } catch (e) { if (isQuarryError(e)) console.log(e.code) }
+ * ```
+ */
+export class QuarryError extends Error {
+  /** Stable machine-readable code. */
+  readonly code: string;
+  /** Structured, non-secret detail. */
+  readonly details: Record<string, unknown>;
+
+  constructor(code: string, message: string, options: QuarryErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'QuarryError';
+    this.code = code;
+    this.details = options.details ?? {};
+  }
+
+  /** A JSON-safe form: `{ code, message, details }`. */
+  toJSON(): { code: string; message: string; details: Record<string, unknown> } {
+    return { code: this.code, message: this.message, details: this.details };
+  }
+}
+
+/** True when `e` is a {@link QuarryError} (also across package copies, by shape). */
+export function isQuarryError(e: unknown): e is QuarryError {
+  return e instanceof QuarryError || (e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && e.name === 'QuarryError');
+}
+
+/** Creates a {@link QuarryError} with one of the core codes. */
+export function quarryError(code: ErrorCode, message: string, options?: QuarryErrorOptions): QuarryError {
+  return new QuarryError(code, message, options);
+}
+
+/** Renders any thrown value as a message without a stack. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return typeof e === 'string' ? e : JSON.stringify(e);
+}

@@ -1,0 +1,4 @@
+export * from './types.js';
+export * from './settings.js';
+export * from './define.js';
+export * from './registry.js';

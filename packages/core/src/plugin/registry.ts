@@ -1,0 +1,112 @@
+import semver from 'semver';
+import { quarryError } from '../errors.js';
+import { ENGINE_VERSION } from '../version.js';
+import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
+
+const key = (type: string, subtype: string): string => `${type}/${subtype}`;
+
+/**
+ * Holds every registered node, connector and embedding model. Registration checks a plugin's
+ * metadata first and registers nothing when any part of it is wrong.
+ */
+export class Registry {
+  private readonly plugins = new Map<string, Plugin>();
+  private readonly nodes = new Map<string, { def: NodeDefinition<any>; plugin: string }>();
+  private readonly sources = new Map<string, SourceDefinition<any>>();
+  private readonly destinations = new Map<string, DestinationDefinition<any>>();
+  private readonly models = new Map<string, EmbeddingModelInfo>();
+
+  /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes. */
+  register(plugin: Plugin): void {
+    if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw quarryError('INVALID_PLUGIN', 'plugin must have a non-empty "name"');
+    if (this.plugins.has(plugin.name)) throw quarryError('DUPLICATE_PLUGIN', `plugin "${plugin.name}" is already registered`);
+    if (typeof plugin.engine !== 'string' || !semver.validRange(plugin.engine)) {
+      throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}" must declare "engine" as a semver range, got ${JSON.stringify(plugin.engine)}`);
+    }
+    if (!semver.satisfies(ENGINE_VERSION, plugin.engine, { includePrerelease: true })) {
+      throw quarryError('INCOMPATIBLE_PLUGIN', `plugin "${plugin.name}" supports engine ${plugin.engine}, but this engine is ${ENGINE_VERSION}`);
+    }
+    const seen = new Set<string>();
+    for (const n of plugin.nodes ?? []) {
+      if (!NODE_TYPES.includes(n.type as NodeType)) {
+        throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": node type "${String(n.type)}" is not one of ${NODE_TYPES.join(', ')}`);
+      }
+      if (typeof n.subtype !== 'string' || !n.subtype || typeof n.create !== 'function' || !n.settings) {
+        throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": node "${n.type}/${String(n.subtype)}" needs a subtype, a settings schema and create()`);
+      }
+      const k = key(n.type, n.subtype);
+      const existing = this.nodes.get(k);
+      if (existing || seen.has(k)) {
+        throw quarryError('DUPLICATE_NODE', `node ${k} is already registered${existing ? ` by plugin "${existing.plugin}"` : ''}`, { details: { node: k } });
+      }
+      seen.add(k);
+    }
+    for (const [kind, list, map] of [
+      ['source', plugin.sources ?? [], this.sources],
+      ['destination', plugin.destinations ?? [], this.destinations],
+    ] as const) {
+      const local = new Set<string>();
+      for (const c of list) {
+        if (typeof c.type !== 'string' || !c.type || typeof c.create !== 'function' || !c.config) {
+          throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": ${kind} "${String(c.type)}" needs a type, a config schema and create()`);
+        }
+        if (map.has(c.type) || local.has(c.type)) throw quarryError('DUPLICATE_CONNECTOR', `${kind} connector "${c.type}" is already registered`);
+        local.add(c.type);
+      }
+    }
+    this.plugins.set(plugin.name, plugin);
+    for (const n of plugin.nodes ?? []) this.nodes.set(key(n.type, n.subtype), { def: n, plugin: plugin.name });
+    for (const s of plugin.sources ?? []) this.sources.set(s.type, s);
+    for (const d of plugin.destinations ?? []) this.destinations.set(d.type, d);
+    for (const m of plugin.embeddingModels ?? []) this.models.set(key(m.provider, m.model_name), m);
+  }
+
+  /** The node definition for a type/subtype; throws `UNKNOWN_NODE` listing what is registered. */
+  node(type: string, subtype: string): NodeDefinition<any> {
+    const hit = this.nodes.get(key(type, subtype));
+    if (!hit) {
+      const known = this.nodeSubtypes(type as NodeType);
+      throw quarryError('UNKNOWN_NODE', `no node ${type}/${subtype} is registered; registered ${type} subtypes: ${known.length ? known.join(', ') : '(none)'}`);
+    }
+    return hit.def;
+  }
+
+  /** The node definition, or undefined. */
+  findNode(type: string, subtype: string): NodeDefinition<any> | undefined {
+    return this.nodes.get(key(type, subtype))?.def;
+  }
+
+  /** Registered subtypes of one node type, sorted. */
+  nodeSubtypes(type: NodeType): string[] {
+    return [...this.nodes.values()].filter((n) => n.def.type === type).map((n) => n.def.subtype).sort();
+  }
+
+  /** The source definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
+  source(type: string): SourceDefinition<any> {
+    const s = this.sources.get(type);
+    if (!s) throw quarryError('UNKNOWN_CONNECTOR', `no source connector "${type}" is registered; registered: ${[...this.sources.keys()].sort().join(', ') || '(none)'}`);
+    return s;
+  }
+
+  /** The destination definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
+  destination(type: string): DestinationDefinition<any> {
+    const d = this.destinations.get(type);
+    if (!d) throw quarryError('UNKNOWN_CONNECTOR', `no destination connector "${type}" is registered; registered: ${[...this.destinations.keys()].sort().join(', ') || '(none)'}`);
+    return d;
+  }
+
+  /** An embedding model's facts, or undefined. */
+  embeddingModel(provider: string, model: string): EmbeddingModelInfo | undefined {
+    return this.models.get(key(provider, model));
+  }
+
+  /** Every known embedding model of one provider (or all), sorted by name. */
+  embeddingModels(provider?: string): EmbeddingModelInfo[] {
+    return [...this.models.values()].filter((m) => provider === undefined || m.provider === provider).sort((a, b) => a.model_name.localeCompare(b.model_name));
+  }
+
+  /** Names of registered plugins. */
+  pluginNames(): string[] {
+    return [...this.plugins.keys()];
+  }
+}

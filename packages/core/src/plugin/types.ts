@@ -1,0 +1,214 @@
+import type { OperatorFunction } from 'rxjs';
+import type { Element } from '../element/types.js';
+import type { DataSourceMetadata } from '../element/types.js';
+import type { SettingsSchema } from './settings.js';
+
+/** Node kinds of a workflow (SPEC.md `type`). */
+export const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
+/** A node kind. */
+export type NodeType = (typeof NODE_TYPES)[number];
+
+/** What travels between nodes, in order: bytes, then elements, then chunks, then vectors. */
+export type Stage = 'file' | 'elements' | 'chunks' | 'vectors';
+
+/** Which stages each node kind consumes and produces; ordering errors fall out of these. */
+export const NODE_STAGES: Readonly<Record<NodeType, { consumes: readonly Stage[]; produces: Stage }>> = {
+  partition: { consumes: ['file'], produces: 'elements' },
+  prompter: { consumes: ['elements'], produces: 'elements' },
+  chunk: { consumes: ['elements'], produces: 'chunks' },
+  embed: { consumes: ['elements', 'chunks'], produces: 'vectors' },
+};
+
+/** One document offered by a source. Bytes are read lazily, only when the document is processed. */
+export interface SourceDocument {
+  /** Stable identity of the document across runs (e.g. a relative path or a remote id). */
+  record_id: string;
+  /** File name (basename) used in element metadata. */
+  filename: string;
+  /** Directory part, when the source has one. */
+  file_directory?: string;
+  /** MIME type when the source knows it; partitioners detect it otherwise. */
+  filetype?: string;
+  /** Version of the content; drives incremental runs (`reprocess_all: false`). */
+  version?: string;
+  /** Size in bytes when known. */
+  size?: number;
+  /** Last modification time (ISO 8601) when known. */
+  last_modified?: string;
+  /** Provenance written to every element's `metadata.data_source`. */
+  data_source: DataSourceMetadata;
+  /** Reads the document's bytes. */
+  read(signal?: AbortSignal): Promise<Uint8Array>;
+}
+
+/** One document's state between nodes. */
+export interface Flow {
+  document: SourceDocument;
+  elements: Element[];
+}
+
+/** A document that failed in a node: it skips later nodes and is listed in the job summary. */
+export interface FailedFlow {
+  document: SourceDocument;
+  error: unknown;
+  /** Node name where it failed; the engine fills it when absent. */
+  node?: string;
+}
+
+/** Output of an operator node: a processed flow or a failure for that document alone. */
+export type FlowResult = Flow | FailedFlow;
+
+/** True when a {@link FlowResult} is a failure. */
+export function isFailedFlow(r: FlowResult): r is FailedFlow {
+  return 'error' in r;
+}
+
+/** A minimal structured logger. */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A node of the workflow as written by the user. */
+export interface WorkflowNodeRef {
+  name: string;
+  type: NodeType;
+  subtype: string;
+  settings: Record<string, unknown>;
+}
+
+/** What a node factory receives once per job. */
+export interface NodeCreateContext {
+  /** This node as written in the workflow. */
+  node: WorkflowNodeRef;
+  /** Every node of the plan, in order (a chunker may look up the embedder, for example). */
+  nodes: readonly WorkflowNodeRef[];
+  logger: Logger;
+  /** Aborts when the job is cancelled. */
+  signal: AbortSignal;
+  /** Shared per-job services registered by plugins (provider clients, tokenizers, ...). */
+  services: Map<string, unknown>;
+}
+
+/** What a per-document node call receives. */
+export interface ProcessContext {
+  /** Aborts when the job is cancelled or the node times out for this document. */
+  signal: AbortSignal;
+  logger: Logger;
+  /** Name of the node being run. */
+  nodeName: string;
+}
+
+/** A node that transforms one document at a time: the simplest contract. */
+export interface ProcessNode {
+  process(flow: Flow, ctx: ProcessContext): Element[] | Flow | Promise<Element[] | Flow>;
+  /** Releases resources at the end of the job. */
+  close?(): void | Promise<void>;
+}
+
+/** What an operator node receives. */
+export interface OperatorContext {
+  signal: AbortSignal;
+  logger: Logger;
+  nodeName: string;
+}
+
+/**
+ * A node that sees the stream of documents, to batch, rate-limit or reorder. It must emit exactly one
+ * {@link FlowResult} per input flow and must not hold a flow back indefinitely: flush partial batches
+ * after a short wait, because only `concurrency` documents are in flight at once.
+ */
+export interface OperatorNode {
+  operator(ctx: OperatorContext): OperatorFunction<Flow, FlowResult>;
+  close?(): void | Promise<void>;
+}
+
+/** What a node factory returns. */
+export type NodeInstance = ProcessNode | OperatorNode;
+
+/** Declares a node kind a plugin provides. */
+export interface NodeDefinition<S = Record<string, unknown>> {
+  type: NodeType;
+  /** The SPEC.md subtype this implements (`chunk_by_title`, `unstructured_api`, ...). */
+  subtype: string;
+  /** One-line description for listings. */
+  description?: string;
+  /** Settings schema: zod or JSON Schema. Parsed values (with defaults) are passed to `create`. */
+  settings: SettingsSchema<S>;
+  /** Creates the node for one job. */
+  create(settings: S, ctx: NodeCreateContext): NodeInstance | Promise<NodeInstance>;
+}
+
+/** What a source factory receives. */
+export interface ConnectorContext {
+  logger: Logger;
+  signal: AbortSignal;
+}
+
+/** A source connector instance: lists documents lazily. */
+export interface SourceConnector {
+  /** Yields documents on demand; the engine pulls at most `concurrency` ahead. */
+  list(signal: AbortSignal): AsyncIterable<SourceDocument>;
+  /** Cheap count of the documents `list` will yield, for progress bars; optional. */
+  count?(signal: AbortSignal): Promise<number>;
+  close?(): void | Promise<void>;
+}
+
+/** Facts a destination may need before the first write. */
+export interface PlanInfo {
+  nodes: readonly WorkflowNodeRef[];
+  /** Embedding dimension count when the plan embeds and the model is known. */
+  embeddingDimensions?: number;
+}
+
+/** A destination connector instance. */
+export interface DestinationConnector {
+  /** Called once before any write (create an index, a directory, ...). */
+  prepare?(plan: PlanInfo): Promise<void>;
+  /**
+   * Writes one document's elements, replacing whatever an earlier run wrote for the same
+   * `record_id`, so a re-run never duplicates. Must be atomic per document.
+   */
+  write(flow: Flow, ctx: { signal: AbortSignal }): Promise<void>;
+  close?(): void | Promise<void>;
+}
+
+/** Declares a source connector type. */
+export interface SourceDefinition<C = Record<string, unknown>> {
+  type: string;
+  description?: string;
+  config: SettingsSchema<C>;
+  create(config: C, ctx: ConnectorContext): SourceConnector | Promise<SourceConnector>;
+}
+
+/** Declares a destination connector type. */
+export interface DestinationDefinition<C = Record<string, unknown>> {
+  type: string;
+  description?: string;
+  config: SettingsSchema<C>;
+  create(config: C, ctx: ConnectorContext): DestinationConnector | Promise<DestinationConnector>;
+}
+
+/** An embedding model known to the engine (fills SPEC.md node ordering rule 5). */
+export interface EmbeddingModelInfo {
+  /** Embedder subtype (provider), e.g. `azure_openai`. */
+  provider: string;
+  model_name: string;
+  dimensions: number;
+  max_tokens: number;
+  /** Recommended maximum chunk size in characters. */
+  max_characters: number;
+}
+
+/** A bundle of nodes, connectors and models registered together. */
+export interface Plugin {
+  name: string;
+  /** Semver range of engine versions the plugin supports, e.g. `^0.1.0`. */
+  engine: string;
+  nodes?: NodeDefinition<any>[];
+  sources?: SourceDefinition<any>[];
+  destinations?: DestinationDefinition<any>[];
+  embeddingModels?: EmbeddingModelInfo[];
+}

@@ -1,0 +1,5 @@
+export * from './events.js';
+export * from './logger.js';
+export * from './pull-source.js';
+export * from './run-job.js';
+export * from './state-store.js';

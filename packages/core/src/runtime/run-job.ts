@@ -1,0 +1,303 @@
+import { randomUUID } from 'node:crypto';
+import diagnostics from 'node:diagnostics_channel';
+import { connect, filter, from, lastValueFrom, map, merge, mergeMap, Observable, Subject, type OperatorFunction } from 'rxjs';
+import { errorMessage, isQuarryError } from '../errors.js';
+import type { Element } from '../element/types.js';
+import type { Plan, PlanNode } from '../plan/plan.js';
+import {
+  isFailedFlow,
+  type DestinationConnector,
+  type Flow,
+  type FlowResult,
+  type Logger,
+  type NodeInstance,
+  type OperatorNode,
+  type ProcessNode,
+  type SourceConnector,
+  type SourceDocument,
+} from '../plugin/types.js';
+import type { DocumentFailure, Job, JobEvent, JobStatus, JobSummary, NodeStats } from './events.js';
+import { pullSource } from './pull-source.js';
+import type { StateStore } from './state-store.js';
+
+/** Tracing channel: one message per node call, free when nobody subscribes. */
+export const nodeChannel = diagnostics.channel('quarry:node');
+
+/** Everything {@link runJob} needs, already resolved to instances. */
+export interface JobDeps {
+  plan: Plan;
+  /** Creates the source; called once the job starts. */
+  source: (signal: AbortSignal) => Promise<SourceConnector>;
+  /** Creates the destinations (zero or more: one flow can go to several). */
+  destinations: (signal: AbortSignal) => Promise<DestinationConnector[]>;
+  /** Creates the node instances in plan order. */
+  nodes: (signal: AbortSignal) => Promise<NodeInstance[]>;
+  concurrency: number;
+  reprocessAll: boolean;
+  state?: StateStore;
+  signal?: AbortSignal;
+  logger: Logger;
+  /** Report a node call running longer than this (ms). */
+  stallWarningMs: number;
+  /** Fail a node call running longer than this (ms); 0 disables. */
+  nodeTimeoutMs: number;
+}
+
+interface Item {
+  doc: SourceDocument;
+  elements: Element[];
+  started: number;
+  failure?: DocumentFailure;
+  stopped?: boolean;
+}
+
+function isOperatorNode(n: NodeInstance): n is OperatorNode {
+  return typeof (n as OperatorNode).operator === 'function';
+}
+
+function failureOf(doc: SourceDocument, node: string, e: unknown): DocumentFailure {
+  const code = isQuarryError(e) ? e.code : 'NODE_FAILED';
+  return { record_id: doc.record_id, filename: doc.filename, node, code, message: errorMessage(e) };
+}
+
+function asElements(result: Element[] | Flow): Element[] {
+  return Array.isArray(result) ? result : result.elements;
+}
+
+/**
+ * Runs a plan: pulls documents lazily from the source with at most `concurrency` in flight, passes
+ * each through the nodes, writes it to every destination, and reports events and a summary. One
+ * failing document is recorded and the job goes on; cancellation ends the job STOPPED with no
+ * document half-written (writes are per-document atomic and none starts after the abort).
+ */
+export function runJob(deps: JobDeps): Job {
+  const id = randomUUID();
+  const controller = new AbortController();
+  const signal = controller.signal;
+  const external = deps.signal;
+  if (external) {
+    if (external.aborted) controller.abort(external.reason);
+    else external.addEventListener('abort', () => controller.abort(external.reason), { once: true });
+  }
+  const events = new Subject<JobEvent>();
+  const emit = (e: JobEvent): void => events.next(e);
+  const startedAt = new Date();
+  const stats: NodeStats[] = deps.plan.nodes.map((n) => ({ node: n.name, type: n.type, subtype: n.subtype, success: 0, failure: 0, ms: 0 }));
+  const failures: DocumentFailure[] = [];
+  const counts = { total: 0, written: 0, failed: 0, skipped: 0, stopped: 0, elements: 0 };
+  let jobError: JobSummary['error'];
+
+  const fail = (item: Item, f: DocumentFailure): Item => {
+    item.failure = f;
+    return item;
+  };
+
+  /** Runs one plain node on one document, with the stall watchdog and the node timeout. */
+  async function runProcess(node: PlanNode, index: number, inst: ProcessNode, item: Item): Promise<Item> {
+    if (item.failure || item.stopped) return item;
+    if (signal.aborted) return Object.assign(item, { stopped: true });
+    const callController = new AbortController();
+    const onJobAbort = (): void => callController.abort(signal.reason);
+    signal.addEventListener('abort', onJobAbort, { once: true });
+    const t0 = performance.now();
+    const timers: NodeJS.Timeout[] = [];
+    const stall = setTimeout(() => {
+      emit({ type: 'node_stalled', record_id: item.doc.record_id, node: node.name, ms: Math.round(performance.now() - t0) });
+      deps.logger.warn('node is taking long', { node: node.name, record_id: item.doc.record_id });
+    }, deps.stallWarningMs);
+    timers.push(stall);
+    try {
+      const call = Promise.resolve().then(() =>
+        inst.process({ document: item.doc, elements: item.elements }, { signal: callController.signal, logger: deps.logger, nodeName: node.name }),
+      );
+      const guarded =
+        deps.nodeTimeoutMs > 0
+          ? Promise.race([
+              call,
+              new Promise<never>((_, reject) => {
+                timers.push(
+                  setTimeout(() => {
+                    const err = Object.assign(new Error(`node "${node.name}" did not finish "${item.doc.record_id}" within ${deps.nodeTimeoutMs} ms`), {
+                      name: 'QuarryError',
+                      code: 'NODE_TIMEOUT',
+                    });
+                    callController.abort(err);
+                    reject(err);
+                  }, deps.nodeTimeoutMs),
+                );
+              }),
+            ])
+          : call;
+      const result = await guarded;
+      const ms = performance.now() - t0;
+      item.elements = asElements(result);
+      stats[index]!.success++;
+      stats[index]!.ms += ms;
+      emit({ type: 'node_finished', record_id: item.doc.record_id, node: node.name, ms: Math.round(ms), elements: item.elements.length });
+      if (nodeChannel.hasSubscribers) nodeChannel.publish({ job_id: id, node: node.name, record_id: item.doc.record_id, ms });
+      return item;
+    } catch (e) {
+      if (signal.aborted) return Object.assign(item, { stopped: true });
+      stats[index]!.failure++;
+      stats[index]!.ms += performance.now() - t0;
+      if (nodeChannel.hasSubscribers) nodeChannel.publish({ job_id: id, node: node.name, record_id: item.doc.record_id, error: e });
+      return fail(item, failureOf(item.doc, node.name, e));
+    } finally {
+      for (const t of timers) clearTimeout(t);
+      signal.removeEventListener('abort', onJobAbort);
+    }
+  }
+
+  /** Lifts an operator node: failed/stopped items bypass it, its results are matched back to items. */
+  function operatorStage(node: PlanNode, index: number, inst: OperatorNode): OperatorFunction<Item, Item> {
+    return connect((shared$: Observable<Item>) => {
+      const byDoc = new Map<SourceDocument, { item: Item; t0: number; warned: boolean }>();
+      const bypass$ = shared$.pipe(filter((i) => !!(i.failure || i.stopped)));
+      const watchdog = setInterval(() => {
+        const now = performance.now();
+        for (const entry of byDoc.values()) {
+          if (!entry.warned && now - entry.t0 > deps.stallWarningMs) {
+            entry.warned = true;
+            emit({ type: 'node_stalled', record_id: entry.item.doc.record_id, node: node.name, ms: Math.round(now - entry.t0) });
+          }
+        }
+      }, Math.max(10, Math.min(1000, deps.stallWarningMs / 2)));
+      watchdog.unref();
+      const entering$ = shared$.pipe(
+        filter((i) => !(i.failure || i.stopped)),
+        map((item): Flow => {
+          byDoc.set(item.doc, { item, t0: performance.now(), warned: false });
+          return { document: item.doc, elements: item.elements };
+        }),
+      );
+      const out$ = entering$.pipe(
+        inst.operator({ signal, logger: deps.logger, nodeName: node.name }),
+        map((r: FlowResult): Item | undefined => {
+          const entry = byDoc.get(r.document);
+          if (!entry) {
+            deps.logger.warn('operator node emitted a document it was not given', { node: node.name, record_id: r.document.record_id });
+            return undefined;
+          }
+          byDoc.delete(r.document);
+          const ms = performance.now() - entry.t0;
+          stats[index]!.ms += ms;
+          if (isFailedFlow(r)) {
+            if (signal.aborted) return Object.assign(entry.item, { stopped: true });
+            stats[index]!.failure++;
+            return fail(entry.item, failureOf(entry.item.doc, r.node ?? node.name, r.error));
+          }
+          stats[index]!.success++;
+          entry.item.elements = r.elements;
+          emit({ type: 'node_finished', record_id: r.document.record_id, node: node.name, ms: Math.round(ms), elements: r.elements.length });
+          return entry.item;
+        }),
+        filter((i): i is Item => i !== undefined),
+      );
+      return new Observable<Item>((sub) => {
+        const s = merge(bypass$, out$).subscribe(sub);
+        return () => {
+          clearInterval(watchdog);
+          s.unsubscribe();
+        };
+      });
+    });
+  }
+
+  async function finish(item: Item, destinations: DestinationConnector[], release: () => void): Promise<void> {
+    try {
+      const { doc } = item;
+      if (!item.failure && !item.stopped && signal.aborted) item.stopped = true;
+      if (!item.failure && !item.stopped) {
+        for (const [i, d] of destinations.entries()) {
+          try {
+            await d.write({ document: doc, elements: item.elements }, { signal });
+          } catch (e) {
+            fail(item, { ...failureOf(doc, destinations.length > 1 ? `destination#${i}` : 'destination', e), code: isQuarryError(e) ? e.code : 'DESTINATION_WRITE_FAILED' });
+            break;
+          }
+        }
+      }
+      if (item.failure) {
+        counts.failed++;
+        failures.push(item.failure);
+        emit({ type: 'document_failed', ...item.failure });
+        deps.logger.warn('document failed', { ...item.failure });
+      } else if (item.stopped) {
+        counts.stopped++;
+        emit({ type: 'document_stopped', record_id: doc.record_id, filename: doc.filename });
+      } else {
+        if (deps.state && doc.version !== undefined) await deps.state.set(doc.record_id, doc.version);
+        counts.written++;
+        counts.elements += item.elements.length;
+        emit({ type: 'document_written', record_id: doc.record_id, filename: doc.filename, elements: item.elements.length, ms: Math.round(performance.now() - item.started) });
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async function execute(): Promise<JobSummary> {
+    // Yield once so that callers can subscribe to events$ before the first event.
+    await new Promise<void>((r) => setImmediate(r));
+    let source: SourceConnector | undefined;
+    let destinations: DestinationConnector[] = [];
+    let instances: NodeInstance[] = [];
+    let announced = false;
+    const announce = (total?: number): void => {
+      if (announced) return;
+      announced = true;
+      emit({ type: 'job_started', job_id: id, at: startedAt.toISOString(), ...(total === undefined ? {} : { total }) });
+    };
+    try {
+      source = await deps.source(signal);
+      destinations = await deps.destinations(signal);
+      instances = await deps.nodes(signal);
+      await Promise.all(destinations.map((d) => d.prepare?.({ nodes: deps.plan.nodes, ...(deps.plan.embeddingDimensions ? { embeddingDimensions: deps.plan.embeddingDimensions } : {}) })));
+      const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
+      announce(total);
+      const pulled = pullSource(source.list(signal), Math.max(1, deps.concurrency), signal, async (doc) => {
+        counts.total++;
+        if (!deps.reprocessAll && deps.state && doc.version !== undefined && (await deps.state.get(doc.record_id)) === doc.version) {
+          counts.skipped++;
+          emit({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version });
+          return false;
+        }
+        emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
+        return true;
+      });
+      let stream$: Observable<Item> = pulled.items$.pipe(map((doc): Item => ({ doc, elements: [], started: performance.now() })));
+      deps.plan.nodes.forEach((node, i) => {
+        const inst = instances[i]!;
+        stream$ = isOperatorNode(inst)
+          ? stream$.pipe(operatorStage(node, i, inst))
+          : stream$.pipe(mergeMap((item) => from(runProcess(node, i, inst, item))));
+      });
+      await lastValueFrom(stream$.pipe(mergeMap((item) => from(finish(item, destinations, () => pulled.release())))), { defaultValue: undefined });
+    } catch (e) {
+      jobError = { code: isQuarryError(e) ? e.code : 'JOB_FAILED', message: errorMessage(e) };
+      deps.logger.error('job failed', jobError);
+      announce();
+    } finally {
+      await Promise.allSettled([...instances.map((n) => n.close?.()), ...destinations.map((d) => d.close?.()), source?.close?.()]);
+    }
+    const status: JobStatus = signal.aborted ? 'STOPPED' : jobError || (counts.failed > 0 && counts.written === 0 && counts.skipped === 0) ? 'FAILED' : 'COMPLETED';
+    const finishedAt = new Date();
+    const summary: JobSummary = {
+      job_id: id,
+      status,
+      started_at: startedAt.toISOString(),
+      finished_at: finishedAt.toISOString(),
+      duration_ms: finishedAt.getTime() - startedAt.getTime(),
+      counts,
+      failures,
+      nodes: stats,
+      ...(jobError ? { error: jobError } : {}),
+    };
+    emit({ type: 'job_finished', summary });
+    events.complete();
+    return summary;
+  }
+
+  const done = execute();
+  return { id, events$: events.asObservable(), done, cancel: () => controller.abort(new Error('job cancelled')) };
+}

@@ -1,0 +1,41 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { assignElementIds, hashElementId, type Element } from '../../src/index.js';
+
+const el = (text: string, page?: number, extra: Partial<Element['metadata']> = {}): Element => ({
+  element_id: '',
+  type: 'NarrativeText',
+  text,
+  metadata: { filename: 'dir/report.pdf', ...(page === undefined ? {} : { page_number: page }), ...extra },
+});
+
+describe('element ids', () => {
+  it('hashes filename, text, page and sequence like the reference', () => {
+    const expected = createHash('sha256').update('report.pdfHello1' + '0').digest('hex').slice(0, 32);
+    expect(hashElementId('report.pdf', 'Hello', 1, 0)).toBe(expected);
+    expect(hashElementId(undefined, 'x', undefined, 2)).toBe(createHash('sha256').update('NonexNone2').digest('hex').slice(0, 32));
+  });
+
+  it('counts the sequence per page number across the document and uses the basename', () => {
+    const els = assignElementIds([el('a', 1), el('a', 2), el('a', 1)], { unique: false });
+    expect(els.map((e) => e.element_id)).toEqual([hashElementId('report.pdf', 'a', 1, 0), hashElementId('report.pdf', 'a', 2, 0), hashElementId('report.pdf', 'a', 1, 1)]);
+  });
+
+  it('is deterministic without unique ids and random with them', () => {
+    const a = assignElementIds([el('x'), el('x')], { unique: false }).map((e) => e.element_id);
+    const b = assignElementIds([el('x'), el('x')], { unique: false }).map((e) => e.element_id);
+    expect(a).toEqual(b);
+    expect(a[0]).not.toBe(a[1]);
+    const u = assignElementIds([el('x'), el('x')], { unique: true }).map((e) => e.element_id);
+    for (const id of u) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(u[0]).not.toBe(u[1]);
+  });
+
+  it('remaps parent_id to the new ids', () => {
+    const title = { ...el('Title'), element_id: 'tmp-1', type: 'Title' as const };
+    const child = { ...el('body', undefined, { parent_id: 'tmp-1' }), element_id: 'tmp-2' };
+    assignElementIds([title, child], { unique: false });
+    expect(child.metadata.parent_id).toBe(title.element_id);
+    expect(title.element_id).toHaveLength(32);
+  });
+});

@@ -1,0 +1,3 @@
+import { ensureInstalled, build } from './lib.mjs';
+ensureInstalled();
+build();
