@@ -1,0 +1,227 @@
+import { z } from 'zod';
+import { parseSettings } from '../plugin/settings.js';
+import { NODE_TYPES, type NodeType } from '../plugin/types.js';
+import { PROMPTER_TASKS, SPEC_SUBTYPES, TWOPASS_TABLE2HTML, normalizeSubtype, parsePrompterSubtype, specNodeKind, type SpecNodeKind } from './node-kinds.js';
+import { dedupeProblems, toProblem, type BodyPath, type PathProblem, type Problem } from './problems.js';
+import type { WorkflowRegistryView } from './registry-view.js';
+import type { SchedulePhrase } from './schedule.js';
+import { asRecord, describeValue } from './schema-helpers.js';
+import { NODE_FIELDS, WORKFLOW_FIELDS, createFields, nodeTypeField, nonEmpty, normalizeWorkflowType, updateFields, withoutNulls, type WorkflowType } from './workflow-fields.js';
+import { workflowRuleProblems, type NodeView } from './workflow-rules.js';
+import { zodIssuesToProblems, type UnknownKeyHandler } from './zod-problems.js';
+
+/** Options of {@link validateWorkflow}. */
+export interface ValidateWorkflowOptions {
+  /** `create` (default) checks a POST body; `update` a PUT body, where every field is optional. */
+  mode?: 'create' | 'update';
+  /** Clock for date-dependent rules (retired models); default the current time. */
+  now?: Date;
+  /**
+   * Plugin registry: accepts plugin node subtypes (their settings checked by the plugin's schema)
+   * and enables the embedding-model checks of node ordering rule 5. Without it those checks are skipped.
+   */
+  registry?: WorkflowRegistryView;
+}
+
+/** A validated node: SPEC.md subtypes with provider aliases rewritten and settings defaults applied. */
+export interface ValidWorkflowNode {
+  id?: string;
+  name: string;
+  type: NodeType;
+  subtype: string;
+  settings: Record<string, unknown>;
+}
+
+/** A validated create body, defaults applied; fields given as null are left out. */
+export interface ValidWorkflow {
+  name: string;
+  source_id?: string;
+  destination_id?: string;
+  workflow_type: WorkflowType;
+  reprocess_all: boolean;
+  template_id?: string;
+  workflow_nodes?: ValidWorkflowNode[];
+  schedule?: SchedulePhrase;
+}
+
+/** A validated update body: only the fields given (absent means unchanged). */
+export type ValidWorkflowUpdate = { [K in keyof ValidWorkflow]?: ValidWorkflow[K] };
+
+/** Result of {@link validateWorkflow}: the parsed body, or every problem found. */
+export type WorkflowValidation<T = ValidWorkflow> = { valid: true; value: T; problems: [] } | { valid: false; problems: Problem[] };
+
+const createShell = z.strictObject(createFields(z.array(z.unknown())));
+const updateShell = z.strictObject(updateFields(z.array(z.unknown())));
+
+const nodeEnvelope = z.strictObject({
+  id: nonEmpty('node id').optional(),
+  name: nonEmpty('node name'),
+  type: nodeTypeField,
+  subtype: nonEmpty('node subtype'),
+  settings: z.record(z.string(), z.unknown(), { error: (iss) => `node settings must be an object; got ${describeValue(iss.input)}` }).nullish(),
+});
+
+const topUnknownKey: UnknownKeyHandler = (key, parent) =>
+  parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown field ${JSON.stringify(key)}; workflow fields are ${WORKFLOW_FIELDS.join(', ')}` };
+
+const nodeUnknownKey: UnknownKeyHandler = (key, parent) =>
+  parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown node field ${JSON.stringify(key)}; a node has ${NODE_FIELDS.join(', ')}` };
+
+function settingsUnknownKey(kind: SpecNodeKind): UnknownKeyHandler {
+  return (key, parent) => {
+    if (parent.length) return undefined;
+    if (kind.subtype === TWOPASS_TABLE2HTML && (key === 'provider_type' || key === 'model')) {
+      return { code: 'prompter.twopass_settings_not_allowed', message: `twopass_table2html takes no ${key}: the agentic table-to-HTML node chooses its own provider and model` };
+    }
+    const siblings = SPEC_SUBTYPES[kind.type].filter((s) => s !== kind.subtype && specNodeKind(kind.type, s)?.settingKeys.includes(key));
+    if (siblings.length) {
+      return {
+        code: 'settings.not_applicable',
+        message: `setting ${JSON.stringify(key)} applies only to ${kind.type} subtype${siblings.length > 1 ? 's' : ''} ${siblings.join(', ')}, not ${kind.subtype}`,
+      };
+    }
+    return { code: 'schema.unknown_key', message: `unknown setting ${JSON.stringify(key)} for ${kind.type}/${kind.subtype}; allowed: ${kind.settingKeys.join(', ') || '(none)'}` };
+  };
+}
+
+function pointerSegments(pointer: string): string[] {
+  return pointer ? pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
+}
+
+function unknownSubtype(type: NodeType, subtype: string, path: BodyPath, registry: WorkflowRegistryView | undefined): PathProblem {
+  if (type === 'prompter') {
+    const parsed = parsePrompterSubtype(subtype);
+    if (parsed?.provider && parsed.task !== TWOPASS_TABLE2HTML) {
+      const allowed = PROMPTER_TASKS[parsed.task];
+      return {
+        code: 'prompter.provider_not_allowed',
+        path,
+        message: `${parsed.task} supports the providers ${allowed.join(', ')}; ${parsed.provider} is not one of them (subtype ${JSON.stringify(subtype)}); use ${allowed.map((p) => `${p}_${parsed.task}`).join(' or ')}`,
+      };
+    }
+  }
+  const allowed = [...new Set([...SPEC_SUBTYPES[type], ...(registry?.nodeSubtypes?.(type) ?? [])])].sort();
+  const shape = type === 'prompter' ? ' (a prompter subtype is <provider>_<task>, or twopass_table2html)' : '';
+  return { code: 'node.unknown_subtype', path, message: `unknown ${type} subtype ${JSON.stringify(subtype)}${shape}; allowed: ${allowed.join(', ')}` };
+}
+
+interface NodeResult {
+  view: NodeView;
+  value?: ValidWorkflowNode;
+  problems: PathProblem[];
+}
+
+function validateNode(raw: unknown, index: number, registry: WorkflowRegistryView | undefined): NodeResult {
+  const base: BodyPath = ['workflow_nodes', index];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return {
+      view: { index, spec: false, settings: {} },
+      problems: [{ code: 'schema.invalid_type', path: base, message: `a node must be an object with ${NODE_FIELDS.join(', ')}; got ${describeValue(raw)}` }],
+    };
+  }
+  const node = raw as Record<string, unknown>;
+  const problems: PathProblem[] = [];
+  const envelope = nodeEnvelope.safeParse(node, { reportInput: true });
+  if (!envelope.success) problems.push(...zodIssuesToProblems(envelope.error.issues, { base, input: node, noun: 'node field', unknownKey: nodeUnknownKey }));
+
+  const type = (NODE_TYPES as readonly unknown[]).includes(node.type) ? (node.type as NodeType) : undefined;
+  const subtype = typeof node.subtype === 'string' && node.subtype ? node.subtype : undefined;
+  const rawSettings = node.settings === undefined || node.settings === null ? {} : typeof node.settings === 'object' && !Array.isArray(node.settings) ? (node.settings as Record<string, unknown>) : undefined;
+  const settingsPath: BodyPath = [...base, 'settings'];
+
+  let kind: SpecNodeKind | undefined;
+  let resolvedSubtype = subtype;
+  let parsed: Record<string, unknown> | undefined;
+  if (type && subtype) {
+    kind = specNodeKind(type, subtype);
+    if (kind) {
+      resolvedSubtype = kind.subtype;
+      if (rawSettings) {
+        const r = kind.settings.safeParse(rawSettings, { reportInput: true });
+        if (r.success) parsed = r.data as Record<string, unknown>;
+        else problems.push(...zodIssuesToProblems(r.error.issues, { base: settingsPath, input: rawSettings, noun: 'setting', unknownKey: settingsUnknownKey(kind) }));
+      }
+    } else {
+      const normalized = normalizeSubtype(type, subtype);
+      const asGiven = registry?.findNode(type, subtype);
+      const def = asGiven ?? (normalized !== subtype ? registry?.findNode(type, normalized) : undefined);
+      if (def) {
+        resolvedSubtype = asGiven ? subtype : normalized;
+        if (rawSettings) {
+          const r = parseSettings(def.settings, rawSettings);
+          if (r.ok) parsed = asRecord(r.value);
+          else for (const p of r.problems) problems.push({ code: 'settings.invalid', path: [...settingsPath, ...pointerSegments(p.path)], message: p.message });
+        }
+      } else {
+        problems.push(unknownSubtype(type, subtype, [...base, 'subtype'], registry));
+      }
+    }
+  }
+
+  const view: NodeView = {
+    index,
+    ...(typeof node.name === 'string' ? { name: node.name } : {}),
+    ...(type ? { type } : {}),
+    ...(resolvedSubtype ? { subtype: resolvedSubtype } : {}),
+    spec: kind !== undefined,
+    settings: parsed ?? rawSettings ?? {},
+  };
+  const value: ValidWorkflowNode | undefined =
+    problems.length === 0 && type && resolvedSubtype && parsed
+      ? { ...(typeof node.id === 'string' ? { id: node.id } : {}), name: node.name as string, type, subtype: resolvedSubtype, settings: parsed }
+      : undefined;
+  return value ? { view, value, problems } : { view, problems };
+}
+
+/**
+ * Validates a workflow create (or update) body against SPEC.md: structure, every node type,
+ * subtype and setting, and every rule (template/custom, local source, schedule, node ordering
+ * 1-5, partitioner/enrichment conditions, prompter providers, NER prompt, chunking options,
+ * retired models). Returns every problem at once, each with a stable code and a JSON pointer;
+ * never throws on bad input.
+ *
+ * @example
+ * ```ts
+ * const r = validateWorkflow(body, { registry: engine.registry });
+ * if (!r.valid) for (const p of r.problems) console.log(p.code, p.path, p.message);
+ * else console.log(r.value.workflow_nodes);
+ * ```
+ */
+export function validateWorkflow(body: unknown, options: ValidateWorkflowOptions & { mode: 'update' }): WorkflowValidation<ValidWorkflowUpdate>;
+export function validateWorkflow(body: unknown, options?: ValidateWorkflowOptions & { mode?: 'create' }): WorkflowValidation<ValidWorkflow>;
+export function validateWorkflow(body: unknown, options?: ValidateWorkflowOptions): WorkflowValidation<ValidWorkflow | ValidWorkflowUpdate>;
+export function validateWorkflow(body: unknown, options: ValidateWorkflowOptions = {}): WorkflowValidation<ValidWorkflow | ValidWorkflowUpdate> {
+  const mode = options.mode ?? 'create';
+  const now = options.now ?? new Date();
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    return { valid: false, problems: [{ code: 'schema.invalid_type', path: '', message: `a workflow body must be a JSON object; got ${describeValue(body)}` }] };
+  }
+  const raw = body as Record<string, unknown>;
+  const problems: PathProblem[] = [];
+
+  const shell = (mode === 'create' ? createShell : updateShell).safeParse(raw, { reportInput: true });
+  if (!shell.success) problems.push(...zodIssuesToProblems(shell.error.issues, { base: [], input: raw, noun: 'field', unknownKey: topUnknownKey }));
+
+  const nodes = Array.isArray(raw.workflow_nodes) ? raw.workflow_nodes.map((n, i) => validateNode(n, i, options.registry)) : undefined;
+  for (const n of nodes ?? []) problems.push(...n.problems);
+
+  const workflowType = normalizeWorkflowType(raw.workflow_type);
+  const present = (k: string) => raw[k] !== undefined && raw[k] !== null;
+  problems.push(
+    ...workflowRuleProblems(
+      {
+        mode,
+        ...(workflowType ? { workflowType } : {}),
+        has: { source_id: present('source_id'), template_id: present('template_id'), schedule: present('schedule'), workflow_nodes: present('workflow_nodes') },
+        ...(nodes ? { nodes: nodes.map((n) => n.view) } : {}),
+      },
+      { now, ...(options.registry ? { registry: options.registry } : {}) },
+    ),
+  );
+
+  if (problems.length || !shell.success) return { valid: false, problems: dedupeProblems(problems.map(toProblem)) };
+  const top = withoutNulls(shell.data as Record<string, unknown>);
+  const value = nodes ? { ...top, workflow_nodes: nodes.map((n) => n.value as ValidWorkflowNode) } : top;
+  return { valid: true, value: value as unknown as ValidWorkflow | ValidWorkflowUpdate, problems: [] };
+}
+
