@@ -1,0 +1,6 @@
+/**
+ * @quarry/nodes: node plugins. Partitioners for every common file type and the chunkers.
+ */
+export * from './partition/index.js';
+export * from './chunk/index.js';
+export { nodesPlugin } from './plugin.js';

@@ -1,0 +1,6 @@
+export { partitionFile, type PartitionFileRequest } from './partition-file.js';
+export { detectFileType, canonicalMimeType, type DetectedFileType } from './detect-filetype.js';
+export { detectLanguages } from './languages.js';
+export { FORMAT_PARTITIONERS, registerFormatPartitioner, findFormatPartitioner } from './formats/index.js';
+export { unstructuredApiPartitionNode } from './partition-node.js';
+export type { FormatPartitioner, FormatPartitionOptions, PartitionStrategy } from './types.js';
