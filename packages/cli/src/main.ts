@@ -3,6 +3,7 @@ import { ENGINE_VERSION } from '@quarry/core';
 import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { partitionCommand } from './commands/partition.js';
+import { evalCommand } from './commands/eval.js';
 import { reportError } from './user-error.js';
 
 /** Parses a positive integer option. */
@@ -52,6 +53,14 @@ export function buildProgram(): Command {
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
     .action(partitionCommand);
+
+  program
+    .command('eval')
+    .description('compare partition outputs with reference outputs: text F1, order, element types, tables')
+    .argument('<out-dir>', 'directory of <doc>.json outputs')
+    .argument('<expected-dir>', 'directory of <doc>.json reference outputs')
+    .option('--json', 'print the report as JSON')
+    .action(evalCommand);
 
   return program;
 }

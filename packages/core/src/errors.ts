@@ -3,6 +3,7 @@
  * description; the core README's table is checked against this list by a test.
  */
 export const ERROR_CODES = {
+  CHUNKING_OPTIONS_INVALID: 'invalid chunking options (the reference library messages)',
   DESTINATION_UNAVAILABLE: 'a destination cannot be prepared (missing, not a directory, unreachable)',
   DESTINATION_WRITE_FAILED: 'a destination could not write a document',
   DOCUMENT_READ_FAILED: 'a source document could not be read',

@@ -25,7 +25,7 @@ export function memorySource(texts: string[], versions?: string[]): SourceConnec
 }
 
 /** A destination that keeps the last write per record and the order of writes. */
-export function memoryDestination(): DestinationConnector & { records: Map<string, Element[]>; writes: string[] } {
+export function memoryDestination(): DestinationConnector & { records: Map<string, Element[]>; writes: string[]; write(flow: Flow, ctx?: { signal: AbortSignal }): Promise<void> } {
   const records = new Map<string, Element[]>();
   const writes: string[] = [];
   return {

@@ -1,5 +1,6 @@
 import { definePlugin, ENGINE_VERSION } from '@quarry/core';
 import { unstructuredApiPartitionNode } from './partition/partition-node.js';
+import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from './chunk/chunker-nodes.js';
 
 /**
  * Every built-in node of @quarry/nodes: the partitioners and the chunkers.
@@ -12,5 +13,5 @@ import { unstructuredApiPartitionNode } from './partition/partition-node.js';
 export const nodesPlugin = definePlugin({
   name: '@quarry/nodes',
   engine: `^${ENGINE_VERSION}`,
-  nodes: [unstructuredApiPartitionNode],
+  nodes: [unstructuredApiPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode],
 });

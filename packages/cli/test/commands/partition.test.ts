@@ -1,0 +1,39 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../run-cli.js';
+
+let dir: string;
+beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'quarry-partition-'))));
+afterAll(async () => rm(dir, { recursive: true, force: true }));
+
+describe('quarry partition', () => {
+  it('prints the element array for one file', async () => {
+    const r = await runCli(['partition', 'examples/docs/field-guide.md', '--strategy', 'fast', '--no-unique-element-ids']);
+    expect(r.code).toBe(0);
+    const els = JSON.parse(r.stdout) as Array<{ type: string; element_id: string; metadata: { filename: string; filetype: string } }>;
+    expect(els[0]).toMatchObject({ type: 'Title', metadata: { filename: 'field-guide.md', filetype: 'text/markdown' } });
+    expect(els[0]!.element_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(els.map((e) => e.type)).toEqual(expect.arrayContaining(['ListItem', 'CodeSnippet', 'Table', 'NarrativeText']));
+  });
+
+  it('writes <name>.json per file into --output and goes on past a broken file', async () => {
+    const broken = join(dir, 'broken.docx');
+    // A zip local-file header followed by garbage: detected as a zip container, unreadable as DOCX.
+    await writeFile(broken, Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]));
+    const out = join(dir, 'out');
+    const r = await runCli(['partition', 'examples/docs/reading-list.csv', broken, 'examples/docs/team-update.eml', '--output', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/broken\.docx: [A-Z_]+: /);
+    expect(r.stderr).toContain('2 partitioned, 1 failed');
+    expect((await readdir(out)).sort()).toEqual(['reading-list.csv.json', 'team-update.eml.json']);
+    const eml = JSON.parse(await readFile(join(out, 'team-update.eml.json'), 'utf8')) as Array<{ metadata: Record<string, unknown> }>;
+    expect(eml[0]!.metadata).toMatchObject({ subject: 'Nightly runs moved to 02:00', filetype: 'message/rfc822' });
+  });
+
+  it('needs --output for several files and a known strategy', async () => {
+    expect((await runCli(['partition', 'examples/docs/reading-list.csv', 'examples/docs/field-guide.md'])).stderr).toBe('quarry: --output DIR is required when partitioning several files\n');
+    expect((await runCli(['partition', 'examples/docs/reading-list.csv', '--strategy', 'magic'])).code).toBe(2);
+  });
+});

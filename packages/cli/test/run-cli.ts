@@ -1,0 +1,21 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built CLI entry (npm test builds before running tests). */
+export const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+/** Repository root. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** Runs the built `quarry` with arguments; resolves with exit code and output. */
+export function runCli(args: string[], options: { input?: string; cwd?: string } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}

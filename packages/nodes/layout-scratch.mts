@@ -1,0 +1,13 @@
+import { createWorker } from 'tesseract.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { layoutToElements } from './src/partition/formats/image-layout.ts';
+const require = createRequire(import.meta.url);
+const langPath = path.dirname(require.resolve('@tesseract.js-data/eng/package.json')) + '/4.0.0_best_int';
+const w = await createWorker('eng', 1, { langPath, gzip: true, cacheMethod: 'none' });
+await w.setParameters({ tessedit_pageseg_mode: (process.argv[3] ?? '3') as any });
+const r = await w.recognize(readFileSync(process.argv[2]!), {}, { blocks: true });
+await w.terminate();
+const els = layoutToElements({ blocks: r.data.blocks as any, width: 0, height: 0 }, { pageNumber: 1, coordinates: false, inferTableStructure: true });
+for (const e of els) console.log(JSON.stringify({ type: e.type, text: e.text.slice(0, 200), html: e.metadata.text_as_html }));

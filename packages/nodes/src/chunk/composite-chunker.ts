@@ -1,0 +1,25 @@
+import { randomUUID } from 'node:crypto';
+import type { Element } from '@quarry/core';
+import { consolidateMetadata, origElementsFor } from './consolidate-metadata.js';
+import type { ChunkContext } from './context.js';
+import type { PreChunk } from './pre-chunk.js';
+
+/**
+ * The `CompositeElement`s of a pre-chunk other than a lone table (the library's `_Chunker`): one
+ * chunk when the text fits, else the split pieces, the second and later ones marked
+ * `is_continuation`. A pre-chunk without text (only page breaks, say) gives no chunk.
+ */
+export function compositeChunks(preChunk: PreChunk, ctx: ChunkContext): Element[] {
+  const text = preChunk.text;
+  if (!text) return [];
+  const metadata = consolidateMetadata(preChunk.elements);
+  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(preChunk.elements.map((e) => ctx.original(e)));
+  const pieces = ctx.splitter.pieces(text);
+  const continuation = pieces.length > 1 ? { ...metadata, is_continuation: true } : metadata;
+  return pieces.map((piece, i) => ({
+    element_id: randomUUID(),
+    type: 'CompositeElement',
+    text: piece,
+    metadata: i === 0 ? metadata : continuation,
+  }));
+}

@@ -1,0 +1,34 @@
+/**
+ * Chunkers: group a document's elements into `CompositeElement`, `Table` and `TableChunk` chunks
+ * with the reference library's semantics (`basic` = chunk_by_character, `by_title`), plus the
+ * platform's chunk_by_page and chunk_by_similarity.
+ */
+export { chunkByCharacter } from './chunk-by-character.js';
+export { chunkByTitle } from './chunk-by-title.js';
+export { chunkByPage } from './chunk-by-page.js';
+export { chunkBySimilarity, cosineSimilarity, type EmbedTexts, type SimilarityChunkingInput } from './chunk-by-similarity.js';
+export { reconstructTableFromChunks } from './reconstruct-table.js';
+export {
+  CHUNKER_SUBTYPES,
+  CHUNKING_OPTIONS_INVALID,
+  CHUNK_MAX_CHARS_DEFAULT,
+  SIMILARITY_THRESHOLD_DEFAULT,
+  chunkingOptions,
+  resolveChunkingOptions,
+  similarityThreshold,
+  type ChunkerNodeSettings,
+  type ChunkerSubtype,
+  type ChunkingOptions,
+  type ChunkingOptionsInput,
+  type LibraryChunkingStrategy,
+  type SimilarityChunkingOptions,
+} from './options.js';
+export {
+  DROPPED_FIELDS,
+  FIELD_CONSOLIDATION_STRATEGIES,
+  consolidateMetadata,
+  type ConsolidationStrategy,
+} from './consolidate-metadata.js';
+export { TextSplitter } from './text-splitter.js';
+export { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table.js';
+export { chunkByCharacterNode, chunkByTitleNode, chunkByPageNode } from './chunker-nodes.js';

@@ -1,0 +1,199 @@
+import type { Element } from '@quarry/core';
+import type { ChunkingOptions } from './options.js';
+import { collapseWhitespace, pyStrip } from './python-text.js';
+
+/** Joins the texts of a chunk's elements. */
+export const TEXT_SEPARATOR = '\n\n';
+const SEP_LEN = TEXT_SEPARATOR.length;
+
+/** True for `Table` and `TableChunk` (the library's table family). */
+export function isTableFamily(el: Element): boolean {
+  return el.type === 'Table' || el.type === 'TableChunk';
+}
+
+/**
+ * An element's contribution to chunk text: whitespace collapsed to single spaces, except a
+ * `CodeSnippet`, kept verbatim. `""` for an element without text (it adds no separator).
+ */
+export function segmentOf(el: Element): string {
+  if (!el.text) return '';
+  return el.type === 'CodeSnippet' ? el.text : collapseWhitespace(el.text);
+}
+
+function segmentsOf(elements: readonly Element[]): string[] {
+  const out: string[] = [];
+  for (const el of elements) {
+    const s = segmentOf(el);
+    if (s) out.push(s);
+  }
+  return out;
+}
+
+/**
+ * Elements staged to become one chunk (or, for a single oversized element, several split chunks).
+ * Immutable; its text is built once, on first use.
+ */
+export class PreChunk {
+  /** Length of `text` without building it. */
+  readonly textLength: number;
+  /** True when one of the elements is a table. */
+  readonly hasTable: boolean;
+  private readonly segmentsLength: number;
+  private joined: string | undefined;
+
+  /**
+   * @param elements the elements, in order.
+   * @param overlapPrefix tail of the previous chunk (`overlap_all`), first segment of the text.
+   * @param segments the elements' non-empty segments, when already known.
+   */
+  constructor(
+    readonly elements: readonly Element[],
+    readonly overlapPrefix: string,
+    private readonly segments: readonly string[] = segmentsOf(elements),
+  ) {
+    let n = 0;
+    for (const s of segments) n += s.length;
+    this.segmentsLength = n;
+    const parts = segments.length + (overlapPrefix ? 1 : 0);
+    this.textLength = n + overlapPrefix.length + (parts > 0 ? (parts - 1) * SEP_LEN : 0);
+    let hasTable = false;
+    for (const el of elements) if (isTableFamily(el)) hasTable = true;
+    this.hasTable = hasTable;
+  }
+
+  /** The chunk text: overlap prefix and element segments joined by a blank line. */
+  get text(): string {
+    if (this.joined === undefined) {
+      // Concatenation (not Array.join) lets V8 keep the chunk as a rope over the element texts
+      // instead of copying every character once more.
+      let text = this.overlapPrefix;
+      for (const segment of this.segments) text = text ? text + TEXT_SEPARATOR + segment : segment;
+      this.joined = text;
+    }
+    return this.joined;
+  }
+
+  /** The part of this chunk's text repeated before the next chunk with `overlap_all`. */
+  overlapTail(overlap: number): string {
+    return overlap ? pyStrip(this.text.slice(-overlap)) : '';
+  }
+
+  /** This pre-chunk followed by `other`; only the first overlap prefix is kept. */
+  combine(other: PreChunk): PreChunk {
+    return new PreChunk([...this.elements, ...other.elements], this.overlapPrefix, [...this.segments, ...other.segments]);
+  }
+
+  /**
+   * True when `other` may be merged into this one (by_title combining): this one is shorter than
+   * `combine_text_under_n_chars`, the result fits `max_characters`, and (with `isolate_table`)
+   * neither holds a table.
+   */
+  canCombine(other: PreChunk, opts: ChunkingOptions): boolean {
+    if (opts.isolate_table && (this.hasTable || other.hasTable)) return false;
+    if (this.textLength >= opts.combine_text_under_n_chars) return false;
+    const parts = this.segments.length + (this.overlapPrefix ? 1 : 0) + other.segments.length;
+    const sum = this.overlapPrefix.length + this.segmentsLength + other.segmentsLength;
+    const combinedLength = sum + (parts > 0 ? (parts - 1) * SEP_LEN : 0);
+    return combinedLength <= opts.max_characters;
+  }
+}
+
+/** Decides whether an element starts a new semantic unit (section, page, topic). May keep state. */
+export type BoundaryPredicate = (el: Element) => boolean;
+
+/** Every `Title` starts a section. */
+export function isTitle(el: Element): boolean {
+  return el.type === 'Title';
+}
+
+/**
+ * A predicate that fires on every page change. The first element sets the current page (`1` when
+ * it has none) and never fires; an element without `page_number` stays on the current page; any
+ * other page number, even a lower one, fires and becomes current. One instance per element stream.
+ */
+export function onNextPage(): BoundaryPredicate {
+  let current = 1;
+  let first = true;
+  return (el) => {
+    const page = el.metadata.page_number;
+    if (first) {
+      current = page || 1;
+      first = false;
+      return false;
+    }
+    if (page === undefined || page === null || page === current) return false;
+    current = page;
+    return true;
+  };
+}
+
+// Accumulates elements while they fit; sizes use raw element text, as the library does.
+class PreChunkBuilder {
+  private elements: Element[] = [];
+  private overlapPrefix = '';
+  private segmentCount = 0;
+  private textLen = 0;
+  private holdsTable = false;
+
+  constructor(private readonly opts: ChunkingOptions) {}
+
+  willFit(el: Element): boolean {
+    const { opts } = this;
+    if (opts.isolate_table) {
+      if (isTableFamily(el)) return this.elements.length === 0;
+      if (this.holdsTable) return false;
+    }
+    if (this.elements.length === 0) return true;
+    const currentLength = this.textLen + (this.segmentCount > 0 ? (this.segmentCount - 1) * SEP_LEN : 0);
+    if (currentLength > opts.new_after_n_chars) return false;
+    return opts.max_characters - this.textLen - SEP_LEN * this.segmentCount >= el.text.length;
+  }
+
+  add(el: Element): void {
+    if (this.opts.isolate_table && this.elements.length === 0 && isTableFamily(el)) this.reset('');
+    this.elements.push(el);
+    if (isTableFamily(el)) this.holdsTable = true;
+    if (el.text) {
+      this.segmentCount++;
+      this.textLen += el.text.length;
+    }
+  }
+
+  flush(): PreChunk | undefined {
+    const { elements } = this;
+    if (elements.length === 0) return undefined;
+    const preChunk = new PreChunk(elements, this.overlapPrefix);
+    const interChunkOverlap = this.opts.overlap_all ? this.opts.overlap : 0;
+    const tableOnly = this.opts.isolate_table && elements.length === 1 && isTableFamily(elements[0] as Element);
+    this.reset(tableOnly ? '' : preChunk.overlapTail(interChunkOverlap));
+    return preChunk;
+  }
+
+  private reset(overlapPrefix: string): void {
+    this.overlapPrefix = overlapPrefix;
+    this.elements = [];
+    this.holdsTable = false;
+    this.segmentCount = overlapPrefix ? 1 : 0;
+    this.textLen = overlapPrefix.length;
+  }
+}
+
+/**
+ * Groups elements into pre-chunks (the library's `PreChunker`): an element joins the current
+ * pre-chunk unless a boundary predicate fires or it does not fit (soft maximum exceeded, hard
+ * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every element.
+ */
+export function* preChunks(elements: Iterable<Element>, opts: ChunkingOptions, predicates: readonly BoundaryPredicate[] = []): Generator<PreChunk> {
+  const builder = new PreChunkBuilder(opts);
+  for (const el of elements) {
+    let boundary = false;
+    for (const p of predicates) if (p(el)) boundary = true;
+    if (boundary || !builder.willFit(el)) {
+      const done = builder.flush();
+      if (done) yield done;
+    }
+    builder.add(el);
+  }
+  const last = builder.flush();
+  if (last) yield last;
+}

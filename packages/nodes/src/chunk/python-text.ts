@@ -1,0 +1,83 @@
+/**
+ * Python `str` whitespace semantics. The reference chunker measures and splits text with
+ * `str.split()` / `str.strip()`, whose whitespace set (`str.isspace`) differs from JavaScript's
+ * `\s` (Python adds U+001C-U+001F and U+0085; JavaScript adds U+FEFF), so chunk boundaries only
+ * match when we use Python's set.
+ */
+
+// One byte per code unit up to U+3000, the highest whitespace code point.
+const WHITESPACE_TABLE = (() => {
+  const t = new Uint8Array(0x3001);
+  for (const c of [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000]) t[c] = 1;
+  for (let c = 0x2000; c <= 0x200a; c++) t[c] = 1;
+  return t;
+})();
+
+// Whitespace other than a space, or two spaces in a row.
+const NOT_NORMAL = /[\t\n\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]| {2}/;
+
+function isNormal(s: string): boolean {
+  return s.charCodeAt(0) !== 0x20 && s.charCodeAt(s.length - 1) !== 0x20 && !NOT_NORMAL.test(s);
+}
+
+/** True when the UTF-16 code unit `c` is whitespace for Python's `str.isspace()`. */
+export function isPyWhitespace(c: number): boolean {
+  return c <= 0x3000 && WHITESPACE_TABLE[c] === 1;
+}
+
+/** Python `s.lstrip()`. */
+export function pyLstrip(s: string): string {
+  let i = 0;
+  while (i < s.length && isPyWhitespace(s.charCodeAt(i))) i++;
+  return i === 0 ? s : s.slice(i);
+}
+
+/** Python `s.rstrip()`. */
+export function pyRstrip(s: string): string {
+  let j = s.length;
+  while (j > 0 && isPyWhitespace(s.charCodeAt(j - 1))) j--;
+  return j === s.length ? s : s.slice(0, j);
+}
+
+/** Python `s.strip()`. */
+export function pyStrip(s: string): string {
+  return pyRstrip(pyLstrip(s));
+}
+
+/** Python `" ".join(s.split())`: every whitespace run becomes one space, ends trimmed. */
+export function collapseWhitespace(s: string): string {
+  const n = s.length;
+  // Partitioners mostly emit normalised text; a native scan settles that case without a JS loop.
+  if (n === 0 || isNormal(s)) return s;
+  // Line-wrapped text needs only its single newlines turned into spaces; natively, when that is all.
+  if (s.includes('\n')) {
+    const t = s.replaceAll('\n', ' ');
+    if (isNormal(t)) return t;
+  }
+  let i = 0;
+  while (i < n && isPyWhitespace(s.charCodeAt(i))) i++;
+  let out = '';
+  let from = i;
+  let changed = i > 0;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (!isPyWhitespace(c)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && isPyWhitespace(s.charCodeAt(j))) j++;
+    if (j === n) {
+      if (!changed) return s.slice(0, i);
+      return out + s.slice(from, i);
+    }
+    if (c !== 0x20 || j - i > 1) {
+      out += `${s.slice(from, i)} `;
+      from = j;
+      changed = true;
+    }
+    i = j;
+  }
+  if (!changed) return s;
+  return out + s.slice(from);
+}

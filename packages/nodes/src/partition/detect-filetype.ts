@@ -1,0 +1,231 @@
+import { fileTypeFromBuffer } from 'file-type';
+import { quarryError } from '@quarry/core';
+
+/** A detected document type: its canonical MIME type and the file name's lower-case extension. */
+export interface DetectedFileType {
+  /** Canonical MIME type, as the reference writes it to `metadata.filetype`. */
+  mime: string;
+  /** Lower-case extension with the dot (`.pdf`), or `''` when the name has none. */
+  extension: string;
+}
+
+/** Canonical MIME type per extension (the reference's `FileType` table). */
+export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
+  '.pdf': 'application/pdf',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.doc': 'application/msword',
+  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  '.ppt': 'application/vnd.ms-powerpoint',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  '.xls': 'application/vnd.ms-excel',
+  '.msg': 'application/vnd.ms-outlook',
+  '.odt': 'application/vnd.oasis.opendocument.text',
+  '.epub': 'application/epub',
+  '.rtf': 'text/rtf',
+  '.eml': 'message/rfc822',
+  '.p7s': 'message/rfc822',
+  '.html': 'text/html',
+  '.htm': 'text/html',
+  '.xhtml': 'text/html',
+  '.xml': 'application/xml',
+  '.json': 'application/json',
+  '.ndjson': 'application/x-ndjson',
+  '.jsonl': 'application/x-ndjson',
+  '.xlsm': 'application/vnd.ms-excel.sheet.macroEnabled.12',
+  '.md': 'text/markdown',
+  '.markdown': 'text/markdown',
+  '.rst': 'text/x-rst',
+  '.org': 'text/org',
+  '.csv': 'text/csv',
+  '.tsv': 'text/tsv',
+  '.tab': 'text/tsv',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.tif': 'image/tiff',
+  '.tiff': 'image/tiff',
+  '.bmp': 'image/bmp',
+  '.heic': 'image/heic',
+  '.zip': 'application/zip',
+  ...Object.fromEntries(
+    ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'].map((e) => [e, 'text/plain']),
+  ),
+};
+
+/** Other names of a MIME type, mapped to the canonical one. */
+export const MIME_TYPE_ALIASES: Readonly<Record<string, string>> = {
+  'application/csv': 'text/csv',
+  'application/x-csv': 'text/csv',
+  'text/comma-separated-values': 'text/csv',
+  'text/x-comma-separated-values': 'text/csv',
+  'text/x-csv': 'text/csv',
+  'text/tab-separated-values': 'text/tsv',
+  'text/x-markdown': 'text/markdown',
+  'text/xml': 'application/xml',
+  'application/rtf': 'text/rtf',
+  'application/epub+zip': 'application/epub',
+  'image/jpg': 'image/jpeg',
+  'text/yaml': 'text/plain',
+  'text/x-yaml': 'text/plain',
+  'application/yaml': 'text/plain',
+  'application/x-yaml': 'text/plain',
+  'application/x-ole-storage': 'application/vnd.ms-outlook',
+  'application/jsonl': 'application/x-ndjson',
+};
+
+/** The canonical form of a MIME type (`text/x-markdown` -> `text/markdown`), parameters dropped. */
+export function canonicalMimeType(mime: string): string {
+  const m = mime.split(';')[0]!.trim().toLowerCase();
+  return MIME_TYPE_ALIASES[m] ?? m;
+}
+
+/** Every MIME type that names the same type as `mime` (its canonical form first). */
+export function mimeTypeVariants(mime: string): string[] {
+  const canonical = canonicalMimeType(mime);
+  return [canonical, ...Object.keys(MIME_TYPE_ALIASES).filter((a) => MIME_TYPE_ALIASES[a] === canonical)];
+}
+
+/** Lower-case extension of a file name, with the dot; `''` when there is none. */
+export function fileExtension(filename: string): string {
+  const base = filename.slice(Math.max(filename.lastIndexOf('/'), filename.lastIndexOf('\\')) + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+// Text formats whose extension the reference trusts over content sniffing.
+const TEXT_EXTENSIONS = new Set(['.eml', '.p7s', '.md', '.markdown', '.rtf', '.html', '.htm', '.xhtml', '.xml', '.rst', '.org', '.csv', '.tsv', '.tab', '.json', '.ndjson', '.jsonl']);
+const ZIP_OR_OLE = new Set(['application/zip', 'application/x-cfb']);
+const SNIFF_BYTES = 65536;
+const MAIL_HEADERS = new Set(['from', 'to', 'cc', 'subject', 'date', 'message-id', 'mime-version', 'received', 'return-path', 'delivered-to', 'reply-to', 'in-reply-to', 'references', 'content-type', 'x-mailer', 'sender']);
+
+/**
+ * Detects a document's type from its bytes, with the file name's extension as a fallback.
+ *
+ * Binary formats come from their magic numbers (the `file-type` package: PDF, images, and DOCX,
+ * PPTX and XLSX recognised from their zip content). Text formats, which have no magic number, are
+ * sniffed: HTML from a leading `<!doctype html>` or `<html>` (also after an XML declaration),
+ * XML from `<?xml`, JSON when the text starts with `[` or `{` and parses, e-mail from RFC 822
+ * header lines, CSV from a consistent comma count; Markdown, CSV, TSV and the other text formats
+ * named by their extension keep it (as in the reference); anything else that decodes as text is
+ * `text/plain`.
+ *
+ * Throws `FILE_EMPTY` for zero bytes and `FILETYPE_UNSUPPORTED` for binary content of no known type.
+ */
+export async function detectFileType(bytes: Uint8Array, filename: string): Promise<DetectedFileType> {
+  const extension = fileExtension(filename);
+  if (bytes.length === 0) throw quarryError('FILE_EMPTY', `${filename} is empty`, { details: { filename } });
+
+  const found = await fileTypeFromBuffer(bytes);
+  if (found) {
+    const mime = canonicalMimeType(found.mime);
+    if (mime === 'application/xml') return { mime: xmlOrHtml(sniffText(bytes), extension), extension };
+    // A zip or OLE container whose inner type file-type cannot name (a .docx without
+    // docProps, an old .doc/.xls/.msg) is taken by its extension when that is one of them.
+    if (ZIP_OR_OLE.has(mime)) {
+      const byExt = EXTENSION_MIME_TYPES[extension];
+      return { mime: byExt && byExt !== 'text/plain' ? byExt : mime, extension };
+    }
+    return { mime, extension };
+  }
+
+  if (!looksLikeText(bytes)) {
+    const byExt = EXTENSION_MIME_TYPES[extension];
+    const label = byExt ? `${byExt} by its extension, but its content is binary` : 'application/octet-stream';
+    throw quarryError('FILETYPE_UNSUPPORTED', `cannot partition ${filename}: unrecognised binary content (${label})`, {
+      details: { filename, filetype: 'application/octet-stream' },
+    });
+  }
+  return { mime: sniffTextType(sniffText(bytes), extension), extension };
+}
+
+function sniffTextType(text: string, extension: string): string {
+  const head = stripLeadingNoise(text);
+  const lower = head.slice(0, 64).toLowerCase();
+  if (lower.startsWith('<!doctype html') || lower.startsWith('<html')) return 'text/html';
+  if (lower.startsWith('<?xml')) return xmlOrHtml(text, extension);
+  if (TEXT_EXTENSIONS.has(extension)) return EXTENSION_MIME_TYPES[extension]!;
+  if ((head.startsWith('{') || head.startsWith('[')) && parsesAsJson(text)) return 'application/json';
+  if (looksLikeEmail(text)) return 'message/rfc822';
+  if (looksLikeCsv(text)) return 'text/csv';
+  return 'text/plain';
+}
+
+// XHTML documents start with an XML declaration; the root element decides.
+function xmlOrHtml(text: string, extension: string): string {
+  if (extension === '.html' || extension === '.htm' || extension === '.xhtml') return 'text/html';
+  const afterDecl = text.replace(/^\uFEFF?\s*<\?xml[^>]*\?>/u, '');
+  const root = stripLeadingNoise(afterDecl).slice(0, 64).toLowerCase();
+  return root.startsWith('<html') || root.startsWith('<!doctype html') ? 'text/html' : 'application/xml';
+}
+
+// Leading BOM, whitespace and comments.
+function stripLeadingNoise(text: string): string {
+  let t = text.replace(/^\uFEFF/u, '').trimStart();
+  while (t.startsWith('<!--')) {
+    const end = t.indexOf('-->');
+    if (end < 0) break;
+    t = t.slice(end + 3).trimStart();
+  }
+  return t;
+}
+
+function sniffText(bytes: Uint8Array): string {
+  return new TextDecoder('utf-8').decode(bytes.subarray(0, SNIFF_BYTES));
+}
+
+function parsesAsJson(text: string): boolean {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/u, ''));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * True when the bytes read as text: a UTF-8/16 byte-order mark, or no NUL byte and under 2 %
+ * control characters in the first 64 KiB (in UTF-8 or any single-byte encoding).
+ */
+export function looksLikeText(bytes: Uint8Array): boolean {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return true;
+  if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return true;
+  const sample = bytes.subarray(0, SNIFF_BYTES);
+  let control = 0;
+  for (const b of sample) {
+    if (b === 0) return false;
+    if ((b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d && b !== 0x0c && b !== 0x0b && b !== 0x1b) || b === 0x7f) control++;
+  }
+  return control <= sample.length * 0.02;
+}
+
+// RFC 822 header block: an optional mbox "From " line, then "Name: value" lines (with folded
+// continuations) up to a blank line, including at least two well-known mail headers.
+function looksLikeEmail(text: string): boolean {
+  const lines = text.split(/\r?\n/u);
+  let i = lines[0]?.startsWith('From ') ? 1 : 0;
+  const names = new Set<string>();
+  for (; i < lines.length && i < 200; i++) {
+    const line = lines[i]!;
+    if (line === '') break;
+    if (/^[ \t]/u.test(line)) {
+      if (names.size === 0) return false;
+      continue;
+    }
+    const m = /^([!-9;-~]+):/u.exec(line);
+    if (!m) return false;
+    names.add(m[1]!.toLowerCase());
+  }
+  const known = [...names].filter((n) => MAIL_HEADERS.has(n));
+  return known.length >= 2 && (names.has('from') || names.has('received') || names.has('message-id'));
+}
+
+// The reference's `_is_text_file_a_csv`: at least two lines, every one of the first ten with a
+// comma, and the same number of commas (outside quotes) on each.
+function looksLikeCsv(text: string): boolean {
+  const lines = text.trim().split(/\r?\n/u).slice(0, 10);
+  if (lines.length < 2) return false;
+  if (lines.some((l) => !l.includes(','))) return false;
+  const count = (l: string) => l.replace(/"[^"]*"/gu, '').split(',').length - 1;
+  const header = count(lines[0]!);
+  return lines.slice(1).every((l) => count(l) === header);
+}

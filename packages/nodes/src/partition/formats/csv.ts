@@ -1,0 +1,53 @@
+import Papa from 'papaparse';
+import type { Element } from '@quarry/core';
+import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
+import { decodeText } from './decode-text.js';
+import { newElement } from './new-element.js';
+import { htmlifyMatrix, matrixText } from './table-html.js';
+
+/**
+ * Parses delimited text into rows, padded to the widest row. Blank lines are skipped, as pandas
+ * `read_csv` does in the reference partitioner.
+ */
+export function parseDelimited(text: string, delimiter: string | undefined): string[][] {
+  // Files mixing CRLF and LF would otherwise leave stray line feeds inside the last fields.
+  const result = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n'), {
+    newline: '\n',
+    delimiter: delimiter ?? '',
+    // The reference sniffs only comma and semicolon; anything else is a single-column file.
+    delimitersToGuess: [',', ';'],
+    skipEmptyLines: 'greedy',
+  });
+  const rows = result.data.filter((r): r is string[] => Array.isArray(r));
+  const width = rows.reduce((w, r) => Math.max(w, r.length), 0);
+  return rows.map((r) => (r.length < width ? [...r, ...Array<string>(width - r.length).fill('')] : r));
+}
+
+function partitionDelimited(bytes: Uint8Array, options: FormatPartitionOptions, delimiter: string | undefined): Element[] {
+  const rows = parseDelimited(decodeText(bytes, options.encoding), delimiter);
+  const text = matrixText(rows);
+  if (!text) return [];
+  // Like the reference: the whole file is one Table, with no header row (pandas `header=None`).
+  return [newElement('Table', text, { text_as_html: htmlifyMatrix(rows) })];
+}
+
+/**
+ * CSV: the whole file becomes one `Table` element whose text is every non-empty cell joined by
+ * spaces and whose `text_as_html` holds the grid. The delimiter is sniffed (comma or semicolon).
+ * `text_as_html` is always written: the reference infers table structure for every non-PDF format
+ * by default.
+ */
+export const csvPartitioner: FormatPartitioner = {
+  name: 'csv',
+  mimeTypes: ['text/csv', 'application/csv', 'text/x-csv'],
+  extensions: ['.csv'],
+  partition: (bytes, options) => partitionDelimited(bytes, options, undefined),
+};
+
+/** TSV: as {@link csvPartitioner}, with a tab delimiter. */
+export const tsvPartitioner: FormatPartitioner = {
+  name: 'tsv',
+  mimeTypes: ['text/tab-separated-values'],
+  extensions: ['.tsv'],
+  partition: (bytes, options) => partitionDelimited(bytes, options, '\t'),
+};

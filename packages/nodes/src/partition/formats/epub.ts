@@ -1,0 +1,49 @@
+import type { Element } from '@quarry/core';
+import type { FormatPartitioner } from '../types.js';
+import { decodeHtml, partitionHtmlString } from './html.js';
+import { OoxmlPackage, resolvePartPath } from './ooxml-package.js';
+import { attr, childElements, firstChild, type XmlNode } from './xml-tree.js';
+
+const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
+
+/**
+ * EPUB: the reading-order documents of the package (the OPF spine) are partitioned with the HTML
+ * partitioner, one after the other, which is what the reference gets from converting the book to
+ * a single HTML document. Navigation documents outside the spine, images and styles give nothing.
+ */
+export const epubPartitioner: FormatPartitioner = {
+  name: 'epub',
+  mimeTypes: ['application/epub', 'application/epub+zip'],
+  extensions: ['.epub'],
+  async partition(bytes, options) {
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'EPUB');
+    const container = await pkg.requireXml('META-INF/container.xml');
+    const rootfile = childElements(firstChild(container, 'rootfiles') ?? container, 'rootfile').find(
+      (r) => (attr(r, 'media-type') ?? 'application/oebps-package+xml') === 'application/oebps-package+xml',
+    );
+    const opfPath = attr(rootfile, 'full-path');
+    if (!opfPath) throw pkg.unreadable('META-INF/container.xml names no package document');
+    const opf = await pkg.requireXml(opfPath);
+    const dir = opfPath.includes('/') ? opfPath.slice(0, opfPath.lastIndexOf('/')) : '';
+    const manifest = new Map<string, XmlNode>();
+    for (const item of childElements(firstChild(opf, 'manifest') ?? opf, 'item')) {
+      const id = attr(item, 'id');
+      if (id) manifest.set(id, item);
+    }
+    const out: Element[] = [];
+    for (const ref of childElements(firstChild(opf, 'spine') ?? opf, 'itemref')) {
+      options.signal.throwIfAborted();
+      const item = manifest.get(attr(ref, 'idref') ?? '');
+      const href = attr(item, 'href');
+      if (!item || !href || !XHTML_TYPES.has(attr(item, 'media-type') ?? '')) continue;
+      const partPath = resolvePartPath(dir, decodeURIComponent(href.split('#')[0]!));
+      const doc = await pkg.bytes(partPath);
+      if (!doc) {
+        options.logger.warn(`${options.filename}: spine document ${partPath} is missing`);
+        continue;
+      }
+      out.push(...partitionHtmlString(decodeHtml(doc, options.encoding)));
+    }
+    return out;
+  },
+};

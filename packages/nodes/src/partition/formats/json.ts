@@ -1,0 +1,111 @@
+import { canonicalElementType, elementsFromJSON, quarryError, type Element } from '@quarry/core';
+import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
+import { decodeText } from './decode-text.js';
+import { newElement } from './new-element.js';
+
+/**
+ * True when `item` looks like one serialized element (the reference's `is_element_shaped_dict`):
+ * a known type name (aliases included), a string `text` (a boolean `checked` for `CheckBox`), and
+ * an object `metadata` when present.
+ */
+export function isElementShaped(item: unknown): boolean {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+  const o = item as Record<string, unknown>;
+  if (o.metadata !== undefined && (typeof o.metadata !== 'object' || o.metadata === null || Array.isArray(o.metadata))) return false;
+  if (typeof o.type !== 'string') return false;
+  if (o.type === 'CheckBox') return typeof o.checked === 'boolean';
+  return canonicalElementType(o.type) !== undefined && typeof o.text === 'string';
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  }
+  return value;
+}
+
+/** Pretty JSON with sorted keys and two-space indent, the reference's text for arbitrary JSON. */
+export function prettyJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value), null, 2);
+}
+
+/**
+ * Elements for JSON that is not element JSON (the reference's current contract): an object gives
+ * one element, an array of objects one element per object, any other array or a scalar one
+ * element; empty objects and arrays give none. Each element is `UncategorizedText` whose text is
+ * the value's pretty JSON.
+ */
+export function elementsFromArbitraryJson(value: unknown): Element[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return [];
+    if (value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v))) {
+      return value.map((v) => newElement('UncategorizedText', prettyJson(v)));
+    }
+    return [newElement('UncategorizedText', prettyJson(value))];
+  }
+  if (typeof value === 'object' && value !== null && Object.keys(value).length === 0) return [];
+  return [newElement('UncategorizedText', prettyJson(value))];
+}
+
+function parse(text: string, options: FormatPartitionOptions, where = ''): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw quarryError('FILE_UNREADABLE', `${options.filename}: not valid JSON${where} (${(e as Error).message})`, {
+      cause: e,
+      details: { filename: options.filename },
+    });
+  }
+}
+
+/** Reads element JSON, keeping the elements' own ids (for `parent_id` links) and metadata. */
+function rehydrate(values: unknown[], options: FormatPartitionOptions): Element[] {
+  try {
+    return elementsFromJSON(values, { source: options.filename });
+  } catch (e) {
+    throw quarryError('FILE_UNREADABLE', `${options.filename}: element JSON could not be read (${(e as Error).message})`, {
+      cause: e,
+      details: { filename: options.filename },
+    });
+  }
+}
+
+/**
+ * JSON. A non-empty array whose every item is a serialized element (quarry's or the reference's
+ * element JSON) is read back as those elements, metadata included: this lets partitioned output be
+ * re-chunked or re-embedded without partitioning again. Any other JSON is partitioned as data, as
+ * the reference does since its arbitrary-JSON support: see {@link elementsFromArbitraryJson}.
+ * Malformed JSON is `FILE_UNREADABLE`.
+ */
+export const jsonPartitioner: FormatPartitioner = {
+  name: 'json',
+  mimeTypes: ['application/json'],
+  extensions: ['.json'],
+  partition(bytes, options) {
+    const text = decodeText(bytes, options.encoding);
+    if (!text.trim()) return [];
+    const value = parse(text, options);
+    if (Array.isArray(value) && value.length > 0 && value.every(isElementShaped)) return rehydrate(value, options);
+    return elementsFromArbitraryJson(value);
+  },
+};
+
+/**
+ * NDJSON (one JSON value per line). When every line is a serialized element the elements are read
+ * back; otherwise each non-blank line becomes one `UncategorizedText` holding its pretty JSON.
+ */
+export const ndjsonPartitioner: FormatPartitioner = {
+  name: 'ndjson',
+  mimeTypes: ['application/x-ndjson', 'application/jsonl'],
+  extensions: ['.ndjson', '.jsonl'],
+  partition(bytes, options) {
+    const lines = decodeText(bytes, options.encoding)
+      .split(/\r?\n/)
+      .map((line, i) => [line, i] as const)
+      .filter(([line]) => line.trim());
+    const values = lines.map(([line, i]) => parse(line, options, ` at line ${i + 1}`));
+    if (values.length > 0 && values.every(isElementShaped)) return rehydrate(values, options);
+    return values.map((v) => newElement('UncategorizedText', prettyJson(v)));
+  },
+};

@@ -1,0 +1,131 @@
+import JSZip from 'jszip';
+import { quarryError } from '@quarry/core';
+import { attr, childElements, parseXmlTree, type XmlNode } from './xml-tree.js';
+
+/** One relationship of an OOXML part (`_rels/*.rels`). */
+export interface OoxmlRelationship {
+  id: string;
+  /** The relationship type URI's last segment, e.g. `hyperlink`, `header`, `slide`. */
+  type: string;
+  /** Resolved package path for internal targets; the raw target for external ones. */
+  target: string;
+  external: boolean;
+}
+
+/**
+ * An opened OOXML package (DOCX, PPTX, XLSX are ZIP archives of XML parts). Every failure to read
+ * the archive or a required part becomes `FILE_UNREADABLE` naming the document.
+ */
+export class OoxmlPackage {
+  private readonly trees = new Map<string, XmlNode | undefined>();
+
+  private constructor(
+    private readonly zip: JSZip,
+    /** The document's file name, for messages. */
+    readonly filename: string,
+    private readonly kind: string,
+  ) {}
+
+  /** Opens `bytes` as a ZIP archive; `kind` (e.g. `DOCX`) is used in error messages. */
+  static async open(bytes: Uint8Array, filename: string, kind: string): Promise<OoxmlPackage> {
+    try {
+      const zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
+      return new OoxmlPackage(zip, filename, kind);
+    } catch (e) {
+      throw quarryError('FILE_UNREADABLE', `${filename}: not a ZIP archive, so not a valid ${kind} file (${(e as Error).message})`, {
+        cause: e,
+        details: { filename },
+      });
+    }
+  }
+
+  /** True when the package holds a part at `partPath` (no leading slash). */
+  has(partPath: string): boolean {
+    return this.zip.file(partPath) !== null;
+  }
+
+  /** The part's bytes, or `undefined` when absent. */
+  async bytes(partPath: string): Promise<Uint8Array | undefined> {
+    const f = this.zip.file(partPath);
+    if (!f) return undefined;
+    try {
+      return await f.async('uint8array');
+    } catch (e) {
+      throw this.unreadable(`part ${partPath} cannot be extracted`, e);
+    }
+  }
+
+  /** The parsed XML of a part, or `undefined` when absent. Parsed once and cached. */
+  async xml(partPath: string): Promise<XmlNode | undefined> {
+    if (this.trees.has(partPath)) return this.trees.get(partPath);
+    const f = this.zip.file(partPath);
+    let tree: XmlNode | undefined;
+    if (f) {
+      let text: string;
+      try {
+        text = await f.async('string');
+      } catch (e) {
+        throw this.unreadable(`part ${partPath} cannot be extracted`, e);
+      }
+      try {
+        tree = parseXmlTree(text);
+      } catch (e) {
+        throw this.unreadable(`part ${partPath} is not well-formed XML`, e);
+      }
+    }
+    this.trees.set(partPath, tree);
+    return tree;
+  }
+
+  /** Like {@link xml} but a missing part is `FILE_UNREADABLE`. */
+  async requireXml(partPath: string): Promise<XmlNode> {
+    const tree = await this.xml(partPath);
+    if (!tree) throw this.unreadable(`required part ${partPath} is missing`);
+    return tree;
+  }
+
+  /** The relationships of `partPath`, keyed by id (empty when the part has none). */
+  async relationships(partPath: string): Promise<Map<string, OoxmlRelationship>> {
+    const slash = partPath.lastIndexOf('/');
+    const dir = slash < 0 ? '' : partPath.slice(0, slash);
+    const base = slash < 0 ? partPath : partPath.slice(slash + 1);
+    const relsPath = `${dir ? `${dir}/` : ''}_rels/${base}.rels`;
+    const tree = await this.xml(relsPath);
+    const out = new Map<string, OoxmlRelationship>();
+    if (!tree) return out;
+    for (const rel of childElements(tree, 'Relationship')) {
+      const id = attr(rel, 'Id');
+      const target = attr(rel, 'Target');
+      if (!id || target === undefined) continue;
+      const external = attr(rel, 'TargetMode') === 'External';
+      const type = (attr(rel, 'Type') ?? '').split('/').pop() ?? '';
+      out.set(id, { id, type, external, target: external ? target : resolvePartPath(dir, target) });
+    }
+    return out;
+  }
+
+  /** A `FILE_UNREADABLE` error naming the document. */
+  unreadable(reason: string, cause?: unknown): Error {
+    return quarryError('FILE_UNREADABLE', `${this.filename}: not a readable ${this.kind} file: ${reason}`, {
+      cause,
+      details: { filename: this.filename },
+    });
+  }
+}
+
+/** Resolves a relationship target against the source part's directory (`word`, `ppt/slides`). */
+export function resolvePartPath(dir: string, target: string): string {
+  const parts = target.startsWith('/') ? [] : dir.split('/').filter(Boolean);
+  for (const seg of target.replace(/^\//, '').split('/')) {
+    if (seg === '..') parts.pop();
+    else if (seg !== '.' && seg !== '') parts.push(seg);
+  }
+  return parts.join('/');
+}
+
+/** The main part named by the package's root relationships (`officeDocument`), if any. */
+export async function mainPartPath(pkg: OoxmlPackage): Promise<string | undefined> {
+  const rels = await pkg.relationships('');
+  for (const r of rels.values()) if (r.type === 'officeDocument' && !r.external) return r.target;
+  return undefined;
+}

@@ -1,0 +1,182 @@
+/**
+ * Loading PDFs with pdf.js: the lazy import of `pdfjs-dist` (legacy build, the only one that runs on
+ * Node 20), the document options every caller shares, and the mapping of pdf.js failures onto
+ * coded errors. This file must not import `@quarry/core`: the page worker thread loads it without
+ * the workspace's source-condition resolution. Errors leave here as {@link PdfOpenError}; `pdf.ts`
+ * turns them into `QuarryError`s.
+ */
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type * as PdfjsModuleNs from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+/** The pdf.js module namespace. */
+export type PdfjsModule = typeof PdfjsModuleNs;
+/** An open pdf.js document. */
+export type PdfDocument = PdfjsModuleNs.PDFDocumentProxy;
+/** One page of an open pdf.js document. */
+export type PdfPage = PdfjsModuleNs.PDFPageProxy;
+
+/** Why a PDF could not be opened or read; `pdf.ts` maps each kind onto a `QuarryError` code. */
+export type PdfFailureKind = 'password' | 'unreadable' | 'aborted';
+
+/** A failure of pdf.js, classified. */
+export class PdfOpenError extends Error {
+  /** What went wrong. */
+  readonly kind: PdfFailureKind;
+
+  constructor(kind: PdfFailureKind, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'PdfOpenError';
+    this.kind = kind;
+  }
+}
+
+let pdfjsPromise: Promise<PdfjsModule> | undefined;
+
+/**
+ * Imports pdf.js once per thread; importing it costs about 170 ms, so only PDFs pay for it.
+ *
+ * The legacy build bundles core-js, which replaces `Array.prototype.push`, `JSON.parse` and
+ * `JSON.stringify` for the whole process with spec-edge-case polyfills about twice as slow as the
+ * engine's own. Nothing pdf.js does needs those edge cases, so the engine's versions are put back;
+ * the polyfills that *add* missing methods (Promise.withResolvers, Set methods, ...) stay. The
+ * worker bundle (which pdf.js itself imports on first use, running it on this thread in Node)
+ * carries the same polyfills, so it is imported here first and pdf.js finds it cached.
+ */
+export function loadPdfjs(): Promise<PdfjsModule> {
+  pdfjsPromise ??= (async () => {
+    const push = Array.prototype.push;
+    const { parse, stringify } = JSON;
+    try {
+      const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+      // A variable specifier: the worker bundle ships no type declarations.
+      const workerBundle = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
+      await import(workerBundle);
+      return pdfjs;
+    } finally {
+      if (Array.prototype.push !== push) Array.prototype.push = push;
+      if (JSON.parse !== parse) JSON.parse = parse;
+      if (JSON.stringify !== stringify) JSON.stringify = stringify;
+    }
+  })();
+  return pdfjsPromise;
+}
+
+let assetDirs: { standardFontDataUrl: string; cMapUrl: string } | undefined;
+
+/**
+ * The package's `standard_fonts/` and `cmaps/` directories as file paths with a trailing slash:
+ * pdf.js reads them from disk in Node, so nothing is fetched at run time.
+ */
+export function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string } {
+  if (!assetDirs) {
+    const require = createRequire(import.meta.url);
+    const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
+    assetDirs = {
+      standardFontDataUrl: path.join(root, 'standard_fonts') + path.sep,
+      cMapUrl: path.join(root, 'cmaps') + path.sep,
+    };
+  }
+  return assetDirs;
+}
+
+/** Options for {@link openPdf}. */
+export interface OpenPdfOptions {
+  signal?: AbortSignal;
+  /** User password, when the caller has one. */
+  password?: string;
+}
+
+/** An open document and the way to close it. */
+export interface PdfHandle {
+  doc: PdfDocument;
+  /** Destroys the document and detaches the abort hook; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a PDF. An owner-password-only file opens as is; a file that needs a user password fails
+ * with kind `password`; a file pdf.js cannot parse fails with kind `unreadable` (pdf.js rebuilds a
+ * broken xref table by itself first). Aborting the signal destroys the loading task, which also
+ * rejects every pending page request of the document, so nothing waits forever.
+ *
+ * The caller must `close()` the handle; {@link withPdf} does that.
+ */
+export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): Promise<PdfHandle> {
+  const { signal } = options;
+  const aborted = (): PdfOpenError => new PdfOpenError('aborted', 'aborted before the PDF was opened', { cause: signal?.reason });
+  if (signal?.aborted) throw aborted();
+  const pdfjs = await loadPdfjs();
+  if (signal?.aborted) throw aborted();
+  const task = pdfjs.getDocument({
+    // pdf.js may take ownership of (detach) the buffer it is given: hand it a copy.
+    data: bytes.slice(),
+    password: options.password,
+    ...pdfjsAssetDirs(),
+    cMapPacked: true,
+    useSystemFonts: false,
+    disableFontFace: true,
+    isEvalSupported: false,
+    isOffscreenCanvasSupported: false,
+    stopAtErrors: false,
+    verbosity: 0,
+  });
+  const onAbort = (): void => void task.destroy();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    signal?.removeEventListener('abort', onAbort);
+    await task.destroy().catch(() => undefined);
+  };
+  try {
+    return { doc: await task.promise, close };
+  } catch (e) {
+    await close();
+    throw classifyPdfError(e, signal);
+  }
+}
+
+/**
+ * Opens a PDF, runs `fn`, and always closes the document. Errors thrown by pdf.js inside `fn`
+ * are classified like those of {@link openPdf}.
+ */
+export async function withPdf<T>(bytes: Uint8Array, options: OpenPdfOptions, fn: (doc: PdfDocument) => Promise<T>): Promise<T> {
+  const handle = await openPdf(bytes, options);
+  try {
+    return await fn(handle.doc);
+  } catch (e) {
+    throw classifyPdfError(e, options.signal);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Classifies anything pdf.js threw. Already classified errors and non-pdf.js errors pass through. */
+export function classifyPdfError(e: unknown, signal?: AbortSignal): unknown {
+  if (e instanceof PdfOpenError) return e;
+  if (signal?.aborted) return new PdfOpenError('aborted', 'aborted while reading the PDF', { cause: signal.reason });
+  if (!(e instanceof Error) && !(typeof e === 'object' && e !== null && 'name' in e)) return e;
+  const err = e as { name?: unknown; message?: unknown; code?: unknown };
+  const name = typeof err.name === 'string' ? err.name : '';
+  const message = typeof err.message === 'string' ? err.message : String(e);
+  if (name === 'PasswordException') {
+    const reason = err.code === 2 ? 'the given password is incorrect' : 'it is encrypted with a user password';
+    return new PdfOpenError('password', `the PDF cannot be opened: ${reason}`, { cause: e });
+  }
+  if (PDFJS_PARSE_ERRORS.has(name)) return new PdfOpenError('unreadable', `the PDF cannot be parsed: ${message}`, { cause: e });
+  if (name === 'AbortException') return new PdfOpenError('aborted', 'reading the PDF was cancelled', { cause: e });
+  return e;
+}
+
+/** pdf.js exception names that mean the bytes are not a PDF it can read. */
+const PDFJS_PARSE_ERRORS = new Set([
+  'InvalidPDFException',
+  'MissingPDFException',
+  'UnexpectedResponseException',
+  'ResponseException',
+  'FormatError',
+  'UnknownErrorException',
+  'XRefParseException',
+]);

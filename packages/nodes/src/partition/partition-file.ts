@@ -1,0 +1,214 @@
+import { randomUUID } from 'node:crypto';
+import {
+  assignElementIds,
+  errorMessage,
+  isQuarryError,
+  quarryError,
+  type DataSourceMetadata,
+  type Element,
+  type Logger,
+} from '@quarry/core';
+import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType } from './detect-filetype.js';
+import { setElementHierarchy } from './element-hierarchy.js';
+import { findFormatPartitioner } from './formats/index.js';
+import { applyLanguages } from './languages.js';
+import type { FormatPartitionOptions, PartitionStrategy } from './types.js';
+
+/** What to partition and how; every field but `filename` is optional (defaults from SPEC.md). */
+export interface PartitionFileRequest {
+  /** The document's file name or path; its basename goes to `metadata.filename`. */
+  filename: string;
+  /** Written to `metadata.file_directory`; defaults to the directory part of `filename`, if any. */
+  file_directory?: string;
+  /** The document's MIME type when known; skips detection. */
+  filetype?: string;
+  /** Written to `metadata.last_modified` (ISO 8601). */
+  last_modified?: string;
+  /** Written to `metadata.data_source` of every element. */
+  data_source?: DataSourceMetadata;
+  /** Default `auto`: each format chooses (text formats have one way; PDFs and images decide by content). */
+  strategy?: PartitionStrategy;
+  /** Encoding of text formats without a declared charset. Default `utf-8`. */
+  encoding?: string;
+  /** Default false. */
+  include_page_breaks?: boolean;
+  /** Default false. */
+  infer_table_structure?: boolean;
+  /** Default false; either this or `infer_table_structure` asks for `text_as_html`. */
+  pdf_infer_table_structure?: boolean;
+  /** Default false. */
+  xml_keep_tags?: boolean;
+  /** Default `['eng']`. */
+  ocr_languages?: string[];
+  /** Default `[]`. */
+  extract_image_block_types?: string[];
+  /** Default false. */
+  coordinates?: boolean;
+  /** Element types to drop from the result. Default none. */
+  exclude_elements?: string[];
+  /** Default true: UUID ids; false: the reference's deterministic SHA-256 ids. */
+  unique_element_ids?: boolean;
+  /** Document languages (ISO 639 codes); absent or containing `auto` means detect. */
+  languages?: string[];
+  /** Aborts partitioning. */
+  signal?: AbortSignal;
+  /** Receives warnings from format partitioners. */
+  logger?: Logger;
+}
+
+const STRATEGIES: readonly PartitionStrategy[] = ['fast', 'hi_res', 'auto', 'vlm', 'ocr_only'];
+// An e-mail attached to an e-mail attached to ... stops here.
+const MAX_EMBEDDING_DEPTH = 8;
+
+const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+/**
+ * Partitions one document: detects its type, runs the matching format partitioner, then applies
+ * what every format shares, as the reference's `apply_metadata` does: `filename` (basename),
+ * `file_directory`, `filetype` (canonical MIME type), `last_modified`, `data_source`, `languages`
+ * (detected when the partitioner set none), `parent_id` from the element hierarchy, final ids
+ * (UUIDs, or with `unique_element_ids: false` the reference's hashes) and `exclude_elements`.
+ *
+ * Errors: `FILE_EMPTY` (no bytes), `FILETYPE_UNSUPPORTED` (no partitioner for the type),
+ * `FILE_UNREADABLE` (the partitioner failed; the cause is kept), `JOB_ABORTED` (signal),
+ * `INVALID_ARGUMENT` (a malformed request).
+ *
+ * @example
+ * ```ts
+ * const elements = await partitionFile(await readFile('report.html'), { filename: 'report.html' });
+ * ```
+ */
+export async function partitionFile(bytes: Uint8Array, request: PartitionFileRequest): Promise<Element[]> {
+  validate(request);
+  const elements = await partitionDocument(bytes, request, 0);
+  assignElementIds(elements, { unique: request.unique_element_ids ?? true });
+  return excludeElements(elements, request.exclude_elements ?? []);
+}
+
+async function partitionDocument(bytes: Uint8Array, request: PartitionFileRequest, depth: number): Promise<Element[]> {
+  const signal = request.signal ?? new AbortController().signal;
+  const logger = request.logger ?? silentLogger;
+  const filename = basename(request.filename);
+  throwIfAborted(signal, filename);
+  if (bytes.length === 0) throw quarryError('FILE_EMPTY', `${filename} is empty`, { details: { filename } });
+
+  const detected: DetectedFileType = request.filetype
+    ? { mime: canonicalMimeType(request.filetype), extension: fileExtension(filename) }
+    : await detectFileType(bytes, filename);
+  const partitioner = findFormatPartitioner(detected.mime, detected.extension);
+  if (!partitioner) {
+    throw quarryError('FILETYPE_UNSUPPORTED', `cannot partition ${filename}: no partitioner for file type ${detected.mime}`, {
+      details: { filename, filetype: detected.mime },
+    });
+  }
+
+  const options: FormatPartitionOptions = {
+    strategy: request.strategy ?? 'auto',
+    encoding: request.encoding ?? 'utf-8',
+    include_page_breaks: request.include_page_breaks ?? false,
+    infer_table_structure: (request.infer_table_structure ?? false) || (request.pdf_infer_table_structure ?? false),
+    xml_keep_tags: request.xml_keep_tags ?? false,
+    ocr_languages: request.ocr_languages ?? ['eng'],
+    extract_image_block_types: request.extract_image_block_types ?? [],
+    coordinates: request.coordinates ?? false,
+    filename,
+    filetype: detected.mime,
+    signal,
+    logger,
+    partitionEmbedded: async (inner, innerName) => {
+      if (depth + 1 > MAX_EMBEDDING_DEPTH) {
+        throw quarryError('FILE_UNREADABLE', `${filename}: embedded documents nested deeper than ${MAX_EMBEDDING_DEPTH} levels`, { details: { filename } });
+      }
+      const nested = await partitionDocument(inner, { ...request, filename: innerName, filetype: undefined, file_directory: undefined, last_modified: undefined }, depth + 1);
+      for (const el of nested) el.metadata.attached_to_filename ??= filename;
+      return nested;
+    },
+  };
+
+  let elements: Element[];
+  try {
+    elements = await partitioner.partition(bytes, options);
+  } catch (e) {
+    if (isQuarryError(e)) throw e;
+    throwIfAborted(signal, filename);
+    throw quarryError('FILE_UNREADABLE', `cannot partition ${filename} as ${detected.mime}: ${errorMessage(e)}`, {
+      cause: e,
+      details: { filename, filetype: detected.mime, partitioner: partitioner.name },
+    });
+  }
+  throwIfAborted(signal, filename);
+
+  rekey(elements);
+  const own = elements.filter((el) => !el.metadata.attached_to_filename);
+  const directory = request.file_directory ?? dirname(request.filename);
+  for (const el of own) {
+    el.metadata.filename = filename;
+    if (directory) el.metadata.file_directory = directory;
+    el.metadata.filetype = detected.mime;
+    if (request.last_modified) el.metadata.last_modified = request.last_modified;
+  }
+  if (request.data_source) for (const el of elements) el.metadata.data_source = { ...request.data_source };
+  applyLanguages(own, { languages: request.languages });
+  setElementHierarchy(own);
+  return elements;
+}
+
+// Partitioners' temporary ids only need to be unique within one partitioner's output; embedded
+// documents come from other partitioners, so every element gets a fresh UUID (parents remapped)
+// before the outputs are mixed.
+function rekey(elements: Element[]): void {
+  const remap = new Map<string, string>();
+  for (const el of elements) {
+    const id = randomUUID();
+    if (el.element_id) remap.set(el.element_id, id);
+    el.element_id = id;
+  }
+  for (const el of elements) {
+    const p = el.metadata.parent_id;
+    if (p !== undefined) {
+      const mapped = remap.get(p);
+      if (mapped) el.metadata.parent_id = mapped;
+      else delete el.metadata.parent_id;
+    }
+  }
+}
+
+// Drops excluded types; an element whose parent was dropped is attached to the nearest kept
+// ancestor (or to none).
+function excludeElements(elements: Element[], exclude: readonly string[]): Element[] {
+  if (exclude.length === 0) return elements;
+  const drop = new Set(exclude);
+  const byId = new Map(elements.map((el) => [el.element_id, el]));
+  const kept = elements.filter((el) => !drop.has(el.type));
+  for (const el of kept) {
+    let parent = el.metadata.parent_id === undefined ? undefined : byId.get(el.metadata.parent_id);
+    while (parent && drop.has(parent.type)) parent = parent.metadata.parent_id === undefined ? undefined : byId.get(parent.metadata.parent_id);
+    if (parent) el.metadata.parent_id = parent.element_id;
+    else delete el.metadata.parent_id;
+  }
+  return kept;
+}
+
+function validate(request: PartitionFileRequest): void {
+  if (typeof request?.filename !== 'string' || !request.filename.trim()) {
+    throw quarryError('INVALID_ARGUMENT', 'partitionFile needs a non-empty filename');
+  }
+  if (request.strategy !== undefined && !STRATEGIES.includes(request.strategy)) {
+    throw quarryError('INVALID_ARGUMENT', `unknown strategy "${String(request.strategy)}"; expected one of ${STRATEGIES.join(', ')}`, {
+      details: { strategy: request.strategy },
+    });
+  }
+}
+
+function throwIfAborted(signal: AbortSignal, filename: string): void {
+  if (signal.aborted) throw quarryError('JOB_ABORTED', `partitioning ${filename} was aborted`, { details: { filename } });
+}
+
+function basename(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
+}
+
+function dirname(path: string): string {
+  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+  return i <= 0 ? (i === 0 ? path.slice(0, 1) : '') : path.slice(0, i);
+}

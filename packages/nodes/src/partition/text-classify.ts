@@ -1,0 +1,235 @@
+import type { Element, ElementMetadata, ElementType } from '@quarry/core';
+import { isPyWhitespace } from '../chunk/python-text.js';
+import { newElement } from './formats/new-element.js';
+import { isCommonEnglishWord, posTag } from './pos-tag.js';
+import { removePunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
+
+/**
+ * Text-type heuristics of the reference library (`unstructured/partition/text_type.py`,
+ * `nlp/patterns.py`): decide whether a run of text is narrative, a title, a list item, an address
+ * or an e-mail address. Python string semantics (`isupper`, `istitle`, `isalpha`) are reproduced
+ * because the thresholds were tuned on them.
+ */
+
+// The reference's bullet characters (`UNICODE_BULLETS`), U+F0B7 being the Symbol-font bullet.
+const BULLETS = '\\u0095\\u2022\\u2023\\u2043\\u3164\\u204C\\u204D\\u2219\\u25CB\\u25CF\\u25D8\\u25E6\\u2619\\u2765\\u2767\\u29BE\\u29BF\\-\\uF0B7*\\u00B7';
+/** A character class matching one bullet character. */
+export const BULLET_CLASS = `[${BULLETS}]`;
+// A bullet not followed by another bullet ("------" is a rule, not a bullet).
+const BULLET_START_RE = new RegExp(`^${BULLET_CLASS}(?!${BULLET_CLASS})`, 'u');
+const EMAIL_ADDRESS_RE = /^[a-z0-9.\-+_]+@[a-z0-9.\-+_]+\.[a-z]+/;
+const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
+const ENDS_IN_PUNCT_RE = /[^\p{L}\p{N}_\s]$/u;
+// Braces are literal in the reference pattern ("{Alabama", "Wyoming}"), so those four names only
+// match inside braces there; that quirk is kept to classify the same lines the same way.
+const US_CITY_STATE_ZIP_RE = new RegExp(
+  '^\\b(?:[A-Z][a-z.-]{1,15}[ ]?){1,5},\\s?(?:\\{Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida' +
+    '|Georgia|Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland' +
+    '|Massachusetts|Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|' +
+    'New[ ]Hampshire|New[ ]Jersey|New[ ]Mexico|New[ ]York|North[ ]Carolina|North[ ]Dakota' +
+    '|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode[ ]Island|South[ ]Carolina|South[ ]Dakota' +
+    '|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West[ ]Virginia|Wisconsin|Wyoming\\}' +
+    '|\\{AL|AK|AS|AZ|AR|CA|CO|CT|DE|DC|FM|FL|GA|GU|HI|ID|IL|IN|IA|KS|KY|LA|ME|MH|MD|MA|MI|MN' +
+    '|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|MP|OH|OK|OR|PW|PA|PR|RI|SC|SD|TN|TX|UT|VT|VI|VA|' +
+    'WA|WV|WI|WY\\})(, |\\s)?(?:\\b\\d{5}(?:-\\d{4})?\\b)',
+  'i',
+);
+const VERB_TAGS = new Set(['VB', 'VBG', 'VBD', 'VBN', 'VBP', 'VBZ']);
+
+// ---- Python string predicates --------------------------------------------------------------
+
+/** Python `str.isupper()`: at least one cased character and no lower/title-case one. */
+export function pyIsUpper(s: string): boolean {
+  return /\p{Lu}/u.test(s) && !/[\p{Ll}\p{Lt}]/u.test(s);
+}
+
+/** Python `str.istitle()`: upper/title-case only after uncased characters, lower-case only after cased ones. */
+export function pyIsTitle(s: string): boolean {
+  let cased = false;
+  let prevCased = false;
+  for (const ch of s) {
+    if (/[\p{Lu}\p{Lt}]/u.test(ch)) {
+      if (prevCased) return false;
+      prevCased = true;
+      cased = true;
+    } else if (/\p{Ll}/u.test(ch)) {
+      if (!prevCased) return false;
+      prevCased = true;
+      cased = true;
+    } else prevCased = false;
+  }
+  return cased;
+}
+
+/** Python `str.isalpha()`: non-empty and every character a letter. */
+export function pyIsAlpha(s: string): boolean {
+  return /^\p{L}+$/u.test(s);
+}
+
+/** Python `str.isnumeric()`: non-empty and every character numeric. */
+export function pyIsNumeric(s: string): boolean {
+  return /^\p{N}+$/u.test(s);
+}
+
+// ---- the reference's measures --------------------------------------------------------------
+
+/** Number of sentences in `text` with at least `minLength` words (punctuation not counted). */
+export function sentenceCount(text: string, minLength?: number): number {
+  let count = 0;
+  for (const sentence of sentTokenize(text)) {
+    const words = wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.');
+    if (minLength && words.length < minLength) continue;
+    count++;
+  }
+  return count;
+}
+
+/** True when fewer than `threshold` of the non-space characters are letters. */
+export function underNonAlphaRatio(text: string, threshold = 0.5): boolean {
+  let alpha = 0;
+  let total = 0;
+  for (const ch of text) {
+    if (ch.length === 1 && isPyWhitespace(ch.charCodeAt(0))) continue;
+    total++;
+    if (/\p{L}/u.test(ch)) alpha++;
+  }
+  return total > 0 ? alpha / total < threshold : false;
+}
+
+/** True when more than `threshold` of the words are capitalised (single-sentence text only). */
+export function exceedsCapRatio(text: string, threshold = 0.5): boolean {
+  if (sentenceCount(text, 3) > 1) return false;
+  if (pyIsUpper(text)) return true;
+  const tokens = wordTokenize(text).filter(pyIsAlpha);
+  // Text with no alphabetic word is not narrative.
+  if (tokens.length === 0) return true;
+  const capitalized = tokens.filter((t) => pyIsTitle(t) || pyIsUpper(t)).length;
+  return capitalized / tokens.length > threshold;
+}
+
+/**
+ * True when at least half of the Latin-script words of `text` are common English words. The verb
+ * test is an English test: the reference applies it to every text, where NLTK's tagger then
+ * finds "verbs" among unknown foreign words almost always, so a foreign paragraph ends up
+ * narrative; skipping the test for text that is not English gives that outcome by design.
+ */
+export function looksEnglish(text: string): boolean {
+  const words = wordTokenize(text).filter((w) => /^[A-Za-z]+$/u.test(w));
+  if (words.length === 0) return false;
+  const known = words.filter(isCommonEnglishWord).length;
+  return known * 2 >= words.length;
+}
+
+/** True when a part-of-speech tagger finds a verb in `text`. */
+export function containsVerb(text: string): boolean {
+  const t = pyIsUpper(text) ? text.toLowerCase() : text;
+  return posTag(t).some((tok) => VERB_TAGS.has(tok.pos));
+}
+
+// ---- classifiers ---------------------------------------------------------------------------
+
+/** Options of the narrative and title tests. */
+export interface ClassifyOptions {
+  /** Document languages (ISO 639-3); the verb test applies to English only. Default `['eng']`. */
+  languages?: readonly string[];
+}
+
+/** The reference's `is_possible_narrative_text`. */
+export function isPossibleNarrativeText(text: string, options: ClassifyOptions = {}): boolean {
+  const languages = options.languages ?? ['eng'];
+  if (text.length === 0) return false;
+  if (pyIsNumeric(text)) return false;
+  if (exceedsCapRatio(text, 0.5)) return false;
+  if (underNonAlphaRatio(text, 0.5)) return false;
+  if (languages.includes('eng') && sentenceCount(text, 3) < 2 && looksEnglish(text) && !containsVerb(text)) return false;
+  return true;
+}
+
+/** The reference's `is_possible_title`. */
+export function isPossibleTitle(text: string): boolean {
+  if (text.length === 0) return false;
+  if (pyIsUpper(text) && ENDS_IN_PUNCT_RE.test(text)) return false;
+  if (text.split(' ').length > 12) return false;
+  if (underNonAlphaRatio(text, 0.5)) return false;
+  // Salutations like "To My Dearest Friends," are not titles.
+  if (text.endsWith(',')) return false;
+  if (pyIsNumeric(text)) return false;
+  if (sentenceCount(text, 5) > 1) return false;
+  return true;
+}
+
+/** True when `text` starts with a bullet character. */
+export function isBulletedText(text: string): boolean {
+  return BULLET_START_RE.test(text.trim());
+}
+
+/** True when `text` is a bullet character alone. */
+export function isEmptyBullet(text: string): boolean {
+  return text.length === 1 && BULLET_START_RE.test(text);
+}
+
+/** Removes a leading bullet and the whitespace around the rest. */
+export function cleanBullets(text: string): string {
+  if (!BULLET_START_RE.test(text)) return text;
+  return text.replace(BULLET_START_RE, '').trim();
+}
+
+/** True when `text` starts like a lower-case e-mail address. */
+export function isEmailAddress(text: string): boolean {
+  return EMAIL_ADDRESS_RE.test(text.trim());
+}
+
+/** True for "Doylestown, PA 18901"-like text. */
+export function isUsCityStateZip(text: string): boolean {
+  return US_CITY_STATE_ZIP_RE.test(text.trim());
+}
+
+/** True for "1. item" and "2) item". */
+export function isPossibleNumberedList(text: string): boolean {
+  return NUMBERED_LIST_RE.test(text.trim());
+}
+
+/** A classified run of text: its element type and text (bullets removed from list items). */
+export interface ClassifiedText {
+  type: ElementType;
+  text: string;
+}
+
+/**
+ * The element type of a stand-alone paragraph of plain text (the reference's
+ * `element_from_text`): bullet -> ListItem, e-mail -> EmailAddress, "City, ST 12345" -> Address,
+ * "1. item" -> ListItem, then NarrativeText, Title or UncategorizedText.
+ */
+export function classifyText(text: string, options: ClassifyOptions = {}): ClassifiedText {
+  if (isBulletedText(text)) return { type: 'ListItem', text: cleanBullets(text) };
+  if (isEmailAddress(text)) return { type: 'EmailAddress', text };
+  if (isUsCityStateZip(text)) return { type: 'Address', text };
+  if (isPossibleNumberedList(text)) return { type: 'ListItem', text };
+  if (isPossibleNarrativeText(text, options)) return { type: 'NarrativeText', text };
+  if (isPossibleTitle(text)) return { type: 'Title', text };
+  return { type: 'UncategorizedText', text };
+}
+
+/**
+ * The element type of a paragraph of markup (HTML, Markdown): like {@link classifyText} without the
+ * numbered-list rule, and text shorter than two characters is dropped (`undefined`) unless it is
+ * a bullet item, as the reference's HTML parser does.
+ */
+export function classifyMarkupText(text: string, options: ClassifyOptions = {}): ClassifiedText | undefined {
+  if (isBulletedText(text)) {
+    const cleaned = cleanBullets(text);
+    return cleaned ? { type: 'ListItem', text: cleaned } : undefined;
+  }
+  if (isUsCityStateZip(text)) return { type: 'Address', text };
+  if (isEmailAddress(text)) return { type: 'EmailAddress', text };
+  if (text.length < 2) return undefined;
+  if (isPossibleNarrativeText(text, options)) return { type: 'NarrativeText', text };
+  if (isPossibleTitle(text)) return { type: 'Title', text };
+  return { type: 'UncategorizedText', text };
+}
+
+/** {@link classifyText} as an element with a temporary id. */
+export function elementFromText(text: string, metadata: ElementMetadata = {}): Element {
+  const c = classifyText(text);
+  return newElement(c.type, c.text, metadata);
+}

@@ -1,0 +1,49 @@
+import type { Element, Logger } from '@quarry/core';
+
+/** Partitioning strategies (SPEC.md `strategy`; `auto` and `vlm` come from the VLM node variants). */
+export type PartitionStrategy = 'fast' | 'hi_res' | 'auto' | 'vlm' | 'ocr_only';
+
+/** Options every format partitioner receives, already defaulted by the partition node. */
+export interface FormatPartitionOptions {
+  strategy: PartitionStrategy;
+  /** Text encoding for text-like formats without a declared charset (default `utf-8`). */
+  encoding: string;
+  include_page_breaks: boolean;
+  /** True when `infer_table_structure` or `pdf_infer_table_structure` asks for `text_as_html`. */
+  infer_table_structure: boolean;
+  xml_keep_tags: boolean;
+  /** Tesseract language codes, e.g. `['eng']`. */
+  ocr_languages: string[];
+  /** Element types whose image is stored as base64 in metadata. */
+  extract_image_block_types: string[];
+  /** Whether to emit `metadata.coordinates`. */
+  coordinates: boolean;
+  /** The document's file name (basename), for messages and nested documents. */
+  filename: string;
+  /** The detected MIME type. */
+  filetype: string;
+  signal: AbortSignal;
+  logger: Logger;
+  /**
+   * Partitions an embedded file (an email attachment, say) with the same options, detecting its
+   * type; its elements carry `metadata.attached_to_filename`.
+   */
+  partitionEmbedded(bytes: Uint8Array, filename: string): Promise<Element[]>;
+}
+
+/**
+ * Partitions one file format. Returns elements whose `element_id` is a temporary unique string
+ * (used only to link `metadata.parent_id`); the partition node assigns final ids, and adds
+ * filename, filetype, languages (detected when the partitioner did not set them), data_source and
+ * last_modified. Throw a `QuarryError` with code `FILE_UNREADABLE` (or a more specific code) for a
+ * file that cannot be parsed.
+ */
+export interface FormatPartitioner {
+  /** Short name, e.g. `html`. */
+  name: string;
+  /** MIME types handled. The first is the canonical `filetype` written to metadata. */
+  mimeTypes: readonly string[];
+  /** Lower-case extensions handled, with the dot, e.g. `.html`. */
+  extensions: readonly string[];
+  partition(bytes: Uint8Array, options: FormatPartitionOptions): Element[] | Promise<Element[]>;
+}

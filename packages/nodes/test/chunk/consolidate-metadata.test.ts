@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { decodeOrigElements, elementsFromJSON, encodeOrigElements, origElementsOf, type Element } from '@quarry/core';
+import { chunkByCharacter } from '../../src/chunk/index.js';
+import { consolidateMetadata, origElementsFor, origTableFor, tableChunkBaseMetadata } from '../../src/chunk/consolidate-metadata.js';
+import { el } from './helpers.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const handbookChunks = path.resolve(repoRoot, '..', 'shared', 'corpus', 'expected', 'handbook-1p.docx.chunks.json');
+
+describe('consolidateMetadata', () => {
+  it('applies each field strategy', () => {
+    const a = el('Title', 'A', {
+      filename: 'a.docx',
+      page_number: 2,
+      languages: ['eng'],
+      emphasized_text_contents: ['A'],
+      emphasized_text_tags: ['b'],
+      text_as_html: ' <p>A</p> ',
+      coordinates: { points: [[0, 0]], system: 'PixelSpace', layout_width: 1, layout_height: 1 },
+      parent_id: 'p',
+      category_depth: 0,
+      custom_field: 'ad hoc',
+    });
+    const b = el('NarrativeText', 'B', {
+      filename: 'b.docx',
+      page_number: 3,
+      languages: ['fra', 'eng'],
+      emphasized_text_contents: ['B'],
+      emphasized_text_tags: ['i'],
+      text_as_html: '<p>B</p>',
+      link_urls: ['https://x'],
+      is_continuation: true,
+    });
+    expect(consolidateMetadata([a, b])).toEqual({
+      filename: 'a.docx',
+      page_number: 2,
+      languages: ['eng', 'fra'],
+      emphasized_text_contents: ['A', 'B'],
+      emphasized_text_tags: ['b', 'i'],
+      text_as_html: '<p>A</p> <p>B</p>',
+      link_urls: ['https://x'],
+    });
+  });
+
+  it('takes the first present value, skipping null and undefined', () => {
+    const md = consolidateMetadata([el('Title', 'x', { page_number: null as unknown as number }), el('Title', 'y', { page_number: 7 })]);
+    expect(md.page_number).toBe(7);
+  });
+
+  it('does not share object values with the source elements', () => {
+    const source = el('Title', 'x', { data_source: { url: 'file:///a' } });
+    const md = consolidateMetadata([source]);
+    expect(md.data_source).toEqual({ url: 'file:///a' });
+    expect(md.data_source).not.toBe(source.metadata.data_source);
+  });
+
+  it('merges enrichment_origins and entities without duplicates', () => {
+    const md = consolidateMetadata([
+      el('Title', 'x', { enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] }, entities: { items: [{ entity: 'A', type: 'ORG' }], relationships: [] } }),
+      el('Title', 'y', { enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] }, entities: { items: [{ entity: 'B', type: 'PER' }], relationships: [] } }),
+    ]);
+    expect(md.enrichment_origins).toEqual({ ner: [{ type: 'ner', provider: 'p' }] });
+    expect(md.entities).toEqual({ items: [{ entity: 'A', type: 'ORG' }, { entity: 'B', type: 'PER' }], relationships: [] });
+  });
+});
+
+describe('table chunk metadata and orig_elements', () => {
+  it('keeps ad-hoc fields but drops chunk-only ones for tables', () => {
+    const table = el('Table', 't', { text_as_html: '<table/>', table_id: 'old', parent_id: 'p', custom: { a: 1 }, orig_elements: 'eJw=' });
+    const md = tableChunkBaseMetadata(table);
+    expect(md).toEqual({ text_as_html: '<table/>', custom: { a: 1 } });
+    expect(md.custom).not.toBe(table.metadata.custom);
+  });
+
+  it('clears nested orig_elements on copies and leaves the inputs untouched', () => {
+    const inner = el('NarrativeText', 'inner');
+    const chunk = el('NarrativeText', 'outer', { orig_elements: [inner], filename: 'f' });
+    const [copy] = origElementsFor([chunk]);
+    expect(copy).toEqual({ ...chunk, metadata: { filename: 'f' } });
+    expect(chunk.metadata.orig_elements).toEqual([inner]);
+    const [tableCopy] = origTableFor(el('Table', 'x', { orig_elements: [inner] }));
+    expect(tableCopy?.metadata.orig_elements).toBeUndefined();
+  });
+
+  it('round-trips orig_elements through the compressed form', () => {
+    const chunks = chunkByCharacter([el('Title', 'Intro', { filename: 'a.pdf', page_number: 1 }), el('NarrativeText', 'Body text.', { filename: 'a.pdf', page_number: 1 })]);
+    const orig = origElementsOf(chunks[0] as Element) as Element[];
+    expect(orig.map((e) => e.text)).toEqual(['Intro', 'Body text.']);
+    expect(decodeOrigElements(encodeOrigElements(orig))).toEqual(orig);
+  });
+});
+
+describe.skipIf(!existsSync(handbookChunks))(`reference chunks with compressed orig_elements (needs ${handbookChunks})`, () => {
+  it('decodes every chunk\'s orig_elements and re-chunks them into the same chunks', () => {
+    const reference = elementsFromJSON(JSON.parse(readFileSync(handbookChunks, 'utf8')), { source: 'handbook-1p.docx.chunks.json' });
+    const sources: Element[] = [];
+    for (const chunk of reference) {
+      expect(typeof chunk.metadata.orig_elements).toBe('string');
+      const orig = origElementsOf(chunk) as Element[];
+      expect(orig.length).toBeGreaterThan(0);
+      for (const o of orig) {
+        expect(typeof o.text).toBe('string');
+        expect(o.element_id).toMatch(/^[0-9a-f]{32}$/);
+        if (sources.at(-1)?.element_id !== o.element_id) sources.push(o);
+      }
+    }
+    // The reference ran `basic` with max_characters 150 and overlap 20.
+    const ours = chunkByCharacter(sources, { max_characters: 150, overlap: 20 });
+    expect(ours.map((c) => c.text)).toEqual(reference.map((c) => c.text));
+    const strip = (c: Element) => {
+      const { orig_elements: _o, ...rest } = c.metadata;
+      return rest;
+    };
+    expect(ours.map(strip)).toEqual(reference.map(strip));
+    expect(ours.map((c) => origElementsOf(c))).toEqual(reference.map((c) => origElementsOf(c)));
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { chunkingOptions } from '../../src/chunk/options.js';
+import { PreChunk, isTitle, onNextPage, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
+import { el } from './helpers.js';
+
+const groups = (pcs: Iterable<PreChunk>) => [...pcs].map((pc) => pc.elements.map((e) => e.text));
+
+describe('segmentOf', () => {
+  it('collapses whitespace except in CodeSnippet', () => {
+    expect(segmentOf(el('NarrativeText', '  a \n b  '))).toBe('a b');
+    expect(segmentOf(el('CodeSnippet', 'def f():\n    return 1\n'))).toBe('def f():\n    return 1\n');
+    expect(segmentOf(el('PageBreak', ''))).toBe('');
+  });
+});
+
+describe('PreChunk', () => {
+  it('joins non-empty segments after the overlap prefix with blank lines', () => {
+    const pc = new PreChunk([el('Title', 'foo'), el('PageBreak', ''), el('NarrativeText', ' bar  baz ')], 'da bang.');
+    expect(pc.text).toBe('da bang.\n\nfoo\n\nbar baz');
+    expect(pc.textLength).toBe(pc.text.length);
+  });
+
+  it('keeps only the first overlap prefix when combined', () => {
+    const a = new PreChunk([el('Title', 'one')], 'pre');
+    const b = new PreChunk([el('NarrativeText', 'two')], 'ignored');
+    const ab = a.combine(b);
+    expect(ab.text).toBe('pre\n\none\n\ntwo');
+    expect(ab.textLength).toBe(ab.text.length);
+  });
+
+  it('takes the stripped tail of its text as overlap', () => {
+    const pc = new PreChunk([el('NarrativeText', 'alpha beta gamma')], '');
+    expect(pc.overlapTail(6)).toBe('gamma');
+    expect(pc.overlapTail(0)).toBe('');
+    expect(pc.overlapTail(1000)).toBe('alpha beta gamma');
+  });
+});
+
+describe('preChunks', () => {
+  it('counts separators toward the hard maximum (exact fit allowed)', () => {
+    const opts = chunkingOptions('basic', { max_characters: 12 });
+    // 5 + 2 + 5 = 12 fits exactly; one more character does not.
+    expect(groups(preChunks([el('NarrativeText', 'aaaaa'), el('NarrativeText', 'bbbbb')], opts))).toEqual([['aaaaa', 'bbbbb']]);
+    expect(groups(preChunks([el('NarrativeText', 'aaaaa'), el('NarrativeText', 'bbbbbb')], opts))).toEqual([['aaaaa'], ['bbbbbb']]);
+  });
+
+  it('is full only when longer than new_after_n_chars', () => {
+    const items = [el('NarrativeText', 'aaaa'), el('NarrativeText', 'bbbb'), el('NarrativeText', 'cccc')];
+    expect(groups(preChunks(items, chunkingOptions('basic', { max_characters: 100, new_after_n_chars: 4 })))).toEqual([['aaaa', 'bbbb'], ['cccc']]);
+    expect(groups(preChunks(items, chunkingOptions('basic', { max_characters: 100, new_after_n_chars: 3 })))).toEqual([['aaaa'], ['bbbb'], ['cccc']]);
+    expect(groups(preChunks(items, chunkingOptions('basic', { max_characters: 100, new_after_n_chars: 10 })))).toEqual([['aaaa', 'bbbb', 'cccc']]);
+  });
+
+  it('measures raw text, before whitespace is collapsed', () => {
+    // 7 + 2 + 1 > 9 although the collapsed 'a b' would leave room.
+    const opts = chunkingOptions('basic', { max_characters: 9 });
+    expect(groups(preChunks([el('NarrativeText', 'a     b'), el('NarrativeText', 'c')], opts))).toEqual([['a     b'], ['c']]);
+  });
+
+  it('keeps tables alone and never lets anything join them', () => {
+    const opts = chunkingOptions('basic');
+    const items = [el('NarrativeText', 'x'), el('Table', 'T1'), el('Table', 'T2'), el('NarrativeText', 'y'), el('TableChunk', 'T3')];
+    expect(groups(preChunks(items, opts))).toEqual([['x'], ['T1'], ['T2'], ['y'], ['T3']]);
+    const loose = chunkingOptions('basic', { isolate_table: false });
+    expect(groups(preChunks(items, loose))).toEqual([['x', 'T1', 'T2', 'y', 'T3']]);
+  });
+
+  it('adds elements without text but gives them no separator', () => {
+    const opts = chunkingOptions('basic', { max_characters: 8 });
+    const pcs = [...preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts)];
+    expect(pcs.map((p) => p.text)).toEqual(['foo\n\nbar']);
+  });
+
+  it('prefixes the next pre-chunk with the overlap tail when overlap_all, but not across tables', () => {
+    const opts = chunkingOptions('basic', { max_characters: 30, overlap: 6, overlap_all: true });
+    const pcs = [...preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts)];
+    expect(pcs.map((p) => p.text)).toEqual(['first sentence here.', 'here.\n\nsecond sentence here.', 'tab', 'after table']);
+  });
+
+  it('starts a new pre-chunk whenever a boundary predicate fires, evaluating every predicate', () => {
+    const opts = chunkingOptions('by_title');
+    const calls: string[] = [];
+    const spy = (e: { text: string }) => {
+      calls.push(e.text);
+      return false;
+    };
+    const items = [el('NarrativeText', 'a'), el('Title', 'T'), el('NarrativeText', 'b')];
+    expect(groups(preChunks(items, opts, [isTitle, spy]))).toEqual([['a'], ['T', 'b']]);
+    expect(calls).toEqual(['a', 'T', 'b']);
+  });
+});
+
+describe('onNextPage', () => {
+  it('fires on every page change, never on the first element or a missing page', () => {
+    const p = onNextPage();
+    const pages = [3, undefined, 3, 4, undefined, 2, 2];
+    expect(pages.map((n) => p(el('NarrativeText', 'x', n === undefined ? {} : { page_number: n })))).toEqual([false, false, false, true, false, true, false]);
+  });
+
+  it('treats an unnumbered first element as page 1', () => {
+    const p = onNextPage();
+    expect([undefined, 1, 2].map((n) => p(el('NarrativeText', 'x', n === undefined ? {} : { page_number: n })))).toEqual([false, false, true]);
+  });
+});

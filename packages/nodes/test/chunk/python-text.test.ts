@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { collapseWhitespace, isPyWhitespace, pyLstrip, pyRstrip, pyStrip } from '../../src/chunk/python-text.js';
+
+describe('Python whitespace semantics', () => {
+  it('uses str.isspace(), not JavaScript \\s', () => {
+    expect(isPyWhitespace(0x1c)).toBe(true);
+    expect(isPyWhitespace(0x85)).toBe(true);
+    expect(isPyWhitespace(0x3000)).toBe(true);
+    expect(isPyWhitespace(0xfeff)).toBe(false);
+    expect(isPyWhitespace(0x41)).toBe(false);
+  });
+
+  it('strips like str.strip/lstrip/rstrip', () => {
+    expect(pyStrip('\u00a0 a b \u2003\n')).toBe('a b');
+    expect(pyLstrip('\x1c x ')).toBe('x ');
+    expect(pyRstrip(' x \x85')).toBe(' x');
+    expect(pyStrip('\ufeffa')).toBe('\ufeffa');
+  });
+
+  it.each([
+    ['', ''],
+    ['   ', ''],
+    ['abc', 'abc'],
+    ['  a  b\n\nc\t', 'a b c'],
+    ['a\u3000b\u00a0c', 'a b c'],
+    ['line one\nline two', 'line one line two'],
+    ['\ufeff x', '\ufeff x'],
+  ])('collapses %j to %j', (input, expected) => {
+    expect(collapseWhitespace(input)).toBe(expected);
+  });
+
+  it('returns the same string when nothing changes', () => {
+    const s = 'already normal text';
+    expect(collapseWhitespace(s)).toBe(s);
+  });
+
+  it('matches the definition split-on-whitespace-then-join on random strings', () => {
+    const alphabet = ['a', 'b', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', '\x1c', '\ufeff', 'é', '中'];
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const pyWs = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+    for (let i = 0; i < 2000; i++) {
+      const s = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(collapseWhitespace(s)).toBe(s.split(pyWs).filter(Boolean).join(' '));
+    }
+  });
+});

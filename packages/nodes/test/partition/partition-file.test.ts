@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import iconv from 'iconv-lite';
+import { hashElementId, isQuarryError, quarryError, type Element } from '@quarry/core';
+import { FORMAT_PARTITIONERS, registerFormatPartitioner } from '../../src/partition/formats/index.js';
+import { partitionFile } from '../../src/partition/partition-file.js';
+import type { FormatPartitioner } from '../../src/partition/types.js';
+import { utf8 } from './format-options.js';
+
+const DOC = utf8(
+  [
+    'Quarterly Report',
+    '',
+    'Revenue grew by ten percent in the third quarter, driven by strong demand.',
+    '',
+    '• Costs fell as the company renegotiated its leases',
+    '',
+    'Outlook',
+    '',
+    'Management expects growth to continue through the next fiscal year.',
+    '',
+  ].join('\n'),
+);
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/u;
+
+async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  return isQuarryError(e) ? e.code : undefined;
+}
+
+const added: string[] = [];
+function addPartitioner(p: FormatPartitioner): void {
+  registerFormatPartitioner(p);
+  added.push(p.name);
+}
+afterEach(() => {
+  for (const name of added.splice(0)) {
+    const i = FORMAT_PARTITIONERS.findIndex((p) => p.name === name);
+    if (i >= 0) FORMAT_PARTITIONERS.splice(i, 1);
+  }
+});
+
+describe('partitionFile', () => {
+  it('writes the shared metadata on every element', async () => {
+    const out = await partitionFile(DOC, {
+      filename: '/data/reports/q3.txt',
+      last_modified: '2024-10-01T12:00:00',
+      data_source: { url: 'file:///data/reports/q3.txt', record_locator: { path: '/data/reports/q3.txt' } },
+    });
+    expect(out.map((e) => e.type)).toEqual(['Title', 'NarrativeText', 'ListItem', 'Title', 'NarrativeText']);
+    for (const el of out) {
+      expect(el.element_id).toMatch(UUID);
+      expect(el.metadata).toMatchObject({
+        filename: 'q3.txt',
+        file_directory: '/data/reports',
+        filetype: 'text/plain',
+        last_modified: '2024-10-01T12:00:00',
+        languages: ['eng'],
+        data_source: { url: 'file:///data/reports/q3.txt' },
+      });
+    }
+  });
+
+  it('links body elements to their title and remaps parent_id to the final ids', async () => {
+    const out = await partitionFile(DOC, { filename: 'q3.txt', unique_element_ids: false });
+    const [t1, n1, li, t2, n2] = out;
+    expect(n1!.metadata.parent_id).toBe(t1!.element_id);
+    expect(li!.metadata.parent_id).toBe(t1!.element_id);
+    expect(t2!.metadata.parent_id).toBeUndefined();
+    expect(n2!.metadata.parent_id).toBe(t2!.element_id);
+    const ids = new Set(out.map((e) => e.element_id));
+    for (const el of out) if (el.metadata.parent_id) expect(ids.has(el.metadata.parent_id)).toBe(true);
+  });
+
+  it('gives the reference hash ids when unique_element_ids is false', async () => {
+    const out = await partitionFile(DOC, { filename: 'dir/q3.txt', unique_element_ids: false });
+    out.forEach((el, i) => expect(el.element_id).toBe(hashElementId('q3.txt', el.text, undefined, i)));
+    const again = await partitionFile(DOC, { filename: 'dir/q3.txt', unique_element_ids: false });
+    expect(again.map((e) => e.element_id)).toEqual(out.map((e) => e.element_id));
+  });
+
+  it('removes excluded element types and re-points orphaned children', async () => {
+    const out = await partitionFile(DOC, { filename: 'q3.txt', exclude_elements: ['Title', 'ListItem'] });
+    expect(out.map((e) => e.type)).toEqual(['NarrativeText', 'NarrativeText']);
+    for (const el of out) expect(el.metadata.parent_id).toBeUndefined();
+  });
+
+  it('decodes text in the requested encoding', async () => {
+    const bytes = iconv.encode('Die Größe der Straße wird morgen gemessen.', 'windows-1252');
+    const out = await partitionFile(bytes, { filename: 'strasse.txt', encoding: 'windows-1252' });
+    expect(out[0]!.text).toBe('Die Größe der Straße wird morgen gemessen.');
+    expect(out[0]!.metadata.languages).toEqual(['deu']);
+  });
+
+  it('uses the caller filetype instead of detection, written in canonical form', async () => {
+    const out = await partitionFile(utf8('# Heading One\n\nA paragraph is written here.'), { filename: 'notes', filetype: 'text/x-markdown' });
+    expect(out[0]).toMatchObject({ type: 'Title', text: 'Heading One', metadata: { filetype: 'text/markdown' } });
+  });
+
+  it('writes the caller languages', async () => {
+    const out = await partitionFile(DOC, { filename: 'q3.txt', languages: ['en', 'fr'] });
+    expect(out.every((e) => e.metadata.languages?.join() === 'eng,fra')).toBe(true);
+  });
+
+  it('fails with FILE_EMPTY, FILETYPE_UNSUPPORTED and INVALID_ARGUMENT', async () => {
+    expect(await codeOf(partitionFile(new Uint8Array(), { filename: 'empty.txt' }))).toBe('FILE_EMPTY');
+    const wav = new Uint8Array([...utf8('RIFF'), 36, 0, 0, 0, ...utf8('WAVEfmt '), 16, 0, 0, 0, 1, 0, 1, 0, 0x44, 0xac, 0, 0, 0x88, 0x58, 1, 0, 2, 0, 16, 0, ...utf8('data'), 0, 0, 0, 0]);
+    const err = await partitionFile(wav, { filename: 'sound.wav' }).catch((e: unknown) => e);
+    expect(isQuarryError(err) && err.code).toBe('FILETYPE_UNSUPPORTED');
+    expect((err as Error).message).toContain('sound.wav');
+    expect((err as Error).message).toMatch(/audio\/(x-)?wav/u);
+    expect(await codeOf(partitionFile(DOC, { filename: '' }))).toBe('INVALID_ARGUMENT');
+    expect(await codeOf(partitionFile(DOC, { filename: 'a.txt', strategy: 'fastest' as never }))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('stops with JOB_ABORTED when the signal is aborted', async () => {
+    const ctrl = new AbortController();
+    ctrl.abort();
+    expect(await codeOf(partitionFile(DOC, { filename: 'q3.txt', signal: ctrl.signal }))).toBe('JOB_ABORTED');
+  });
+
+  it('wraps a partitioner crash as FILE_UNREADABLE with the file name and cause', async () => {
+    const boom = new TypeError('unexpected token at byte 7');
+    addPartitioner({ name: 'test-crash', mimeTypes: ['application/x-test-crash'], extensions: [], partition: () => { throw boom; } });
+    const err = await partitionFile(DOC, { filename: 'bad.crash', filetype: 'application/x-test-crash' }).catch((e: unknown) => e);
+    expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
+    expect((err as Error).message).toContain('bad.crash');
+    expect((err as Error).message).toContain('unexpected token at byte 7');
+    expect((err as Error).cause).toBe(boom);
+  });
+
+  it('passes a QuarryError from a partitioner through unchanged', async () => {
+    const own = quarryError('FILE_UNREADABLE', 'encrypted PDF');
+    addPartitioner({ name: 'test-own-error', mimeTypes: ['application/x-test-own'], extensions: [], partition: async () => { throw own; } });
+    expect(await partitionFile(DOC, { filename: 'x.own', filetype: 'application/x-test-own' }).catch((e: unknown) => e)).toBe(own);
+  });
+
+  it('partitions embedded documents with attached_to_filename and their own file metadata', async () => {
+    addPartitioner({
+      name: 'test-container',
+      mimeTypes: ['application/x-test-container'],
+      extensions: [],
+      partition: async (_bytes, options) => {
+        const body: Element = { element_id: 'body', type: 'NarrativeText', text: 'The container body says hello to everyone.', metadata: {} };
+        const inner = await options.partitionEmbedded(utf8('Attachment Title\n\nThe attached note explains the plan in detail.\n'), 'note.txt');
+        return [body, ...inner];
+      },
+    });
+    const out = await partitionFile(utf8('container'), { filename: 'mail.box', filetype: 'application/x-test-container', unique_element_ids: false });
+    expect(out.map((e) => [e.type, e.metadata.filename, e.metadata.filetype, e.metadata.attached_to_filename])).toEqual([
+      ['NarrativeText', 'mail.box', 'application/x-test-container', undefined],
+      ['Title', 'note.txt', 'text/plain', 'mail.box'],
+      ['NarrativeText', 'note.txt', 'text/plain', 'mail.box'],
+    ]);
+    expect(out[2]!.metadata.parent_id).toBe(out[1]!.element_id);
+    expect(new Set(out.map((e) => e.element_id)).size).toBe(3);
+  });
+});

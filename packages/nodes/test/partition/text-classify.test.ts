@@ -1,0 +1,138 @@
+import { describe, expect, it } from 'vitest';
+import {
+  classifyMarkupText,
+  classifyText,
+  cleanBullets,
+  containsVerb,
+  elementFromText,
+  exceedsCapRatio,
+  isBulletedText,
+  isEmailAddress,
+  isEmptyBullet,
+  isPossibleNarrativeText,
+  isPossibleNumberedList,
+  isPossibleTitle,
+  isUsCityStateZip,
+  looksEnglish,
+  pyIsAlpha,
+  pyIsNumeric,
+  pyIsTitle,
+  pyIsUpper,
+  sentenceCount,
+  underNonAlphaRatio,
+} from '../../src/partition/text-classify.js';
+
+describe('Python string predicates', () => {
+  it('isupper needs a cased character and no lower-case one', () => {
+    expect(pyIsUpper('ITEM 1A.')).toBe(true);
+    expect(pyIsUpper('Item')).toBe(false);
+    expect(pyIsUpper('123')).toBe(false);
+  });
+
+  it('istitle follows Python word-by-word rules', () => {
+    expect(pyIsTitle('Hello')).toBe(true);
+    expect(pyIsTitle('Hello World')).toBe(true);
+    expect(pyIsTitle('McDonald')).toBe(false);
+    expect(pyIsTitle('HELLO')).toBe(false);
+    expect(pyIsTitle('hello')).toBe(false);
+  });
+
+  it('isalpha and isnumeric', () => {
+    expect(pyIsAlpha('Grüße')).toBe(true);
+    expect(pyIsAlpha("don't")).toBe(false);
+    expect(pyIsNumeric('2024')).toBe(true);
+    expect(pyIsNumeric('20.5')).toBe(false);
+  });
+});
+
+describe('measures', () => {
+  it('counts sentences with a minimum number of words', () => {
+    expect(sentenceCount('One short. This sentence is long enough to count.')).toBe(2);
+    expect(sentenceCount('One short. This sentence is long enough to count.', 5)).toBe(1);
+    expect(sentenceCount('ITEM 1A. RISK FACTORS', 5)).toBe(0);
+  });
+
+  it('measures the share of letters', () => {
+    expect(underNonAlphaRatio('-----------BREAK---------')).toBe(true);
+    expect(underNonAlphaRatio('Risk factors 2024')).toBe(false);
+    expect(underNonAlphaRatio('   ')).toBe(false);
+  });
+
+  it('measures capitalised words over alphabetic tokens', () => {
+    expect(exceedsCapRatio('ITEM 1. Financial Statements (Unaudited)')).toBe(true);
+    expect(exceedsCapRatio('The company reported strong results.')).toBe(false);
+    expect(exceedsCapRatio('ALL CAPS TEXT')).toBe(true);
+    expect(exceedsCapRatio('1234 5678')).toBe(true);
+  });
+
+  it('finds verbs with the part-of-speech tagger', () => {
+    expect(containsVerb('The sample docs directory contains the following files:')).toBe(true);
+    expect(containsVerb('Quarterly Financial Statements')).toBe(false);
+    expect(containsVerb('THE BOARD APPROVED THE PLAN')).toBe(true);
+  });
+
+  it('tells English from other languages by common words', () => {
+    expect(looksEnglish('The board approved the plan on Monday.')).toBe(true);
+    expect(looksEnglish('Todo taotao siha man mafanago libertao yan pareho gi dignidad')).toBe(false);
+    expect(looksEnglish('人人生而自由')).toBe(false);
+  });
+});
+
+describe('classifiers', () => {
+  it('narrative text', () => {
+    expect(isPossibleNarrativeText('The company reported strong results for the year.')).toBe(true);
+    expect(isPossibleNarrativeText('Risk Factors')).toBe(false);
+    expect(isPossibleNarrativeText('2024')).toBe(false);
+    expect(isPossibleNarrativeText('Quarterly revenue figures')).toBe(false);
+    expect(isPossibleNarrativeText('')).toBe(false);
+  });
+
+  it('titles', () => {
+    expect(isPossibleTitle('ITEM 1A. RISK FACTORS')).toBe(true);
+    expect(isPossibleTitle('Example Docs')).toBe(true);
+    expect(isPossibleTitle('To My Dearest Friends,')).toBe(false);
+    expect(isPossibleTitle('GALAXY GAMING, INC.')).toBe(false);
+    expect(isPossibleTitle('one two three four five six seven eight nine ten eleven twelve thirteen')).toBe(false);
+    expect(isPossibleTitle('2021')).toBe(false);
+    expect(isPossibleTitle('This is the first sentence here. This is the second sentence here.')).toBe(false);
+  });
+
+  it('bullets, e-mail addresses, addresses and numbered lists', () => {
+    expect(isBulletedText('• item')).toBe(true);
+    expect(isBulletedText('- item')).toBe(true);
+    expect(isBulletedText('------')).toBe(false);
+    expect(cleanBullets('●  This is an excellent point!')).toBe('This is an excellent point!');
+    expect(cleanBullets('no bullet')).toBe('no bullet');
+    expect(isEmptyBullet('•')).toBe(true);
+    expect(isEmailAddress('jane.doe@example.com')).toBe(true);
+    expect(isEmailAddress('Jane at example dot com')).toBe(false);
+    expect(isUsCityStateZip('Doylestown, PA 18901')).toBe(true);
+    expect(isUsCityStateZip('DOYLESTOWN, PENNSYLVANIA 18901')).toBe(true);
+    expect(isUsCityStateZip('Doylestown is nice')).toBe(false);
+    expect(isPossibleNumberedList('1. Buy milk')).toBe(true);
+    expect(isPossibleNumberedList('2) Sell eggs')).toBe(true);
+    expect(isPossibleNumberedList('1.1 Section')).toBe(false);
+  });
+
+  it('classifyText follows the reference order', () => {
+    expect(classifyText('• Buy milk')).toEqual({ type: 'ListItem', text: 'Buy milk' });
+    expect(classifyText('jane@example.com')).toEqual({ type: 'EmailAddress', text: 'jane@example.com' });
+    expect(classifyText('Doylestown, PA 18901')).toEqual({ type: 'Address', text: 'Doylestown, PA 18901' });
+    expect(classifyText('1. Buy milk')).toEqual({ type: 'ListItem', text: '1. Buy milk' });
+    expect(classifyText('The cat sat on the mat.').type).toBe('NarrativeText');
+    expect(classifyText('Annual Report').type).toBe('Title');
+    expect(classifyText('$ 1,234.56').type).toBe('UncategorizedText');
+  });
+
+  it('classifyMarkupText drops one-character text and keeps numbered lines as text', () => {
+    expect(classifyMarkupText('x')).toBeUndefined();
+    expect(classifyMarkupText('•')).toBeUndefined();
+    expect(classifyMarkupText('1. The board approved the plan.')?.type).toBe('NarrativeText');
+  });
+
+  it('elementFromText creates an element with a temporary id', () => {
+    const el = elementFromText('Annual Report', { page_number: 2 });
+    expect(el).toMatchObject({ type: 'Title', text: 'Annual Report', metadata: { page_number: 2 } });
+    expect(el.element_id).toBeTruthy();
+  });
+});
