@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
 import { connect, filter, from, lastValueFrom, map, merge, mergeMap, Observable, Subject, type OperatorFunction } from 'rxjs';
-import { errorMessage, isQuarryError } from '../errors.js';
+import { errorMessage, isQuarryError, QuarryError } from '../errors.js';
 import type { Element } from '../element/types.js';
 import type { Plan, PlanNode } from '../plan/plan.js';
 import {
@@ -49,6 +49,17 @@ interface Item {
   started: number;
   failure?: DocumentFailure;
   stopped?: boolean;
+  /** Created on first use: aborting it cancels this document's node calls only. */
+  controller?: AbortController;
+}
+
+/** A node call the watchdog is watching. */
+interface Watched {
+  item: Item;
+  node: string;
+  t0: number;
+  warned: boolean;
+  timeout: (err: Error) => void;
 }
 
 function isOperatorNode(n: NodeInstance): n is OperatorNode {
@@ -92,43 +103,57 @@ export function runJob(deps: JobDeps): Job {
     return item;
   };
 
-  /** Runs one plain node on one document, with the stall watchdog and the node timeout. */
+  // One AbortController per document, made only when a node asks for the signal: a controller per
+  // node call (and a timer pair per call) was the largest per-document cost of the engine.
+  const live = new Set<Item>();
+  const docSignal = (item: Item): AbortSignal => {
+    if (!item.controller) {
+      item.controller = new AbortController();
+      if (signal.aborted) item.controller.abort(signal.reason);
+    }
+    return item.controller.signal;
+  };
+  signal.addEventListener('abort', () => {
+    for (const item of live) item.controller?.abort(signal.reason);
+  }, { once: true });
+
+  // One watchdog per job instead of timers per call: it reports stalls and enforces the timeout.
+  const watched = new Set<Watched>();
+  const watchdogEvery = Math.max(10, Math.min(1000, Math.floor(Math.min(deps.stallWarningMs, deps.nodeTimeoutMs || Infinity) / 4)));
+  const watchdog = setInterval(() => {
+    const now = performance.now();
+    for (const w of watched) {
+      const ms = now - w.t0;
+      if (!w.warned && ms > deps.stallWarningMs) {
+        w.warned = true;
+        emit({ type: 'node_stalled', record_id: w.item.doc.record_id, node: w.node, ms: Math.round(ms) });
+        deps.logger.warn('node is taking long', { node: w.node, record_id: w.item.doc.record_id, ms: Math.round(ms) });
+      }
+      if (deps.nodeTimeoutMs > 0 && ms > deps.nodeTimeoutMs) {
+        watched.delete(w);
+        const err = new QuarryError('NODE_TIMEOUT', `node "${w.node}" did not finish "${w.item.doc.record_id}" within ${deps.nodeTimeoutMs} ms`);
+        w.item.controller?.abort(err);
+        w.timeout(err);
+      }
+    }
+  }, watchdogEvery);
+  watchdog.unref();
+
+  /** Runs one plain node on one document, watched by the job's watchdog. */
   async function runProcess(node: PlanNode, index: number, inst: ProcessNode, item: Item): Promise<Item> {
     if (item.failure || item.stopped) return item;
     if (signal.aborted) return Object.assign(item, { stopped: true });
-    const callController = new AbortController();
-    const onJobAbort = (): void => callController.abort(signal.reason);
-    signal.addEventListener('abort', onJobAbort, { once: true });
     const t0 = performance.now();
-    const timers: NodeJS.Timeout[] = [];
-    const stall = setTimeout(() => {
-      emit({ type: 'node_stalled', record_id: item.doc.record_id, node: node.name, ms: Math.round(performance.now() - t0) });
-      deps.logger.warn('node is taking long', { node: node.name, record_id: item.doc.record_id });
-    }, deps.stallWarningMs);
-    timers.push(stall);
+    let w: Watched | undefined;
     try {
-      const call = Promise.resolve().then(() =>
-        inst.process({ document: item.doc, elements: item.elements }, { signal: callController.signal, logger: deps.logger, nodeName: node.name }),
-      );
-      const guarded =
-        deps.nodeTimeoutMs > 0
-          ? Promise.race([
-              call,
-              new Promise<never>((_, reject) => {
-                timers.push(
-                  setTimeout(() => {
-                    const err = Object.assign(new Error(`node "${node.name}" did not finish "${item.doc.record_id}" within ${deps.nodeTimeoutMs} ms`), {
-                      name: 'QuarryError',
-                      code: 'NODE_TIMEOUT',
-                    });
-                    callController.abort(err);
-                    reject(err);
-                  }, deps.nodeTimeoutMs),
-                );
-              }),
-            ])
-          : call;
-      const result = await guarded;
+      const ctx = { get signal() { return docSignal(item); }, logger: deps.logger, nodeName: node.name };
+      const result = await new Promise<Element[] | Flow>((resolve, reject) => {
+        w = { item, node: node.name, t0, warned: false, timeout: reject };
+        watched.add(w);
+        Promise.resolve()
+          .then(() => inst.process({ document: item.doc, elements: item.elements }, ctx))
+          .then(resolve, reject);
+      });
       const ms = performance.now() - t0;
       item.elements = asElements(result);
       stats[index]!.success++;
@@ -143,8 +168,7 @@ export function runJob(deps: JobDeps): Job {
       if (nodeChannel.hasSubscribers) nodeChannel.publish({ job_id: id, node: node.name, record_id: item.doc.record_id, error: e });
       return fail(item, failureOf(item.doc, node.name, e));
     } finally {
-      for (const t of timers) clearTimeout(t);
-      signal.removeEventListener('abort', onJobAbort);
+      if (w) watched.delete(w);
     }
   }
 
@@ -232,6 +256,7 @@ export function runJob(deps: JobDeps): Job {
         emit({ type: 'document_written', record_id: doc.record_id, filename: doc.filename, elements: item.elements.length, ms: Math.round(performance.now() - item.started) });
       }
     } finally {
+      live.delete(item);
       release();
     }
   }
@@ -265,7 +290,13 @@ export function runJob(deps: JobDeps): Job {
         emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
         return true;
       });
-      let stream$: Observable<Item> = pulled.items$.pipe(map((doc): Item => ({ doc, elements: [], started: performance.now() })));
+      let stream$: Observable<Item> = pulled.items$.pipe(
+        map((doc): Item => {
+          const item: Item = { doc, elements: [], started: performance.now() };
+          live.add(item);
+          return item;
+        }),
+      );
       deps.plan.nodes.forEach((node, i) => {
         const inst = instances[i]!;
         stream$ = isOperatorNode(inst)
@@ -278,6 +309,7 @@ export function runJob(deps: JobDeps): Job {
       deps.logger.error('job failed', jobError);
       announce();
     } finally {
+      clearInterval(watchdog);
       await Promise.allSettled([...instances.map((n) => n.close?.()), ...destinations.map((d) => d.close?.()), source?.close?.()]);
     }
     const status: JobStatus = signal.aborted ? 'STOPPED' : jobError || (counts.failed > 0 && counts.written === 0 && counts.skipped === 0) ? 'FAILED' : 'COMPLETED';
