@@ -1,8 +1,9 @@
 import type { Element } from '@quarry/core';
-import { codecFor, needsCodecLook } from './code-points.js';
+import { codecFor } from './code-points.js';
 import { combinePreChunks } from './combine.js';
 import { compositeChunks } from './composite-chunker.js';
 import type { ChunkContext } from './context.js';
+import { elementTexts } from './element-texts.js';
 import type { ChunkingOptions } from './options.js';
 import { isTableFamily, preChunks, type BoundaryPredicate, type PreChunk } from './pre-chunk.js';
 import { tableChunks } from './table-chunker.js';
@@ -35,35 +36,29 @@ function htmlOf(el: Element): string | undefined {
  * Lengths are code points, as in the reference library (see `code-points.ts`).
  */
 export function runChunking(elements: readonly Element[], opts: ChunkingOptions, plan: ChunkingPlan): Element[] {
-  // Only texts with surrogates or private-use characters take part in the codec (one native scan each).
-  const flagged: Element[] = [];
-  const looked: string[] = [];
-  for (const el of elements) {
-    const h = htmlOf(el);
-    const textLook = needsCodecLook(el.text);
-    const htmlLook = h !== undefined && needsCodecLook(h);
-    if (textLook) looked.push(el.text);
-    if (htmlLook) looked.push(h);
-    if (textLook || htmlLook) flagged.push(el);
-  }
+  // Each element's text is scanned once, for its segment and for whether the codec must see it.
+  const { segments, flagged, looked } = elementTexts(elements);
   const codec = codecFor(looked);
   const back = new Map<Element, Element>();
   let working: readonly Element[] = elements;
   if (!codec.identity) {
-    const encoded = new Map<Element, Element>();
-    for (const el of flagged) {
+    const encoded = elements.slice();
+    for (const i of flagged) {
+      const el = elements[i] as Element;
       const h = htmlOf(el);
       const copy: Element = { ...el, text: codec.encode(el.text) };
       if (h !== undefined) copy.metadata = { ...el.metadata, text_as_html: codec.encode(h) };
-      encoded.set(el, copy);
+      encoded[i] = copy;
       back.set(copy, el);
+      // Astral characters are never whitespace, so encoding commutes with collapsing.
+      segments[i] = codec.encode(segments[i] as string);
     }
-    working = elements.map((el) => encoded.get(el) ?? el);
+    working = encoded;
   }
   const original = back.size === 0 ? (el: Element): Element => el : (el: Element): Element => back.get(el) ?? el;
 
   const ctx: ChunkContext = { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap), original };
-  const staged = preChunks(working, opts, plan.predicates());
+  const staged = preChunks(working, opts, plan.predicates(), segments);
   const out: Element[] = [];
   for (const pc of plan.combine ? combinePreChunks(staged, opts) : staged) {
     const chunks = chunksOfPreChunk(pc, ctx);

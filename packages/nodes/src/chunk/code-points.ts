@@ -6,11 +6,9 @@
  * mapped back. Documents without astral characters, the common case, skip all of this.
  */
 
-const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/;
-const SURROGATE_PAIR_G = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+const SURROGATE = /[\uD800-\uDFFF]/;
 const REPLACEMENT_RANGE = /[\uE000-\uF8FF\uFDD0-\uFDEF]/;
-const NEEDS_CODEC_LOOK = /[\uD800-\uDFFF\uE000-\uF8FF\uFDD0-\uFDEF]/;
-const REPLACEMENT_RANGE_G = /[\uE000-\uF8FF\uFDD0-\uFDEF]/g;
+const NEEDS_CODEC_LOOK = /[\uD800-\uF8FF\uFDD0-\uFDEF]/;
 
 /** A reversible mapping between a document's text and its one-unit-per-code-point form. */
 export interface TextCodec {
@@ -22,10 +20,27 @@ export interface TextCodec {
 
 const IDENTITY: TextCodec = { identity: true, encode: (s) => s, decode: (s) => s };
 
+function isReplacementUnit(c: number): boolean {
+  return (c >= 0xe000 && c <= 0xf8ff) || (c >= 0xfdd0 && c <= 0xfdef);
+}
+
 // Private-use area first, then the BMP noncharacters U+FDD0-U+FDEF.
-function* replacementCandidates(): Generator<string> {
-  for (let c = 0xe000; c <= 0xf8ff; c++) yield String.fromCharCode(c);
-  for (let c = 0xfdd0; c <= 0xfdef; c++) yield String.fromCharCode(c);
+function* replacementUnits(): Generator<number> {
+  for (let c = 0xe000; c <= 0xf8ff; c++) yield c;
+  for (let c = 0xfdd0; c <= 0xfdef; c++) yield c;
+}
+
+// Calls `visit(i, codePoint)` for each well-formed surrogate pair of `s` (at index i).
+function forEachPair(s: string, visit: (i: number, codePoint: number) => void): void {
+  const last = s.length - 1;
+  for (let i = 0; i < last; i++) {
+    const hi = s.charCodeAt(i);
+    if (hi < 0xd800 || hi > 0xdbff) continue;
+    const lo = s.charCodeAt(i + 1);
+    if (lo < 0xdc00 || lo > 0xdfff) continue;
+    visit(i, (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000);
+    i++;
+  }
 }
 
 /**
@@ -44,29 +59,63 @@ export function needsCodecLook(s: string): boolean {
  */
 export function codecFor(strings: Iterable<string>): TextCodec {
   const all: string[] = [];
-  const pairs = new Set<string>();
+  const astral = new Set<number>();
   for (const s of strings) {
     all.push(s);
-    if (SURROGATE_PAIR.test(s)) for (const m of s.matchAll(SURROGATE_PAIR_G)) pairs.add(m[0]);
+    if (SURROGATE.test(s)) forEachPair(s, (_, cp) => astral.add(cp));
   }
-  if (pairs.size === 0) return IDENTITY;
+  if (astral.size === 0) return IDENTITY;
 
-  const used = new Set<string>();
-  for (const s of all) if (REPLACEMENT_RANGE.test(s)) for (const m of s.matchAll(REPLACEMENT_RANGE_G)) used.add(m[0]);
-  const toBmp = new Map<string, string>();
-  const toAstral = new Map<string, string>();
-  const candidates = replacementCandidates();
-  for (const pair of pairs) {
+  const used = new Set<number>();
+  for (const s of all) {
+    if (!REPLACEMENT_RANGE.test(s)) continue;
+    for (let i = 0; i < s.length; i++) {
+      const c = s.charCodeAt(i);
+      if (isReplacementUnit(c)) used.add(c);
+    }
+  }
+  // Code point -> its one-unit stand-in, and back; strings are built once, here.
+  const toBmp = new Map<number, string>();
+  const toAstral = new Map<number, string>();
+  const candidates = replacementUnits();
+  for (const cp of astral) {
     let next = candidates.next();
     while (!next.done && used.has(next.value)) next = candidates.next();
     if (next.done) break;
-    toBmp.set(pair, next.value);
-    toAstral.set(next.value, pair);
+    toBmp.set(cp, String.fromCharCode(next.value));
+    toAstral.set(next.value, String.fromCodePoint(cp));
   }
-  const back = new RegExp(`[${[...toAstral.keys()].join('')}]`, 'g');
   return {
     identity: false,
-    encode: (s) => (SURROGATE_PAIR.test(s) ? s.replace(SURROGATE_PAIR_G, (p) => toBmp.get(p) ?? p) : s),
-    decode: (s) => (toAstral.size === 0 || !REPLACEMENT_RANGE.test(s) ? s : s.replace(back, (c) => toAstral.get(c) ?? c)),
+    encode(s) {
+      if (!SURROGATE.test(s)) return s;
+      const parts: string[] = [];
+      let from = 0;
+      forEachPair(s, (i, cp) => {
+        const unit = toBmp.get(cp);
+        if (unit === undefined) return;
+        parts.push(s.slice(from, i), unit);
+        from = i + 2;
+      });
+      if (from === 0) return s;
+      parts.push(s.slice(from));
+      return parts.join('');
+    },
+    decode(s) {
+      if (toAstral.size === 0 || !REPLACEMENT_RANGE.test(s)) return s;
+      const parts: string[] = [];
+      let from = 0;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (!isReplacementUnit(c)) continue;
+        const pair = toAstral.get(c);
+        if (pair === undefined) continue;
+        parts.push(s.slice(from, i), pair);
+        from = i + 1;
+      }
+      if (from === 0) return s;
+      parts.push(s.slice(from));
+      return parts.join('');
+    },
   };
 }

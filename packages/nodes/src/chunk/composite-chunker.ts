@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Element } from '@quarry/core';
 import { consolidateMetadata, origElementsFor } from './consolidate-metadata.js';
 import type { ChunkContext } from './context.js';
 import type { PreChunk } from './pre-chunk.js';
+import { randomUuid } from './uuid.js';
 
 /**
  * The `CompositeElement`s of a pre-chunk other than a lone table (the library's `_Chunker`): one
@@ -17,7 +17,7 @@ export function compositeChunks(preChunk: PreChunk, ctx: ChunkContext): Element[
   const pieces = ctx.splitter.pieces(text);
   const continuation = pieces.length > 1 ? { ...metadata, is_continuation: true } : metadata;
   return pieces.map((piece, i) => ({
-    element_id: randomUUID(),
+    element_id: randomUuid(),
     type: 'CompositeElement',
     text: piece,
     metadata: i === 0 ? metadata : continuation,

@@ -41,12 +41,37 @@ export const FIELD_CONSOLIDATION_STRATEGIES: ReadonlyMap<string, ConsolidationSt
 /** Fields a chunk never inherits from its source elements. */
 export const DROPPED_FIELDS: readonly string[] = [...FIELD_CONSOLIDATION_STRATEGIES].filter(([, s]) => s === 'DROP').map(([f]) => f);
 
+// Null-prototype lookup: a property read per field, no Map hashing and no inherited names.
+const STRATEGY_OF: Readonly<Record<string, ConsolidationStrategy | undefined>> = Object.assign(
+  Object.create(null) as Record<string, ConsolidationStrategy>,
+  Object.fromEntries(FIELD_CONSOLIDATION_STRATEGIES),
+);
+
 function present(v: unknown): boolean {
   return v !== undefined && v !== null;
 }
 
-function cloneValue<T>(v: T): T {
-  return typeof v === 'object' && v !== null ? structuredClone(v) : v;
+function isPlainObject(v: object): v is Record<string, unknown> {
+  const proto = Object.getPrototypeOf(v) as unknown;
+  return proto === Object.prototype || proto === null;
+}
+
+/**
+ * A deep copy of a metadata value. Metadata is JSON-shaped (strings, numbers, arrays, plain
+ * objects); those are copied directly, far faster than `structuredClone`, which stays the fallback
+ * for anything else (a `Date`, a typed array).
+ */
+export function copyMetadataValue<T>(v: T): T {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const out = new Array<unknown>(v.length);
+    for (let i = 0; i < v.length; i++) out[i] = copyMetadataValue(v[i] as unknown);
+    return out as T;
+  }
+  if (!isPlainObject(v)) return structuredClone(v);
+  const out: Record<string, unknown> = {};
+  for (const k in v) out[k] = copyMetadataValue(v[k]);
+  return out as T;
 }
 
 function uniqueByJson<T>(items: T[]): T[] {
@@ -68,63 +93,98 @@ function concatLists(values: unknown[]): unknown[] {
   return out;
 }
 
-function consolidate(strategy: ConsolidationStrategy, values: unknown[]): unknown {
-  switch (strategy) {
-    case 'FIRST':
-      return cloneValue(values[0]);
-    case 'LIST_CONCATENATE':
-      return concatLists(values).map(cloneValue);
-    case 'LIST_UNIQUE':
-      return [...new Set(concatLists(values))];
-    case 'STRING_CONCATENATE':
-      return values.map((v) => pyStrip(String(v))).join(' ');
-    case 'DICT_LIST_UNIQUE': {
-      if (values.every(Array.isArray)) return uniqueByJson(concatLists(values)).map(cloneValue);
-      const merged: Record<string, unknown[]> = {};
-      for (const v of values) {
-        if (typeof v !== 'object' || v === null) continue;
-        for (const [k, list] of Object.entries(v as Record<string, unknown>)) {
-          merged[k] = uniqueByJson([...(merged[k] ?? []), ...(Array.isArray(list) ? list : [list])]).map(cloneValue);
-        }
-      }
-      return merged;
+// The dict-merging strategies, applied to every element's value of one field at once.
+function consolidateDicts(strategy: ConsolidationStrategy, values: unknown[]): unknown {
+  if (strategy === 'ENTITIES_CONCATENATE') {
+    const items: unknown[] = [];
+    const relationships: unknown[] = [];
+    for (const v of values as Array<{ items?: unknown[]; relationships?: unknown[] }>) {
+      if (Array.isArray(v?.items)) items.push(...v.items);
+      if (Array.isArray(v?.relationships)) relationships.push(...v.relationships);
     }
-    case 'ENTITIES_CONCATENATE': {
-      const items: unknown[] = [];
-      const relationships: unknown[] = [];
-      for (const v of values as Array<{ items?: unknown[]; relationships?: unknown[] }>) {
-        if (Array.isArray(v?.items)) items.push(...v.items);
-        if (Array.isArray(v?.relationships)) relationships.push(...v.relationships);
-      }
-      return { items: uniqueByJson(items).map(cloneValue), relationships: uniqueByJson(relationships).map(cloneValue) };
-    }
-    case 'DROP':
-      return undefined;
+    return { items: uniqueByJson(items).map(copyMetadataValue), relationships: uniqueByJson(relationships).map(copyMetadataValue) };
   }
+  // DICT_LIST_UNIQUE: lists are concatenated, dicts of lists merged key by key, without duplicates.
+  if (values.every(Array.isArray)) return uniqueByJson(concatLists(values)).map(copyMetadataValue);
+  const merged: Record<string, unknown[]> = {};
+  for (const v of values) {
+    if (typeof v !== 'object' || v === null) continue;
+    for (const [k, list] of Object.entries(v as Record<string, unknown>)) {
+      merged[k] = uniqueByJson([...(merged[k] ?? []), ...(Array.isArray(list) ? list : [list])]).map(copyMetadataValue);
+    }
+  }
+  return merged;
+}
+
+// Appends a list value's items (or a lone value) to `out`, skipping items already there.
+function appendUnique(out: unknown[], v: unknown): void {
+  if (!Array.isArray(v)) {
+    if (!out.includes(v)) out.push(v);
+    return;
+  }
+  for (const x of v) if (!out.includes(x)) out.push(x);
+}
+
+// Appends copies of a list value's items (or of a lone value) to `out`.
+function appendCopies(out: unknown[], v: unknown): void {
+  if (!Array.isArray(v)) {
+    out.push(copyMetadataValue(v));
+    return;
+  }
+  for (const x of v) out.push(copyMetadataValue(x));
 }
 
 /**
  * The metadata of a chunk made of `elements` (the reference `_Chunker._consolidated_metadata`):
- * every known field with a value on at least one element, consolidated by its strategy.
+ * every known field with a value on at least one element, consolidated by its strategy, in the
+ * order fields first appear. Values are copies; nothing is shared with the elements.
  */
 export function consolidateMetadata(elements: readonly Element[]): ElementMetadata {
-  const values = new Map<string, unknown[]>();
+  const out: ElementMetadata = {};
+  // The common strategies fold each value into `out` as it comes; the dict-merging ones (rare)
+  // gather their values and are consolidated at the end.
+  let gathered: Map<string, unknown[]> | undefined;
   for (const el of elements) {
     const metadata = el.metadata;
     for (const field in metadata) {
       const v = metadata[field];
-      if (!present(v)) continue;
-      const list = values.get(field);
-      if (list) list.push(v);
-      else values.set(field, [v]);
+      if (v === undefined || v === null) continue;
+      const strategy = STRATEGY_OF[field];
+      if (strategy === undefined) continue;
+      const current = out[field];
+      switch (strategy) {
+        case 'FIRST':
+          if (current === undefined) out[field] = copyMetadataValue(v);
+          break;
+        case 'LIST_UNIQUE':
+          if (current === undefined) out[field] = [];
+          appendUnique(out[field] as unknown[], v);
+          break;
+        case 'LIST_CONCATENATE':
+          if (current === undefined) out[field] = [];
+          appendCopies(out[field] as unknown[], v);
+          break;
+        case 'STRING_CONCATENATE':
+          out[field] = current === undefined ? pyStrip(String(v)) : `${current as string} ${pyStrip(String(v))}`;
+          break;
+        case 'DICT_LIST_UNIQUE':
+        case 'ENTITIES_CONCATENATE': {
+          gathered ??= new Map();
+          const values = gathered.get(field);
+          if (values) values.push(v);
+          else {
+            gathered.set(field, [v]);
+            // Claims the key's place in the output order; the value is set below.
+            out[field] = null;
+          }
+          break;
+        }
+        case 'DROP':
+          break;
+      }
     }
   }
-  const out: ElementMetadata = {};
-  for (const [field, list] of values) {
-    const strategy = FIELD_CONSOLIDATION_STRATEGIES.get(field);
-    if (strategy === undefined || strategy === 'DROP') continue;
-    out[field] = consolidate(strategy, list);
-  }
+  if (gathered) for (const [field, values] of gathered) out[field] = consolidateDicts(STRATEGY_OF[field] as ConsolidationStrategy, values);
   return out;
 }
 
@@ -136,13 +196,15 @@ export function tableChunkBaseMetadata(table: Element): ElementMetadata {
   const kept: ElementMetadata = {};
   for (const [field, v] of Object.entries(table.metadata)) {
     if (!present(v) || FIELD_CONSOLIDATION_STRATEGIES.get(field) === 'DROP') continue;
-    kept[field] = v;
+    kept[field] = copyMetadataValue(v);
   }
-  return structuredClone(kept);
+  return kept;
 }
 
 function withoutOrigElements(el: Element): Element {
-  const { orig_elements: _dropped, ...metadata } = el.metadata;
+  const metadata = { ...el.metadata };
+  // Rare (re-chunking chunks); `delete` only then, as it slows later reads of the object.
+  if ('orig_elements' in metadata) delete metadata.orig_elements;
   return { ...el, metadata };
 }
 
@@ -156,5 +218,5 @@ export function origElementsFor(elements: readonly Element[]): Element[] {
 
 /** `orig_elements` of a table's chunks: one deep copy of the table, its `orig_elements` cleared. */
 export function origTableFor(table: Element): Element[] {
-  return [structuredClone(withoutOrigElements(table))];
+  return [copyMetadataValue(withoutOrigElements(table))];
 }

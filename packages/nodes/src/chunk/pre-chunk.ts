@@ -127,32 +127,44 @@ export function onNextPage(): BoundaryPredicate {
   };
 }
 
-// Accumulates elements while they fit; sizes use raw element text, as the library does.
+// Accumulates a run of consecutive elements while they fit, as indexes into the element list;
+// sizes use raw element text, as the library does. A flushed run becomes one array slice.
 class PreChunkBuilder {
-  private elements: Element[] = [];
+  private start = 0;
+  private end = 0;
+  private emptySegments = 0;
   private overlapPrefix = '';
   private segmentCount = 0;
   private textLen = 0;
   private holdsTable = false;
 
-  constructor(private readonly opts: ChunkingOptions) {}
+  constructor(
+    private readonly opts: ChunkingOptions,
+    private readonly elements: readonly Element[],
+    private readonly segments: readonly string[],
+  ) {}
 
   willFit(el: Element): boolean {
     const { opts } = this;
+    const empty = this.end === this.start;
     if (opts.isolate_table) {
-      if (isTableFamily(el)) return this.elements.length === 0;
+      if (isTableFamily(el)) return empty;
       if (this.holdsTable) return false;
     }
-    if (this.elements.length === 0) return true;
+    if (empty) return true;
     const currentLength = this.textLen + (this.segmentCount > 0 ? (this.segmentCount - 1) * SEP_LEN : 0);
     if (currentLength > opts.new_after_n_chars) return false;
     return opts.max_characters - this.textLen - SEP_LEN * this.segmentCount >= el.text.length;
   }
 
-  add(el: Element): void {
-    if (this.opts.isolate_table && this.elements.length === 0 && isTableFamily(el)) this.reset('');
-    this.elements.push(el);
-    if (isTableFamily(el)) this.holdsTable = true;
+  // Adds elements[i], the next element after the run.
+  add(i: number): void {
+    const el = this.elements[i] as Element;
+    const table = isTableFamily(el);
+    if (table && this.opts.isolate_table && this.end === this.start) this.reset('', i);
+    this.end = i + 1;
+    if (!this.segments[i]) this.emptySegments++;
+    if (table) this.holdsTable = true;
     if (el.text) {
       this.segmentCount++;
       this.textLen += el.text.length;
@@ -160,18 +172,23 @@ class PreChunkBuilder {
   }
 
   flush(): PreChunk | undefined {
-    const { elements } = this;
-    if (elements.length === 0) return undefined;
-    const preChunk = new PreChunk(elements, this.overlapPrefix);
+    const { start, end } = this;
+    if (end === start) return undefined;
+    const elements = this.elements.slice(start, end);
+    let segments = this.segments.slice(start, end);
+    if (this.emptySegments > 0) segments = segments.filter(Boolean);
+    const preChunk = new PreChunk(elements, this.overlapPrefix, segments);
     const interChunkOverlap = this.opts.overlap_all ? this.opts.overlap : 0;
     const tableOnly = this.opts.isolate_table && elements.length === 1 && isTableFamily(elements[0] as Element);
-    this.reset(tableOnly ? '' : preChunk.overlapTail(interChunkOverlap));
+    this.reset(tableOnly ? '' : preChunk.overlapTail(interChunkOverlap), end);
     return preChunk;
   }
 
-  private reset(overlapPrefix: string): void {
+  private reset(overlapPrefix: string, start: number): void {
     this.overlapPrefix = overlapPrefix;
-    this.elements = [];
+    this.start = start;
+    this.end = start;
+    this.emptySegments = 0;
     this.holdsTable = false;
     this.segmentCount = overlapPrefix ? 1 : 0;
     this.textLen = overlapPrefix.length;
@@ -182,17 +199,27 @@ class PreChunkBuilder {
  * Groups elements into pre-chunks (the library's `PreChunker`): an element joins the current
  * pre-chunk unless a boundary predicate fires or it does not fit (soft maximum exceeded, hard
  * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every element.
+ *
+ * @param segments `segmentOf` of each element, in order, when the caller has them already.
  */
-export function* preChunks(elements: Iterable<Element>, opts: ChunkingOptions, predicates: readonly BoundaryPredicate[] = []): Generator<PreChunk> {
-  const builder = new PreChunkBuilder(opts);
-  for (const el of elements) {
+export function* preChunks(
+  elements: Iterable<Element>,
+  opts: ChunkingOptions,
+  predicates: readonly BoundaryPredicate[] = [],
+  segments?: readonly string[],
+): Generator<PreChunk> {
+  const list: readonly Element[] = Array.isArray(elements) ? elements : [...elements];
+  const builder = new PreChunkBuilder(opts, list, segments ?? list.map(segmentOf));
+  const n = list.length;
+  for (let i = 0; i < n; i++) {
+    const el = list[i] as Element;
     let boundary = false;
     for (const p of predicates) if (p(el)) boundary = true;
     if (boundary || !builder.willFit(el)) {
       const done = builder.flush();
       if (done) yield done;
     }
-    builder.add(el);
+    builder.add(i);
   }
   const last = builder.flush();
   if (last) yield last;

@@ -44,40 +44,18 @@ export function pyStrip(s: string): string {
   return pyRstrip(pyLstrip(s));
 }
 
+// A whitespace run that " ".join(s.split()) changes: one starting with whitespace other than a
+// space, or a space followed by more whitespace. A lone space between words is left alone.
+const CHANGED_RUN = /[\t\n\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*| [\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+
 /** Python `" ".join(s.split())`: every whitespace run becomes one space, ends trimmed. */
 export function collapseWhitespace(s: string): string {
-  const n = s.length;
   // Partitioners mostly emit normalised text; a native scan settles that case without a JS loop.
-  if (n === 0 || isNormal(s)) return s;
+  if (s.length === 0 || isNormal(s)) return s;
   // Line-wrapped text needs only its single newlines turned into spaces; natively, when that is all.
   if (s.includes('\n')) {
     const t = s.replaceAll('\n', ' ');
     if (isNormal(t)) return t;
   }
-  let i = 0;
-  while (i < n && isPyWhitespace(s.charCodeAt(i))) i++;
-  let out = '';
-  let from = i;
-  let changed = i > 0;
-  while (i < n) {
-    const c = s.charCodeAt(i);
-    if (!isPyWhitespace(c)) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < n && isPyWhitespace(s.charCodeAt(j))) j++;
-    if (j === n) {
-      if (!changed) return s.slice(0, i);
-      return out + s.slice(from, i);
-    }
-    if (c !== 0x20 || j - i > 1) {
-      out += `${s.slice(from, i)} `;
-      from = j;
-      changed = true;
-    }
-    i = j;
-  }
-  if (!changed) return s;
-  return out + s.slice(from);
+  return pyStrip(s).replace(CHANGED_RUN, ' ');
 }

@@ -1,7 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Element, ElementMetadata } from '@quarry/core';
+import { copyMetadataValue } from './consolidate-metadata.js';
 import { cloneNode, iterNodes, parseHtmlFragment, serializeNode, type HtmlNode } from './html-table.js';
 import { collapseWhitespace, pyLstrip } from './python-text.js';
+import { randomUuid } from './uuid.js';
 
 function carriedRows(chunk: Element): number {
   const n = chunk.metadata.num_carried_over_header_rows;
@@ -88,7 +89,7 @@ function mergeTableChunks(chunks: Element[]): Element {
   const first = chunks[0] as Element;
   const text = chunks.map(textWithoutCarriedHeaders).filter(Boolean).join(' ');
   const { is_continuation: _c, table_id: _t, chunk_index: _i, num_carried_over_header_rows: _n, orig_elements: _o, ...rest } = first.metadata;
-  const metadata: ElementMetadata = structuredClone(rest);
+  const metadata: ElementMetadata = copyMetadataValue(rest);
   if (first.metadata.orig_elements !== undefined) metadata.orig_elements = first.metadata.orig_elements;
 
   if (chunks.every((c) => typeof c.metadata.text_as_html === 'string' && c.metadata.text_as_html)) {
@@ -103,7 +104,7 @@ function mergeTableChunks(chunks: Element[]): Element {
     metadata.text_as_html = `${html}</table>`;
   } else delete metadata.text_as_html;
 
-  return { element_id: randomUUID(), type: 'Table', text, metadata };
+  return { element_id: randomUuid(), type: 'Table', text, metadata };
 }
 
 /**

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Element, ElementMetadata } from '@quarry/core';
 import { origTableFor, tableChunkBaseMetadata } from './consolidate-metadata.js';
 import type { ChunkContext } from './context.js';
@@ -6,6 +5,7 @@ import { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './h
 import type { ChunkingOptions } from './options.js';
 import { collapseWhitespace, pyStrip } from './python-text.js';
 import { TextSplitter } from './text-splitter.js';
+import { randomUuid } from './uuid.js';
 
 /** Below this `max_characters` a table is split as plain text: HTML overhead would dominate. */
 export const MIN_HTML_SPLIT_MAX_CHARACTERS = 50;
@@ -37,7 +37,7 @@ export function tableChunks(table: Element, overlapPrefix: string, ctx: ChunkCon
     if (html) metadata.text_as_html = html;
     else delete metadata.text_as_html;
     if (orig) metadata.orig_elements = orig;
-    return [{ element_id: randomUUID(), type: 'Table', text: textWithOverlap, metadata }];
+    return [{ element_id: randomUuid(), type: 'Table', text: textWithOverlap, metadata }];
   }
 
   if (!htmlTable || !html || opts.max_characters < MIN_HTML_SPLIT_MAX_CHARACTERS) {
@@ -56,7 +56,7 @@ function makeTableChunks(
   carriedOverHeaderRows: number,
   orig: Element[] | undefined,
 ): Element[] {
-  const tableId = randomUUID();
+  const tableId = randomUuid();
   return pieces.map(([text, html], chunkIndex): Element => {
     const metadata: ElementMetadata = tableChunkBaseMetadata(table);
     if (html !== undefined) metadata.text_as_html = html;
@@ -66,7 +66,7 @@ function makeTableChunks(
     if (orig) metadata.orig_elements = orig;
     metadata.table_id = tableId;
     metadata.chunk_index = chunkIndex;
-    return { element_id: randomUUID(), type: 'TableChunk', text, metadata };
+    return { element_id: randomUuid(), type: 'TableChunk', text, metadata };
   });
 }
 

@@ -144,12 +144,14 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
   for (const el of own) {
     el.metadata.filename = filename;
     if (directory) el.metadata.file_directory = directory;
-    el.metadata.filetype = detected.mime;
-    if (request.last_modified) el.metadata.last_modified = request.last_modified;
+    // Elements read back from element JSON, and e-mail bodies dated by their Date header, keep
+    // what the partitioner set; the file's own type and date only fill the gaps.
+    el.metadata.filetype ??= detected.mime;
+    if (request.last_modified) el.metadata.last_modified ??= request.last_modified;
   }
   if (request.data_source) for (const el of elements) el.metadata.data_source = { ...request.data_source };
   applyLanguages(own, { languages: request.languages });
-  setElementHierarchy(own);
+  if (!own.some((el) => el.metadata.parent_id !== undefined)) setElementHierarchy(own);
   return elements;
 }
 

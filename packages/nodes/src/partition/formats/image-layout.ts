@@ -1,40 +1,8 @@
 import type { Element, ElementMetadata } from '@quarry/core';
+import type { OcrBlock, OcrBox, OcrLine, OcrWord } from '../ocr.js';
 import { classifyText } from '../text-classify.js';
 import { newElement } from './new-element.js';
 import { htmlifyMatrix, normalizeSpace } from './table-html.js';
-
-/** A pixel box: left, top, right, bottom. */
-export interface OcrBox {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
-
-/** A recognised word. */
-export interface OcrWord {
-  text: string;
-  bbox: OcrBox;
-  confidence?: number;
-}
-
-/** A line of words. */
-export interface OcrLine {
-  words: OcrWord[];
-  bbox: OcrBox;
-}
-
-/** A paragraph of lines. */
-export interface OcrParagraph {
-  lines: OcrLine[];
-  bbox: OcrBox;
-}
-
-/** A layout block of paragraphs (Tesseract's page segmentation). */
-export interface OcrBlock {
-  paragraphs: OcrParagraph[];
-  bbox: OcrBox;
-}
 
 /** One OCR'd page: its blocks in reading order and its size in pixels. */
 export interface OcrPageLayout {
@@ -60,6 +28,11 @@ interface LineInfo {
   words: OcrWord[];
   cells: OcrWord[][];
   height: number;
+  /**
+   * The line's box with the median word top and bottom: a stray tall glyph (a table rule read as
+   * `|`) can stretch Tesseract's line box over several rows.
+   */
+  core: OcrBox;
 }
 
 const CAPTION_RE = /^[^\p{L}\p{N}]{0,3}(?:table|figure|fig\.)\s*[\dIVXivx]+\s*[:.]/iu;
@@ -67,6 +40,8 @@ const CAPTION_RE = /^[^\p{L}\p{N}]{0,3}(?:table|figure|fig\.)\s*[\dIVXivx]+\s*[:
 const CELL_GAP = 1.5;
 // Table rows further apart than this many line heights belong to different tables.
 const ROW_GAP = 6;
+// Vertical space between two lines, in line heights, that separates paragraphs.
+const PARAGRAPH_GAP = 0.8;
 // A table needs at least this many lines with at least three cells.
 const MIN_TABLE_ROWS = 2;
 
@@ -88,13 +63,14 @@ function unionBox(boxes: OcrBox[]): OcrBox {
 function lineInfo(line: OcrLine, paragraph: number): LineInfo | undefined {
   const words = line.words.filter((w) => w.text.trim()).sort((a, b) => a.bbox.x0 - b.bbox.x0);
   if (words.length === 0) return undefined;
-  const height = median(words.map((w) => w.bbox.y1 - w.bbox.y0)) || line.bbox.y1 - line.bbox.y0;
+  const height = line.rowHeight || median(words.map((w) => w.bbox.y1 - w.bbox.y0)) || line.bbox.y1 - line.bbox.y0;
   const cells: OcrWord[][] = [[words[0]!]];
   for (let i = 1; i < words.length; i++) {
     if (words[i]!.bbox.x0 - words[i - 1]!.bbox.x1 > CELL_GAP * height) cells.push([]);
     cells[cells.length - 1]!.push(words[i]!);
   }
-  return { line, paragraph, words, cells, height };
+  const core = { x0: words[0]!.bbox.x0, y0: median(words.map((w) => w.bbox.y0)), x1: Math.max(...words.map((w) => w.bbox.x1)), y1: median(words.map((w) => w.bbox.y1)) };
+  return { line, paragraph, words, cells, height, core };
 }
 
 const lineText = (l: LineInfo): string => l.words.map((w) => w.text).join(' ');
@@ -105,22 +81,22 @@ const lineText = (l: LineInfo): string => l.words.map((w) => w.text).join(' ');
  * that lie within the run's horizontal extent (wrapped cells, sparse header lines).
  */
 function findTables(lines: LineInfo[]): LineInfo[][] {
-  const sorted = [...lines].sort((a, b) => a.line.bbox.y0 - b.line.bbox.y0 || a.line.bbox.x0 - b.line.bbox.x0);
+  const sorted = [...lines].sort((a, b) => a.core.y0 - b.core.y0 || a.core.x0 - b.core.x0);
   const tabular = sorted.filter((l) => l.cells.length >= 3);
   const lineHeight = median(lines.map((l) => l.height)) || 10;
   const runs: LineInfo[][] = [];
   for (const l of tabular) {
     const run = runs[runs.length - 1];
     const last = run?.[run.length - 1];
-    if (run && last && l.line.bbox.y0 - last.line.bbox.y1 <= ROW_GAP * lineHeight) run.push(l);
+    if (run && last && l.core.y0 - last.core.y1 <= ROW_GAP * lineHeight) run.push(l);
     else runs.push([l]);
   }
   const tables: LineInfo[][] = [];
   for (const run of runs) {
     if (run.length < MIN_TABLE_ROWS) continue;
-    const box = unionBox(run.map((l) => l.line.bbox));
+    const box = unionBox(run.map((l) => l.core));
     const members = sorted.filter((l) => {
-      const b = l.line.bbox;
+      const b = l.core;
       const cy = (b.y0 + b.y1) / 2;
       return run.includes(l) || (cy >= box.y0 && cy <= box.y1 && b.x0 >= box.x0 - lineHeight && b.x1 <= box.x1 + lineHeight);
     });
@@ -167,8 +143,8 @@ function tableMatrix(members: LineInfo[]): string[][] {
   const lineHeight = median(members.map((l) => l.height)) || 10;
   const columns = tableColumns(members, lineHeight);
   const rows: Array<{ y0: number; y1: number; words: OcrWord[] }> = [];
-  for (const l of [...members].sort((a, b) => a.line.bbox.y0 - b.line.bbox.y0)) {
-    const b = l.line.bbox;
+  for (const l of [...members].sort((a, b) => a.core.y0 - b.core.y0)) {
+    const b = l.core;
     const cy = (b.y0 + b.y1) / 2;
     const row = rows.find((r) => cy >= r.y0 && cy <= r.y1);
     if (row) {
@@ -243,16 +219,25 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     const text = normalizeSpace(pending.map(lineText).join(' '));
     if (text && /[\p{L}\p{N}]/u.test(text)) {
       const c = CAPTION_RE.test(text) ? { type: 'FigureCaption' as const, text } : classifyText(text);
-      out.push(newElement(c.type, c.text, meta(unionBox(pending.map((l) => l.line.bbox)))));
+      out.push(newElement(c.type, c.text, meta(unionBox(pending.map((l) => l.core)))));
     }
     pending = [];
   };
+  // Tesseract's single-block segmentation puts a whole page in one paragraph; a blank line's
+  // worth of vertical space between two lines starts a new one.
+  const pageLineHeight = median(lines.map((l) => l.height)) || 10;
   let currentParagraph = -1;
+  let previous: LineInfo | undefined;
   for (const l of lines) {
-    if (l.paragraph !== currentParagraph) {
-      flush();
-      currentParagraph = l.paragraph;
-    }
+    const gap = previous ? l.core.y0 - previous.core.y1 : Infinity;
+    const close = previous !== undefined && gap <= PARAGRAPH_GAP * pageLineHeight;
+    // Tesseract also splits paragraphs mid-sentence; a close line starting at the same left edge
+    // continues a paragraph whose last line does not end a sentence.
+    const continues =
+      close && pending.length > 0 && Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight && !/[.!?:;]["')\]]?$/.test(lineText(pending[pending.length - 1]!));
+    if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
+    currentParagraph = l.paragraph;
+    previous = l;
     const t = tableOf.get(l);
     if (t === undefined) {
       pending.push(l);
@@ -265,7 +250,7 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     const matrix = tableMatrix(members);
     const text = normalizeSpace(matrix.flat().join(' '));
     if (!text) continue;
-    const m = meta(unionBox(members.map((x) => x.line.bbox)));
+    const m = meta(unionBox(members.map((x) => x.core)));
     if (options.inferTableStructure) m.text_as_html = htmlifyMatrix(matrix);
     out.push(newElement('Table', text, m));
   }

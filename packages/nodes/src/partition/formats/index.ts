@@ -6,9 +6,11 @@ import { docxPartitioner } from './docx.js';
 import { emlPartitioner } from './eml.js';
 import { epubPartitioner } from './epub.js';
 import { htmlPartitioner } from './html.js';
+import { imagePartitioner } from './image.js';
 import { jsonPartitioner, ndjsonPartitioner } from './json.js';
 import { markdownPartitioner } from './markdown.js';
 import { odtPartitioner } from './odt.js';
+import { pdfPartitioner } from './pdf.js';
 import { pptxPartitioner } from './pptx.js';
 import { textPartitioner } from './text.js';
 import { xlsxPartitioner } from './xlsx.js';
@@ -33,6 +35,8 @@ export const FORMAT_PARTITIONERS: FormatPartitioner[] = [
   ndjsonPartitioner,
   odtPartitioner,
   epubPartitioner,
+  pdfPartitioner,
+  imagePartitioner,
 ];
 
 /**

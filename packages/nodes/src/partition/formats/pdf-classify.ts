@@ -23,7 +23,7 @@ export type PageFurniture = 'Header' | 'Footer' | 'PageNumber';
 // The reference's header/footer test: the block's vertical centre is in the top or bottom 7 %.
 const MARGIN_BAND = 0.07;
 // A wider band counts when the same text sits at the same height on other pages.
-const REPEAT_BAND = 0.12;
+const REPEAT_BAND = 0.1;
 // Repeated furniture may drift a little between pages.
 const REPEAT_TOLERANCE = 0.015;
 
@@ -41,8 +41,9 @@ function furnitureKey(text: string): string {
 
 /**
  * Finds headers, footers and page numbers. A short block centred in the top or bottom 7 % of its
- * page is furniture by position (the reference rule); a block centred in the top or bottom 12 %
- * is furniture when text equal up to its digits appears at about the same height on another page.
+ * page is furniture by position (the reference rule); a one- or two-line block centred in the top
+ * or bottom 10 % is furniture when text equal up to its digits appears at about the same height on
+ * another page.
  */
 export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]): Map<TextBlock, PageFurniture> {
   interface Candidate {
@@ -72,7 +73,11 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
   for (const c of candidates) {
     const inBand = c.zone === 'top' ? c.center < MARGIN_BAND : c.center > 1 - MARGIN_BAND;
     const short = c.block.lineCount <= 3 && c.block.text.length <= 200;
-    const repeated = (byKey.get(c.key) ?? []).some((o) => o.page !== c.page && Math.abs(o.center - c.center) <= REPEAT_TOLERANCE);
+    // Running heads and feet are a line or two; a repeated paragraph is boilerplate, not furniture.
+    const repeated =
+      c.block.lineCount <= 2 &&
+      c.block.text.length <= 120 &&
+      (byKey.get(c.key) ?? []).some((o) => o.page !== c.page && Math.abs(o.center - c.center) <= REPEAT_TOLERANCE);
     if (!((inBand && short) || repeated)) continue;
     result.set(c.block, isPageNumberText(c.block.text) ? 'PageNumber' : c.zone === 'top' ? 'Header' : 'Footer');
   }
@@ -135,8 +140,24 @@ export function classifyBlockText(block: TextBlock): BlockTextClass | undefined 
   if (CAPTION_RE.test(text) && block.lineCount <= 6) return { type: 'FigureCaption', text, possibleTitle: false };
   // Long blocks are not titles, whatever their words look like.
   const possibleTitle = block.lineCount <= 3 && isPossibleTitle(text);
-  if (isPossibleNarrativeText(text)) return { type: 'NarrativeText', text, possibleTitle };
+  if (isPossibleNarrativeText(text) || isProseInOtherScript(text)) return { type: 'NarrativeText', text, possibleTitle };
   return { type: possibleTitle ? 'Title' : 'UncategorizedText', text, possibleTitle };
+}
+
+/**
+ * Text mostly in a script other than Latin, long enough to be prose. The shared heuristics are
+ * English ones: they count capitalized words and tokens made of letters only, and text written
+ * without spaces (Japanese, Chinese) has no such tokens at all.
+ */
+function isProseInOtherScript(text: string): boolean {
+  let letters = 0;
+  let latin = 0;
+  for (const ch of text) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    if (/\p{Script=Latin}/u.test(ch)) latin++;
+  }
+  return letters >= 8 && latin * 2 < letters && letters * 2 >= [...text.replace(/\s+/g, '')].length;
 }
 
 /** Classifies a block that is not page furniture; `undefined` when it has no text. */

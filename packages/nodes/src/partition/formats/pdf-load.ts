@@ -140,15 +140,28 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
 
 /**
  * Opens a PDF, runs `fn`, and always closes the document. Errors thrown by pdf.js inside `fn`
- * are classified like those of {@link openPdf}.
+ * are classified like those of {@link openPdf}. When the signal aborts, the call rejects at once:
+ * some pdf.js requests (an operator list, say) never settle once their document is destroyed, so
+ * `fn` is not waited for.
  */
 export async function withPdf<T>(bytes: Uint8Array, options: OpenPdfOptions, fn: (doc: PdfDocument) => Promise<T>): Promise<T> {
+  const { signal } = options;
   const handle = await openPdf(bytes, options);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new PdfOpenError('aborted', 'aborted while reading the PDF', { cause: signal?.reason }));
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  // The work keeps running after an abort until its pending request fails; its rejection is moot.
+  const work = fn(handle.doc);
+  work.catch(() => undefined);
   try {
-    return await fn(handle.doc);
+    return await (signal ? Promise.race([work, aborted]) : work);
   } catch (e) {
-    throw classifyPdfError(e, options.signal);
+    throw classifyPdfError(e, signal);
   } finally {
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
     await handle.close();
   }
 }

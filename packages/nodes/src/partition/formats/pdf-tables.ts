@@ -23,8 +23,42 @@ interface Band {
 const MAX_MEDIAN_CELL_CHARS = 30;
 const MAX_CELL_CHARS = 60;
 
-/** Finds tables among a page's horizontal lines ({@link TableFinder}). */
+/**
+ * Finds tables among a page's horizontal lines ({@link TableFinder}). A page split into side-by-side
+ * panels (empty vertical strips from top to bottom) is searched panel by panel when a panel has
+ * rows of several pieces itself, so two panels' rows are not taken for one wide table; a page
+ * that is one table (whose columns alone are such strips) is searched whole.
+ */
 export const findTables: TableFinder = (lines) => {
+  const panels = splitPanels(lines);
+  if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
+    const found = panels.map(findTablesIn);
+    return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
+  }
+  return findTablesIn(lines);
+};
+
+/** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
+function splitPanels(lines: readonly TextLine[]): TextLine[][] {
+  if (lines.length === 0) return [];
+  const em = median(lines.map((l) => l.size));
+  const sorted = [...lines].sort((a, b) => a.x0 - b.x0);
+  const panels: TextLine[][] = [];
+  let current: TextLine[] = [];
+  let reach = -Infinity;
+  for (const l of sorted) {
+    if (current.length > 0 && l.x0 > reach + em) {
+      panels.push(current);
+      current = [];
+    }
+    current.push(l);
+    reach = Math.max(reach, l.x1);
+  }
+  panels.push(current);
+  return panels;
+}
+
+function findTablesIn(lines: readonly TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
   const rows = groupRows(lines);
   const tables: TextBlock[] = [];
   const used = new Set<TextLine>();
@@ -38,8 +72,8 @@ export const findTables: TableFinder = (lines) => {
       i += run.length;
     } else i++;
   }
-  return { tables, rest: tables.length > 0 ? lines.filter((l) => !used.has(l)) : lines };
-};
+  return { tables, rest: tables.length > 0 ? lines.filter((l) => !used.has(l)) : [...lines] };
+}
 
 /** Lines whose vertical extents overlap by half form a row (in top-to-bottom order). */
 function groupRows(lines: readonly TextLine[]): Row[] {
@@ -122,8 +156,8 @@ function median(values: number[]): number {
 
 /**
  * Counts bands that read like columns of running text: most of their pieces are several words
- * long, or most pieces continue the piece above (it starts in lower case, or the one above ends
- * with a hyphen). Side-by-side text columns pass the alignment tests of a table; this tells them
+ * long, or most pieces continue the piece above (a long piece followed by one starting in lower
+ * case, or a piece ending with a hyphen). Side-by-side text columns pass the alignment tests of a table; this tells them
  * apart.
  */
 function proseBandCount(run: readonly Row[], bands: readonly Band[]): number {
@@ -134,7 +168,8 @@ function proseBandCount(run: readonly Row[], bands: readonly Band[]): number {
     const wordy = cells.filter((c) => c.text.split(/\s+/).length >= 4 && c.text.length >= 20).length;
     let continued = 0;
     for (let k = 1; k < cells.length; k++) {
-      if (/^\p{Ll}/u.test(cells[k]!.text) || /\p{L}-$/u.test(cells[k - 1]!.text)) continued++;
+      const above = cells[k - 1]!.text;
+      if ((above.length >= 20 && /^\p{Ll}/u.test(cells[k]!.text)) || /\p{L}-$/u.test(above)) continued++;
     }
     if (wordy >= 0.6 * cells.length || continued >= 0.4 * (cells.length - 1)) prose++;
   }

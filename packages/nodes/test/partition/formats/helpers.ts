@@ -87,22 +87,29 @@ export function tokenF1(ours: string, reference: string): number {
   return (2 * p * r) / (p + r);
 }
 
-const norm = (s: string): string => tokens(s).join(' ');
-
 /**
- * Share of reference elements that have an element of ours with the same normalized text and the
- * same type, matched in document order.
+ * Share of reference elements whose best-matching element of ours (by token F1, at least 0.5,
+ * searched in document order) has the same type. OCR output never matches text exactly, hence
+ * the fuzzy match.
  */
 export function typeAgreement(ours: Array<{ type: string; text: string }>, reference: Array<{ type: string; text: string }>): number {
   if (reference.length === 0) return 1;
   let from = 0;
   let same = 0;
   for (const ref of reference) {
-    const key = norm(ref.text);
-    const i = ours.findIndex((o, j) => j >= from && norm(o.text) === key);
-    if (i < 0) continue;
-    if (ours[i]!.type === ref.type) same++;
-    from = i + 1;
+    let best = -1;
+    let bestScore = 0.5;
+    for (let j = from; j < ours.length; j++) {
+      const score = tokenF1(ours[j]!.text, ref.text);
+      if (score > bestScore || (score === 1 && bestScore < 1)) {
+        best = j;
+        bestScore = score;
+        if (score === 1) break;
+      }
+    }
+    if (best < 0) continue;
+    if (ours[best]!.type === ref.type) same++;
+    from = best + 1;
   }
   return same / reference.length;
 }

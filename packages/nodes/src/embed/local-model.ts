@@ -1,0 +1,145 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
+import { providerError } from '../providers/errors.js';
+import type { EmbedBackend } from './batch-operator.js';
+import type { LocalEmbedSettings } from './embed-node-settings.js';
+
+/** Facts about a local model, read from its files when it is loaded. */
+export interface LocalModelInfo {
+  model_name: string;
+  dimensions: number;
+  /** Largest input in tokens (special tokens included). */
+  max_tokens: number;
+}
+
+/** A loaded local model: a backend for the batching operator, its facts, and a way to free it. */
+export interface LocalModel {
+  info: LocalModelInfo;
+  backend: EmbedBackend<number[]>;
+  close(): Promise<void>;
+}
+
+/** Tokenizer lengths of this size mean "no limit configured" (transformers' VERY_LARGE_INTEGER). */
+const UNSET_LENGTH = 1e9;
+
+function readJson(file: string): Record<string, unknown> | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    const v: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return v && typeof v === 'object' ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function positive(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 && v < UNSET_LENGTH ? v : undefined;
+}
+
+const ONNX_SUFFIX: Record<LocalEmbedSettings['dtype'], string> = {
+  fp32: '',
+  fp16: '_fp16',
+  q8: '_quantized',
+  int8: '_int8',
+  uint8: '_uint8',
+  q4: '_q4',
+  bnb4: '_bnb4',
+  q4f16: '_q4f16',
+};
+
+/**
+ * transformers.js reads its model directory from the global `env`; loads are serialized so that
+ * two local embedders with different directories never see each other's setting.
+ */
+let loadLock: Promise<unknown> = Promise.resolve();
+
+function unavailable(dir: string, why: string, cause?: unknown): Error {
+  return providerError('EMBED_MODEL_UNAVAILABLE', `local embedding model at ${dir}: ${why}`, { model_path: dir }, cause);
+}
+
+/**
+ * Loads an ONNX sentence-embedding model with transformers.js from a local directory (never from
+ * the network: `env.allowRemoteModels = false`). Dimensions come from `config.json`
+ * (`hidden_size`), the token limit from the smallest of `max_position_embeddings`, the tokenizer's
+ * `model_max_length` and `sentence_bert_config.json`'s `max_seq_length`. Each input is tokenized
+ * once: the ids counted for batching are the ids fed to the model.
+ */
+export async function loadLocalModel(settings: LocalEmbedSettings): Promise<LocalModel> {
+  const dir = path.resolve(settings.model_path);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw unavailable(dir, 'no such directory');
+  const config = readJson(path.join(dir, 'config.json'));
+  if (!config) throw unavailable(dir, 'config.json is missing or not JSON');
+  if (!existsSync(path.join(dir, 'tokenizer.json'))) throw unavailable(dir, 'tokenizer.json is missing');
+  const onnxFile = path.join(dir, 'onnx', `model${ONNX_SUFFIX[settings.dtype]}.onnx`);
+  if (!existsSync(onnxFile)) throw unavailable(dir, `onnx/${path.basename(onnxFile)} is missing (dtype ${settings.dtype})`);
+  const dimensions = positive(config.hidden_size) ?? positive(config.d_model) ?? positive(config.dim);
+  if (dimensions === undefined) throw unavailable(dir, 'config.json gives no hidden_size');
+
+  const tf = await import('@huggingface/transformers');
+  const load = loadLock.then(async () => {
+    tf.env.allowRemoteModels = false;
+    tf.env.allowLocalModels = true;
+    tf.env.localModelPath = `${path.dirname(dir)}${path.sep}`;
+    const id = path.basename(dir);
+    const tokenizer = await tf.AutoTokenizer.from_pretrained(id, { local_files_only: true });
+    const model = await tf.AutoModel.from_pretrained(id, { local_files_only: true, dtype: settings.dtype, device: 'cpu' });
+    return { tokenizer, model };
+  });
+  loadLock = load.catch(() => undefined);
+  let tokenizer: PreTrainedTokenizer;
+  let model: PreTrainedModel;
+  try {
+    ({ tokenizer, model } = await load);
+  } catch (e) {
+    throw unavailable(dir, `transformers.js could not load it: ${e instanceof Error ? e.message : String(e)}`, e);
+  }
+
+  const sbert = readJson(path.join(dir, 'sentence_bert_config.json'));
+  const limits = [positive(config.max_position_embeddings), positive(tokenizer.model_max_length), positive(sbert?.max_seq_length)].filter((v): v is number => v !== undefined);
+  const max_tokens = limits.length ? Math.min(...limits) : 512;
+  const padId = typeof tokenizer.pad_token_id === 'number' ? tokenizer.pad_token_id : 0;
+  const info: LocalModelInfo = { model_name: settings.model_name ?? path.basename(dir), dimensions, max_tokens };
+
+  const backend: EmbedBackend<number[]> = {
+    label: `local model ${info.model_name}`,
+    dimensions,
+    maxInputTokens: max_tokens,
+    prepare: (text) => {
+      const ids = tokenizer.encode(text);
+      return { tokens: ids.length, payload: ids };
+    },
+    embed: async (batch, _tokens, signal) => {
+      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('aborted');
+      const rows = batch.length;
+      const cols = Math.max(...batch.map((ids) => ids.length));
+      const ids = new BigInt64Array(rows * cols).fill(BigInt(padId));
+      const mask = new BigInt64Array(rows * cols);
+      batch.forEach((row, r) => {
+        for (let c = 0; c < row.length; c++) {
+          ids[r * cols + c] = BigInt(row[c]!);
+          mask[r * cols + c] = 1n;
+        }
+      });
+      const attention_mask = new tf.Tensor('int64', mask, [rows, cols]);
+      const input_ids = new tf.Tensor('int64', ids, [rows, cols]);
+      // token_type_ids (all zero for one sentence) are added by transformers.js when the graph wants them.
+      const out = (await model({ input_ids, attention_mask })) as Record<string, Tensor | undefined>;
+      const hidden = out.last_hidden_state ?? out.token_embeddings ?? out.logits;
+      if (!hidden) throw providerError('PROVIDER_ERROR', `${backend.label} produced no last_hidden_state`);
+      let pooled = settings.pooling === 'mean' ? tf.mean_pooling(hidden, attention_mask) : hidden.slice(null, 0);
+      if (settings.normalize) pooled = pooled.normalize(2, -1);
+      const vectors = pooled.tolist() as number[][];
+      for (const t of Object.values(out)) t?.dispose();
+      return vectors;
+    },
+  };
+
+  return {
+    info,
+    backend,
+    close: async () => {
+      await model.dispose();
+    },
+  };
+}
