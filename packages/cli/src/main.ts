@@ -4,6 +4,7 @@ import { runCommand } from './commands/run.js';
 import { validateCommand } from './commands/validate.js';
 import { partitionCommand } from './commands/partition.js';
 import { evalCommand } from './commands/eval.js';
+import { chunkCommand } from './commands/chunk.js';
 import { reportError } from './user-error.js';
 
 /** Parses a positive integer option. */
@@ -53,6 +54,15 @@ export function buildProgram(): Command {
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
     .action(partitionCommand);
+
+  program
+    .command('chunk')
+    .description('chunk an element array (or, with --jsonl, one request per line) and print the chunks')
+    .argument('[file]', 'element JSON array file, or - for stdin (default: stdin)')
+    .option('--subtype <subtype>', 'chunk_by_character | chunk_by_title | chunk_by_page (or basic, by_title, by_page)')
+    .option('--settings <json>', 'chunker node settings as a JSON object')
+    .option('--jsonl', 'read {"subtype","settings","elements"} requests, one per line; write {"chunks"} or {"error"} per line')
+    .action(chunkCommand);
 
   program
     .command('eval')

@@ -55,9 +55,13 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
     }
     working = encoded;
   }
-  const original = back.size === 0 ? (el: Element): Element => el : (el: Element): Element => back.get(el) ?? el;
-
-  const ctx: ChunkContext = { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap), original };
+  const original = (el: Element): Element => back.get(el) ?? el;
+  const ctx: ChunkContext = {
+    opts,
+    splitter: new TextSplitter(opts.max_characters, opts.overlap),
+    original: back.size === 0 ? (el) => el : original,
+    originals: back.size === 0 ? (els) => els : (els) => els.map(original),
+  };
   const staged = preChunks(working, opts, plan.predicates(), segments);
   const out: Element[] = [];
   for (const pc of plan.combine ? combinePreChunks(staged, opts) : staged) {

@@ -24,23 +24,36 @@ function isReplacementUnit(c: number): boolean {
   return (c >= 0xe000 && c <= 0xf8ff) || (c >= 0xfdd0 && c <= 0xfdef);
 }
 
+// Dense index of a replacement unit: U+E000-U+F8FF, then U+FDD0-U+FDEF.
+const REPLACEMENT_UNITS = 0xf8ff - 0xe000 + 1 + 0x20;
+function replacementIndex(c: number): number {
+  return c <= 0xf8ff ? c - 0xe000 : c - 0xfdd0 + (0xf8ff - 0xe000 + 1);
+}
+
 // Private-use area first, then the BMP noncharacters U+FDD0-U+FDEF.
 function* replacementUnits(): Generator<number> {
   for (let c = 0xe000; c <= 0xf8ff; c++) yield c;
   for (let c = 0xfdd0; c <= 0xfdef; c++) yield c;
 }
 
-// Calls `visit(i, codePoint)` for each well-formed surrogate pair of `s` (at index i).
-function forEachPair(s: string, visit: (i: number, codePoint: number) => void): void {
-  const last = s.length - 1;
-  for (let i = 0; i < last; i++) {
-    const hi = s.charCodeAt(i);
-    if (hi < 0xd800 || hi > 0xdbff) continue;
-    const lo = s.charCodeAt(i + 1);
-    if (lo < 0xdc00 || lo > 0xdfff) continue;
-    visit(i, (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000);
-    i++;
+// The code point of the surrogate pair at s[i], or -1 when there is none.
+function pairAt(s: string, i: number): number {
+  const hi = s.charCodeAt(i);
+  if (hi < 0xd800 || hi > 0xdbff || i + 1 >= s.length) return -1;
+  const lo = s.charCodeAt(i + 1);
+  if (lo < 0xdc00 || lo > 0xdfff) return -1;
+  return (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
+}
+
+// String.fromCharCode over code units, in blocks that stay below the engine's argument limit.
+// (Not TextDecoder: it would replace lone surrogates, which must pass through unchanged.)
+const BLOCK = 8192;
+function fromUnits(units: Uint16Array, length: number): string {
+  let out = '';
+  for (let i = 0; i < length; i += BLOCK) {
+    out += String.fromCharCode.apply(null, units.subarray(i, Math.min(length, i + BLOCK)) as unknown as number[]);
   }
+  return out;
 }
 
 /**
@@ -62,7 +75,13 @@ export function codecFor(strings: Iterable<string>): TextCodec {
   const astral = new Set<number>();
   for (const s of strings) {
     all.push(s);
-    if (SURROGATE.test(s)) forEachPair(s, (_, cp) => astral.add(cp));
+    if (!SURROGATE.test(s)) continue;
+    for (let i = 0; i < s.length; i++) {
+      const cp = pairAt(s, i);
+      if (cp < 0) continue;
+      astral.add(cp);
+      i++;
+    }
   }
   if (astral.size === 0) return IDENTITY;
 
@@ -74,48 +93,53 @@ export function codecFor(strings: Iterable<string>): TextCodec {
       if (isReplacementUnit(c)) used.add(c);
     }
   }
-  // Code point -> its one-unit stand-in, and back; strings are built once, here.
-  const toBmp = new Map<number, string>();
-  const toAstral = new Map<number, string>();
+  // Code point -> its one-unit stand-in, and back.
+  const toBmp = new Map<number, number>();
+  // Indexed by replacementIndex; 0 = unused.
+  const toAstral = new Int32Array(REPLACEMENT_UNITS);
+  let mapped = 0;
   const candidates = replacementUnits();
   for (const cp of astral) {
     let next = candidates.next();
     while (!next.done && used.has(next.value)) next = candidates.next();
     if (next.done) break;
-    toBmp.set(cp, String.fromCharCode(next.value));
-    toAstral.set(next.value, String.fromCodePoint(cp));
+    toBmp.set(cp, next.value);
+    toAstral[replacementIndex(next.value)] = cp;
+    mapped++;
   }
   return {
     identity: false,
     encode(s) {
       if (!SURROGATE.test(s)) return s;
-      const parts: string[] = [];
-      let from = 0;
-      forEachPair(s, (i, cp) => {
-        const unit = toBmp.get(cp);
-        if (unit === undefined) return;
-        parts.push(s.slice(from, i), unit);
-        from = i + 2;
-      });
-      if (from === 0) return s;
-      parts.push(s.slice(from));
-      return parts.join('');
+      const units = new Uint16Array(s.length);
+      let o = 0;
+      for (let i = 0; i < s.length; i++) {
+        const cp = pairAt(s, i);
+        const unit = cp < 0 ? undefined : toBmp.get(cp);
+        if (unit === undefined) {
+          units[o++] = s.charCodeAt(i);
+        } else {
+          units[o++] = unit;
+          i++;
+        }
+      }
+      return fromUnits(units, o);
     },
     decode(s) {
-      if (toAstral.size === 0 || !REPLACEMENT_RANGE.test(s)) return s;
-      const parts: string[] = [];
-      let from = 0;
+      if (mapped === 0 || !REPLACEMENT_RANGE.test(s)) return s;
+      const units = new Uint16Array(s.length * 2);
+      let o = 0;
       for (let i = 0; i < s.length; i++) {
         const c = s.charCodeAt(i);
-        if (!isReplacementUnit(c)) continue;
-        const pair = toAstral.get(c);
-        if (pair === undefined) continue;
-        parts.push(s.slice(from, i), pair);
-        from = i + 1;
+        const cp = isReplacementUnit(c) ? (toAstral[replacementIndex(c)] as number) : 0;
+        if (cp === 0) {
+          units[o++] = c;
+        } else {
+          units[o++] = 0xd800 + ((cp - 0x10000) >> 10);
+          units[o++] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+        }
       }
-      if (from === 0) return s;
-      parts.push(s.slice(from));
-      return parts.join('');
+      return fromUnits(units, o);
     },
   };
 }

@@ -1,5 +1,41 @@
 import type { ChunkingOptions } from './options.js';
-import type { PreChunk } from './pre-chunk.js';
+import { PreChunk, canCombine, joinedLength, type CombineCandidate } from './pre-chunk.js';
+
+// A run of pre-chunks being merged; the merged PreChunk is built once, when the run ends.
+class CombinedRun implements CombineCandidate {
+  readonly overlapPrefix: string;
+  segmentCount = 0;
+  segmentsLength = 0;
+  textLength = 0;
+  hasTable = false;
+  // Most runs hold one pre-chunk; the list is made for the second.
+  private rest: PreChunk[] | undefined;
+
+  constructor(private readonly first: PreChunk) {
+    this.overlapPrefix = first.overlapPrefix;
+    this.count(first);
+  }
+
+  add(pc: PreChunk): void {
+    (this.rest ??= []).push(pc);
+    this.count(pc);
+  }
+
+  merged(): PreChunk {
+    const { first, rest } = this;
+    if (rest === undefined) return first;
+    const elements = first.elements.concat(...rest.map((pc) => pc.elements));
+    const segments = first.segments.concat(...rest.map((pc) => pc.segments));
+    return new PreChunk(elements, this.overlapPrefix, segments);
+  }
+
+  private count(pc: PreChunk): void {
+    this.segmentCount += pc.segmentCount;
+    this.segmentsLength += pc.segmentsLength;
+    if (pc.hasTable) this.hasTable = true;
+    this.textLength = joinedLength(this.overlapPrefix, this.segmentsLength, this.segmentCount);
+  }
+}
 
 /**
  * Merges small consecutive pre-chunks (the library's `PreChunkCombiner`, by_title only): the
@@ -9,14 +45,14 @@ import type { PreChunk } from './pre-chunk.js';
  * across titles; `combine_text_under_n_chars: 0` turns merging off.
  */
 export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
-  let acc: PreChunk | undefined;
+  let run: CombinedRun | undefined;
   for (const pc of preChunks) {
-    if (acc === undefined) acc = pc;
-    else if (acc.canCombine(pc, opts)) acc = acc.combine(pc);
+    if (run === undefined) run = new CombinedRun(pc);
+    else if (canCombine(run, pc, opts)) run.add(pc);
     else {
-      yield acc;
-      acc = pc;
+      yield run.merged();
+      run = new CombinedRun(pc);
     }
   }
-  if (acc) yield acc;
+  if (run) yield run.merged();
 }

@@ -13,7 +13,8 @@ export function compositeChunks(preChunk: PreChunk, ctx: ChunkContext): Element[
   const text = preChunk.text;
   if (!text) return [];
   const metadata = consolidateMetadata(preChunk.elements);
-  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(preChunk.elements.map((e) => ctx.original(e)));
+  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(ctx.originals(preChunk.elements));
+  if (text.length <= ctx.splitter.maxlen) return [{ element_id: randomUuid(), type: 'CompositeElement', text, metadata }];
   const pieces = ctx.splitter.pieces(text);
   const continuation = pieces.length > 1 ? { ...metadata, is_continuation: true } : metadata;
   return pieces.map((piece, i) => ({

@@ -203,17 +203,17 @@ export function tableChunkBaseMetadata(table: Element): ElementMetadata {
 
 function withoutOrigElements(el: Element): Element {
   const metadata = { ...el.metadata };
-  // Rare (re-chunking chunks); `delete` only then, as it slows later reads of the object.
-  if ('orig_elements' in metadata) delete metadata.orig_elements;
+  delete metadata.orig_elements;
   return { ...el, metadata };
 }
 
 /**
- * The `orig_elements` of a chunk: copies of its source elements whose own `orig_elements` are
- * cleared, so re-chunking chunks never nests them.
+ * The `orig_elements` of a chunk: its source elements. As in the reference library, an element is
+ * shared, not copied, unless it has `orig_elements` of its own (it is a chunk being re-chunked);
+ * then a copy without them is used, so orig_elements never nest and the input stays untouched.
  */
 export function origElementsFor(elements: readonly Element[]): Element[] {
-  return elements.map(withoutOrigElements);
+  return elements.map((el) => (el.metadata.orig_elements === undefined || el.metadata.orig_elements === null ? el : withoutOrigElements(el)));
 }
 
 /** `orig_elements` of a table's chunks: one deep copy of the table, its `orig_elements` cleared. */

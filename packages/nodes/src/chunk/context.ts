@@ -9,4 +9,6 @@ export interface ChunkContext {
   readonly splitter: TextSplitter;
   /** The caller's element behind a working element (they differ only when text was re-encoded). */
   original(el: Element): Element;
+  /** `original` of each element; the same array when no text was re-encoded. */
+  originals(elements: readonly Element[]): readonly Element[];
 }

@@ -38,7 +38,10 @@ export class PreChunk {
   readonly textLength: number;
   /** True when one of the elements is a table. */
   readonly hasTable: boolean;
-  private readonly segmentsLength: number;
+  /** Total length of the element segments (the text without overlap prefix and separators). */
+  readonly segmentsLength: number;
+  /** Number of element segments. */
+  readonly segmentCount: number;
   private joined: string | undefined;
 
   /**
@@ -49,13 +52,13 @@ export class PreChunk {
   constructor(
     readonly elements: readonly Element[],
     readonly overlapPrefix: string,
-    private readonly segments: readonly string[] = segmentsOf(elements),
+    readonly segments: readonly string[] = segmentsOf(elements),
   ) {
     let n = 0;
     for (const s of segments) n += s.length;
     this.segmentsLength = n;
-    const parts = segments.length + (overlapPrefix ? 1 : 0);
-    this.textLength = n + overlapPrefix.length + (parts > 0 ? (parts - 1) * SEP_LEN : 0);
+    this.segmentCount = segments.length;
+    this.textLength = joinedLength(overlapPrefix, n, segments.length);
     let hasTable = false;
     for (const el of elements) if (isTableFamily(el)) hasTable = true;
     this.hasTable = hasTable;
@@ -89,13 +92,35 @@ export class PreChunk {
    * neither holds a table.
    */
   canCombine(other: PreChunk, opts: ChunkingOptions): boolean {
-    if (opts.isolate_table && (this.hasTable || other.hasTable)) return false;
-    if (this.textLength >= opts.combine_text_under_n_chars) return false;
-    const parts = this.segments.length + (this.overlapPrefix ? 1 : 0) + other.segments.length;
-    const sum = this.overlapPrefix.length + this.segmentsLength + other.segmentsLength;
-    const combinedLength = sum + (parts > 0 ? (parts - 1) * SEP_LEN : 0);
-    return combinedLength <= opts.max_characters;
+    return canCombine(this, other, opts);
   }
+}
+
+/** What combining needs to know about a pre-chunk, or about a run of pre-chunks to be merged. */
+export interface CombineCandidate {
+  readonly overlapPrefix: string;
+  readonly segmentCount: number;
+  readonly segmentsLength: number;
+  readonly textLength: number;
+  readonly hasTable: boolean;
+}
+
+/** Length of an overlap prefix and `count` segments of total length `segmentsLength`, joined. */
+export function joinedLength(overlapPrefix: string, segmentsLength: number, count: number): number {
+  const parts = count + (overlapPrefix ? 1 : 0);
+  return segmentsLength + overlapPrefix.length + (parts > 0 ? (parts - 1) * SEP_LEN : 0);
+}
+
+/**
+ * The library's `PreChunk.can_combine`: `acc` is shorter than `combine_text_under_n_chars`, `acc`
+ * followed by `next` (whose overlap prefix is dropped) fits `max_characters`, and, with
+ * `isolate_table`, neither holds a table.
+ */
+export function canCombine(acc: CombineCandidate, next: CombineCandidate, opts: ChunkingOptions): boolean {
+  if (opts.isolate_table && (acc.hasTable || next.hasTable)) return false;
+  if (acc.textLength >= opts.combine_text_under_n_chars) return false;
+  const combinedLength = joinedLength(acc.overlapPrefix, acc.segmentsLength + next.segmentsLength, acc.segmentCount + next.segmentCount);
+  return combinedLength <= opts.max_characters;
 }
 
 /** Decides whether an element starts a new semantic unit (section, page, topic). May keep state. */

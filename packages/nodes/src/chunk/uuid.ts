@@ -10,28 +10,39 @@ import { randomFillSync } from 'node:crypto';
 
 const BATCH = 256;
 const UUID_LENGTH = 36;
-const HEX = Buffer.from('0123456789abcdef', 'latin1');
-// Byte offsets after which a dash goes: 8-4-4-4-12 hex digits.
-const DASH_AFTER = new Set([3, 5, 7, 9]);
+// Two ASCII hex digits per byte value, as one 16-bit little-endian unit.
+const HEX_PAIRS = new Uint16Array(256);
+for (let b = 0; b < 256; b++) {
+  const digits = b.toString(16).padStart(2, '0');
+  HEX_PAIRS[b] = digits.charCodeAt(0) | (digits.charCodeAt(1) << 8);
+}
 
 const entropy = Buffer.allocUnsafeSlow(16 * BATCH);
 const ascii = Buffer.allocUnsafeSlow(UUID_LENGTH * BATCH);
 let batch = '';
 let next = BATCH;
 
+// Writes byte `b` as two hex digits at `ascii[o]`.
+function hex(o: number, b: number): void {
+  const pair = HEX_PAIRS[b] as number;
+  ascii[o] = pair & 0xff;
+  ascii[o + 1] = pair >> 8;
+}
+
 function refill(): void {
   randomFillSync(entropy);
-  let o = 0;
   for (let id = 0; id < BATCH; id++) {
-    const base = id * 16;
+    const e = id * 16;
+    let o = id * UUID_LENGTH;
     for (let b = 0; b < 16; b++) {
-      let byte = entropy[base + b] as number;
+      let byte = entropy[e + b] as number;
       // RFC 9562: version 4 in the high nibble of byte 6, variant 10xx in byte 8.
       if (b === 6) byte = (byte & 0x0f) | 0x40;
       else if (b === 8) byte = (byte & 0x3f) | 0x80;
-      ascii[o++] = HEX[byte >> 4] as number;
-      ascii[o++] = HEX[byte & 0x0f] as number;
-      if (DASH_AFTER.has(b)) ascii[o++] = 0x2d;
+      hex(o, byte);
+      o += 2;
+      // 8-4-4-4-12 digits: a dash after bytes 3, 5, 7 and 9.
+      if (b === 3 || b === 5 || b === 7 || b === 9) ascii[o++] = 0x2d;
     }
   }
   batch = ascii.toString('latin1');

@@ -31,4 +31,13 @@ describe('codecFor', () => {
     expect(needsCodecLook('a😀')).toBe(true);
     expect(needsCodecLook('\ue123')).toBe(true);
   });
+
+  it('passes lone surrogates through and handles texts longer than one conversion block', () => {
+    const long = `${'😀 ab '.repeat(3000)}\ud800 x \udc00`;
+    const codec = codecFor([long]);
+    const encoded = codec.encode(long);
+    expect(encoded.length).toBe([...long].length);
+    expect(encoded.endsWith('\ud800 x \udc00')).toBe(true);
+    expect(codec.decode(encoded)).toBe(long);
+  });
 });

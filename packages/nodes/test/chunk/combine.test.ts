@@ -31,4 +31,30 @@ describe('combinePreChunks', () => {
     const loose = chunkingOptions('by_title', { isolate_table: false });
     expect([...combinePreChunks([pc('a'), pc('T:table'), pc('b')], loose)].map((p) => p.text)).toEqual(['a\n\nT:table\n\nb']);
   });
+
+  it('gives the same pre-chunks as merging pairwise with PreChunk.combine', () => {
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    for (let trial = 0; trial < 200; trial++) {
+      const max = 20 + (next() % 200);
+      const opts = chunkingOptions('by_title', { max_characters: max, combine_text_under_n_chars: next() % (max + 1), isolate_table: next() % 2 === 0 });
+      const pcs = Array.from({ length: 1 + (next() % 12) }, (_, i) => {
+        const texts = Array.from({ length: 1 + (next() % 3) }, () => (next() % 7 === 0 ? 'T:' : '') + 'x'.repeat(next() % 60));
+        return new PreChunk(texts.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), i > 0 && next() % 4 === 0 ? 'prefix' : '');
+      });
+      const expected: PreChunk[] = [];
+      let acc: PreChunk | undefined;
+      for (const pc of pcs) {
+        if (acc === undefined) acc = pc;
+        else if (acc.canCombine(pc, opts)) acc = acc.combine(pc);
+        else {
+          expected.push(acc);
+          acc = pc;
+        }
+      }
+      if (acc) expected.push(acc);
+      const out = [...combinePreChunks(pcs, opts)];
+      expect(out.map((p) => [p.text, p.textLength, p.elements])).toEqual(expected.map((p) => [p.text, p.textLength, p.elements]));
+    }
+  });
 });

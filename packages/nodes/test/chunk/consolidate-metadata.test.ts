@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeOrigElements, elementsFromJSON, encodeOrigElements, origElementsOf, type Element } from '@quarry/core';
 import { chunkByCharacter } from '../../src/chunk/index.js';
-import { consolidateMetadata, origElementsFor, origTableFor, tableChunkBaseMetadata } from '../../src/chunk/consolidate-metadata.js';
+import { consolidateMetadata, copyMetadataValue, origElementsFor, origTableFor, tableChunkBaseMetadata } from '../../src/chunk/consolidate-metadata.js';
 import { el } from './helpers.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -57,6 +57,31 @@ describe('consolidateMetadata', () => {
     expect(md.data_source).not.toBe(source.metadata.data_source);
   });
 
+  it('keeps fields in the order they first appear, multi-value fields included', () => {
+    const md = consolidateMetadata([
+      el('Title', 'x', { languages: ['eng'], page_number: 1 }),
+      el('Title', 'y', { filename: 'f', languages: ['deu', 'eng'], text_as_html: ' <p>y</p>', emphasized_text_contents: ['y'] }),
+      // Scalars where lists belong (loose input) count as one-item lists, as in the library.
+      el('Title', 'z', { text_as_html: '<p>z</p> ', emphasized_text_contents: 'z' as unknown as string[], languages: 'fra' as unknown as string[] }),
+    ]);
+    expect(Object.keys(md)).toEqual(['languages', 'page_number', 'filename', 'text_as_html', 'emphasized_text_contents']);
+    expect(md).toEqual({
+      languages: ['eng', 'deu', 'fra'],
+      page_number: 1,
+      filename: 'f',
+      text_as_html: '<p>y</p> <p>z</p>',
+      emphasized_text_contents: ['y', 'z'],
+    });
+  });
+
+  it('copies list values, so chunks never share arrays with their elements', () => {
+    const source = el('Title', 'x', { languages: ['eng'], link_urls: ['u'], emphasized_text_tags: ['b'] });
+    const md = consolidateMetadata([source]);
+    expect(md.languages).not.toBe(source.metadata.languages);
+    expect(md.link_urls).not.toBe(source.metadata.link_urls);
+    expect(md).toEqual({ languages: ['eng'], link_urls: ['u'], emphasized_text_tags: ['b'] });
+  });
+
   it('merges enrichment_origins and entities without duplicates', () => {
     const md = consolidateMetadata([
       el('Title', 'x', { enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] }, entities: { items: [{ entity: 'A', type: 'ORG' }], relationships: [] } }),
@@ -67,7 +92,29 @@ describe('consolidateMetadata', () => {
   });
 });
 
+describe('copyMetadataValue', () => {
+  it('deep-copies JSON-shaped values and falls back to structuredClone for others', () => {
+    const value = { a: [1, { b: 'c' }], d: null, e: new Date(0) };
+    const copy = copyMetadataValue(value);
+    expect(copy).toEqual(value);
+    expect(copy).not.toBe(value);
+    expect(copy.a).not.toBe(value.a);
+    expect(copy.a[1]).not.toBe(value.a[1]);
+    expect(copy.e).not.toBe(value.e);
+    expect(copy.e.getTime()).toBe(0);
+    expect(copyMetadataValue('s')).toBe('s');
+  });
+});
+
 describe('table chunk metadata and orig_elements', () => {
+  it('shares source elements without orig_elements, as the reference library does', () => {
+    const a = el('Title', 'a', { filename: 'f' });
+    const b = el('NarrativeText', 'b', { orig_elements: null as unknown as undefined });
+    const out = origElementsFor([a, b]);
+    expect(out[0]).toBe(a);
+    expect(out[1]).toBe(b);
+  });
+
   it('keeps ad-hoc fields but drops chunk-only ones for tables', () => {
     const table = el('Table', 't', { text_as_html: '<table/>', table_id: 'old', parent_id: 'p', custom: { a: 1 }, orig_elements: 'eJw=' });
     const md = tableChunkBaseMetadata(table);
