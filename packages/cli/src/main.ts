@@ -5,6 +5,8 @@ import { validateCommand } from './commands/validate.js';
 import { partitionCommand } from './commands/partition.js';
 import { evalCommand } from './commands/eval.js';
 import { chunkCommand } from './commands/chunk.js';
+import { addIngestCommand } from './commands/ingest.js';
+import { serveCommand } from './commands/serve.js';
 import { reportError } from './user-error.js';
 
 /** Parses a positive integer option. */
@@ -26,13 +28,17 @@ export function buildProgram(): Command {
     .command('run')
     .description('run a workflow over a local directory')
     .argument('<workflow>', 'workflow JSON file (a workflow create body)')
-    .requiredOption('-i, --input <dir>', 'input directory (or file)')
-    .requiredOption('-o, --output <dir>', 'output directory for <file>.json element arrays')
+    .option('-i, --input <dir>', 'input directory (or file)')
+    .option('-o, --output <dir>', 'output directory for <file>.json element arrays')
+    .option('--source <connector.json>', 'read from a search index: a connector create body file (instead of --input)')
+    .option('--destination <connector.json>', 'write to a search index: a connector create body file (instead of --output)')
     .option('-c, --concurrency <n>', 'documents in flight at once', positiveInt, 4)
     .option('--reprocess-all', 'process every document even if unchanged (overrides the workflow)')
     .option('--no-progress', 'do not draw the progress bar')
     .option('--json', 'print the job summary as JSON')
     .action(runCommand);
+
+  addIngestCommand(program);
 
   program
     .command('validate')
@@ -71,6 +77,19 @@ export function buildProgram(): Command {
     .argument('<expected-dir>', 'directory of <doc>.json reference outputs')
     .option('--json', 'print the report as JSON')
     .action(evalCommand);
+
+  program
+    .command('serve')
+    .description('run the REST workflow service (SPEC.md endpoints under /api/v1)')
+    .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
+    .option('-H, --host <host>', 'interface to bind', '127.0.0.1')
+    .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
+    .option('-k, --keys-file <file>', 'key=workspace lines (else QUARRY_API_KEYS, else <data-dir>/api-keys)')
+    .option('--log-level <level>', 'request log level', 'info')
+    .action(async (opts) => {
+      const handle = await serveCommand(opts);
+      await handle.closed;
+    });
 
   return program;
 }

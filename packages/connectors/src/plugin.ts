@@ -1,8 +1,10 @@
 import { definePlugin, type Plugin } from '@quarry/core';
 import { localDestination, localSource } from './local/index.js';
+import { elasticsearchDestination, elasticsearchSource, searchIndexDestination, searchIndexSource } from './search-index/index.js';
 
 /**
- * The connectors plugin: registers the `local` source and destination. A new connector is one more
+ * The connectors plugin: registers the `local` and `search_index` (alias
+ * `elasticsearch`) sources and destinations. A new connector is one more
  * entry in `sources` or `destinations`.
  *
  * @example
@@ -15,6 +17,6 @@ import { localDestination, localSource } from './local/index.js';
 export const connectorsPlugin: Plugin = definePlugin({
   name: '@quarry/connectors',
   engine: '^0.1.0',
-  sources: [localSource],
-  destinations: [localDestination],
+  sources: [localSource, searchIndexSource, elasticsearchSource],
+  destinations: [localDestination, searchIndexDestination, elasticsearchDestination],
 });

@@ -10,3 +10,4 @@ export * from './workflow/index.js';
 export * from './plan/index.js';
 export * from './runtime/index.js';
 export * from './engine.js';
+export * from './service/index.js';

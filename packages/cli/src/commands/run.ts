@@ -1,53 +1,87 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileStateStore, consoleLogger, type JobSummary } from '@quarry/core';
+import { FileStateStore, consoleLogger, type DestinationInput, type JobSummary, type SourceInput } from '@quarry/core';
+import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
 import { defaultEngine } from '../engine.js';
+import { readConnectorFile, type ConnectorFile } from '../ingest/connector-file.js';
 import { attachProgress } from '../progress.js';
 import { readJsonFile } from '../read-json.js';
 import { UserError } from '../user-error.js';
 
+/** Environment variable naming where incremental state lives when there is no `--output`. */
+export const STATE_DIR_ENV = 'QUARRY_STATE_DIR';
+
 /** Options of `quarry run`. */
 export interface RunCommandOptions {
-  input: string;
-  output: string;
+  /** Input directory (or file): the local source. */
+  input?: string;
+  /** Output directory: the local destination. */
+  output?: string;
+  /** A connector create body file (`type: "search_index"`) to read from instead of `input`. */
+  source?: string;
+  /** A connector create body file (`type: "search_index"`) to write to instead of `output`. */
+  destination?: string;
   concurrency: number;
   reprocessAll?: boolean;
   progress: boolean;
   json?: boolean;
 }
 
-/** `quarry run WORKFLOW.json --input DIR --output DIR`: runs a workflow over local files. */
+function describeIndex(c: ConnectorFile): string {
+  return `index "${c.config.index_name}" at ${c.config.hosts?.join(', ') ?? `cloud id ${c.config.cloud_id?.split(':')[0]}`}`;
+}
+
+/**
+ * `quarry run WORKFLOW.json (--input DIR | --source CONNECTOR.json) (--output DIR | --destination
+ * CONNECTOR.json)`: runs a workflow from local files or a search index, to local files or a search
+ * index. CONNECTOR.json is a connector create body `{"name", "type": "search_index", "config"}`.
+ */
 export async function runCommand(workflowPath: string, opts: RunCommandOptions): Promise<void> {
+  if (!opts.input === !opts.source) throw new UserError('run: give one of --input DIR or --source CONNECTOR.json');
+  if (!opts.output === !opts.destination) throw new UserError('run: give one of --output DIR or --destination CONNECTOR.json');
   const body = await readJsonFile(workflowPath);
-  const input = resolve(opts.input);
-  const output = resolve(opts.output);
-  try {
-    await stat(input);
-  } catch {
-    throw new UserError(`input not found: ${opts.input}`);
+  const input = opts.input === undefined ? undefined : resolve(opts.input);
+  const output = opts.output === undefined ? undefined : resolve(opts.output);
+  if (input !== undefined) {
+    try {
+      await stat(input);
+    } catch {
+      throw new UserError(`input not found: ${opts.input}`);
+    }
   }
+  const sourceFile = opts.source === undefined ? undefined : await readConnectorFile(opts.source);
+  const destinationFile = opts.destination === undefined ? undefined : await readConnectorFile(opts.destination);
   const engine = defaultEngine();
   const plan = engine.build(body);
-  // One state file per workflow name and input, beside the outputs it describes.
-  const key = createHash('sha256').update(`${plan.name}\0${input}`).digest('hex').slice(0, 16);
-  const state = await FileStateStore.open(join(output, '.quarry', `state-${key}.jsonl`));
+  const logger = consoleLogger();
   const ac = new AbortController();
+  const connectorCtx = { logger, signal: ac.signal };
+  const source: SourceInput = sourceFile ? await createSearchIndexSource(sourceFile.config, connectorCtx) : { type: 'local', config: { path: input } };
+  const destination: DestinationInput = destinationFile ? await createSearchIndexDestination(destinationFile.config, connectorCtx) : { type: 'local', config: { path: output } };
+  // One state file per workflow, source and destination. Local runs keep it beside the outputs.
+  const from = input ?? `search_index:${describeIndex(sourceFile!)}`;
+  const keyText = destinationFile ? `${plan.name}\0${from}\0search_index:${describeIndex(destinationFile)}` : `${plan.name}\0${from}`;
+  const key = createHash('sha256').update(keyText).digest('hex').slice(0, 16);
+  const stateDir = output !== undefined ? join(output, '.quarry') : (process.env[STATE_DIR_ENV] ?? join(homedir(), '.quarry', 'state'));
+  const state = await FileStateStore.open(join(stateDir, `state-${key}.jsonl`));
   const onSigint = (): void => ac.abort();
   process.once('SIGINT', onSigint);
   const job = engine.run(plan, {
-    source: { type: 'local', config: { path: input } },
-    destination: { type: 'local', config: { path: output } },
+    source,
+    destination,
     concurrency: opts.concurrency,
     ...(opts.reprocessAll ? { reprocessAll: true } : {}),
     state,
     signal: ac.signal,
-    logger: consoleLogger(),
+    logger,
   });
   if (opts.progress) attachProgress(job);
   const summary = await job.done;
   process.off('SIGINT', onSigint);
-  process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, output));
+  const target = output ?? `search_index ${describeIndex(destinationFile!)}`;
+  process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, target));
   process.exitCode = summary.status === 'COMPLETED' && summary.counts.failed === 0 ? 0 : 1;
 }
 

@@ -33,6 +33,12 @@ export interface BatchOptions {
   flushMs: number;
   /** Requests in flight at once. */
   concurrency: number;
+  /**
+   * Tokenize each input when its batch is cut rather than when its document arrives. For a local
+   * model this keeps tokenization off the cores while inference runs (as a direct call does);
+   * batches are then cut by count, and by tokens only among inputs already examined.
+   */
+  prepareOnDispatch?: boolean;
 }
 
 interface DocEntry {
@@ -45,14 +51,24 @@ interface DocEntry {
 interface Item<P> {
   entry: DocEntry;
   index: number;
-  tokens: number;
-  payload: P;
+  text: string;
+  /** Set once the input is tokenized. */
+  prepared?: PreparedInput<P>;
   at: number;
 }
 
 /** Text sent for an element: empty texts become one space, which every provider accepts. */
 function inputText(el: Element): string {
   return el.text && el.text.length > 0 ? el.text : ' ';
+}
+
+function tooLong(flow: Flow, index: number, tokens: number, max: number, label: string): QuarryError {
+  const el = flow.elements[index]!;
+  return providerError(
+    'EMBED_INPUT_TOO_LONG',
+    `element ${index} (${el.type}, ${el.text.length} characters) of "${flow.document.record_id}" has ${tokens} tokens; ${label} accepts at most ${max}. Lower the chunker's max_characters.`,
+    { element_index: index, element_id: el.element_id, tokens, max_tokens: max },
+  );
 }
 
 function cancelled(signal: AbortSignal): QuarryError {
@@ -64,7 +80,7 @@ function cancelled(signal: AbortSignal): QuarryError {
  * `maxTokens` tokens per request, `concurrency` requests in flight), flushes a partial batch once
  * its oldest input waited `flushMs` (or at once when the input ends), and emits exactly one
  * {@link FlowResult} per input flow with `embeddings` on every element. A document with an input
- * over the model's token limit fails alone, before any request. A failed request fails only the
+ * over the model's token limit fails alone, and that input is never sent. A failed request fails only the
  * documents in it; when a provider rejects a request mixing several documents as invalid, each
  * document is retried alone so that only the culprit fails.
  */
@@ -100,7 +116,7 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
         if (entry.done) return;
         if (pending.some((i) => i.entry === entry)) {
           pending = pending.filter((i) => i.entry !== entry);
-          pendingTokens = pending.reduce((n, i) => n + i.tokens, 0);
+          pendingTokens = pending.reduce((n, i) => n + (i.prepared?.tokens ?? 0), 0);
         }
         emit(entry, { document: entry.flow.document, error, node: ctx.nodeName });
       };
@@ -114,21 +130,68 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
         sub.complete();
       };
 
+      /** Tokenizes an input (once); false when its document failed instead. */
+      const prepare = (item: Item<P>): boolean => {
+        if (item.prepared) return true;
+        let prepared: PreparedInput<P>;
+        try {
+          prepared = backend.prepare(item.text);
+        } catch (e) {
+          fail(item.entry, e);
+          return false;
+        }
+        const max = backend.maxInputTokens;
+        if (max !== undefined && prepared.tokens > max) {
+          fail(item.entry, tooLong(item.entry.flow, item.index, prepared.tokens, max, backend.label));
+          return false;
+        }
+        item.prepared = prepared;
+        pendingTokens += prepared.tokens;
+        return true;
+      };
+
       const cut = (): Item<P>[] => {
         const batch: Item<P>[] = [];
         let tokens = 0;
         while (pending.length > 0 && batch.length < options.maxInputs) {
           const next = pending[0]!;
-          if (batch.length > 0 && tokens + next.tokens > options.maxTokens) break;
+          if (next.entry.done) {
+            pending.shift();
+            continue;
+          }
+          // A failing input removes its document's items from `pending`; look at the new head.
+          if (!prepare(next)) continue;
+          const t = next.prepared!.tokens;
+          if (batch.length > 0 && tokens + t > options.maxTokens) break;
           batch.push(next);
-          tokens += next.tokens;
+          tokens += t;
+          pendingTokens -= t;
           pending.shift();
         }
-        pendingTokens -= tokens;
         return batch;
       };
 
+      // Emitting a result can call back into the operator (a consumer that feeds the next document
+      // synchronously); such nested pumps are folded into the running one.
+      let pumping = false;
+      let pumpAgain = false;
       const pump = (): void => {
+        if (pumping) {
+          pumpAgain = true;
+          return;
+        }
+        pumping = true;
+        try {
+          do {
+            pumpAgain = false;
+            pumpOnce();
+          } while (pumpAgain);
+        } finally {
+          pumping = false;
+        }
+      };
+
+      const pumpOnce = (): void => {
         if (completed) return;
         if (controller.signal.aborted) {
           const error = cancelled(controller.signal);
@@ -152,7 +215,8 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
             }
             break;
           }
-          void run(cut());
+          const batch = cut();
+          if (batch.length > 0) void run(batch);
         }
         maybeComplete();
       };
@@ -162,9 +226,9 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
         try {
           const live = batch.filter((i) => !i.entry.done);
           if (live.length > 0) {
-            const tokens = live.reduce((n, i) => n + i.tokens, 0);
+            const tokens = live.reduce((n, i) => n + i.prepared!.tokens, 0);
             const vectors = await backend.embed(
-              live.map((i) => i.payload),
+              live.map((i) => i.prepared!.payload),
               tokens,
               controller.signal,
             );
@@ -208,35 +272,13 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
           sub.next({ document: flow.document, error: cancelled(controller.signal), node: ctx.nodeName });
           return;
         }
-        const items: Item<P>[] = [];
         const now = performance.now();
-        try {
-          for (let i = 0; i < n; i++) {
-            const prepared = backend.prepare(inputText(flow.elements[i]!));
-            const max = backend.maxInputTokens;
-            if (max !== undefined && prepared.tokens > max) {
-              sub.next({
-                document: flow.document,
-                node: ctx.nodeName,
-                error: providerError(
-                  'EMBED_INPUT_TOO_LONG',
-                  `element ${i} (${flow.elements[i]!.type}, ${flow.elements[i]!.text.length} characters) of "${flow.document.record_id}" has ${prepared.tokens} tokens; ${backend.label} accepts at most ${max}. Lower the chunker's max_characters.`,
-                  { element_index: i, element_id: flow.elements[i]!.element_id, tokens: prepared.tokens, max_tokens: max },
-                ),
-              });
-              return;
-            }
-            items.push({ entry, index: i, tokens: prepared.tokens, payload: prepared.payload, at: now });
-          }
-        } catch (e) {
-          sub.next({ document: flow.document, error: e, node: ctx.nodeName });
-          return;
-        }
+        const items: Item<P>[] = flow.elements.map((el, index) => ({ entry, index, text: inputText(el), at: now }));
         open.add(entry);
-        for (const item of items) {
-          pending.push(item);
-          pendingTokens += item.tokens;
-        }
+        for (const item of items) pending.push(item);
+        // Tokenizing on arrival fails an over-long document before any of it is sent, and gives the
+        // token counts that decide when a batch is full.
+        if (!options.prepareOnDispatch) for (const item of items) if (!prepare(item)) break;
         pump();
       };
 

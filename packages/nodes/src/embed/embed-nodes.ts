@@ -63,7 +63,8 @@ function checkChunkerFits(ctx: NodeCreateContext, info: LocalModelInfo): void {
 /**
  * `local`: embeds chunks with an ONNX sentence-embedding model run by transformers.js from a local
  * directory (never downloading). Dimensions and the token limit are read from the model's files
- * when the job starts; one batch runs at a time (ONNX Runtime already uses every core).
+ * when the job starts; one batch runs at a time (ONNX Runtime already uses every core), and its
+ * chunks are tokenized just before it runs.
  */
 export const localEmbedNode: NodeDefinition<LocalEmbedSettings> = defineNode<LocalEmbedSettings>({
   type: 'embed',
@@ -78,7 +79,14 @@ export const localEmbedNode: NodeDefinition<LocalEmbedSettings> = defineNode<Loc
       await model.close();
       throw e;
     }
-    const options = { maxInputs: settings.batch_size, maxTokens: settings.max_batch_tokens ?? Number.POSITIVE_INFINITY, flushMs: settings.flush_ms, concurrency: 1 };
+    const options = {
+      maxInputs: settings.batch_size,
+      maxTokens: settings.max_batch_tokens ?? Number.POSITIVE_INFINITY,
+      flushMs: settings.flush_ms,
+      concurrency: 1,
+      // Tokenizing next to inference would take cores from ONNX Runtime's own threads.
+      prepareOnDispatch: true,
+    };
     return { operator: (octx) => embedOperator(model.backend, options, octx), close: () => model.close() };
   },
 });

@@ -186,6 +186,8 @@ interface PooledWorker {
   worker: TesseractWorker;
   busy: boolean;
   idleTimer?: NodeJS.Timeout;
+  /** Ends the recognition running on this worker, if any. */
+  stop?: (e: unknown) => void;
 }
 
 interface Waiter {
@@ -199,6 +201,8 @@ interface Pool {
   workers: PooledWorker[];
   starting: number;
   waiters: Waiter[];
+  /** Set by releaseOcrWorkers(): workers still starting are terminated when they come up. */
+  released: boolean;
 }
 
 const pools = new Map<string, Pool>();
@@ -239,7 +243,18 @@ async function acquire(pool: Pool, signal: AbortSignal | undefined, logger: Logg
   if (pool.workers.length + pool.starting < maxWorkers()) {
     pool.starting++;
     try {
-      const worker = await startWorker(pool.langs, logger);
+      let worker: TesseractWorker;
+      try {
+        worker = await startWorker(pool.langs, logger);
+      } catch (e) {
+        // Callers queued behind this start would wait for a worker that never comes.
+        for (const w of pool.waiters.splice(0)) w.reject(e);
+        throw e;
+      }
+      if (pool.released) {
+        await worker.terminate().catch(() => undefined);
+        throw quarryError('JOB_ABORTED', 'the OCR workers were released');
+      }
       const pooled: PooledWorker = { worker, busy: false };
       pool.workers.push(pooled);
       markBusy(pooled);
@@ -258,7 +273,10 @@ async function acquire(pool: Pool, signal: AbortSignal | undefined, logger: Logg
         signal?.removeEventListener('abort', onAbort);
         resolve(w);
       },
-      reject,
+      reject: (e) => {
+        signal?.removeEventListener('abort', onAbort);
+        reject(e);
+      },
     };
     const onAbort = (): void => {
       pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
@@ -319,19 +337,23 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
   const key = found.map((f) => f.code).join('+');
   let pool = pools.get(key);
   if (!pool) {
-    pool = { key, langs: found, workers: [], starting: 0, waiters: [] };
+    pool = { key, langs: found, workers: [], starting: 0, waiters: [], released: false };
     pools.set(key, pool);
   }
   const pooled = await acquire(pool, signal, logger);
-  let aborted = false;
-  let onAbort: (() => void) | undefined;
-  const abortPromise = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      aborted = true;
-      reject(abortError(signal!));
+  // tesseract.js never settles a job whose worker was terminated, so the recognition races a
+  // promise that rejects on abort, or when releaseOcrWorkers() terminates the worker.
+  let stop: ((e: unknown) => void) | undefined;
+  let stopped = false;
+  const stopPromise = new Promise<never>((_, reject) => {
+    stop = (e) => {
+      stopped = true;
+      reject(e);
     };
-    signal?.addEventListener('abort', onAbort, { once: true });
   });
+  const onAbort = (): void => stop?.(abortError(signal!));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  pooled.stop = stop;
   try {
     const job = (async () => {
       await pooled.worker.setParameters({ user_defined_dpi: options.dpi ? String(Math.round(options.dpi)) : '' });
@@ -339,20 +361,30 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
       const buffer = Buffer.isBuffer(image) ? image : Buffer.from(image.buffer, image.byteOffset, image.byteLength);
       return pooled.worker.recognize(buffer, {}, { text: true, blocks: true, hocr: false, tsv: false });
     })();
-    // tesseract.js never settles a job whose worker was terminated, so the abort races it.
-    const { data } = signal ? await Promise.race([job, abortPromise]) : await job;
+    job.catch(() => undefined);
+    const { data } = await Promise.race([job, stopPromise]);
     return toResult(data);
   } finally {
-    if (onAbort) signal?.removeEventListener('abort', onAbort);
-    if (aborted) await discard(pool, pooled);
+    signal?.removeEventListener('abort', onAbort);
+    pooled.stop = undefined;
+    if (stopped) await discard(pool, pooled);
     else release(pool, pooled);
   }
 }
 
-/** Terminates every pooled OCR worker (pending recognitions in other calls fail). */
+/**
+ * Terminates every pooled OCR worker (tests, shutdown). Calls that are recognizing or waiting for a
+ * worker fail with `JOB_ABORTED`.
+ */
 export async function releaseOcrWorkers(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
+  const released = (): QuarryError => quarryError('JOB_ABORTED', 'the OCR workers were released');
+  for (const p of all) {
+    p.released = true;
+    for (const w of p.waiters.splice(0)) w.reject(released());
+    for (const w of p.workers) w.stop?.(released());
+  }
   await Promise.all(all.flatMap((p) => p.workers.map((w) => discard(p, w))));
 }
 

@@ -80,6 +80,8 @@ const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
  */
 export async function partitionFile(bytes: Uint8Array, request: PartitionFileRequest): Promise<Element[]> {
   validate(request);
+  // Some parsers (pdf.js) refuse a Node Buffer; hand every partitioner a plain Uint8Array.
+  if (Buffer.isBuffer(bytes)) bytes = new Uint8Array(bytes);
   const elements = await partitionDocument(bytes, request, 0);
   assignElementIds(elements, { unique: request.unique_element_ids ?? true });
   return excludeElements(elements, request.exclude_elements ?? []);

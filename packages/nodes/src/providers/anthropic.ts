@@ -32,7 +32,7 @@ export function createAnthropicProvider(opts: ProviderOptions = {}): Provider {
   const baseURL = resolve(opts, opts.baseURL, env.baseURL);
   const pool = opts.pool ?? new ProviderPool(opts.clock);
   const ctx = callContext('anthropic', opts, pool, [apiKey], [apiKey]);
-  const clientId = `anthropic:${credentialId(apiKey, baseURL)}`;
+  const clientId = `anthropic:${credentialId(apiKey, baseURL, String(ctx.policy.timeoutMs))}`;
 
   const client = (): Promise<Anthropic> =>
     pool.client(clientId, async () => {

@@ -2,6 +2,7 @@ import type { BedrockRuntimeClient, ContentBlock, Message } from '@aws-sdk/clien
 import { callProvider, type CallContext } from './call.js';
 import { JSON_INSTRUCTION, PROVIDER_ENV, callContext, estimateTokens, resolve, stripJsonFence, type ProviderOptions } from './config.js';
 import { providerError } from './errors.js';
+import { linkSignals } from './sleep.js';
 import { credentialId, ProviderPool } from './pool.js';
 import type { ChatMessage, ChatRequest, ChatResult, EmbedRequest, EmbedResult, Provider } from './types.js';
 
@@ -103,7 +104,8 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
     let next = 0;
     // The first failure fails the batch; the sibling calls still running are cancelled.
     const stop = new AbortController();
-    const signal = req.signal ? AbortSignal.any([req.signal, stop.signal]) : stop.signal;
+    const link = linkSignals(req.signal, stop.signal);
+    const signal = link.signal;
     const worker = async (): Promise<void> => {
       while (next < req.inputs.length && !signal.aborted) {
         const i = next++;
@@ -121,6 +123,7 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
       }),
     );
     const settled = await Promise.allSettled(runs);
+    link.dispose();
     const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     // Report the real failure, not the cancellation it caused in the siblings.
     if (failed) throw stop.signal.reason ?? failed.reason;

@@ -2,7 +2,7 @@ import { isQuarryError, QuarryError, type Logger } from '@quarry/core';
 import { classifyError, isRetryable, requestIdOf, type Failure } from './classify-error.js';
 import { providerError, redactSecrets, sanitizedCause, type ProviderErrorCode } from './errors.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { abortReason, systemClock, type Clock } from './sleep.js';
+import { abortReason, linkSignals, systemClock, type Clock } from './sleep.js';
 
 /** How a provider call is retried and timed out. Every SDK's own retries are switched off, so this is the only policy. */
 export interface RetryPolicy {
@@ -102,7 +102,8 @@ export async function callProvider<T>(ctx: CallContext, opts: CallOptions, attem
     }
     const timeout = new AbortController();
     const timer = setTimeout(() => timeout.abort(new Error(`attempt timed out after ${policy.timeoutMs} ms`)), policy.timeoutMs);
-    const signal = outer ? AbortSignal.any([outer, timeout.signal]) : timeout.signal;
+    const link = linkSignals(outer, timeout.signal);
+    const signal = link.signal;
     let failure: Failure;
     let error: unknown;
     try {
@@ -117,6 +118,7 @@ export async function callProvider<T>(ctx: CallContext, opts: CallOptions, attem
       failure = timeout.signal.aborted ? { kind: 'timeout' } : classifyError(e, clock.now());
     } finally {
       clearTimeout(timer);
+      link.dispose();
     }
     const retriesLeft = n < policy.maxRetries;
     const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;

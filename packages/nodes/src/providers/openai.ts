@@ -44,7 +44,8 @@ export function createOpenAIProvider(name: OpenAICompatibleName, opts: ProviderO
   // A keyless local server (vLLM, llama.cpp, ...) is identified by its URL instead of a key.
   const pool = opts.pool ?? new ProviderPool(opts.clock);
   const ctx = callContext(name, opts, pool, [apiKey ?? `url:${baseURL ?? ''}`], [apiKey]);
-  const clientId = `${name}:${credentialId(apiKey, baseURL, apiVersion)}`;
+  // The SDK's own timeout (a backstop behind ours) is part of the client, so it is part of the id.
+  const clientId = `${name}:${credentialId(apiKey, baseURL, apiVersion, String(ctx.policy.timeoutMs))}`;
 
   const client = (): Promise<OpenAI> =>
     pool.client(clientId, async () => {

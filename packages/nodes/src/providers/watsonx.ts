@@ -51,9 +51,19 @@ export function createWatsonxProvider(opts: ProviderOptions = {}): Provider {
   const secrets: Array<string | undefined> = [apiKey];
   const ctx = callContext('ibm', opts, pool, [apiKey], secrets);
 
-  const accessToken = async (signal: AbortSignal): Promise<string> => {
+  let exchange: Promise<string> | undefined;
+  // Concurrent calls share one token exchange instead of each asking IAM; it is bounded by the
+  // attempt timeout rather than by one caller's signal, so one caller's cancel fails no other.
+  const accessToken = (): Promise<string> => {
+    if (token && token.expiresAt - 60_000 > Date.now()) return Promise.resolve(token.value);
+    exchange ??= fetchToken(AbortSignal.timeout(ctx.policy.timeoutMs)).finally(() => {
+      exchange = undefined;
+    });
+    return exchange;
+  };
+
+  const fetchToken = async (signal: AbortSignal): Promise<string> => {
     const now = Date.now();
-    if (token && token.expiresAt - 60_000 > now) return token.value;
     const key = requireSetting('ibm', apiKey, 'api_key', env.apiKey);
     const res = await fetch(`${iamURL}/identity/token`, {
       method: 'POST',
@@ -75,7 +85,7 @@ export function createWatsonxProvider(opts: ProviderOptions = {}): Provider {
     const scope = projectId ? { project_id: projectId } : spaceId ? { space_id: spaceId } : undefined;
     if (!scope) requireSetting('ibm', undefined, 'project_id (or space_id)', [...env.projectId, ...env.spaceId]);
     return callProvider(ctx, { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
-      const bearer = await accessToken(signal);
+      const bearer = await accessToken();
       const res = await fetch(`${baseURL}/ml/v1/text/embeddings?version=${WATSONX_API_VERSION}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json' },

@@ -7,7 +7,7 @@
  * starting up, without any planning. Results are put back in page order; pages a failed worker
  * had claimed are redone on the main thread.
  */
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type { Logger } from '@quarry/core';
 import type { PageLayout } from './pdf-layout-types.js';
 import { PdfOpenError, withPdf, type PdfDocument } from './pdf-load.js';
@@ -17,11 +17,21 @@ import { runPageJob } from './pdf-page-worker-host.js';
 // Below this many pages a second thread does not pay for opening the document twice.
 const MIN_PAGES_FOR_WORKER = 16;
 
+/**
+ * Whether a second thread would find a core to run on: at least two cores, and the last minute's
+ * load (this thread included) leaving one of them idle. On a saturated machine the worker would
+ * only add its own overhead.
+ */
+function hasIdleCore(): boolean {
+  const cores = availableParallelism();
+  return cores >= 2 && (loadavg()[0] ?? 0) <= cores - 0.5;
+}
+
 /** Options of {@link extractLayouts}. */
 export interface ExtractLayoutsOptions {
   signal?: AbortSignal;
   logger?: Logger;
-  /** Use a worker thread: `true`/`false` to force, unset to decide by page count and cores. */
+  /** Use the page worker thread: `true`/`false` to force; unset, by page count and idle cores. */
   parallel?: boolean;
 }
 
@@ -38,7 +48,7 @@ export async function extractLayouts(bytes: Uint8Array, options: ExtractLayoutsO
     // Slot 0: next page to claim; slot 1: whether the worker took the job (see PageJob).
     const counter = new Int32Array(new SharedArrayBuffer(8));
     counter[0] = 1;
-    const useWorker = options.parallel ?? (n >= MIN_PAGES_FOR_WORKER && availableParallelism() >= 2);
+    const useWorker = options.parallel ?? (n >= MIN_PAGES_FOR_WORKER && hasIdleCore());
     const helper = useWorker
       ? runPageJob(bytes, counter, n, {
           page: (layout) => {

@@ -16,7 +16,7 @@ import { findPageImages } from './pdf-images.js';
 import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from './pdf-page-layout.js';
 import { cropPng, renderPage, RENDER_DPI, toGreyPnm } from './pdf-render.js';
 import { findTables } from './pdf-tables.js';
-import { orderBlocks } from './pdf-text-layout.js';
+import { orderBlocks } from './pdf-reading-order.js';
 
 // A text layer with fewer letters and digits than this, on a page with a picture, is a scan.
 const MIN_TEXT_CHARS = 32;
@@ -66,6 +66,9 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments }, { findTables }), images, true);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
+          // Handled here so a failure is not an unhandled rejection while later pages are read;
+          // the awaits below still see it.
+          tracked.catch(() => undefined);
           inFlight.add(tracked);
         } else {
           page.cleanup();

@@ -97,8 +97,9 @@ export interface PdfHandle {
 /**
  * Opens a PDF. An owner-password-only file opens as is; a file that needs a user password fails
  * with kind `password`; a file pdf.js cannot parse fails with kind `unreadable` (pdf.js rebuilds a
- * broken xref table by itself first). Aborting the signal destroys the loading task, which also
- * rejects every pending page request of the document, so nothing waits forever.
+ * broken xref table by itself first). Aborting the signal destroys the loading task (and so the
+ * document); requests still pending then mostly fail, and {@link withPdf} does not wait for those
+ * that never settle.
  *
  * The caller must `close()` the handle; {@link withPdf} does that.
  */

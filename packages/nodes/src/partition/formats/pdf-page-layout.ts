@@ -46,10 +46,7 @@ export function layoutPageText(pageNumber: number, text: PageText, options: Page
   return layout;
 }
 
-/**
- * Sets each block's `textClass`. The page worker thread leaves this to the main thread, which
- * spares it loading the part-of-speech tagger's lexicon and balances the work between threads.
- */
+/** Sets each block's `textClass` where it is not set yet. */
 export function classifyPageBlocks(layout: PageLayout): void {
   for (const b of layout.blocks) b.textClass ??= classifyBlockText(b);
 }

@@ -28,12 +28,16 @@ export interface PageJobHandle {
 interface Host {
   worker: Worker;
   busy: boolean;
+  ready: boolean;
+  stopping: boolean;
   idleTimer?: NodeJS.Timeout;
   current?: { id: number; sink: PageJobSink; resolve(): void };
 }
 
 let host: Host | undefined;
 let nextJobId = 1;
+// Set when a worker died before it was ready: starting another would fail the same way.
+let unavailable = false;
 
 /**
  * Lends the worker to a job, starting it when none runs. Returns `undefined` when the worker is
@@ -42,6 +46,7 @@ let nextJobId = 1;
  * just claims fewer pages.
  */
 export function runPageJob(bytes: Uint8Array, counter: Int32Array, numPages: number, sink: PageJobSink): PageJobHandle | undefined {
+  if (unavailable) return undefined;
   const h = host ?? startHost();
   if (!h || h.busy) return undefined;
   h.busy = true;
@@ -61,7 +66,9 @@ function finishJob(h: Host): void {
   h.current = undefined;
   h.busy = false;
   h.worker.unref();
-  h.idleTimer = setTimeout(() => void stopPageWorker(), PAGE_WORKER_IDLE_MS);
+  h.idleTimer = setTimeout(() => {
+    if (host === h && !h.busy) void stopPageWorker();
+  }, PAGE_WORKER_IDLE_MS);
   h.idleTimer.unref();
   current?.resolve();
 }
@@ -75,15 +82,17 @@ function startHost(): Host | undefined {
   } catch {
     return undefined;
   }
-  const h: Host = { worker, busy: false };
+  const h: Host = { worker, busy: false, ready: false, stopping: false };
   worker.unref();
   worker.on('message', (m: PageWorkerMessage) => {
+    if (m.type === 'ready') h.ready = true;
     if (m.type === 'ready' || m.id !== h.current?.id) return;
     if (m.type === 'page') h.current.sink.page(m.layout);
     else if (m.type === 'pageError') h.current.sink.pageError(m.pageNumber, m.message);
     else finishJob(h);
   });
   const onDeath = (): void => {
+    if (!h.ready && !h.stopping) unavailable = true;
     if (host === h) host = undefined;
     const current = h.current;
     h.current = undefined;
@@ -100,6 +109,7 @@ export async function stopPageWorker(): Promise<void> {
   const h = host;
   host = undefined;
   if (!h) return;
+  h.stopping = true;
   if (h.idleTimer) clearTimeout(h.idleTimer);
   await h.worker.terminate().catch(() => undefined);
 }

@@ -6,8 +6,9 @@
  * crashed worker had claimed.
  *
  * It has no run-time dependency on `@quarry/core`: in a source checkout this file runs under the
- * tsx loader without the workspace's `source` export condition. Block classification is left to
- * the main thread (see `classifyPageBlocks`).
+ * tsx loader without the workspace's `source` export condition. It classifies the blocks of its
+ * pages too, the costliest step after pdf.js itself; the thread lives long enough to amortize
+ * loading the part-of-speech tagger.
  */
 import { parentPort } from 'node:worker_threads';
 import type { PageLayout } from './pdf-layout-types.js';
@@ -51,7 +52,7 @@ async function runJob(job: PageJob): Promise<void> {
   try {
     for (let p = Atomics.add(counter, 0, 1); p <= job.numPages; p = Atomics.add(counter, 0, 1)) {
       try {
-        post({ type: 'page', id: job.id, layout: await extractPageLayout(handle.doc, p, { classify: false }) });
+        post({ type: 'page', id: job.id, layout: await extractPageLayout(handle.doc, p) });
       } catch (e) {
         post({ type: 'pageError', id: job.id, pageNumber: p, message: errorText(e) });
       }

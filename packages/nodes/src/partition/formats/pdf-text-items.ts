@@ -33,9 +33,30 @@ export interface PageFragments {
 
 const LIGATURES = /[\uFB00-\uFB06]/g;
 const CONTROL_CHARS = /[\u0000-\u0008\u000B-\u001F\u007F]/g;
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/gu;
-// U+FFFD, C0 controls other than tab/newline, and the private use area: what undecodable fonts give.
-const BAD_CHARS = /[\uFFFD\u0000-\u0008\u000B-\u001F\uE000-\uF8FF]/g;
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * Counts letters/digits and the characters an undecodable font gives (U+FFFD, C0 controls other
+ * than tab and newline, the private use area). A character loop: this runs on every item of every
+ * page, where regular-expression match arrays cost more than the rest of the item's handling.
+ */
+function countChars(s: string): { text: number; bad: number } {
+  let text = 0;
+  let bad = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x30 && c <= 0x39) || ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a)) text++;
+      else if (c < 0x20 && c !== 0x09 && c !== 0x0a) bad++;
+    } else if (c === 0xfffd || (c >= 0xe000 && c <= 0xf8ff)) bad++;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      // A surrogate pair: one character (supplementary planes are letters often enough: CJK Ext. B).
+      text++;
+      i++;
+    } else if (LETTER_OR_DIGIT.test(s[i]!)) text++;
+  }
+  return { text, bad };
+}
 
 /** Replaces the Latin ligature characters (U+FB00..U+FB06) with their letters; nothing else. */
 export function normalizeLigatures(text: string): string {
@@ -62,8 +83,9 @@ export function fragmentsFromTextContent(
     if (typeof item.str !== 'string' || !item.transform) continue;
     const str = item.str;
     if (str.trim() === '') continue;
-    textChars += str.match(LETTER_OR_DIGIT)?.length ?? 0;
-    badChars += str.match(BAD_CHARS)?.length ?? 0;
+    const counts = countChars(str);
+    textChars += counts.text;
+    badChars += counts.bad;
     const [ia = 1, ib = 0, ic = 0, id = 1, ie = 0, iff = 0] = item.transform;
     // m = viewport x item (pdf.js Util.transform order).
     const a = va * ia + vc * ib;

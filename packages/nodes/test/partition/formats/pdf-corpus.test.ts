@@ -18,7 +18,7 @@ afterAll(async () => {
   await stopPageWorker();
 });
 
-function partition(name: string, overrides: Partial<FormatPartitionOptions> = {}): Promise<Element[]> {
+async function partition(name: string, overrides: Partial<FormatPartitionOptions> = {}): Promise<Element[]> {
   return pdfPartitioner.partition(corpusDoc(name), formatOptions({ strategy: 'fast', filename: name, filetype: 'application/pdf', ...overrides }));
 }
 
@@ -135,9 +135,11 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
   it('DA-619p.pdf: gives elements on all 619 pages in fast mode, page numbers as PageNumber', async () => {
     const els = await partition('DA-619p.pdf');
     expect(new Set(els.map((e) => e.metadata.page_number)).size).toBe(619);
+    // Every page has its printed number in the footer (the numbering restarts at page 178).
     const pageNumbers = els.filter((e) => e.type === 'PageNumber');
-    expect(pageNumbers).toHaveLength(619);
-    expect(pageNumbers.every((e) => e.text === String(e.metadata.page_number))).toBe(true);
+    expect(new Set(pageNumbers.map((e) => e.metadata.page_number)).size).toBe(619);
+    expect(pageNumbers.every((e) => /^\d+$/.test(e.text))).toBe(true);
+    expect(pageNumbers.slice(0, 3).map((e) => e.text)).toEqual(['1', '2', '3']);
     expect(els.find((e) => e.text === 'Caridin\'s Journal')!.type).toBe('Title');
   }, 180_000);
 
@@ -159,7 +161,7 @@ const hardDir = path.join(corpusDir, 'hard');
 const hardFiles = existsSync(hardDir) ? readdirSync(hardDir).filter((f) => f.endsWith('.pdf')) : [];
 
 describe.skipIf(hardFiles.length === 0)('hard-case PDFs (skipped: corpus/hard not found)', () => {
-  const read = (name: string, strategy: 'fast' | 'hi_res'): Promise<Element[]> =>
+  const read = async (name: string, strategy: 'fast' | 'hi_res'): Promise<Element[]> =>
     pdfPartitioner.partition(new Uint8Array(readFileSync(path.join(hardDir, name))), formatOptions({ strategy, filename: name, filetype: 'application/pdf' }));
 
   it.each(hardFiles)('%s gives text or a coded error, in fast and hi_res', async (name) => {

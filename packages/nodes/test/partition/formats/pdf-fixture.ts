@@ -93,7 +93,7 @@ function objectKey(key: Buffer, num: number): Buffer {
 
 // Characters of WinAnsiEncoding outside Latin-1, by their code in that encoding.
 const WIN_ANSI: Readonly<Record<string, number>> = {
-  '\u2022': 0x95, '\u2013': 0x96, '\u2014': 0x97, '\u2018': 0x91, '\u2019': 0x92, '\u201C': 0x93, '\u201D': 0x94, '\u2026': 0x85, '\uFB01': 0x66,
+  '\u2022': 0x95, '\u2013': 0x96, '\u2014': 0x97, '\u2018': 0x91, '\u2019': 0x92, '\u201C': 0x93, '\u201D': 0x94, '\u2026': 0x85,
 };
 
 /** Text as a PDF literal string body in WinAnsiEncoding. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { TextFragment } from '../../../src/partition/formats/pdf-layout-types.js';
 import { findTables } from '../../../src/partition/formats/pdf-tables.js';
-import { buildLines, layoutFragments } from '../../../src/partition/formats/pdf-text-layout.js';
+import { layoutFragments } from '../../../src/partition/formats/pdf-text-layout.js';
+import { buildLines } from '../../../src/partition/formats/pdf-text-lines.js';
 
 function frag(text: string, x: number, y: number, size = 10): TextFragment {
   return { text, x0: x, x1: x + text.length * size * 0.5, top: y - 0.8 * size, bottom: y + 0.2 * size, baseline: y, size, font: 'f', dir: 0 };

@@ -6,12 +6,16 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isQuarryError, type Element } from '@quarry/core';
 import { FORMAT_PARTITIONERS } from '../../../src/partition/formats/index.js';
 import { pdfPartitioner } from '../../../src/partition/formats/pdf.js';
+import { stopPageWorker } from '../../../src/partition/formats/pdf-page-worker-host.js';
 import { releaseOcrWorkers } from '../../../src/partition/ocr.js';
 import type { FormatPartitionOptions } from '../../../src/partition/types.js';
 import { formatOptions } from '../format-options.js';
 import { makePdf, textLines, type FixturePage } from './pdf-fixture.js';
 
-afterAll(() => releaseOcrWorkers());
+afterAll(async () => {
+  await releaseOcrWorkers();
+  await stopPageWorker();
+});
 
 function opts(overrides: Partial<FormatPartitionOptions> = {}): FormatPartitionOptions {
   return formatOptions({ strategy: 'fast', filename: 'doc.pdf', filetype: 'application/pdf', ...overrides });
@@ -124,17 +128,6 @@ describe('pdfPartitioner fast', () => {
   it('returns no elements for a page without a text layer', async () => {
     expect(await partition(makePdf([{ images: [{ x: 0, y: 0, width: 612, height: 792 }] }]))).toEqual([]);
   });
-
-  it('reads a long document on two threads with the same result as on one', async () => {
-    const pages = Array.from({ length: 30 }, (_, i) => reportPage(i + 1));
-    const { extractLayouts } = await import('../../../src/partition/formats/pdf-extract-pages.js');
-    const bytes = makePdf(pages);
-    const one = await extractLayouts(bytes, { parallel: false });
-    const two = await extractLayouts(bytes, { parallel: true });
-    expect(two).toHaveLength(30);
-    expect(two.map((l) => l!.blocks.map((b) => b.text))).toEqual(one.map((l) => l!.blocks.map((b) => b.text)));
-    expect(two.map((l) => l!.blocks.map((b) => b.textClass?.type))).toEqual(one.map((l) => l!.blocks.map((b) => b.textClass?.type)));
-  });
 });
 
 describe('pdfPartitioner errors', () => {
@@ -155,6 +148,15 @@ describe('pdfPartitioner errors', () => {
   it('fails with FILE_UNREADABLE for bytes that are not a PDF', async () => {
     const e = await errorOf(partition(new TextEncoder().encode('this is not a pdf at all')));
     expect(isQuarryError(e) && e.code).toBe('FILE_UNREADABLE');
+  });
+
+  it('fails with FILE_UNREADABLE for a PDF header followed by garbage', async () => {
+    const garbage = new Uint8Array(4000).map((_, i) => (i * 7919 + 13) % 251);
+    const bytes = new Uint8Array([...new TextEncoder().encode('%PDF-1.4\n'), ...garbage]);
+    for (const strategy of ['fast', 'hi_res'] as const) {
+      const e = await errorOf(partition(bytes, { strategy }));
+      expect(isQuarryError(e) && e.code).toBe('FILE_UNREADABLE');
+    }
   });
 
   it('recovers a file whose xref offset is wrong', async () => {

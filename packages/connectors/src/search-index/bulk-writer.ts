@@ -1,0 +1,405 @@
+import { errorMessage, QuarryError, quarryError, type Logger } from '@quarry/core';
+import type { Client } from '@elastic/elasticsearch';
+import { redact } from './auth.js';
+import { searchIndexError, statusOf, type ConnectionFacts } from './errors.js';
+import type { RecordIdLookup } from './mapping.js';
+import type { SearchDocument } from './search-document.js';
+
+/** Tuning of a {@link BulkWriter}. */
+export interface BulkWriterOptions {
+  client: Client;
+  index: string;
+  facts: ConnectionFacts;
+  logger: Logger;
+  /** Largest bulk request body in bytes (one item larger than this goes alone). */
+  batchSizeBytes: number;
+  /** Batches in flight at once. */
+  concurrency: number;
+  maxRetries: number;
+  retryInitialMs: number;
+  retryMaxMs: number;
+  /** How to find a record's existing rows; known once the index mapping is. */
+  lookup: () => RecordIdLookup;
+}
+
+/** One item a bulk request rejected for good. */
+export interface BulkItemError {
+  id: string;
+  status: number;
+  type: string;
+  reason: string;
+}
+
+interface Entry {
+  recordId: string;
+  /** NDJSON of each document: action line + source line, newline-terminated. */
+  items: string[];
+  ids: string[];
+  bytes: number;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+  detach: () => void;
+}
+
+interface Item {
+  entry: Entry;
+  index: number;
+}
+
+/** Delay before retry `attempt` (0-based): doubling from the initial delay, capped, with jitter. */
+export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random: () => number = Math.random): number {
+  const base = Math.min(maxMs, initialMs * 2 ** attempt);
+  return Math.round(base / 2 + random() * (base / 2));
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** True for answers worth repeating: rejected for load (429), a server error, or no answer at all. */
+function retryable(status: number | undefined): boolean {
+  return status === undefined || status === 429 || status >= 500;
+}
+
+/** Waiting time of a write that arrives while others are in flight, so that it joins a fuller batch. */
+const LINGER_MS = 5;
+
+/**
+ * Writes whole records to an index: every write replaces one record (delete its rows, then bulk index
+ * the new ones). Writes that arrive together are batched: one delete for the batch, then bulk requests
+ * of at most `batchSizeBytes`; a record never shares a batch with another write of itself, and two
+ * batches holding the same record never run at once, so the last write of a record wins whole.
+ *
+ * Retries: a bulk request answered 429 or 5xx (or not answered) is sent again after an exponential
+ * back-off, and so are the items of a response that were rejected with 429 or 5xx. An item rejected
+ * for another reason fails its record alone: the record's rows written by this batch are removed, and
+ * its write rejects with `DESTINATION_WRITE_FAILED` listing the first item errors.
+ *
+ * Deletes see only refreshed rows, so a record written earlier by this writer is made visible with a
+ * refresh of the index before it is replaced again (only then: a job writes each record once).
+ */
+export class BulkWriter {
+  private readonly pending: Entry[] = [];
+  private readonly busy = new Set<string>();
+  /** Records indexed since the last refresh this writer asked for. */
+  private readonly unrefreshed = new Set<string>();
+  private inflight = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private readonly idle: Array<() => void> = [];
+
+  constructor(private readonly o: BulkWriterOptions) {}
+
+  /** True when a record has been written since the last refresh. */
+  get dirty(): boolean {
+    return this.unrefreshed.size > 0;
+  }
+
+  /** Replaces `recordId`'s rows with `documents`; resolves once they are all indexed. */
+  write(recordId: string, documents: readonly SearchDocument[], signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(aborted(recordId, signal.reason));
+    return new Promise<void>((resolve, reject) => {
+      const items = documents.map((d) => `${JSON.stringify({ index: { _id: d.id } })}\n${JSON.stringify(d.source)}\n`);
+      const entry: Entry = {
+        recordId,
+        items,
+        ids: documents.map((d) => d.id),
+        bytes: items.reduce((n, s) => n + Buffer.byteLength(s), 0),
+        resolve,
+        reject,
+        detach: () => this.unwatch(signal, entry),
+      };
+      this.watch(signal, entry);
+      this.pending.push(entry);
+      this.schedule();
+    });
+  }
+
+  /**
+   * One abort listener per signal (a job's writes share one), not one per write: a write still
+   * waiting is withdrawn on abort; one already sent finishes, so no record is half-replaced.
+   */
+  private readonly watched = new Map<AbortSignal, { entries: Set<Entry>; listener: () => void }>();
+
+  private watch(signal: AbortSignal, entry: Entry): void {
+    let w = this.watched.get(signal);
+    if (!w) {
+      const entries = new Set<Entry>();
+      const listener = (): void => {
+        this.watched.delete(signal);
+        for (const e of entries) {
+          const i = this.pending.indexOf(e);
+          if (i < 0) continue;
+          this.pending.splice(i, 1);
+          e.reject(aborted(e.recordId, signal.reason));
+        }
+        this.notifyIdle();
+      };
+      w = { entries, listener };
+      this.watched.set(signal, w);
+      signal.addEventListener('abort', listener, { once: true });
+    }
+    w.entries.add(entry);
+  }
+
+  private unwatch(signal: AbortSignal, entry: Entry): void {
+    const w = this.watched.get(signal);
+    if (!w) return;
+    w.entries.delete(entry);
+    if (w.entries.size === 0) {
+      signal.removeEventListener('abort', w.listener);
+      this.watched.delete(signal);
+    }
+  }
+
+  /** Resolves when nothing is pending or in flight. */
+  drain(): Promise<void> {
+    if (this.inflight === 0 && this.pending.length === 0) return Promise.resolve();
+    return new Promise((r) => this.idle.push(r));
+  }
+
+  /** Makes every written row visible to search (and to the next replacement's delete). */
+  async refresh(): Promise<void> {
+    const done = [...this.unrefreshed];
+    try {
+      await this.o.client.indices.refresh({ index: this.o.index });
+    } catch (e) {
+      throw searchIndexError(e, `refreshing index "${this.o.index}"`, this.o.facts);
+    }
+    for (const r of done) this.unrefreshed.delete(r);
+  }
+
+  private notifyIdle(): void {
+    if (this.inflight === 0 && this.pending.length === 0) for (const r of this.idle.splice(0)) r();
+  }
+
+  private schedule(): void {
+    if (this.pending.length === 0 || this.inflight >= this.o.concurrency) return;
+    const queued = this.pending.reduce((n, e) => n + e.bytes, 0);
+    if (this.inflight === 0 || queued >= this.o.batchSizeBytes) {
+      // Writes of the same tick go together.
+      this.immediate ??= setImmediate(() => {
+        this.immediate = undefined;
+        this.pump();
+      });
+    } else {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, LINGER_MS);
+    }
+  }
+
+  private pump(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    while (this.inflight < this.o.concurrency && this.pending.length > 0) {
+      const batch = this.take();
+      if (batch.length === 0) break;
+      this.inflight++;
+      for (const e of batch) this.busy.add(e.recordId);
+      void this.run(batch).finally(() => {
+        this.inflight--;
+        for (const e of batch) this.busy.delete(e.recordId);
+        this.notifyIdle();
+        this.schedule();
+      });
+    }
+  }
+
+  /** First-come first-served, skipping records already in flight or already in this batch. */
+  private take(): Entry[] {
+    const batch: Entry[] = [];
+    const taken = new Set<string>();
+    let bytes = 0;
+    for (let i = 0; i < this.pending.length; ) {
+      const e = this.pending[i]!;
+      if (this.busy.has(e.recordId) || taken.has(e.recordId)) {
+        i++;
+        continue;
+      }
+      if (batch.length > 0 && bytes + e.bytes > this.o.batchSizeBytes) break;
+      this.pending.splice(i, 1);
+      e.detach();
+      batch.push(e);
+      taken.add(e.recordId);
+      bytes += e.bytes;
+    }
+    return batch;
+  }
+
+  private async run(batch: Entry[]): Promise<void> {
+    try {
+      await this.removePrevious(batch.map((e) => e.recordId));
+    } catch (e) {
+      for (const entry of batch) entry.reject(e);
+      return;
+    }
+    const failures = new Map<Entry, { errors: BulkItemError[]; cause?: unknown }>();
+    const items: Item[] = batch.flatMap((entry) => entry.items.map((_, index) => ({ entry, index })));
+    for (const request of this.split(items)) await this.send(request, failures);
+    for (const entry of batch) {
+      this.unrefreshed.add(entry.recordId);
+      const failed = failures.get(entry);
+      if (!failed) {
+        entry.resolve();
+        continue;
+      }
+      const failedIds = new Set(failed.errors.map((f) => f.id));
+      await this.deleteIds(entry.ids.filter((id) => !failedIds.has(id))).catch((e: unknown) =>
+        this.o.logger.warn('search index: cannot remove the partly written rows of a failed record', { record_id: entry.recordId, index: this.o.index, error: errorMessage(e) }),
+      );
+      entry.reject(this.itemFailure(entry, failed.errors, failed.cause));
+    }
+  }
+
+  private itemFailure(entry: Entry, errors: BulkItemError[], cause: unknown): QuarryError {
+    if (errors.length === 0 && cause !== undefined) {
+      const e = searchIndexError(cause, `writing "${entry.recordId}" to index "${this.o.index}"`, this.o.facts, { record_id: entry.recordId });
+      return e.code === 'SEARCH_INDEX_REQUEST_FAILED' ? new QuarryError('DESTINATION_WRITE_FAILED', e.message, { cause, details: e.details }) : e;
+    }
+    const first = errors.slice(0, 3).map((f) => `${f.status} ${f.type}: ${redact(f.reason, this.o.facts.secrets)}`);
+    return quarryError(
+      'DESTINATION_WRITE_FAILED',
+      `index "${this.o.index}" rejected ${errors.length} of ${entry.ids.length} elements of "${entry.recordId}": ${first.join('; ')}`,
+      { details: { record_id: entry.recordId, index: this.o.index, item_errors: errors.slice(0, 10) }, ...(cause === undefined ? {} : { cause }) },
+    );
+  }
+
+  /** Splits items into bulk request bodies of at most `batchSizeBytes` (an oversized item goes alone). */
+  private split(items: Item[]): Item[][] {
+    const out: Item[][] = [];
+    let current: Item[] = [];
+    let bytes = 0;
+    for (const it of items) {
+      const size = Buffer.byteLength(it.entry.items[it.index]!);
+      if (current.length > 0 && bytes + size > this.o.batchSizeBytes) {
+        out.push(current);
+        current = [];
+        bytes = 0;
+      }
+      current.push(it);
+      bytes += size;
+    }
+    if (current.length) out.push(current);
+    return out;
+  }
+
+  /** Sends one bulk request, retrying it (or its rejected-for-load items) with back-off. */
+  private async send(items: Item[], failures: Map<Entry, { errors: BulkItemError[]; cause?: unknown }>): Promise<void> {
+    let todo = items;
+    for (let attempt = 0; ; attempt++) {
+      let response: { errors: boolean; items: Array<Record<string, { status: number; error?: { type?: string; reason?: string } } | undefined>> };
+      try {
+        response = (await this.o.client.bulk(
+          // A pre-serialised NDJSON body is sent as is: items are sized in bytes once.
+          { index: this.o.index, operations: todo.map((it) => it.entry.items[it.index]!).join('') as unknown as [] },
+          { maxRetries: 0 },
+        )) as unknown as typeof response;
+      } catch (e) {
+        const status = statusOf(e);
+        if (retryable(status) && attempt < this.o.maxRetries) {
+          this.o.logger.debug('search index: bulk request will be retried', { index: this.o.index, status, attempt: attempt + 1 });
+          await sleep(backoffDelay(attempt, this.o.retryInitialMs, this.o.retryMaxMs));
+          continue;
+        }
+        for (const it of todo) {
+          const f = failures.get(it.entry) ?? { errors: [] };
+          f.cause = e;
+          failures.set(it.entry, f);
+        }
+        return;
+      }
+      if (!response.errors) return;
+      const again: Item[] = [];
+      response.items.forEach((result, i) => {
+        const r = Object.values(result)[0];
+        const it = todo[i];
+        if (!r || !it || r.status < 300) return;
+        if (retryable(r.status) && attempt < this.o.maxRetries) {
+          again.push(it);
+          return;
+        }
+        const f = failures.get(it.entry) ?? { errors: [] };
+        f.errors.push({
+          id: it.entry.ids[it.index]!,
+          status: r.status,
+          type: r.error?.type ?? 'unknown',
+          reason: (r.error?.reason ?? '') + (retryable(r.status) ? ` (still rejected after ${this.o.maxRetries} retries)` : ''),
+        });
+        failures.set(it.entry, f);
+      });
+      if (again.length === 0) return;
+      this.o.logger.debug('search index: bulk items will be retried', { index: this.o.index, items: again.length, attempt: attempt + 1 });
+      await sleep(backoffDelay(attempt, this.o.retryInitialMs, this.o.retryMaxMs));
+      todo = again;
+    }
+  }
+
+  /** Deletes the current rows of some records (refreshing first when this writer wrote them). */
+  private async removePrevious(recordIds: string[]): Promise<void> {
+    if (recordIds.some((r) => this.unrefreshed.has(r))) await this.refresh();
+    const lookup = this.o.lookup();
+    const byTerm = lookup.kind === 'term' ? recordIds.filter((r) => lookup.ignoreAbove === undefined || [...r].length <= lookup.ignoreAbove) : [];
+    const byPhrase = recordIds.filter((r) => !byTerm.includes(r));
+    if (byTerm.length > 0 && lookup.kind === 'term') await this.retrying('deleting previous rows', () => this.deleteByTerms(lookup.field, byTerm));
+    for (const r of byPhrase) await this.retrying('deleting previous rows', async () => this.deleteIds(await this.exactIds(r)));
+  }
+
+  private async deleteByTerms(field: string, recordIds: string[]): Promise<void> {
+    await this.o.client.deleteByQuery(
+      // `conflicts: proceed`: a row changed since the delete's snapshot was rewritten by another writer; keep it.
+      { index: this.o.index, query: { terms: { [field]: recordIds } }, conflicts: 'proceed', refresh: false },
+      { maxRetries: 0 },
+    );
+  }
+
+  /** Ids of the rows whose `record_id` is exactly `recordId`, when `record_id` is analysed text. */
+  private async exactIds(recordId: string): Promise<string[]> {
+    const ids: string[] = [];
+    let after: unknown[] | undefined;
+    for (;;) {
+      const r = await this.o.client.search<{ record_id?: string }>(
+        {
+          index: this.o.index,
+          query: { match_phrase: { record_id: recordId } },
+          _source: ['record_id'],
+          sort: ['_doc'],
+          size: 1000,
+          ...(after ? { search_after: after as never } : {}),
+        },
+        { maxRetries: 0 },
+      );
+      const hits = r.hits.hits;
+      for (const h of hits) if (h._source?.record_id === recordId && h._id) ids.push(h._id);
+      if (hits.length < 1000) return ids;
+      after = hits[hits.length - 1]!.sort;
+    }
+  }
+
+  private async deleteIds(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const body = ids.map((id) => `${JSON.stringify({ delete: { _id: id } })}\n`).join('');
+    await this.o.client.bulk({ index: this.o.index, operations: body as unknown as [] }, { maxRetries: 0 });
+  }
+
+  /** Runs a delete step, retrying answers worth repeating; anything else fails the batch with a coded error. */
+  private async retrying(action: string, fn: () => Promise<void>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (retryable(statusOf(e)) && attempt < this.o.maxRetries) {
+          await sleep(backoffDelay(attempt, this.o.retryInitialMs, this.o.retryMaxMs));
+          continue;
+        }
+        const err = searchIndexError(e, `${action} in index "${this.o.index}"`, this.o.facts);
+        throw err.code === 'SEARCH_INDEX_REQUEST_FAILED' ? new QuarryError('DESTINATION_WRITE_FAILED', err.message, { cause: e, details: err.details }) : err;
+      }
+    }
+  }
+}
+
+function aborted(recordId: string, reason: unknown): QuarryError {
+  return quarryError('JOB_ABORTED', `writing "${recordId}" was cancelled`, { cause: reason, details: { record_id: recordId } });
+}

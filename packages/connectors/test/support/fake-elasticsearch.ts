@@ -1,0 +1,872 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
+
+/**
+ * A loopback Elasticsearch for tests: a node:http(s) server that answers the REST calls the
+ * search-index connector and the official client make, with Elasticsearch's request and response
+ * formats and semantics. No Elasticsearch server can be installed here; the same tests also run
+ * against a real cluster when `QUARRY_ES_URL` is set (see `es-target.ts`).
+ *
+ * What it models: the product header every response carries; index create/exists/get/delete and
+ * mappings (with dynamic mapping, `dynamic: false | strict`, and type checks of documents against the
+ * mapping, dense vector dims and zero vectors included); `_bulk` (index, create, delete, update) with
+ * per-item results; near-real-time search: writes become searchable at a refresh (explicit, or every
+ * `refreshIntervalMs`), and `_search`, `_count` and `_delete_by_query` see only refreshed documents;
+ * points in time with `search_after` on `_shard_doc`; `_delete_by_query` with version conflicts;
+ * API key, basic and bearer authentication with 401 `security_exception` bodies; injected faults.
+ */
+
+type Json = Record<string, unknown>;
+
+/** A field of a mapping, as Elasticsearch stores it. */
+export interface FakeFieldMapping {
+  type?: string;
+  properties?: Record<string, FakeFieldMapping>;
+  fields?: Record<string, FakeFieldMapping>;
+  dims?: number;
+  similarity?: string;
+  index?: boolean;
+  enabled?: boolean;
+  dynamic?: boolean | string;
+  ignore_above?: number;
+  [key: string]: unknown;
+}
+
+interface StoredDoc {
+  source: Json;
+  version: number;
+  seqNo: number;
+}
+
+/** One index of the fake cluster. */
+export interface FakeIndex {
+  name: string;
+  uuid: string;
+  mappings: { dynamic?: boolean | string; properties: Record<string, FakeFieldMapping>; [k: string]: unknown };
+  /** What a realtime GET sees. */
+  live: Map<string, StoredDoc>;
+  /** What search sees: the state at the last refresh. */
+  searchable: Map<string, StoredDoc>;
+  /** Term postings of the searchable state, per field, built on first use after a refresh. */
+  postings?: Map<string, Map<string, Set<string>>>;
+}
+
+interface Pit {
+  indices: string[];
+  docs: Array<{ index: string; id: string; doc: StoredDoc }>;
+  expiresAt: number;
+}
+
+/** Credentials the fake accepts; when none are given, it requires no authentication. */
+export interface FakeCredentials {
+  /** Encoded API keys (Base64 of `id:key`). */
+  apiKeys?: string[];
+  users?: Record<string, string>;
+  bearerTokens?: string[];
+}
+
+/** Options of {@link FakeElasticsearch}. */
+export interface FakeElasticsearchOptions {
+  credentials?: FakeCredentials;
+  /** Serve https with this key and certificate (PEM). */
+  tls?: { key: string; cert: string };
+  /** Automatic refresh period; 0 disables it (only explicit refreshes then). Default 1000, as Elasticsearch. */
+  refreshIntervalMs?: number;
+}
+
+/** One request as the fake received it. */
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  /** `ApiKey`, `Basic`, `Bearer` or undefined. */
+  authScheme?: string;
+  body: string;
+}
+
+class EsError extends Error {
+  constructor(
+    readonly status: number,
+    readonly type: string,
+    reason: string,
+    readonly extra: Json = {},
+  ) {
+    super(reason);
+  }
+
+  body(): Json {
+    const cause = { type: this.type, reason: this.message, ...this.extra };
+    return { error: { root_cause: [cause], ...cause }, status: this.status };
+  }
+}
+
+const indexNotFound = (name: string) =>
+  new EsError(404, 'index_not_found_exception', `no such index [${name}]`, { 'resource.type': 'index_or_alias', 'resource.id': name, index_uuid: '_na_', index: name });
+
+function parseDuration(s: string | undefined, fallback: number): number {
+  const m = /^(\d+)(ms|s|m|h|d)?$/.exec(s ?? '');
+  if (!m) return fallback;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] ?? 'ms'] ?? 1;
+  return Number(m[1]) * unit;
+}
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The standard analyzer, roughly: lower case, split on anything but letters, digits and `_`. */
+export function analyze(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+}
+
+/**
+ * The fake cluster. `start()` listens on 127.0.0.1 on a free port; `url` is then its address.
+ *
+ * @example
+ * ```ts
+ * const es = await new FakeElasticsearch({ credentials: { apiKeys: [encodeApiKey('id', 'key')] } }).start();
+ * const client = new Client({ node: es.url, auth: { apiKey: encodeApiKey('id', 'key') } });
+ * ```
+ */
+export class FakeElasticsearch {
+  readonly indices = new Map<string, FakeIndex>();
+  readonly pits = new Map<string, Pit>();
+  /** Every request received, in order. */
+  readonly requests: FakeRequest[] = [];
+  /** Bulk requests received so far (the ordinal used by the bulk faults). */
+  bulkCount = 0;
+  private server: http.Server | https.Server | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private seq = 0;
+  private readonly bulkStatus = new Map<number, number>();
+  private readonly bulkItems = new Map<number, Map<number, number>>();
+  private readonly nextFaults: Array<{ method: string; path: RegExp; status: number; times: number }> = [];
+  private readonly sockets = new Set<import('node:net').Socket>();
+
+  constructor(private readonly options: FakeElasticsearchOptions = {}) {}
+
+  /** Base URL, `http(s)://127.0.0.1:<port>`. */
+  get url(): string {
+    const addr = this.server?.address() as AddressInfo | null;
+    if (!addr) throw new Error('fake Elasticsearch is not started');
+    return `${this.options.tls ? 'https' : 'http'}://127.0.0.1:${addr.port}`;
+  }
+
+  /** Listens on a free loopback port. */
+  async start(): Promise<this> {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    this.server = this.options.tls ? https.createServer({ key: this.options.tls.key, cert: this.options.tls.cert }, handler) : http.createServer(handler);
+    this.server.on('connection', (s) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const every = this.options.refreshIntervalMs ?? 1000;
+    if (every > 0) {
+      this.timer = setInterval(() => {
+        for (const idx of this.indices.values()) this.refresh(idx);
+      }, every);
+      this.timer.unref();
+    }
+    return this;
+  }
+
+  /** Stops listening and drops open connections. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /** Answers the `n`-th bulk request (1-based, counted from the start) with `status` as a whole. */
+  failBulkRequest(n: number, status = 429): void {
+    this.bulkStatus.set(n, status);
+  }
+
+  /** Rejects the items at `items` (0-based positions) of the `n`-th bulk request with `status`. */
+  rejectBulkItems(n: number, items: number[], status = 429): void {
+    const m = this.bulkItems.get(n) ?? new Map<number, number>();
+    for (const i of items) m.set(i, status);
+    this.bulkItems.set(n, m);
+  }
+
+  /** Answers the next `times` requests matching `method` and `path` with `status`. */
+  failNext(method: string, path: RegExp, status: number, times = 1): void {
+    this.nextFaults.push({ method, path, status, times });
+  }
+
+  /** Makes every write searchable, as `POST /_refresh`. */
+  refreshAll(): void {
+    for (const idx of this.indices.values()) this.refresh(idx);
+  }
+
+  private refresh(idx: FakeIndex): void {
+    idx.searchable = new Map(idx.live);
+    idx.postings = undefined;
+  }
+
+  // ---------------------------------------------------------------- HTTP
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    let raw = Buffer.concat(chunks);
+    if (/gzip/.test(String(req.headers['content-encoding'] ?? ''))) raw = gunzipSync(raw);
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const method = (req.method ?? 'GET').toUpperCase();
+    const body = raw.toString('utf8');
+    const auth = String(req.headers.authorization ?? '');
+    this.requests.push({ method, path: url.pathname, query: url.searchParams, ...(auth ? { authScheme: auth.split(' ')[0] } : {}), body });
+    const json = /json/.test(String(req.headers.accept ?? '')) && /vnd\.elasticsearch/.test(String(req.headers.accept ?? ''));
+    const send = (status: number, payload?: unknown, headers: Record<string, string> = {}): void => {
+      const text = payload === undefined || method === 'HEAD' ? '' : JSON.stringify(payload);
+      res.writeHead(status, {
+        'x-elastic-product': 'Elasticsearch',
+        'content-type': json ? 'application/vnd.elasticsearch+json;compatible-with=8' : 'application/json',
+        'content-length': String(Buffer.byteLength(text)),
+        ...headers,
+      });
+      res.end(text);
+    };
+    try {
+      this.authenticate(auth, url.pathname);
+      const fault = this.nextFaults.find((f) => f.times > 0 && f.method === method && f.path.test(url.pathname));
+      if (fault) {
+        fault.times--;
+        throw new EsError(fault.status, fault.status === 429 ? 'es_rejected_execution_exception' : 'internal_server_error', `injected fault ${fault.status}`);
+      }
+      const out = this.route(method, url, body);
+      send(out.status ?? 200, out.body);
+    } catch (e) {
+      if (e instanceof EsError) {
+        const headers: Record<string, string> = e.status === 401 ? { 'www-authenticate': 'Basic realm="security", charset="UTF-8", Bearer realm="security", ApiKey' } : {};
+        send(e.status, e.body(), headers);
+        return;
+      }
+      send(500, new EsError(500, 'internal_server_error', (e as Error).message).body());
+    }
+  }
+
+  private authenticate(header: string, path: string): void {
+    const c = this.options.credentials;
+    if (!c) return;
+    const [scheme, value = ''] = header.split(' ', 2);
+    if (!scheme) throw new EsError(401, 'security_exception', `missing authentication credentials for REST request [${path}]`, { header: { 'WWW-Authenticate': ['Basic realm="security"', 'Bearer realm="security"', 'ApiKey'] } });
+    let ok = false;
+    if (scheme === 'ApiKey') ok = (c.apiKeys ?? []).includes(value);
+    else if (scheme === 'Bearer') ok = (c.bearerTokens ?? []).includes(value);
+    else if (scheme === 'Basic') {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const i = decoded.indexOf(':');
+      ok = i > 0 && (c.users ?? {})[decoded.slice(0, i)] === decoded.slice(i + 1);
+    }
+    if (!ok) throw new EsError(401, 'security_exception', 'unable to authenticate with provided credentials and anonymous access is not allowed for this request', { additional_unsuccessful_credentials: `${scheme.toLowerCase()}: invalid credentials` });
+  }
+
+  private route(method: string, url: URL, body: string): { status?: number; body?: unknown } {
+    const parts = url.pathname.split('/').filter(Boolean).map(decodeURIComponent);
+    const q = url.searchParams;
+    const parse = (): Json => (body.trim() ? (JSON.parse(body) as Json) : {});
+    const [a, b, c] = parts;
+    if (parts.length === 0) {
+      if (method === 'GET' || method === 'HEAD') return { body: this.info() };
+    }
+    if (a === '_bulk') return this.bulk(undefined, body, q);
+    if (a === '_refresh') {
+      this.refreshAll();
+      return { body: { _shards: { total: this.indices.size, successful: this.indices.size, failed: 0 } } };
+    }
+    if (a === '_search') return { body: this.search(undefined, parse()) };
+    if (a === '_pit' && method === 'DELETE') {
+      const id = String(parse().id ?? '');
+      const found = this.pits.delete(id);
+      return { status: found ? 200 : 404, body: { succeeded: true, num_freed: found ? 1 : 0 } };
+    }
+    if (!a || a.startsWith('_')) throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${url.pathname}] and method [${method}]`);
+    if (parts.length === 1) {
+      if (method === 'HEAD' || method === 'GET') {
+        const idx = this.indices.get(a);
+        if (!idx) {
+          if (method === 'HEAD') return { status: 404 };
+          throw indexNotFound(a);
+        }
+        return { body: { [a]: { aliases: {}, mappings: idx.mappings, settings: { index: { uuid: idx.uuid } } } } };
+      }
+      if (method === 'PUT') return { body: this.createIndex(a, parse()) };
+      if (method === 'DELETE') {
+        if (!this.indices.delete(a)) throw indexNotFound(a);
+        return { body: { acknowledged: true } };
+      }
+    }
+    const idx = (): FakeIndex => {
+      const found = this.indices.get(a);
+      if (!found) throw indexNotFound(a);
+      return found;
+    };
+    switch (b) {
+      case '_mapping':
+        if (method === 'GET') return { body: { [a]: { mappings: idx().mappings } } };
+        if (method === 'PUT' || method === 'POST') return { body: this.putMapping(idx(), parse()) };
+        break;
+      case '_bulk':
+        return this.bulk(a, body, q);
+      case '_refresh':
+        this.refresh(idx());
+        return { body: { _shards: { total: 2, successful: 1, failed: 0 } } };
+      case '_search':
+        return { body: this.search(a, parse()) };
+      case '_count':
+        return { body: { count: this.matching([idx()], parse().query as Json | undefined).length, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } } };
+      case '_delete_by_query':
+        return this.deleteByQuery(idx(), parse(), q);
+      case '_pit': {
+        const target = idx();
+        const id = randomBytes(24).toString('base64url');
+        const docs = [...target.searchable].map(([docId, doc]) => ({ index: target.name, id: docId, doc }));
+        this.pits.set(id, { indices: [target.name], docs, expiresAt: Date.now() + parseDuration(q.get('keep_alive') ?? undefined, 60_000) });
+        return { body: { id, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } } };
+      }
+      case '_doc':
+      case '_create': {
+        if (method === 'PUT' || method === 'POST') {
+          const target = this.autoCreate(a);
+          const op = b === '_create' || q.get('op_type') === 'create' ? 'create' : 'index';
+          const id = c ?? randomBytes(15).toString('base64url');
+          const r = this.applyBulkItem(op, a, id, parse());
+          if (q.get('refresh') === 'true' || q.get('refresh') === '' || q.get('refresh') === 'wait_for') this.refresh(target);
+          return { status: r.status, body: { _index: a, _id: id, _version: r.version, result: r.result, _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: r.seqNo, _primary_term: 1 } };
+        }
+        if (method === 'DELETE') {
+          const r = this.applyBulkItem('delete', a, c ?? '', undefined);
+          if (q.get('refresh') === 'true' || q.get('refresh') === '' || q.get('refresh') === 'wait_for') this.refresh(idx());
+          return { status: r.status, body: { _index: a, _id: c, _version: r.version, result: r.result, _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: r.seqNo, _primary_term: 1 } };
+        }
+        const doc = idx().live.get(c ?? '');
+        if (!doc) return { status: 404, body: { _index: a, _id: c, found: false } };
+        return { body: { _index: a, _id: c, _version: doc.version, _seq_no: doc.seqNo, _primary_term: 1, found: true, _source: doc.source } };
+      }
+    }
+    throw new EsError(400, 'illegal_argument_exception', `no handler found for uri [${url.pathname}] and method [${method}]`);
+  }
+
+  private info(): Json {
+    return {
+      name: 'fake-node',
+      cluster_name: 'fake-cluster',
+      cluster_uuid: 'fakeclusteruuid0000000',
+      version: {
+        number: '8.19.2',
+        build_flavor: 'default',
+        build_type: 'docker',
+        build_hash: 'fake',
+        build_date: '2025-08-01T00:00:00.000Z',
+        build_snapshot: false,
+        lucene_version: '9.12.2',
+        minimum_wire_compatibility_version: '7.17.0',
+        minimum_index_compatibility_version: '7.0.0',
+      },
+      tagline: 'You Know, for Search',
+    };
+  }
+
+  // ---------------------------------------------------------------- indices and mappings
+
+  private createIndex(name: string, body: Json): Json {
+    if (name !== name.toLowerCase() || /[\\/*?"<>| ,#:]/.test(name) || name.startsWith('-') || name.startsWith('+')) {
+      throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${name}], must be lowercase`, { index: name, index_uuid: '_na_' });
+    }
+    const existing = this.indices.get(name);
+    if (existing) throw new EsError(400, 'resource_already_exists_exception', `index [${name}/${existing.uuid}] already exists`, { index: name, index_uuid: existing.uuid });
+    const mappings = (isObject(body.mappings) ? structuredClone(body.mappings) : {}) as FakeIndex['mappings'];
+    mappings.properties ??= {};
+    validateMappings(mappings.properties, '');
+    this.indices.set(name, { name, uuid: randomUUID().replace(/-/g, '').slice(0, 22), mappings, live: new Map(), searchable: new Map() });
+    return { acknowledged: true, shards_acknowledged: true, index: name };
+  }
+
+  private putMapping(idx: FakeIndex, body: Json): Json {
+    const props = (isObject(body.properties) ? body.properties : {}) as Record<string, FakeFieldMapping>;
+    validateMappings(props, '');
+    for (const [k, v] of Object.entries(props)) {
+      const old = idx.mappings.properties[k];
+      if (old && old.type !== v.type) throw new EsError(400, 'illegal_argument_exception', `mapper [${k}] cannot be changed from type [${old.type}] to [${v.type}]`);
+      idx.mappings.properties[k] = v;
+    }
+    return { acknowledged: true };
+  }
+
+  private autoCreate(name: string): FakeIndex {
+    const found = this.indices.get(name);
+    if (found) return found;
+    this.createIndex(name, {});
+    return this.indices.get(name)!;
+  }
+
+  // ---------------------------------------------------------------- bulk
+
+  private bulk(pathIndex: string | undefined, body: string, q: URLSearchParams): { status?: number; body?: unknown } {
+    this.bulkCount++;
+    const n = this.bulkCount;
+    const whole = this.bulkStatus.get(n);
+    if (whole !== undefined) {
+      throw whole === 429
+        ? new EsError(429, 'es_rejected_execution_exception', 'rejected execution of coordinating operation [coordinating_and_primary_bytes=0, replica_bytes=0, all_bytes=0, coordinating_operation_bytes=1, max_coordinating_and_primary_bytes=0]')
+        : new EsError(whole, whole === 503 ? 'unavailable_shards_exception' : 'internal_server_error', `injected bulk failure ${whole}`);
+    }
+    const lines = body.split('\n').filter((l) => l.trim() !== '');
+    const itemFaults = this.bulkItems.get(n);
+    const items: Json[] = [];
+    let errors = false;
+    const touched = new Set<FakeIndex>();
+    for (let i = 0, pos = 0; i < lines.length; pos++) {
+      let action: Json;
+      try {
+        action = JSON.parse(lines[i]!) as Json;
+      } catch {
+        throw new EsError(400, 'x_content_parse_exception', `[1:1] Unexpected character in bulk action line ${i + 1}`);
+      }
+      const op = Object.keys(action)[0] ?? '';
+      const meta = (action[op] ?? {}) as Json;
+      if (!['index', 'create', 'delete', 'update'].includes(op)) throw new EsError(400, 'illegal_argument_exception', `Malformed action/metadata line [${i + 1}], expected one of [create, delete, index, update] but found [${op}]`);
+      const source = op === 'delete' ? undefined : (JSON.parse(lines[i + 1] ?? '{}') as Json);
+      i += op === 'delete' ? 1 : 2;
+      const indexName = String(meta._index ?? pathIndex ?? '');
+      const id = meta._id === undefined ? randomBytes(15).toString('base64url') : String(meta._id);
+      const fault = itemFaults?.get(pos);
+      if (fault !== undefined) {
+        errors = true;
+        items.push({ [op]: { _index: indexName, _id: id, status: fault, error: { type: fault === 429 ? 'es_rejected_execution_exception' : 'unavailable_shards_exception', reason: `injected item failure ${fault}` } } });
+        continue;
+      }
+      try {
+        const r = this.applyBulkItem(op, indexName, id, source);
+        touched.add(this.indices.get(indexName)!);
+        items.push({ [op]: { _index: indexName, _id: id, _version: r.version, result: r.result, _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: r.seqNo, _primary_term: 1, status: r.status } });
+        if (r.status >= 300) errors = true;
+      } catch (e) {
+        if (!(e instanceof EsError)) throw e;
+        errors = true;
+        items.push({ [op]: { _index: indexName, _id: id, status: e.status, error: { type: e.type, reason: e.message, ...e.extra } } });
+      }
+    }
+    const refresh = q.get('refresh');
+    if (refresh === 'true' || refresh === '' || refresh === 'wait_for') for (const idx of touched) this.refresh(idx);
+    return { body: { errors, took: 1, items } };
+  }
+
+  private applyBulkItem(op: string, indexName: string, id: string, source: Json | undefined): { status: number; result: string; version: number; seqNo: number } {
+    if (!indexName) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: index is missing;');
+    if (op === 'delete') {
+      const idx = this.indices.get(indexName);
+      if (!idx) throw indexNotFound(indexName);
+      const old = idx.live.get(id);
+      if (!old) return { status: 404, result: 'not_found', version: 1, seqNo: ++this.seq };
+      idx.live.delete(id);
+      return { status: 200, result: 'deleted', version: old.version + 1, seqNo: ++this.seq };
+    }
+    const idx = this.autoCreate(indexName);
+    const old = idx.live.get(id);
+    let doc = source ?? {};
+    if (op === 'create' && old) throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${old.version}])`, { index: indexName, shard: '0', index_uuid: idx.uuid });
+    if (op === 'update') {
+      if (!old && source?.doc_as_upsert !== true) throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index: indexName, shard: '0', index_uuid: idx.uuid });
+      doc = { ...(old?.source ?? {}), ...((source?.doc ?? {}) as Json) };
+    }
+    checkDocument(idx, doc, id);
+    const version = (old?.version ?? 0) + 1;
+    const seqNo = ++this.seq;
+    idx.live.set(id, { source: structuredClone(doc), version, seqNo });
+    return { status: old ? 200 : 201, result: old ? 'updated' : 'created', version, seqNo };
+  }
+
+  // ---------------------------------------------------------------- search
+
+  private matching(indices: FakeIndex[], query: Json | undefined): Array<{ index: FakeIndex; id: string; doc: StoredDoc }> {
+    const out: Array<{ index: FakeIndex; id: string; doc: StoredDoc }> = [];
+    for (const index of indices) {
+      // Like an inverted index: a term(s) query on a keyword field reads its postings, not every document.
+      const ids = termCandidates(index, query);
+      if (ids) {
+        for (const id of ids) {
+          const doc = index.searchable.get(id);
+          if (doc) out.push({ index, id, doc });
+        }
+        continue;
+      }
+      for (const [id, doc] of index.searchable) if (matches(index, id, doc.source, query)) out.push({ index, id, doc });
+    }
+    return out;
+  }
+
+  private search(pathIndex: string | undefined, body: Json): Json {
+    const pitRef = body.pit as { id?: string; keep_alive?: string } | undefined;
+    let candidates: Array<{ index: string; id: string; doc: StoredDoc }>;
+    if (pitRef) {
+      if (pathIndex) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: [indices] cannot be used with point in time;');
+      const pit = this.pits.get(pitRef.id ?? '');
+      if (!pit || pit.expiresAt < Date.now()) {
+        throw new EsError(404, 'search_context_missing_exception', `No search context found for id [${pitRef.id}]`);
+      }
+      if (pitRef.keep_alive) pit.expiresAt = Date.now() + parseDuration(pitRef.keep_alive, 60_000);
+      candidates = pit.docs.filter((d) => matches(this.indices.get(d.index), d.id, d.doc.source, body.query as Json | undefined));
+    } else {
+      const names = pathIndex ? pathIndex.split(',') : [...this.indices.keys()];
+      const indices = names.map((n) => {
+        const found = this.indices.get(n);
+        if (!found) throw indexNotFound(n);
+        return found;
+      });
+      candidates = this.matching(indices, body.query as Json | undefined).map((m) => ({ index: m.index.name, id: m.id, doc: m.doc }));
+    }
+    const sort = body.sort === undefined ? [] : Array.isArray(body.sort) ? body.sort : [body.sort];
+    for (const s of sort) {
+      const field = typeof s === 'string' ? s : Object.keys(s as Json)[0];
+      if (!['_shard_doc', '_doc', '_score'].includes(field ?? '')) throw new EsError(400, 'illegal_argument_exception', `the fake cluster sorts on _shard_doc, _doc or _score only, not [${field}]`);
+    }
+    const sorted = sort.length > 0 || !!pitRef;
+    let ranked = candidates.map((c, ordinal) => ({ ...c, ordinal }));
+    const desc = sort.some((s) => typeof s === 'object' && Object.values(s as Json).some((v) => v === 'desc' || (isObject(v) && v.order === 'desc')));
+    if (desc) ranked.reverse();
+    const after = body.search_after as unknown[] | undefined;
+    if (after) {
+      const mark = Number(after[0]);
+      ranked = ranked.filter((r) => (desc ? r.ordinal < mark : r.ordinal > mark));
+    }
+    const from = Number(body.from ?? 0);
+    const size = Number(body.size ?? 10);
+    if (after && from > 0) throw new EsError(400, 'illegal_argument_exception', '[from] parameter must be set to 0 when [search_after] is used');
+    const page = ranked.slice(from, from + size);
+    const hits = page.map((r) => ({
+      _index: r.index,
+      _id: r.id,
+      _score: sorted ? null : 1,
+      ...(body._source === false ? {} : { _source: filterSource(r.doc.source, body._source) }),
+      ...(body.version === true ? { _version: r.doc.version } : {}),
+      ...(sorted ? { sort: [r.ordinal] } : {}),
+    }));
+    return {
+      ...(pitRef ? { pit_id: pitRef.id } : {}),
+      took: 1,
+      timed_out: false,
+      _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
+      hits: { ...(body.track_total_hits === false ? {} : { total: { value: candidates.length, relation: 'eq' } }), max_score: sorted ? null : candidates.length ? 1 : null, hits },
+    };
+  }
+
+  private deleteByQuery(idx: FakeIndex, body: Json, q: URLSearchParams): { status?: number; body?: unknown } {
+    const proceed = q.get('conflicts') === 'proceed' || body.conflicts === 'proceed';
+    const found = this.matching([idx], body.query as Json | undefined);
+    let deleted = 0;
+    let conflicts = 0;
+    const failures: Json[] = [];
+    for (const m of found) {
+      const current = idx.live.get(m.id);
+      if (!current || current.seqNo !== m.doc.seqNo) {
+        conflicts++;
+        if (!proceed) failures.push({ index: idx.name, id: m.id, cause: { type: 'version_conflict_engine_exception', reason: `[${m.id}]: version conflict, required seqNo [${m.doc.seqNo}]` }, status: 409 });
+        continue;
+      }
+      idx.live.delete(m.id);
+      deleted++;
+    }
+    if (q.get('refresh') === 'true') this.refresh(idx);
+    const out = {
+      took: 1,
+      timed_out: false,
+      total: found.length,
+      deleted,
+      batches: found.length ? 1 : 0,
+      version_conflicts: conflicts,
+      noops: 0,
+      retries: { bulk: 0, search: 0 },
+      throttled_millis: 0,
+      requests_per_second: -1,
+      throttled_until_millis: 0,
+      failures,
+    };
+    return { status: failures.length ? 409 : 200, body: out };
+  }
+}
+
+// ---------------------------------------------------------------- mappings
+
+const KNOWN_TYPES = new Set(['text', 'keyword', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'boolean', 'date', 'binary', 'object', 'nested', 'dense_vector', 'flattened', 'match_only_text', 'wildcard', 'constant_keyword']);
+
+function validateMappings(props: Record<string, FakeFieldMapping>, prefix: string): void {
+  for (const [name, f] of Object.entries(props)) {
+    const path = prefix + name;
+    const type = f.type ?? (f.properties ? 'object' : undefined);
+    if (type === undefined) throw new EsError(400, 'mapper_parsing_exception', `No type specified for field [${path}]`);
+    if (!KNOWN_TYPES.has(type)) throw new EsError(400, 'mapper_parsing_exception', `No handler for type [${type}] declared on field [${path}]`);
+    if (type === 'dense_vector') {
+      if (f.dims !== undefined && (!Number.isInteger(f.dims) || f.dims < 1 || f.dims > 4096)) {
+        throw new EsError(400, 'mapper_parsing_exception', `Failed to parse mapping: The number of dimensions should be in the range [1, 4096] but was [${f.dims}]`);
+      }
+      if (f.similarity !== undefined && !['cosine', 'dot_product', 'l2_norm', 'max_inner_product'].includes(f.similarity)) {
+        throw new EsError(400, 'mapper_parsing_exception', `Failed to parse mapping: Unknown vector similarity function [${f.similarity}]`);
+      }
+    }
+    if (f.properties) validateMappings(f.properties, `${path}.`);
+  }
+}
+
+function parseFailure(path: string, type: string, id: string, value: unknown, why?: string): EsError {
+  const preview = JSON.stringify(value)?.slice(0, 80);
+  return new EsError(400, 'document_parsing_exception', `[1:1] failed to parse field [${path}] of type [${type}] in document with id '${id}'. Preview of field's value: '${preview}'`, {
+    ...(why ? { caused_by: { type: 'illegal_argument_exception', reason: why } } : {}),
+  });
+}
+
+function dynamicFor(value: unknown): FakeFieldMapping | undefined {
+  if (Array.isArray(value)) {
+    const first = value.find((v) => v !== null);
+    return first === undefined ? undefined : dynamicFor(first);
+  }
+  if (typeof value === 'string') return { type: 'text', fields: { keyword: { type: 'keyword', ignore_above: 256 } } };
+  if (typeof value === 'boolean') return { type: 'boolean' };
+  if (typeof value === 'number') return Number.isInteger(value) ? { type: 'long' } : { type: 'float' };
+  if (isObject(value)) return { properties: {} };
+  return undefined;
+}
+
+/** Checks a document against the index mapping, adding dynamic fields as Elasticsearch does. */
+function checkDocument(idx: FakeIndex, doc: Json, id: string): void {
+  checkObject(idx.mappings.properties, doc, '', idx.mappings.dynamic ?? true, id);
+}
+
+function checkObject(props: Record<string, FakeFieldMapping>, obj: Json, prefix: string, dynamic: boolean | string, id: string): void {
+  for (const [key, value] of Object.entries(obj)) {
+    const path = prefix + key;
+    let f = props[key];
+    if (!f) {
+      if (dynamic === 'strict' || dynamic === 'false' || dynamic === false) {
+        if (dynamic === 'strict') throw new EsError(400, 'strict_dynamic_mapping_exception', `[1:1] mapping set to strict, dynamic introduction of [${key}] within [${prefix.slice(0, -1) || '_doc'}] is not allowed`);
+        continue;
+      }
+      const made = dynamicFor(value);
+      if (!made) continue;
+      props[key] = made;
+      f = made;
+    }
+    checkValue(f, value, path, dynamic, id);
+  }
+}
+
+function checkValue(f: FakeFieldMapping, value: unknown, path: string, dynamic: boolean | string, id: string): void {
+  if (value === null) return;
+  const type = f.type ?? (f.properties ? 'object' : 'object');
+  if (type === 'object' || type === 'nested') {
+    if (f.enabled === false) return;
+    const list = Array.isArray(value) ? value : [value];
+    for (const v of list) {
+      if (v === null) continue;
+      if (!isObject(v)) {
+        throw new EsError(400, 'document_parsing_exception', `[1:1] object mapping for [${path}] tried to parse field [${path.split('.').pop()}] as object, but found a concrete value`);
+      }
+      f.properties ??= {};
+      checkObject(f.properties, v, `${path}.`, f.dynamic ?? dynamic, id);
+    }
+    return;
+  }
+  if (type === 'dense_vector') {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'number')) throw parseFailure(path, type, id, value, 'expected an array of numbers');
+    if (f.dims === undefined) f.dims = value.length;
+    if (value.length !== f.dims) {
+      throw new EsError(400, 'document_parsing_exception', `[1:1] failed to parse: The [dense_vector] field [${path}] in doc [document with id '${id}'] has a different number of dimensions [${value.length}] than defined in the mapping [${f.dims}]`, {
+        caused_by: { type: 'illegal_argument_exception', reason: `The [dense_vector] field [${path}] in doc [document with id '${id}'] has a different number of dimensions [${value.length}] than defined in the mapping [${f.dims}]` },
+      });
+    }
+    if ((f.similarity ?? 'cosine') === 'cosine' && (value as number[]).every((v) => v === 0)) {
+      throw new EsError(400, 'document_parsing_exception', `[1:1] failed to parse: The [cosine] similarity does not support vectors with zero magnitude. Preview of invalid vector: [${value.slice(0, 5).join(', ')}]`);
+    }
+    return;
+  }
+  if (Array.isArray(value)) {
+    for (const v of value) checkValue(f, v, path, dynamic, id);
+    return;
+  }
+  if (isObject(value)) {
+    if (type === 'flattened') return;
+    throw parseFailure(path, type, id, value, `Can't get text on a START_OBJECT`);
+  }
+  switch (type) {
+    case 'boolean':
+      if (typeof value !== 'boolean' && !(typeof value === 'string' && ['true', 'false', ''].includes(value))) {
+        throw parseFailure(path, type, id, value, `Failed to parse value [${String(value)}] as only [true] or [false] are allowed.`);
+      }
+      return;
+    case 'long':
+    case 'integer':
+    case 'short':
+    case 'byte': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n) || typeof value === 'boolean') throw parseFailure(path, type, id, value, `For input string: "${String(value)}"`);
+      const limit = { long: 2 ** 63, integer: 2 ** 31, short: 2 ** 15, byte: 2 ** 7 }[type];
+      if (Math.trunc(n) >= limit || Math.trunc(n) < -limit) throw parseFailure(path, type, id, value, `Value [${String(value)}] is out of range for ${type === 'integer' ? 'an integer' : `a ${type}`}`);
+      return;
+    }
+    case 'double':
+    case 'float':
+    case 'half_float':
+    case 'scaled_float': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+      if (!Number.isFinite(n) || typeof value === 'boolean') throw parseFailure(path, type, id, value, `For input string: "${String(value)}"`);
+      return;
+    }
+    case 'binary':
+      if (typeof value !== 'string') throw parseFailure(path, type, id, value, 'expected a base64 string');
+      return;
+    default:
+      return;
+  }
+}
+
+// ---------------------------------------------------------------- queries
+
+/** Resolves a field path (`record_id.keyword`, `metadata.filename`) to its mapping and values. */
+function fieldValues(index: FakeIndex | undefined, source: Json, path: string): { mapping?: FakeFieldMapping; values: unknown[] } {
+  const segments = path.split('.');
+  let props: Record<string, FakeFieldMapping> | undefined = index?.mappings.properties;
+  let current: unknown[] = [source];
+  let mapping: FakeFieldMapping | undefined;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const m: FakeFieldMapping | undefined = props?.[seg];
+    if (!m && mapping?.fields?.[seg]) {
+      // A multi-field: the same values, indexed with the subfield's type.
+      const sub = mapping.fields[seg]!;
+      const values = sub.ignore_above === undefined ? current : current.filter((v) => typeof v !== 'string' || [...v].length <= sub.ignore_above!);
+      return { mapping: sub, values };
+    }
+    mapping = m;
+    props = m?.properties;
+    const next: unknown[] = [];
+    for (const c of current) {
+      const items = Array.isArray(c) ? c : [c];
+      for (const it of items) if (isObject(it) && it[seg] !== undefined) next.push(it[seg]);
+    }
+    current = next.flatMap((v) => (Array.isArray(v) ? v.flat(Infinity) : [v]));
+  }
+  return { ...(mapping ? { mapping } : {}), values: current };
+}
+
+/** Ids matching a `term`/`terms` query on a keyword field, from postings; undefined for other queries. */
+function termCandidates(index: FakeIndex, query: Json | undefined): string[] | undefined {
+  if (!query) return undefined;
+  const [kind, body] = Object.entries(query)[0] ?? [];
+  if (kind !== 'term' && kind !== 'terms') return undefined;
+  const [field, spec] = fieldAndSpec(body);
+  const probe = fieldValues(index, {}, field).mapping;
+  if (probe?.type !== 'keyword') return undefined;
+  index.postings ??= new Map();
+  let postings = index.postings.get(field);
+  if (!postings) {
+    postings = new Map();
+    for (const [id, doc] of index.searchable) {
+      for (const v of fieldValues(index, doc.source, field).values) {
+        const key = String(v);
+        let ids = postings.get(key);
+        if (!ids) postings.set(key, (ids = new Set()));
+        ids.add(id);
+      }
+    }
+    index.postings.set(field, postings);
+  }
+  const wanted = kind === 'term' ? [termValue(spec)] : (spec as unknown[]);
+  const out = new Set<string>();
+  for (const w of wanted) for (const id of postings.get(String(w)) ?? []) out.add(id);
+  return [...out];
+}
+
+function termValue(spec: unknown): unknown {
+  return isObject(spec) ? (spec.value ?? spec.query) : spec;
+}
+
+function fieldAndSpec(q: unknown): [string, unknown] {
+  const [field, spec] = Object.entries(q as Json)[0] ?? ['', undefined];
+  return [field, spec];
+}
+
+function valueMatches(mapping: FakeFieldMapping | undefined, v: unknown, wanted: unknown): boolean {
+  if (mapping?.type === 'text' || mapping?.type === 'match_only_text') return typeof v === 'string' && analyze(v).includes(String(wanted));
+  return String(v) === String(wanted);
+}
+
+function matches(index: FakeIndex | undefined, id: string, source: Json, query: Json | undefined): boolean {
+  if (!query || Object.keys(query).length === 0) return true;
+  const [kind, body] = Object.entries(query)[0]!;
+  switch (kind) {
+    case 'match_all':
+      return true;
+    case 'match_none':
+      return false;
+    case 'ids':
+      return ((body as Json).values as string[]).includes(id);
+    case 'term': {
+      const [field, spec] = fieldAndSpec(body);
+      const { mapping, values } = fieldValues(index, source, field);
+      return values.some((v) => valueMatches(mapping, v, termValue(spec)));
+    }
+    case 'terms': {
+      const [field, list] = fieldAndSpec(body);
+      const { mapping, values } = fieldValues(index, source, field);
+      return (list as unknown[]).some((w) => values.some((v) => valueMatches(mapping, v, w)));
+    }
+    case 'match':
+    case 'match_phrase': {
+      const [field, spec] = fieldAndSpec(body);
+      const text = String(termValue(spec));
+      const { mapping, values } = fieldValues(index, source, field);
+      if (mapping?.type !== 'text' && mapping?.type !== 'match_only_text') return values.some((v) => String(v) === text);
+      const wanted = analyze(text);
+      return values.some((v) => {
+        if (typeof v !== 'string') return false;
+        const tokens = analyze(v);
+        if (kind === 'match') return wanted.some((w) => tokens.includes(w));
+        for (let i = 0; i + wanted.length <= tokens.length; i++) if (wanted.every((w, j) => tokens[i + j] === w)) return true;
+        return wanted.length === 0;
+      });
+    }
+    case 'exists': {
+      const { values } = fieldValues(index, source, String((body as Json).field));
+      return values.some((v) => v !== null);
+    }
+    case 'bool': {
+      const b = body as Json;
+      const list = (k: string): Json[] => (b[k] === undefined ? [] : Array.isArray(b[k]) ? (b[k] as Json[]) : [b[k] as Json]);
+      const must = [...list('must'), ...list('filter')];
+      const should = list('should');
+      if (!must.every((q) => matches(index, id, source, q))) return false;
+      if (list('must_not').some((q) => matches(index, id, source, q))) return false;
+      if (should.length === 0) return true;
+      const min = Number(b.minimum_should_match ?? (must.length ? 0 : 1));
+      return should.filter((q) => matches(index, id, source, q)).length >= min;
+    }
+    default:
+      throw new EsError(400, 'parsing_exception', `unknown query [${kind}]`);
+  }
+}
+
+function filterSource(source: Json, spec: unknown): Json {
+  if (spec === undefined || spec === true) return source;
+  const includes = typeof spec === 'string' ? [spec] : Array.isArray(spec) ? (spec as string[]) : ((spec as Json).includes as string[] | undefined) ?? [];
+  if (includes.length === 0) return source;
+  const out: Json = {};
+  for (const path of includes) {
+    const segs = path.split('.');
+    let from: unknown = source;
+    let to = out;
+    for (let i = 0; i < segs.length; i++) {
+      const seg = segs[i]!;
+      if (!isObject(from) || !(seg in from)) break;
+      if (i === segs.length - 1) to[seg] = structuredClone(from[seg]);
+      else {
+        to[seg] = isObject(to[seg]) ? to[seg] : {};
+        to = to[seg] as Json;
+      }
+      from = from[seg];
+    }
+  }
+  return out;
+}

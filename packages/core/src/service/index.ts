@@ -1,0 +1,15 @@
+export * from './clock.js';
+export * from './schemas.js';
+export type * from './records.js';
+export * from './store.js';
+export * from './memory-store.js';
+export * from './secrets.js';
+export * from './templates.js';
+export * from './service-errors.js';
+export { connectorConfigProblems, runtimeConnectorConfig, type LocalConnectorPolicy } from './connector-config.js';
+export { safeFilename, type InputFile, type InputLimits } from './job-files.js';
+export { NodeStatsTracker } from './node-stats.js';
+export { Scheduler, type ScheduleTick } from './scheduler.js';
+export { scrubbingLogger, isoDuration } from './job-runner.js';
+export { workflowInformation as toWorkflowInformation, connectorInformation as toConnectorInformation, jobInformation as toJobInformation } from './views.js';
+export { WorkflowService, type WorkflowServiceOptions, type RunOptions as ServiceRunOptions, type JobDownload } from './workflow-service.js';

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { validateWorkflow } from '../../src/index.js';
+import { BUILTIN_TEMPLATES } from '../../src/service/index.js';
+
+describe('BUILTIN_TEMPLATES', () => {
+  it('ships the platform ids and unique node ids', () => {
+    const ids = BUILTIN_TEMPLATES.map((t) => t.id);
+    expect(ids).toEqual(expect.arrayContaining(['hi_res_partition', 'hi_res_and_enrichment', 'fast_and_chunk']));
+    expect(new Set(ids).size).toBe(ids.length);
+    const nodeIds = BUILTIN_TEMPLATES.flatMap((t) => t.nodes.map((n) => n.id));
+    expect(new Set(nodeIds).size).toBe(nodeIds.length);
+  });
+
+  it.each(BUILTIN_TEMPLATES.map((t) => [t.id, t] as const))('%s is a valid SPEC.md node list', (_id, t) => {
+    const r = validateWorkflow({ name: t.id, workflow_type: 'custom', workflow_nodes: t.nodes }, { now: new Date('2026-01-01T00:00:00Z') });
+    expect(r.problems).toEqual([]);
+  });
+
+  it('hi_res_and_enrichment enriches with prompter nodes before any chunker', () => {
+    const t = BUILTIN_TEMPLATES.find((x) => x.id === 'hi_res_and_enrichment')!;
+    expect(t.nodes.map((n) => n.type)).toEqual(['partition', 'prompter', 'prompter', 'prompter']);
+    expect(t.nodes[0]!.settings).toMatchObject({ strategy: 'hi_res' });
+  });
+});

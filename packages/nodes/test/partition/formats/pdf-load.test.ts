@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { classifyPdfError, loadPdfjs, pdfjsAssetDirs, PdfOpenError, withPdf } from '../../../src/partition/formats/pdf-load.js';
+import { makePdf, textLines } from './pdf-fixture.js';
+
+describe('loadPdfjs', () => {
+  it('leaves the engine\'s own Array.prototype.push and JSON in place', async () => {
+    const pdfjs = await loadPdfjs();
+    expect(typeof pdfjs.getDocument).toBe('function');
+    for (const fn of [Array.prototype.push, JSON.parse, JSON.stringify]) expect(Function.prototype.toString.call(fn)).toContain('[native code]');
+  });
+
+  it('points pdf.js at the font and CMap data inside the package', () => {
+    const dirs = pdfjsAssetDirs();
+    expect(dirs.standardFontDataUrl).toMatch(/pdfjs-dist[\\/]standard_fonts[\\/]$/);
+    expect(dirs.cMapUrl).toMatch(/pdfjs-dist[\\/]cmaps[\\/]$/);
+  });
+});
+
+describe('classifyPdfError', () => {
+  it('maps pdf.js exceptions by name', () => {
+    const named = (name: string, code?: number) => Object.assign(new Error(name), { name, code });
+    expect((classifyPdfError(named('PasswordException', 1)) as PdfOpenError).kind).toBe('password');
+    expect((classifyPdfError(named('PasswordException', 2)) as PdfOpenError).message).toContain('incorrect');
+    expect((classifyPdfError(named('InvalidPDFException')) as PdfOpenError).kind).toBe('unreadable');
+    expect((classifyPdfError(named('AbortException')) as PdfOpenError).kind).toBe('aborted');
+    const other = new TypeError('a bug');
+    expect(classifyPdfError(other)).toBe(other);
+    const ac = new AbortController();
+    ac.abort();
+    expect((classifyPdfError(other, ac.signal) as PdfOpenError).kind).toBe('aborted');
+  });
+});
+
+describe('withPdf', () => {
+  it('opens a document, runs the callback and closes it', async () => {
+    const pages = await withPdf(makePdf([{ texts: textLines(['one']) }, { texts: textLines(['two']) }]), {}, async (doc) => doc.numPages);
+    expect(pages).toBe(2);
+  });
+
+  it('rejects at once when the signal aborts, even if the callback never settles', async () => {
+    const ac = new AbortController();
+    const pending = withPdf(makePdf([{ texts: textLines(['x']) }]), { signal: ac.signal }, () => {
+      ac.abort();
+      return new Promise<never>(() => undefined);
+    });
+    await expect(pending).rejects.toMatchObject({ kind: 'aborted' });
+  });
+});

@@ -1,0 +1,105 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isQuarryError } from '@quarry/core';
+import { ocrImage, releaseOcrWorkers, resolveOcrLanguages } from '../../src/partition/ocr.js';
+
+// A font that ships inside pdfjs-dist, so the test image does not depend on system fonts.
+const require = createRequire(import.meta.url);
+const fontFile = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf');
+
+/** A white PNG with black lines of text, 48 px high, starting at (40, 40). */
+async function textImage(lines: readonly string[], width = 1400): Promise<Uint8Array> {
+  const canvas = createCanvas(width, 80 + lines.length * 70);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, canvas.width, canvas.height);
+  ctx.fillStyle = '#000';
+  ctx.font = '48px OcrTestSans';
+  lines.forEach((l, i) => ctx.fillText(l, 40, 90 + i * 70));
+  return canvas.encode('png');
+}
+
+beforeAll(() => {
+  GlobalFonts.registerFromPath(fontFile, 'OcrTestSans');
+});
+afterAll(() => releaseOcrWorkers());
+
+describe('resolveOcrLanguages', () => {
+  it('maps ISO 639-1 codes and "+" lists onto installed Tesseract data', () => {
+    const { found, missing } = resolveOcrLanguages(['en', 'eng+zzz']);
+    expect(found.map((f) => f.code)).toEqual(['eng']);
+    expect(found[0]!.dir).toMatch(/@tesseract\.js-data[\\/]eng[\\/]4\.0\.0(_best_int)?$/);
+    expect(missing).toEqual(['zzz']);
+  });
+});
+
+describe('ocrImage', () => {
+  it('finds the words, lines and blocks of an image with their boxes', async () => {
+    const png = await textImage(['Quarry reads scanned pages', 'with Tesseract offline']);
+    const r = await ocrImage(png, { languages: ['eng'] });
+    expect(r.text).toContain('Quarry reads scanned pages');
+    expect(r.lines.map((l) => l.text.trim())).toEqual(['Quarry reads scanned pages', 'with Tesseract offline']);
+    expect(r.words.map((w) => w.text)).toEqual(['Quarry', 'reads', 'scanned', 'pages', 'with', 'Tesseract', 'offline']);
+    expect(r.blocks.length).toBeGreaterThan(0);
+    expect(r.blocks[0]!.paragraphs[0]!.lines[0]!.words[0]!.text).toBe('Quarry');
+    const [first, second] = r.lines;
+    // The first line's text starts at x = 40 and sits above the second line.
+    expect(first!.bbox.x0).toBeGreaterThanOrEqual(38);
+    expect(first!.bbox.x0).toBeLessThan(50);
+    expect(first!.bbox.y1).toBeLessThanOrEqual(second!.bbox.y0 + 5);
+    expect(first!.baseline).toBeGreaterThan(first!.bbox.y0);
+    expect(first!.rowHeight).toBeGreaterThan(30);
+    expect(r.words.every((w) => w.confidence > 50 && w.bbox.x1 > w.bbox.x0)).toBe(true);
+  });
+
+  it('runs recognitions concurrently on the pool and keeps their results apart', async () => {
+    const [a, b, c] = await Promise.all([
+      ocrImage(await textImage(['First image text'])),
+      ocrImage(await textImage(['Second image words'])),
+      ocrImage(await textImage(['Third picture here'])),
+    ]);
+    expect([a!.text.trim(), b!.text.trim(), c!.text.trim()]).toEqual(['First image text', 'Second image words', 'Third picture here']);
+  });
+
+  it('fails with OCR_LANGUAGE_UNAVAILABLE when no requested language is installed', async () => {
+    const e = await ocrImage(await textImage(['x']), { languages: ['zzz'] }).catch((err: unknown) => err);
+    expect(isQuarryError(e) && e.code).toBe('OCR_LANGUAGE_UNAVAILABLE');
+  });
+
+  it('warns and goes on with the installed languages when some are missing', async () => {
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
+    const r = await ocrImage(await textImage(['Mixed languages']), { languages: ['eng', 'qqq'], logger });
+    expect(r.text.trim()).toBe('Mixed languages');
+    expect(warnings.join(' ')).toContain('qqq');
+  });
+
+  it('fails with JOB_ABORTED, without waiting for the recognition, when the signal aborts', async () => {
+    const png = await textImage(Array.from({ length: 12 }, (_, i) => `Line number ${i} of a long page to read`));
+    const before = new AbortController();
+    before.abort();
+    const e1 = await ocrImage(png, { signal: before.signal }).catch((err: unknown) => err);
+    expect(isQuarryError(e1) && e1.code).toBe('JOB_ABORTED');
+    const during = new AbortController();
+    const p = ocrImage(png, { signal: during.signal });
+    setTimeout(() => during.abort(), 20);
+    const e2 = await p.catch((err: unknown) => err);
+    expect(isQuarryError(e2) && e2.code).toBe('JOB_ABORTED');
+    // The pool still works afterwards.
+    expect((await ocrImage(await textImage(['Still working']))).text.trim()).toBe('Still working');
+  });
+
+  it('ends recognitions with JOB_ABORTED when the workers are released, started or still starting', async () => {
+    const png = await textImage(Array.from({ length: 12 }, (_, i) => `Another line ${i} of a long page to read`));
+    for (const wait of [0, 50]) {
+      const running = ocrImage(png);
+      await new Promise((r) => setTimeout(r, wait));
+      await releaseOcrWorkers();
+      const e = await running.catch((err: unknown) => err);
+      expect(isQuarryError(e) && e.code).toBe('JOB_ABORTED');
+    }
+    expect((await ocrImage(await textImage(['Back again']))).text.trim()).toBe('Back again');
+  });
+});

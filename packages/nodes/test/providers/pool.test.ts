@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { credentialId, PROVIDER_POOL_SERVICE, ProviderPool, providerPool } from '../../src/providers/pool.js';
+
+describe('providerPool', () => {
+  it('creates the pool once per services map, under the documented key', () => {
+    const services = new Map<string, unknown>();
+    const a = providerPool(services);
+    expect(services.get(PROVIDER_POOL_SERVICE)).toBe(a);
+    expect(providerPool(services)).toBe(a);
+    expect(providerPool(new Map())).not.toBe(a);
+  });
+
+  it('uses a pool the host registered beforehand', () => {
+    const mine = new ProviderPool();
+    expect(providerPool(new Map([[PROVIDER_POOL_SERVICE, mine]]))).toBe(mine);
+  });
+
+  it('shares one limiter per provider and key, and never keys by the raw secret', () => {
+    const pool = new ProviderPool();
+    const k1 = credentialId('sk-one');
+    expect(k1).not.toContain('sk-one');
+    expect(k1).toMatch(/^[0-9a-f]{16}$/);
+    const a = pool.limiter('openai', k1, { requestsPerMinute: 100 });
+    expect(pool.limiter('openai', k1)).toBe(a);
+    expect(pool.limiter('openai', credentialId('sk-two'))).not.toBe(a);
+    expect(pool.limiter('anthropic', k1)).not.toBe(a);
+  });
+
+  it('shares clients by configuration id', () => {
+    const pool = new ProviderPool();
+    let made = 0;
+    const make = () => ({ n: ++made });
+    expect(pool.client('x', make)).toBe(pool.client('x', make));
+    expect(made).toBe(1);
+  });
+});

@@ -1,0 +1,82 @@
+import { isQuarryError, type QuarryError } from '@quarry/core';
+
+/** One entry of a 422 `detail` list, FastAPI style. */
+export interface ValidationDetail {
+  loc: Array<string | number>;
+  msg: string;
+  type: string;
+}
+
+/** What the service answers on an error: `{"detail": ...}` with a status. */
+export interface HttpError {
+  status: number;
+  body: { detail: string | ValidationDetail[] };
+}
+
+/** HTTP status of each error code the service raises; anything else is a 500. */
+export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  CONNECTOR_IN_USE: 409,
+  JOB_FINISHED: 409,
+  WORKFLOW_BUSY: 409,
+  WORKFLOW_INACTIVE: 409,
+  WORKFLOW_NOT_UPDATABLE: 409,
+  INPUT_TOO_LARGE: 413,
+  INVALID_ARGUMENT: 422,
+  REQUEST_INVALID: 422,
+  SETTINGS_INVALID: 422,
+  WORKFLOW_INVALID: 422,
+};
+
+/** The `loc` of a JSON pointer: `/workflow_nodes/0/settings` in the body is `["body", "workflow_nodes", 0, "settings"]`. */
+export function pointerToLoc(location: string, pointer: string): Array<string | number> {
+  const segments = pointer
+    ? pointer
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .map((s) => (/^(0|[1-9]\d*)$/.test(s) ? Number(s) : s))
+    : [];
+  return [location, ...segments];
+}
+
+/** The 422 detail list of problems `{code, path, message}`. */
+export function problemsDetail(location: string, problems: ReadonlyArray<{ code: string; path: string; message: string }>): ValidationDetail[] {
+  return problems.map((p) => ({ loc: pointerToLoc(location, p.path), msg: p.message, type: p.code }));
+}
+
+/** The HTTP form of a QuarryError: problem lists become 422 detail lists, other messages a detail string. */
+export function quarryHttpError(e: QuarryError): HttpError {
+  const status = STATUS_BY_CODE[e.code] ?? 500;
+  const problems = e.details.problems;
+  if (status === 422 && Array.isArray(problems)) {
+    const location = typeof e.details.location === 'string' ? e.details.location : 'body';
+    return { status, body: { detail: problemsDetail(location, problems as Array<{ code: string; path: string; message: string }>) } };
+  }
+  return { status, body: { detail: status === 500 ? 'Internal Server Error' : e.message } };
+}
+
+/** Maps anything thrown by a route to a status and a body; `undefined` means an unexpected error (500). */
+export function httpErrorOf(e: unknown): HttpError | undefined {
+  if (isQuarryError(e)) {
+    const h = quarryHttpError(e);
+    return h.status === 500 ? undefined : h;
+  }
+  const err = e as { code?: string; statusCode?: number; message?: string };
+  // Fastify's body parsers: a body that is not JSON is reported like FastAPI does.
+  if (typeof err.code === 'string' && err.code.startsWith('FST_ERR_CTP_')) {
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { status: 415, body: { detail: err.message ?? 'Unsupported Media Type' } };
+    if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { status: 413, body: { detail: 'Request body is too large' } };
+    return { status: 422, body: { detail: [{ loc: ['body'], msg: `JSON decode error: ${err.message ?? 'invalid JSON'}`, type: 'json_invalid' }] } };
+  }
+  if (err.statusCode === 400 && err instanceof SyntaxError) {
+    return { status: 422, body: { detail: [{ loc: ['body'], msg: `JSON decode error: ${err.message}`, type: 'json_invalid' }] } };
+  }
+  // @fastify/multipart limits and malformed multipart bodies.
+  if (typeof err.code === 'string' && err.code.startsWith('FST_') && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
+    const detail = err.code === 'FST_REQ_FILE_TOO_LARGE' ? 'an uploaded file is larger than the size limit' : err.code === 'FST_FILES_LIMIT' ? 'too many files in one request' : (err.message ?? 'bad request');
+    return { status: err.statusCode, body: { detail } };
+  }
+  return undefined;
+}

@@ -1,0 +1,171 @@
+import { readFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { elementToJSON, encodeOrigElements, errorMessage, isQuarryError, type Element } from '@quarry/core';
+import { chunkByCharacter, chunkByPage, chunkByTitle, detectFileType, partitionFile, type ChunkingOptionsInput, type PartitionStrategy } from '@quarry/nodes';
+import { readMultipart, type UploadedFile } from '../multipart.js';
+import { elementsToCsv } from '../legacy/csv.js';
+import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
+
+/** Strategies the legacy endpoint accepts (the reference's open-source list). */
+export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'] as const;
+/** Chunking strategies: the library's `basic` and `by_title`, plus the platform's `by_page`. */
+export const LEGACY_CHUNKING_STRATEGIES = ['basic', 'by_title', 'by_page'] as const;
+const OUTPUT_FORMATS = ['application/json', 'text/csv'];
+
+/** The reference's Python list repr, used in its messages: `['fast', 'hi_res']`. */
+const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
+
+class LegacyError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: unknown,
+  ) {
+    super(typeof detail === 'string' ? detail : 'invalid request');
+  }
+}
+
+function chunk(elements: Element[], form: LegacyForm): Element[] {
+  const options: ChunkingOptionsInput = {
+    max_characters: form.max_characters ?? 500,
+    new_after_n_chars: form.new_after_n_chars ?? null,
+    overlap: form.overlap ?? 0,
+    overlap_all: form.overlap_all ?? false,
+    include_orig_elements: form.include_orig_elements ?? null,
+  };
+  switch (form.chunking_strategy?.toLowerCase()) {
+    case 'by_title':
+      return chunkByTitle(elements, { ...options, multipage_sections: form.multipage_sections ?? true, combine_text_under_n_chars: form.combine_under_n_chars ?? null });
+    case 'by_page':
+      return chunkByPage(elements, options);
+    default:
+      return chunkByCharacter(elements, options);
+  }
+}
+
+/** What the reference strips from each element before answering. */
+function clean(elements: Element[], filename: string, coordinates: boolean): Array<Record<string, unknown>> {
+  return elements.map((el) => {
+    const json = elementToJSON(el) as unknown as Record<string, unknown>;
+    const metadata = { ...((json.metadata as Record<string, unknown> | undefined) ?? {}) };
+    metadata.filename = filename;
+    delete metadata.file_directory;
+    delete metadata.last_modified;
+    delete metadata.detection_class_prob;
+    if (!coordinates) delete metadata.coordinates;
+    // The reference's element JSON carries orig_elements compressed (zlib + Base64), not as objects.
+    if (Array.isArray(el.metadata.orig_elements)) metadata.orig_elements = encodeOrigElements(el.metadata.orig_elements);
+    return { ...json, metadata };
+  });
+}
+
+async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Array<Record<string, unknown>>> {
+  // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
+  const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  let bytes = asBytes(await readFile(file.path));
+  let filename = file.filename;
+  let filetype = form.content_type;
+  if (file.mimetype === 'application/gzip' || filename.endsWith('.gz')) {
+    try {
+      bytes = asBytes(gunzipSync(bytes));
+    } catch (e) {
+      throw new LegacyError(422, `File ${filename} is not valid gzip: ${errorMessage(e)}`);
+    }
+    filename = filename.replace(/\.gz$/, '');
+    filetype = form.gz_uncompressed_content_type ?? filetype;
+  }
+  const strategy = (form.strategy ?? 'auto').toLowerCase() as PartitionStrategy;
+  const skipPdf = (form.skip_infer_table_types ?? []).includes('pdf');
+  const languages = form.languages;
+  let elements: Element[];
+  try {
+    elements = await partitionFile(bytes, {
+      filename,
+      ...(filetype ? { filetype } : {}),
+      strategy,
+      encoding: form.encoding ?? 'utf-8',
+      include_page_breaks: form.include_page_breaks ?? false,
+      pdf_infer_table_structure: (strategy === 'hi_res' || strategy === 'auto') && (form.pdf_infer_table_structure ?? false) && !skipPdf,
+      xml_keep_tags: form.xml_keep_tags ?? false,
+      ocr_languages: form.ocr_languages ?? languages ?? ['eng'],
+      ...(languages ? { languages } : {}),
+      extract_image_block_types: form.extract_image_block_types ?? [],
+      coordinates: form.coordinates ?? false,
+      unique_element_ids: form.unique_element_ids ?? false,
+    });
+  } catch (e) {
+    if (!isQuarryError(e)) throw e;
+    const detail = e.details as { filetype?: string };
+    switch (e.code) {
+      case 'FILETYPE_UNSUPPORTED':
+        throw new LegacyError(400, `File type ${detail.filetype ?? 'unknown'} is not supported.`);
+      case 'FILE_EMPTY':
+        throw new LegacyError(400, `File ${filename} is empty.`);
+      case 'FILE_UNREADABLE': {
+        const mime = detail.filetype ?? filetype ?? (await detectFileType(bytes, filename).then((d) => d.mime, () => undefined));
+        if (mime === 'application/pdf') throw new LegacyError(422, 'File does not appear to be a valid PDF');
+        if (mime === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') throw new LegacyError(422, 'File is not a valid docx');
+        throw new LegacyError(422, e.message);
+      }
+      case 'INVALID_ARGUMENT':
+        throw new LegacyError(400, e.message);
+      default:
+        throw e;
+    }
+  }
+  const start = form.starting_page_number;
+  if (start !== undefined && start !== 1) for (const el of elements) if (el.metadata.page_number !== undefined) el.metadata.page_number += start - 1;
+  if (form.chunking_strategy) {
+    try {
+      elements = chunk(elements, form);
+    } catch (e) {
+      if (isQuarryError(e) && e.code === 'CHUNKING_OPTIONS_INVALID') throw new LegacyError(422, e.message);
+      throw e;
+    }
+  }
+  return clean(elements, filename, form.coordinates ?? false);
+}
+
+async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply): Promise<FastifyReply> {
+  const { form, problems } = parseLegacyForm(fields);
+  if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
+  if (problems.length) throw new LegacyError(422, problems);
+  const strategy = (form.strategy ?? 'auto').toLowerCase();
+  if (!(LEGACY_STRATEGIES as readonly string[]).includes(strategy)) throw new LegacyError(400, `Invalid strategy: ${strategy}. Must be one of ${pyList(LEGACY_STRATEGIES)}`);
+  const chunking = form.chunking_strategy?.toLowerCase();
+  if (chunking && !(LEGACY_CHUNKING_STRATEGIES as readonly string[]).includes(chunking)) {
+    throw new LegacyError(400, `Invalid chunking strategy: ${chunking}. Must be one of ${pyList(LEGACY_CHUNKING_STRATEGIES)}`);
+  }
+  const output = form.output_format ?? 'application/json';
+  if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
+  const results: Array<Array<Record<string, unknown>>> = [];
+  for (const f of files) results.push(await partitionUpload(f, form));
+  if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
+  return reply.type('application/json').send(results.length === 1 ? results[0] : results);
+}
+
+/**
+ * The legacy partition endpoint, `POST /general/v0/general` (REFERENCE.md c5): multipart `files`
+ * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
+ * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
+ * corrupt file or form field, 405 on GET.
+ */
+export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string): void {
+  app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
+  app.post('/general/v0/general', async (req, reply) => {
+    if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
+    const body = await readMultipart(req, stagingDir);
+    try {
+      return await handle(
+        body.files.filter((f) => f.field === 'files'),
+        body.fields,
+        reply,
+      );
+    } catch (e) {
+      if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail });
+      throw e;
+    } finally {
+      await body.cleanup();
+    }
+  });
+}

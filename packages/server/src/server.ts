@@ -1,0 +1,176 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { WorkflowService, type Clock, type Engine, type Logger, type Store, type WorkflowServiceOptions } from '@quarry/core';
+import type { ApiKeyRing } from './api-keys.js';
+import { defaultEngine } from './default-engine.js';
+import { httpErrorOf } from './http-errors.js';
+import { API_PREFIX, buildOpenApi } from './openapi.js';
+import type { RouteContext } from './route-context.js';
+import { connectorRoutes } from './routes/connectors.js';
+import { jobRoutes } from './routes/jobs.js';
+import { legacyPartitionRoutes } from './routes/legacy-partition.js';
+import { templateRoutes } from './routes/templates.js';
+import { workflowRoutes } from './routes/workflows.js';
+import { SqliteStore } from './sqlite-store.js';
+
+/** The answer to a request without an API key (REFERENCE.md d3). */
+export const MISSING_KEY_DETAIL = 'API key is missing, please provide an API key in the header.';
+/** The answer to a request with an unknown API key (the key itself is never echoed). */
+export const INVALID_KEY_DETAIL = 'API key is invalid.';
+/** Headers that carry the API key; the first is the spec's name, the second the reference platform's. */
+export const API_KEY_HEADERS = ['service-api-key', 'unstructured-api-key'] as const;
+
+/** Options of {@link createServer}. */
+export interface ServerOptions {
+  /** Where `quarry.db`, job files and sandboxed local connector directories live. */
+  dataDir: string;
+  /** Which key belongs to which workspace. */
+  apiKeys: ApiKeyRing;
+  /** Default: nodes and connectors plugins ({@link defaultEngine}). */
+  engine?: Engine;
+  /** Default: {@link SqliteStore} at `<dataDir>/quarry.db` (closed with the server). */
+  store?: Store;
+  /** Default: the real clock. */
+  clock?: Clock;
+  /** Fastify's logger option (default: info level to stdout); the API key headers are always redacted. */
+  logger?: FastifyServerOptions['logger'];
+  /** Further WorkflowService options (limits, concurrency, templates). */
+  service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
+}
+
+/** A server that is set up but maybe not listening yet. */
+export interface QuarryServer {
+  app: FastifyInstance;
+  service: WorkflowService;
+  /** Starts listening; resolves with the base URL of the workflow API (`http://host:port/api/v1`). */
+  listen(options?: { port?: number; host?: string }): Promise<string>;
+  /** Stops listening, cancels running jobs (they end STOPPED), closes the store it opened. */
+  close(): Promise<void>;
+}
+
+const REDACT = API_KEY_HEADERS.map((h) => `req.headers["${h}"]`).concat(['req.headers.authorization']);
+
+function loggerOption(option: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
+  if (option === false) return false;
+  const base = option === undefined || option === true ? {} : (option as Record<string, unknown>);
+  return { level: 'info', ...base, redact: { paths: REDACT, censor: '********' } };
+}
+
+/** The service's log lines go to Fastify's logger. */
+function serviceLogger(app: FastifyInstance): Logger {
+  const log = app.log.child({ component: 'service' });
+  return {
+    debug: (m, f) => log.debug(f ?? {}, m),
+    info: (m, f) => log.info(f ?? {}, m),
+    warn: (m, f) => log.warn(f ?? {}, m),
+    error: (m, f) => log.error(f ?? {}, m),
+  };
+}
+
+/**
+ * Builds the REST service: Fastify 5 with every SPEC.md path and those of REFERENCE.md d1 under
+ * `/api/v1` (collections with or without a trailing slash), `service-api-key` (or
+ * `unstructured-api-key`) auth with one workspace per key, `GET /api/v1/openapi.json`, and the
+ * legacy `POST /general/v0/general`.
+ *
+ * @example
+ * ```ts
+ * const server = await createServer({ dataDir: './data', apiKeys: new ApiKeyRing([['my-secret-key', 'acme']]) });
+ * const baseUrl = await server.listen({ port: 8080 });
+ * ```
+ */
+export async function createServer(options: ServerOptions): Promise<QuarryServer> {
+  const dataDir = path.resolve(options.dataDir);
+  const ownStore = !options.store;
+  const store = options.store ?? SqliteStore.open(path.join(dataDir, 'quarry.db'));
+  const limits = { maxFiles: options.service?.inputLimits?.maxFiles ?? 10, maxFileBytes: options.service?.inputLimits?.maxFileBytes ?? 10 * 1024 * 1024 };
+  const app = Fastify({
+    logger: loggerOption(options.logger),
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  let service: WorkflowService;
+  try {
+    service = await WorkflowService.open({
+      ...options.service,
+      engine: options.engine ?? defaultEngine(),
+      store,
+      dataDir,
+      inputLimits: limits,
+      logger: serviceLogger(app),
+      ...(options.clock ? { clock: options.clock } : {}),
+    });
+  } catch (e) {
+    if (ownStore) await store.close();
+    throw e;
+  }
+  const ctx: RouteContext = { service, stagingDir: path.join(dataDir, 'uploads') };
+
+  // Empty JSON bodies are read as "no body" (a run may be POSTed with a JSON content type and nothing else).
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(Object.assign(new SyntaxError((e as Error).message), { statusCode: 400 }), undefined);
+    }
+  });
+  await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 200, fieldSize: 1024 * 1024 }, throwFileSizeLimit: true });
+
+  app.decorateRequest('workspace', '');
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.routeOptions.config.public) return;
+    let key: string | undefined;
+    for (const h of API_KEY_HEADERS) {
+      const v = req.headers[h];
+      if (typeof v === 'string' && v.trim()) {
+        key = v.trim();
+        break;
+      }
+    }
+    if (!key) return reply.code(401).send({ detail: MISSING_KEY_DETAIL });
+    const workspace = options.apiKeys.workspaceOf(key);
+    if (!workspace) return reply.code(401).send({ detail: INVALID_KEY_DETAIL });
+    req.workspace = workspace;
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    const mapped = httpErrorOf(err);
+    if (mapped) return reply.code(mapped.status).send(mapped.body);
+    req.log.error({ err }, 'request failed');
+    return reply.code(500).send({ detail: 'Internal Server Error' });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
+
+  const openapi = buildOpenApi();
+  app.get(`${API_PREFIX}/openapi.json`, { config: { public: true } }, async () => openapi);
+  app.get('/healthcheck', { config: { public: true } }, async () => ({ healthcheck: 'HEALTHCHECK STATUS: EVERYTHING OK!' }));
+  await app.register(
+    async (api) => {
+      workflowRoutes(api, ctx);
+      connectorRoutes(api, ctx);
+      jobRoutes(api, ctx);
+      templateRoutes(api, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+  legacyPartitionRoutes(app, ctx.stagingDir);
+
+  let closed = false;
+  return {
+    app,
+    service,
+    async listen(listenOptions = {}) {
+      const address = await app.listen({ port: listenOptions.port ?? 8080, host: listenOptions.host ?? '127.0.0.1' });
+      return `${address.replace('[::1]', 'localhost')}${API_PREFIX}`;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      await service.close();
+      if (ownStore) await store.close();
+    },
+  };
+}
