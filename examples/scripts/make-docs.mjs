@@ -1,5 +1,6 @@
 // Writes the binary example documents (DOCX, XLSX, PDF) into examples/docs/generated/.
 // They are made here rather than committed so the repository holds only text we wrote.
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,7 +66,10 @@ async function makePdf() {
   return Buffer.from(await pdf.save());
 }
 
+// Office files embed their creation time, so a file is written only when missing: regenerating
+// it would change its content hash and defeat the demo's incremental second run.
 await mkdir(out, { recursive: true });
-await writeFile(join(out, 'migration-plan.docx'), await makeDocx());
-await writeFile(join(out, 'benchmarks.xlsx'), await makeXlsx());
-await writeFile(join(out, 'handbook.pdf'), await makePdf());
+for (const [name, make] of [['migration-plan.docx', makeDocx], ['benchmarks.xlsx', makeXlsx], ['handbook.pdf', makePdf]]) {
+  const path = join(out, name);
+  if (!existsSync(path)) await writeFile(path, await make());
+}

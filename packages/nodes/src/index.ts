@@ -2,5 +2,8 @@
  * @quarry/nodes: node plugins. Partitioners for every common file type and the chunkers.
  */
 export * from './partition/index.js';
+export * from './partition/vlm/index.js';
 export * from './chunk/index.js';
+export * from './embed/index.js';
+export * from './providers/index.js';
 export { nodesPlugin } from './plugin.js';

@@ -1,5 +1,8 @@
 import { definePlugin, ENGINE_VERSION } from '@quarry/core';
 import { unstructuredApiPartitionNode } from './partition/partition-node.js';
+import { vlmPartitionNode } from './partition/vlm/vlm-node.js';
+import { EMBED_NODES } from './embed/embed-nodes.js';
+import { EMBEDDING_MODELS } from './embed/embedding-models.js';
 import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from './chunk/chunker-nodes.js';
 
 /**
@@ -13,5 +16,6 @@ import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from './chunk
 export const nodesPlugin = definePlugin({
   name: '@quarry/nodes',
   engine: `^${ENGINE_VERSION}`,
-  nodes: [unstructuredApiPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode],
+  nodes: [unstructuredApiPartitionNode, vlmPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, ...EMBED_NODES],
+  embeddingModels: [...EMBEDDING_MODELS],
 });

@@ -1,20 +1,20 @@
-import { QuarryError } from '@quarry/core';
+import { ERROR_CODES, QuarryError } from '@quarry/core';
 
 /**
- * Error codes raised by the provider layer and the embedder nodes, each with a one-line
- * description (the lead copies them into core's table).
+ * The core error codes raised by the provider layer and the embedder nodes (descriptions live in
+ * core's single table).
  */
 export const PROVIDER_ERROR_CODES = {
-  EMBED_DIMENSIONS_MISMATCH: 'an embedding provider returned vectors whose length differs from the model registry',
-  EMBED_INPUT_TOO_LONG: 'a chunk has more tokens than the embedding model accepts (nothing is truncated)',
-  EMBED_MODEL_UNAVAILABLE: 'a local embedding model directory is missing, incomplete or cannot be loaded',
-  PROVIDER_AUTH: 'a provider rejected the credentials (HTTP 401/403)',
-  PROVIDER_BAD_REQUEST: 'a provider rejected the request as invalid (HTTP 400/404/413/422)',
-  PROVIDER_ERROR: 'a provider call failed for another reason, or answered with an unexpected shape',
-  PROVIDER_NOT_CONFIGURED: 'a provider lacks a required setting (API key, endpoint, region, project)',
-  PROVIDER_RATE_LIMITED: 'a provider kept answering HTTP 429 after every retry',
-  PROVIDER_TIMEOUT: 'a provider call timed out on every attempt',
-  PROVIDER_UNAVAILABLE: 'a provider kept answering HTTP 5xx, or could not be reached, after every retry',
+  EMBED_DIMENSIONS_MISMATCH: ERROR_CODES.EMBED_DIMENSIONS_MISMATCH,
+  EMBED_INPUT_TOO_LONG: ERROR_CODES.EMBED_INPUT_TOO_LONG,
+  EMBED_MODEL_UNAVAILABLE: ERROR_CODES.EMBED_MODEL_UNAVAILABLE,
+  PROVIDER_AUTH: ERROR_CODES.PROVIDER_AUTH,
+  PROVIDER_BAD_REQUEST: ERROR_CODES.PROVIDER_BAD_REQUEST,
+  PROVIDER_ERROR: ERROR_CODES.PROVIDER_ERROR,
+  PROVIDER_NOT_CONFIGURED: ERROR_CODES.PROVIDER_NOT_CONFIGURED,
+  PROVIDER_RATE_LIMITED: ERROR_CODES.PROVIDER_RATE_LIMITED,
+  PROVIDER_TIMEOUT: ERROR_CODES.PROVIDER_TIMEOUT,
+  PROVIDER_UNAVAILABLE: ERROR_CODES.PROVIDER_UNAVAILABLE,
 } as const;
 
 /** A code of {@link PROVIDER_ERROR_CODES}. */

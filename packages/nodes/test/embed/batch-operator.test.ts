@@ -131,6 +131,28 @@ describe('embedOperator', () => {
     expect(b.maxInFlight).toBeGreaterThan(1);
   });
 
+  it('stays within its concurrency when the consumer feeds the next document from inside a result', async () => {
+    // 'b' is too long: with prepareOnDispatch it fails while a batch is being cut, inside the pump.
+    const b = backend({ maxInputTokens: 1 });
+    const input = new Subject<Flow>();
+    const queue = [flow('b', ['too long']), flow('c', ['c0']), flow('d', ['d0', 'd1'])];
+    const results: FlowResult[] = [];
+    await new Promise<void>((resolve) => {
+      input.pipe(embedOperator(b, { maxInputs: 2, maxTokens: 1000, flushMs: 0, concurrency: 1, prepareOnDispatch: true }, ctx())).subscribe({
+        next: (r) => {
+          results.push(r);
+          const next = queue.shift();
+          if (next) input.next(next);
+          else input.complete();
+        },
+        complete: resolve,
+      });
+      input.next(flow('a', ['a0']));
+    });
+    expect(results.map((r) => `${r.document.record_id}:${isFailedFlow(r) ? 'failed' : 'ok'}`)).toEqual(['a:ok', 'b:failed', 'c:ok', 'd:ok']);
+    expect(b.maxInFlight).toBe(1);
+  });
+
   it('a failed request fails only the documents in it', async () => {
     const b = backend({ fail: (batch) => (batch.includes('b1') ? providerError('PROVIDER_UNAVAILABLE', 'HTTP 500 after 6 attempts') : undefined) });
     const results = byId(await run([flow('a', ['a0', 'a1']), flow('b', ['b0', 'b1']), flow('c', ['c0', 'c1', 'c2'])], b, { maxInputs: 2 }));

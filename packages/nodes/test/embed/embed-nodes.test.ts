@@ -21,7 +21,6 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const docsDir = path.join(repoRoot, 'examples', 'docs');
 const KEY = 'sk-engine-test-0123456789abcdefghij';
 
-const embedPlugin = definePlugin({ name: 'embed-test', engine: `^${ENGINE_VERSION}`, nodes: [...EMBED_NODES], embeddingModels: [...EMBEDDING_MODELS] });
 
 function memoryDestination(): DestinationConnector & { flows: Map<string, Element[]> } {
   const flows = new Map<string, Element[]>();
@@ -54,7 +53,7 @@ afterEach(async () => {
 
 describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over examples/docs', () => {
   it('partition -> chunk_by_title -> embed(local) writes a vector of the model dimension on every chunk', async () => {
-    const engine = createEngine().use(nodesPlugin).use(embedPlugin);
+    const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({ name: 'local-embed', nodes: [partition, chunk({ max_characters: 500 }), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: modelDir, batch_size: 8 } }] });
     const destination = memoryDestination();
     const summary: JobSummary = await engine.run(plan, { source: folderSource(docsDir), destination, concurrency: 3 }).done;
@@ -84,7 +83,7 @@ describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over exam
   });
 
   it('rule 5 for the local model: a max_characters above max tokens x 3.5 fails the job naming both numbers', async () => {
-    const engine = createEngine().use(nodesPlugin).use(embedPlugin);
+    const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({ name: 'too-big', nodes: [partition, chunk({ max_characters: 2000 }), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: modelDir } }] });
     const summary = await engine.run(plan, { source: folderSource(docsDir), destination: memoryDestination() }).done;
     expect(summary.status).toBe('FAILED');
@@ -93,7 +92,7 @@ describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over exam
   });
 
   it('a missing model directory fails the job with EMBED_MODEL_UNAVAILABLE', async () => {
-    const engine = createEngine().use(nodesPlugin).use(definePlugin({ name: 'local-only', engine: `^${ENGINE_VERSION}`, nodes: [localEmbedNode] }));
+    const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({ name: 'missing', nodes: [partition, chunk(), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: path.join(dir, 'absent') } }] });
     const summary = await engine.run(plan, { source: folderSource(docsDir) }).done;
     expect(summary.error?.code).toBe('EMBED_MODEL_UNAVAILABLE');
@@ -101,7 +100,7 @@ describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over exam
 });
 
 describe('workflow validation with the model registry', () => {
-  const engine = createEngine().use(nodesPlugin).use(embedPlugin);
+  const engine = createEngine().use(nodesPlugin);
   const body = (chunkSettings: Record<string, unknown>, embed: { subtype: string; model_name: string }) => ({
     name: 'w',
     workflow_type: 'custom',
@@ -156,7 +155,7 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
   it('a provider answering 429 twice and then 200 finishes with no chunk lost', async () => {
     server = await startLoopbackServer(openAIWire(() => 1536));
     server.inject(openAIError(429, 'Rate limit reached for requests', { 'retry-after-ms': '5' }), 2);
-    const engine = createEngine().use(nodesPlugin).use(embedPlugin);
+    const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'openai-embed',
       nodes: [partition, chunk({ max_characters: 400 }), { name: 'Embedder', type: 'embed', subtype: 'openai', settings: { model_name: 'text-embedding-3-small', api_key: KEY, base_url: `${server.url}/v1`, batch_size: 16 } }],
@@ -178,7 +177,7 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
   it('a provider that keeps failing fails only the documents of that request, with the provider code', async () => {
     server = await startLoopbackServer(openAIWire(() => 1536));
     server.inject(openAIError(500, 'boom'), 3);
-    const engine = createEngine().use(nodesPlugin).use(embedPlugin);
+    const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'openai-embed',
       nodes: [
@@ -198,7 +197,7 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
     server = await startLoopbackServer(openAIWire(() => 1536));
     vi.stubEnv('AZURE_OPENAI_ENDPOINT', server.url);
     vi.stubEnv('AZURE_OPENAI_API_KEY', KEY);
-    const engine = createEngine().use(nodesPlugin).use(embedPlugin);
+    const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'azure',
       workflow_type: 'custom',
@@ -231,5 +230,13 @@ describe('remote backend token counting', () => {
     const remote = await createRemoteBackend('voyageai', { model_name: info.model_name, api_key: KEY, flush_ms: 0, concurrency: 1, timeout_ms: 1000, max_retries: 0 }, info, { pool: new ProviderPool(), logger: silentLogger });
     expect(remote.backend.maxInputTokens).toBeUndefined();
     remote.close();
+  });
+});
+
+describe('nodesPlugin', () => {
+  it('registers every embedder subtype and every known model', () => {
+    const engine = createEngine().use(nodesPlugin);
+    expect(engine.registry.nodeSubtypes('embed')).toEqual(EMBED_NODES.map((n) => n.subtype).sort());
+    expect(engine.registry.embeddingModels()).toHaveLength(EMBEDDING_MODELS.length);
   });
 });
