@@ -15,6 +15,7 @@ export const ERROR_CODES = {
   EMBED_DIMENSIONS_MISMATCH: 'an embedding provider returned vectors whose length differs from the model registry',
   EMBED_INPUT_TOO_LONG: 'a chunk has more tokens than the embedding model accepts (nothing is truncated)',
   EMBED_MODEL_UNAVAILABLE: 'a local embedding model directory is missing, incomplete or cannot be loaded',
+  ENRICHMENT_RESPONSE_INVALID: 'a model answer cannot be used (no JSON object for NER, no <table> for table-to-HTML)',
   FILETYPE_UNSUPPORTED: 'no partitioner handles the detected file type',
   FILE_EMPTY: 'a document has no bytes',
   FILE_UNREADABLE: 'a document exists but cannot be parsed',

@@ -5,5 +5,6 @@ export * from './partition/index.js';
 export * from './partition/vlm/index.js';
 export * from './chunk/index.js';
 export * from './embed/index.js';
+export * from './prompter/index.js';
 export * from './providers/index.js';
 export { nodesPlugin } from './plugin.js';

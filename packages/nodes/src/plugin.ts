@@ -2,11 +2,13 @@ import { definePlugin, ENGINE_VERSION } from '@quarry/core';
 import { unstructuredApiPartitionNode } from './partition/partition-node.js';
 import { vlmPartitionNode } from './partition/vlm/vlm-node.js';
 import { EMBED_NODES } from './embed/embed-nodes.js';
+import { chunkBySimilarityNode } from './chunk/chunk-by-similarity-node.js';
+import { PROMPTER_NODES } from './prompter/prompter-nodes.js';
 import { EMBEDDING_MODELS } from './embed/embedding-models.js';
 import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from './chunk/chunker-nodes.js';
 
 /**
- * Every built-in node of @quarry/nodes: the partitioners and the chunkers.
+ * Every built-in node of @quarry/nodes: partitioners, prompters (enrichment), chunkers and embedders.
  *
  * @example
  * ```ts
@@ -16,6 +18,6 @@ import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from './chunk
 export const nodesPlugin = definePlugin({
   name: '@quarry/nodes',
   engine: `^${ENGINE_VERSION}`,
-  nodes: [unstructuredApiPartitionNode, vlmPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, ...EMBED_NODES],
+  nodes: [unstructuredApiPartitionNode, vlmPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, chunkBySimilarityNode, ...PROMPTER_NODES, ...EMBED_NODES],
   embeddingModels: [...EMBEDDING_MODELS],
 });

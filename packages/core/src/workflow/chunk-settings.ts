@@ -37,6 +37,10 @@ const similarityShape = {
     .max(0.99, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
     .nullish()
     .describe('minimum similarity of consecutive elements to share a chunk, 0.01..0.99; default none'),
+  embedding: z
+    .looseObject({ subtype: z.string().min(1) })
+    .nullish()
+    .describe("quarry extension: the embedding model, { subtype, ...that embedder's settings }; default: the workflow's embed node"),
 };
 
 /**

@@ -13,7 +13,7 @@ describe('chunker settings schemas', () => {
       chunk_by_character: common,
       chunk_by_title: [...common, 'multipage_sections', 'combine_text_under_n_chars'],
       chunk_by_page: common,
-      chunk_by_similarity: [...common, 'similarity_threshold'],
+      chunk_by_similarity: [...common, 'similarity_threshold', 'embedding'],
     });
   });
 

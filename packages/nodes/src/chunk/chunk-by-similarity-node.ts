@@ -1,0 +1,51 @@
+import { chunkBySimilaritySettings, defineNode, quarryError, type NodeDefinition } from '@quarry/core';
+import { z } from 'zod';
+import { chunkBySimilarity } from './chunk-by-similarity.js';
+import { chunkerProcess } from './chunker-nodes.js';
+import { resolveChunkingOptions, type ChunkerNodeSettings } from './options.js';
+import { createSimilarityEmbedder, embeddingRef, embedTextsFor } from './similarity-embedder.js';
+
+/** Settings of the chunk_by_similarity node: SPEC.md's, plus the optional `embedding` model. */
+export interface ChunkBySimilarityNodeSettings extends ChunkerNodeSettings {
+  /**
+   * The model elements are compared with: an embedder subtype and that embedder's settings, e.g.
+   * `{ subtype: 'local', model_path: './models/all-MiniLM-L6-v2' }` or
+   * `{ subtype: 'openai', model_name: 'text-embedding-3-small' }`. Default: the workflow's embed node.
+   */
+  embedding?: Record<string, unknown> | null;
+}
+
+const embeddingSetting = z
+  .looseObject({ subtype: z.string({ error: 'embedding.subtype is required: local, openai, azure_openai, bedrock, ibm, togetherai or voyageai' }).min(1) })
+  .nullish()
+  .describe("embedding model: { subtype, ...that embedder's settings }; default: the workflow's embed node");
+
+/** The node's settings schema: core's `chunkBySimilaritySettings` plus `embedding`. */
+export const chunkBySimilarityNodeSettings = chunkBySimilaritySettings.safeExtend({ embedding: embeddingSetting });
+
+/**
+ * `chunk_by_similarity`: embeds the document's elements with the workflow's embedder (or the
+ * configured `embedding`) and joins consecutive elements only while their cosine similarity is at
+ * least `similarity_threshold` (default 0.5), never past `max_characters`. The model is loaded
+ * once per job and freed at its end. `contextual_chunking_strategy: "v1"` applies as on every
+ * chunker.
+ */
+export const chunkBySimilarityNode: NodeDefinition<ChunkBySimilarityNodeSettings> = defineNode<ChunkBySimilarityNodeSettings>({
+  type: 'chunk',
+  subtype: 'chunk_by_similarity',
+  description: 'joins consecutive elements while their embeddings are similar enough',
+  settings: chunkBySimilarityNodeSettings as unknown as z.ZodType<ChunkBySimilarityNodeSettings>,
+  create: async (s, ctx) => {
+    const options = resolveChunkingOptions('chunk_by_similarity', s);
+    const ref = embeddingRef(s.embedding, ctx.nodes);
+    if (!ref) {
+      throw quarryError(
+        'SETTINGS_INVALID',
+        'chunk_by_similarity needs an embedding model: add an embed node to the workflow, or set settings.embedding (for example { "subtype": "local", "model_path": "./models/all-MiniLM-L6-v2" })',
+      );
+    }
+    const embedder = await createSimilarityEmbedder(ref, { services: ctx.services, logger: ctx.logger });
+    const node = chunkerProcess(s, ctx, (elements, signal) => chunkBySimilarity(elements, { ...options, embed: embedTextsFor(embedder, signal) }));
+    return { ...node, close: () => embedder.close() };
+  },
+});
