@@ -136,3 +136,22 @@ describe('classifiers', () => {
     expect(el.element_id).toBeTruthy();
   });
 });
+
+describe('underNonAlphaRatio fast path', () => {
+  // The straightforward definition: share of non-whitespace code points that are letters.
+  const reference = (text: string, threshold: number): boolean => {
+    const chars = [...text].filter((ch) => !/^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/.test(ch));
+    const alpha = chars.filter((ch) => /\p{L}/u.test(ch)).length;
+    return chars.length > 0 ? alpha / chars.length < threshold : false;
+  };
+
+  it('agrees with the per-character Unicode definition on mixed scripts, digits and astral characters', () => {
+    const pool = ['a', 'Z', '1', '.', ' ', '\n', 'é', 'ß', 'Ж', '中', '٣', '😀', '𝐀', '\u00a0', '-', 'ﬁ', '\u3000'];
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let n = 0; n < 500; n++) {
+      const text = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => pool[Math.floor(rand() * pool.length)]).join('');
+      for (const t of [0.3, 0.5, 0.8]) expect(underNonAlphaRatio(text, t), JSON.stringify(text)).toBe(reference(text, t));
+    }
+  });
+});
