@@ -33,6 +33,7 @@ export function buildProgram(): Command {
     .option('--source <connector.json>', 'read from a search index: a connector create body file (instead of --input)')
     .option('--destination <connector.json>', 'write to a search index: a connector create body file (instead of --output)')
     .option('-c, --concurrency <n>', 'documents in flight at once', positiveInt, 4)
+    .option('--num-processes <n>', 'partition in <n> worker threads (default: on the main thread)', positiveInt)
     .option('--reprocess-all', 'process every document even if unchanged (overrides the workflow)')
     .option('--no-progress', 'do not draw the progress bar')
     .option('--json', 'print the job summary as JSON')

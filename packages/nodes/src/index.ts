@@ -8,3 +8,4 @@ export * from './embed/index.js';
 export * from './prompter/index.js';
 export * from './providers/index.js';
 export { nodesPlugin } from './plugin.js';
+export * from './pool/index.js';

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FileStateStore, consoleLogger, type DestinationInput, type JobSummary, type SourceInput } from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
+import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { defaultEngine } from '../engine.js';
 import { readConnectorFile, type ConnectorFile } from '../ingest/connector-file.js';
 import { attachProgress } from '../progress.js';
@@ -24,6 +25,8 @@ export interface RunCommandOptions {
   /** A connector create body file (`type: "search_index"`) to write to instead of `output`. */
   destination?: string;
   concurrency: number;
+  /** Partition in this many worker threads (absent: on the main thread). */
+  numProcesses?: number;
   reprocessAll?: boolean;
   progress: boolean;
   json?: boolean;
@@ -68,18 +71,26 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   const state = await FileStateStore.open(join(stateDir, `state-${key}.jsonl`));
   const onSigint = (): void => ac.abort();
   process.once('SIGINT', onSigint);
-  const job = engine.run(plan, {
-    source,
-    destination,
-    concurrency: opts.concurrency,
-    ...(opts.reprocessAll ? { reprocessAll: true } : {}),
-    state,
-    signal: ac.signal,
-    logger,
-  });
-  if (opts.progress) attachProgress(job);
-  const summary = await job.done;
-  process.off('SIGINT', onSigint);
+  const pool = opts.numProcesses === undefined ? undefined : new PartitionPool({ size: opts.numProcesses });
+  let summary: JobSummary;
+  try {
+    const job = engine.run(plan, {
+      source,
+      destination,
+      // Twice as many documents in flight as workers: the next one is read while a worker is busy.
+      concurrency: pool ? Math.max(opts.concurrency, 2 * pool.size) : opts.concurrency,
+      ...(opts.reprocessAll ? { reprocessAll: true } : {}),
+      state,
+      signal: ac.signal,
+      logger,
+      ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+    });
+    if (opts.progress) attachProgress(job);
+    summary = await job.done;
+  } finally {
+    process.off('SIGINT', onSigint);
+    await pool?.close();
+  }
   const target = output ?? `search_index ${describeIndex(destinationFile!)}`;
   process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, target));
   process.exitCode = summary.status === 'COMPLETED' && summary.counts.failed === 0 ? 0 : 1;

@@ -3,3 +3,4 @@ export * from './logger.js';
 export * from './pull-source.js';
 export * from './run-job.js';
 export * from './state-store.js';
+export * from './worker-pool.js';

@@ -1,39 +1,52 @@
-import { defineNode, partitionUnstructuredApiSettings, type Flow, type PartitionUnstructuredApiSettings, type ProcessContext } from '@quarry/core';
-import { partitionFile } from './partition-file.js';
+import { defineNode, partitionUnstructuredApiSettings, type Flow, type PartitionUnstructuredApiSettings, type ProcessContext, type SourceDocument } from '@quarry/core';
+import { isPartitionPool, PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
+import { partitionFile, type PartitionFileRequest } from './partition-file.js';
+
+type Request = Omit<PartitionFileRequest, 'signal' | 'logger'>;
+
+function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings): Request {
+  return {
+    filename: document.filename,
+    ...(document.file_directory ? { file_directory: document.file_directory } : {}),
+    ...(document.filetype ? { filetype: document.filetype } : {}),
+    ...(document.last_modified ? { last_modified: document.last_modified } : {}),
+    data_source: document.data_source,
+    strategy: settings.strategy,
+    encoding: settings.encoding,
+    include_page_breaks: settings.include_page_breaks,
+    infer_table_structure: settings.infer_table_structure,
+    pdf_infer_table_structure: settings.pdf_infer_table_structure,
+    xml_keep_tags: settings.xml_keep_tags,
+    ocr_languages: settings.ocr_languages,
+    extract_image_block_types: settings.extract_image_block_types ?? [],
+    coordinates: settings.coordinates,
+    exclude_elements: settings.exclude_elements ?? [],
+    unique_element_ids: settings.unique_element_ids,
+  };
+}
 
 /**
  * The High Res and Fast partitioners (`type: "partition", subtype: "unstructured_api"`): reads the
- * document's bytes, detects its type and partitions it with the matching format partitioner.
+ * document's bytes, detects its type and partitions it with the matching format partitioner. When
+ * the run's services hold a {@link PARTITION_POOL_SERVICE} pool, partitioning runs in its worker
+ * threads (`quarry run --num-processes N`).
  */
 export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiSettings>({
   type: 'partition',
   subtype: 'unstructured_api',
   description: 'Fast (text layer) and High Res (OCR, tables, images) partitioning of every supported file type',
   settings: partitionUnstructuredApiSettings,
-  create: (settings) => ({
-    async process(flow: Flow, ctx: ProcessContext) {
-      const { document } = flow;
-      const bytes = await document.read(ctx.signal);
-      return partitionFile(bytes, {
-        filename: document.filename,
-        ...(document.file_directory ? { file_directory: document.file_directory } : {}),
-        ...(document.filetype ? { filetype: document.filetype } : {}),
-        ...(document.last_modified ? { last_modified: document.last_modified } : {}),
-        data_source: document.data_source,
-        strategy: settings.strategy,
-        encoding: settings.encoding,
-        include_page_breaks: settings.include_page_breaks,
-        infer_table_structure: settings.infer_table_structure,
-        pdf_infer_table_structure: settings.pdf_infer_table_structure,
-        xml_keep_tags: settings.xml_keep_tags,
-        ocr_languages: settings.ocr_languages,
-        extract_image_block_types: settings.extract_image_block_types ?? [],
-        coordinates: settings.coordinates,
-        exclude_elements: settings.exclude_elements ?? [],
-        unique_element_ids: settings.unique_element_ids,
-        signal: ctx.signal,
-        logger: ctx.logger,
-      });
-    },
-  }),
+  create: (settings, ctx) => {
+    const service = ctx.services.get(PARTITION_POOL_SERVICE);
+    const pool = isPartitionPool(service) ? service : undefined;
+    return {
+      async process(flow: Flow, pctx: ProcessContext) {
+        const { document } = flow;
+        const bytes = await document.read(pctx.signal);
+        const request = requestFor(document, settings);
+        if (pool) return pool.partition(bytes, request, { signal: pctx.signal, logger: pctx.logger });
+        return partitionFile(bytes, { ...request, signal: pctx.signal, logger: pctx.logger });
+      },
+    };
+  },
 });

@@ -1,0 +1,139 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createEngine, isQuarryError, type DestinationConnector, type Job, type Element, type JobSummary, type SourceConnector, type SourceDocument } from '@quarry/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../../src/index.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const corpusDocs = path.resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
+const crashingWorker = new URL('../support/crashing-partition-worker.ts', import.meta.url);
+
+const engine = createEngine().use(nodesPlugin);
+const plan = engine.build({
+  name: 'pool',
+  nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } }],
+});
+
+function doc(filename: string, bytes: Uint8Array): SourceDocument {
+  return { record_id: filename, filename, data_source: { record_locator: { name: filename } }, read: async () => bytes };
+}
+
+function generated(n: number): SourceDocument[] {
+  const enc = new TextEncoder();
+  return Array.from({ length: n }, (_, i) => {
+    const kind = i % 3;
+    if (kind === 0) return doc(`note-${i}.md`, enc.encode(`# Note ${i}\n\nThe first paragraph of note ${i} says what it is about.\n\n- one\n- two\n\n## Details\n\nMore text for ${i}.\n`));
+    if (kind === 1) return doc(`page-${i}.html`, enc.encode(`<html><body><h1>Page ${i}</h1><p>Body text of page ${i}, long enough to be narrative text.</p><table><tr><td>a</td><td>${i}</td></tr></table></body></html>`));
+    return doc(`rows-${i}.csv`, enc.encode(`name,value\nalpha,${i}\nbeta,${i * 2}\n`));
+  });
+}
+
+function listSource(docs: SourceDocument[]): SourceConnector {
+  return { count: async () => docs.length, async *list() { yield* docs; } };
+}
+
+async function run(
+  docs: SourceDocument[],
+  pool?: PartitionPool,
+  options: { nodeTimeoutMs?: number; onJob?: (job: Job) => void } = {},
+): Promise<{ summary: JobSummary; out: Map<string, Element[]> }> {
+  const out = new Map<string, Element[]>();
+  const destination: DestinationConnector = { write: async ({ document, elements }) => void out.set(document.record_id, elements) };
+  const job = engine.run(plan, {
+    source: listSource(docs),
+    destination,
+    concurrency: 4,
+    ...(options.nodeTimeoutMs ? { nodeTimeoutMs: options.nodeTimeoutMs } : {}),
+    ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+  });
+  options.onJob?.(job);
+  return { summary: await job.done, out };
+}
+
+describe('PartitionPool', () => {
+  let pool: PartitionPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it('partitions documents in worker threads with the same elements as on the main thread', async () => {
+    const docs = generated(9);
+    const inProcess = await run(docs);
+    pool = new PartitionPool({ size: 2 });
+    const pooled = await run(docs, pool);
+    expect(pooled.summary.status).toBe('COMPLETED');
+    expect(pooled.summary.counts).toMatchObject({ total: 9, written: 9, failed: 0 });
+    expect(pooled.out.size).toBe(9);
+    for (const [id, elements] of inProcess.out) {
+      expect(elements.length).toBeGreaterThan(0);
+      expect(pooled.out.get(id)).toEqual(elements);
+    }
+  }, 120_000);
+
+  it.skipIf(!existsSync(corpusDocs))('gives the same elements for corpus PDFs, HTML and DOCX (skipped: /work/shared/corpus/docs absent)', async () => {
+    const names = ['reliance.pdf', 'multi-column-2p.pdf', 'example-10k-1p.html', 'handbook-1p.docx', 'stanley-cups.csv'];
+    const docs = names.map((n) => doc(n, new Uint8Array(readFileSync(path.join(corpusDocs, n)))));
+    const inProcess = await run(docs);
+    pool = new PartitionPool({ size: 2 });
+    const pooled = await run(docs, pool);
+    expect(pooled.summary.counts).toMatchObject({ total: names.length, written: names.length, failed: 0 });
+    for (const n of names) {
+      expect(inProcess.out.get(n)!.length).toBeGreaterThan(0);
+      expect(pooled.out.get(n)).toEqual(inProcess.out.get(n));
+    }
+    // The source's bytes were copied, not moved: they can be read again.
+    expect((await docs[0]!.read(new AbortController().signal)).byteLength).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('keeps partitionFile error codes for a document that fails in a worker', async () => {
+    pool = new PartitionPool({ size: 1 });
+    const e = await pool.partition(new Uint8Array(0), { filename: 'empty.txt' }).catch((err: unknown) => err);
+    expect(isQuarryError(e) && e.code).toBe('FILE_EMPTY');
+    const ok = await pool.partition(new TextEncoder().encode('Hello there, this is a sentence.'), { filename: 'hello.txt', unique_element_ids: false });
+    expect(ok.map((el) => el.text)).toEqual(['Hello there, this is a sentence.']);
+  }, 60_000);
+
+  it('fails only the document whose worker crashed, replaces the worker and completes the rest', async () => {
+    const enc = new TextEncoder();
+    const docs = [...generated(6)];
+    docs.splice(2, 0, doc('poison.txt', enc.encode('This document ends its worker.')));
+    pool = new PartitionPool({ size: 2, workerUrl: crashingWorker });
+    const { summary, out } = await run(docs, pool);
+    expect(summary.status).toBe('COMPLETED');
+    expect(summary.counts).toMatchObject({ total: 7, written: 6, failed: 1 });
+    expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'poison.txt', node: 'partition', code: 'NODE_FAILED' })]);
+    expect(summary.failures[0]!.message).toMatch(/partition worker stopped: exit code 7/);
+    expect([...out.keys()].sort()).toEqual(generated(6).map((d) => d.record_id).sort());
+    expect(pool.size).toBe(2);
+    // The replacement worker takes new documents.
+    const again = await run(generated(3), pool);
+    expect(again.summary.counts).toMatchObject({ written: 3, failed: 0 });
+  }, 120_000);
+
+  it('times out a document whose worker never answers: its worker is replaced, the others complete', async () => {
+    const enc = new TextEncoder();
+    const docs = [doc('hang.txt', enc.encode('This document blocks its worker.')), ...generated(4)];
+    pool = new PartitionPool({ size: 2, workerUrl: crashingWorker });
+    // Workers booted first: the timeout clock must measure the blocked document, not start-up.
+    await run(generated(2), pool);
+    const { summary } = await run(docs, pool, { nodeTimeoutMs: 4_000 });
+    expect(summary.counts).toMatchObject({ total: 5, written: 4, failed: 1 });
+    expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'hang.txt', code: 'NODE_TIMEOUT' })]);
+    const again = await run(generated(4), pool);
+    expect(again.summary.counts).toMatchObject({ written: 4, failed: 0 });
+  }, 120_000);
+
+  it('stops a cancelled job although a worker is blocked, and the pool serves the next job', async () => {
+    const enc = new TextEncoder();
+    pool = new PartitionPool({ size: 2, workerUrl: crashingWorker });
+    const { summary } = await run([doc('hang.txt', enc.encode('This document blocks its worker.'))], pool, {
+      onJob: (job) => job.events$.subscribe((e) => e.type === 'document_started' && setTimeout(() => job.cancel(), 300)),
+    });
+    expect(summary.status).toBe('STOPPED');
+    expect(summary.counts).toMatchObject({ total: 1, stopped: 1, written: 0 });
+    const again = await run(generated(4), pool);
+    expect(again.summary.counts).toMatchObject({ written: 4, failed: 0 });
+  }, 120_000);
+});
