@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   assignElementIds,
   errorMessage,
@@ -159,21 +158,12 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
 
 // Partitioners' temporary ids only need to be unique within one partitioner's output; embedded
 // documents come from other partitioners, so every element gets a fresh UUID (parents remapped)
-// before the outputs are mixed.
+// before the outputs are mixed, and a parent id that names no element of the document is dropped.
 function rekey(elements: Element[]): void {
-  const remap = new Map<string, string>();
+  assignElementIds(elements, { unique: true });
+  const ids = new Set(elements.map((el) => el.element_id));
   for (const el of elements) {
-    const id = randomUUID();
-    if (el.element_id) remap.set(el.element_id, id);
-    el.element_id = id;
-  }
-  for (const el of elements) {
-    const p = el.metadata.parent_id;
-    if (p !== undefined) {
-      const mapped = remap.get(p);
-      if (mapped) el.metadata.parent_id = mapped;
-      else delete el.metadata.parent_id;
-    }
+    if (el.metadata.parent_id !== undefined && !ids.has(el.metadata.parent_id)) delete el.metadata.parent_id;
   }
 }
 

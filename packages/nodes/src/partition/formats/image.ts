@@ -1,7 +1,7 @@
-import type { Canvas } from '@napi-rs/canvas';
-import { isQuarryError, quarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
 import { ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
+import { decodeImagePages, type DecodedPage } from './image-decode.js';
 import { layoutToElements } from './image-layout.js';
 import { newElement } from './new-element.js';
 
@@ -9,76 +9,6 @@ import { newElement } from './new-element.js';
 // their long side are scans at 100-150 dpi or screenshots, whose text is too small for it.
 const TARGET_LONG_SIDE = 2000;
 const MAX_UPSCALE = 3;
-// Guards against decompression bombs: a 600 dpi A0 scan is about 20000 x 28000.
-const MAX_PIXELS = 400_000_000;
-
-/** One page of an image file, decoded, as a canvas. */
-interface DecodedPage {
-  canvas: Canvas;
-  width: number;
-  height: number;
-}
-
-function isTiff(b: Uint8Array): boolean {
-  return (b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a);
-}
-
-async function decodePages(bytes: Uint8Array, options: FormatPartitionOptions): Promise<DecodedPage[]> {
-  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
-  const unreadable = (e: unknown): Error =>
-    quarryError('FILE_UNREADABLE', `${options.filename}: not a readable image (${e instanceof Error ? e.message : String(e)})`, {
-      cause: e,
-      details: { filename: options.filename },
-    });
-  const checkSize = (width: number, height: number): void => {
-    if (!(width > 0 && height > 0)) throw unreadable(new Error('the image has no pixels'));
-    if (width * height > MAX_PIXELS) throw unreadable(new Error(`${width} x ${height} pixels is more than the ${MAX_PIXELS} allowed`));
-  };
-  if (isTiff(bytes)) {
-    const UTIF = (await import('utif2')).default;
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let ifds: ReturnType<typeof UTIF.decode>;
-    try {
-      ifds = UTIF.decode(buffer);
-    } catch (e) {
-      throw unreadable(e);
-    }
-    const pages: DecodedPage[] = [];
-    // Reduced-resolution images (thumbnails, NewSubfileType bit 0) are not pages.
-    for (const ifd of ifds.filter((d) => !((Number((d.t254 as number[] | undefined)?.[0] ?? 0) & 1)))) {
-      try {
-        UTIF.decodeImage(buffer, ifd);
-        checkSize(ifd.width, ifd.height);
-        const rgba = UTIF.toRGBA8(ifd);
-        const canvas = createCanvas(ifd.width, ifd.height);
-        const ctx = canvas.getContext('2d');
-        const data = ctx.createImageData(ifd.width, ifd.height);
-        data.data.set(rgba.subarray(0, data.data.length));
-        ctx.putImageData(data, 0, 0);
-        pages.push({ canvas, width: ifd.width, height: ifd.height });
-      } catch (e) {
-        if (isQuarryError(e)) throw e;
-        throw unreadable(e);
-      }
-    }
-    if (pages.length === 0) throw unreadable(new Error('the TIFF file holds no image'));
-    return pages;
-  }
-  let image: Awaited<ReturnType<typeof loadImage>>;
-  try {
-    image = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-  } catch (e) {
-    throw unreadable(e);
-  }
-  checkSize(image.width, image.height);
-  const canvas = createCanvas(image.width, image.height);
-  const ctx = canvas.getContext('2d');
-  // Transparent pixels would otherwise become black behind black text.
-  ctx.fillStyle = '#ffffff';
-  ctx.fillRect(0, 0, image.width, image.height);
-  ctx.drawImage(image, 0, 0);
-  return [{ canvas, width: image.width, height: image.height }];
-}
 
 /** The page as PNG for OCR, enlarged when its text is likely too small; returns the scale used. */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
@@ -129,7 +59,7 @@ export const imagePartitioner: FormatPartitioner = {
   mimeTypes: ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/gif', 'image/webp'],
   extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp'],
   async partition(bytes, options) {
-    const pages = await decodePages(bytes, options);
+    const pages = await decodeImagePages(bytes, options.filename);
     const out: Element[] = [];
     for (const [index, page] of pages.entries()) {
       options.signal.throwIfAborted();

@@ -5,6 +5,7 @@
 import { quarryError } from '@quarry/core';
 import type { ImagePart } from '../../providers/types.js';
 import type { PdfPage } from '../formats/pdf-load.js';
+import { decodeImagePages } from '../formats/image-decode.js';
 import { renderPage } from '../formats/pdf-render.js';
 
 // Vision APIs scale larger images down to about this long side (Anthropic: 1568 px), so rendering
@@ -32,9 +33,6 @@ function isPng(b: Uint8Array): boolean {
 function isJpeg(b: Uint8Array): boolean {
   return b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 }
-function isTiff(b: Uint8Array): boolean {
-  return (b[0] === 0x49 && b[1] === 0x49 && b[2] === 0x2a && b[3] === 0) || (b[0] === 0x4d && b[1] === 0x4d && b[2] === 0 && b[3] === 0x2a);
-}
 
 /**
  * The pages of an image file as images a vision API accepts: a PNG or JPEG of acceptable size as
@@ -51,31 +49,10 @@ export async function imageFileParts(bytes: Uint8Array, filename: string): Promi
       return [{ type: 'image', mimeType: isPng(bytes) ? 'image/png' : 'image/jpeg', data: Buffer.from(bytes).toString('base64') }];
     }
   }
-  const { createCanvas, loadImage } = await import('@napi-rs/canvas');
-  const sources: Array<{ width: number; height: number; draw: (ctx: ReturnType<ReturnType<typeof createCanvas>['getContext']>, w: number, h: number) => void }> = [];
-  try {
-    if (isTiff(bytes)) {
-      const UTIF = (await import('utif2')).default;
-      const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      // Reduced-resolution images (thumbnails, NewSubfileType bit 0) are not pages.
-      for (const ifd of UTIF.decode(buffer).filter((d) => !(Number((d.t254 as number[] | undefined)?.[0] ?? 0) & 1))) {
-        UTIF.decodeImage(buffer, ifd);
-        const full = createCanvas(ifd.width, ifd.height);
-        const data = full.getContext('2d').createImageData(ifd.width, ifd.height);
-        data.data.set(UTIF.toRGBA8(ifd).subarray(0, data.data.length));
-        full.getContext('2d').putImageData(data, 0, 0);
-        sources.push({ width: ifd.width, height: ifd.height, draw: (ctx, w, h) => ctx.drawImage(full, 0, 0, w, h) });
-      }
-    } else {
-      const image = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      sources.push({ width: image.width, height: image.height, draw: (ctx, w, h) => ctx.drawImage(image, 0, 0, w, h) });
-    }
-  } catch (e) {
-    throw unreadable(filename, e);
-  }
-  if (sources.length === 0 || sources.some((s) => !(s.width > 0 && s.height > 0))) throw unreadable(filename, new Error('the image has no pixels'));
+  const { createCanvas } = await import('@napi-rs/canvas');
+  const pages = await decodeImagePages(bytes, filename);
   return Promise.all(
-    sources.map(async (s) => {
+    pages.map(async (s) => {
       const scale = Math.min(1, MAX_LONG_SIDE / Math.max(s.width, s.height));
       const w = Math.max(1, Math.round(s.width * scale));
       const h = Math.max(1, Math.round(s.height * scale));
@@ -85,7 +62,7 @@ export async function imageFileParts(bytes: Uint8Array, filename: string): Promi
       ctx.fillStyle = '#ffffff';
       ctx.fillRect(0, 0, w, h);
       ctx.imageSmoothingQuality = 'high';
-      s.draw(ctx, w, h);
+      ctx.drawImage(s.canvas, 0, 0, w, h);
       const png = await canvas.encode('png');
       return { type: 'image' as const, mimeType: 'image/png' as const, data: Buffer.from(png).toString('base64') };
     }),
