@@ -6,21 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEmbedSettings } from '../../src/embed/embed-node-settings.js';
 import { loadLocalModel, type LocalModel } from '../../src/embed/local-model.js';
 import { writeTinyBert } from '../support/tiny-bert.js';
+import { caught } from '../support/caught.js';
 
 const TEXTS = ['The quick brown fox jumps over the lazy dog.', 'Invoice total amount: 42 dollars.', 'hello', 'A longer sentence about documents, pages and tables in a report.'];
 
 let dir: string;
 let modelDir: string;
 let model: LocalModel;
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 function settings(over: Record<string, unknown> = {}) {
   return localEmbedSettings.parse({ model_path: modelDir, ...over });

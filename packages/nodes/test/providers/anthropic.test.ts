@@ -4,6 +4,7 @@ import { createAnthropicProvider } from '../../src/providers/anthropic.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { anthropicError, anthropicWire } from '../support/provider-wire.js';
 import { recordingClock } from '../support/recording-clock.js';
+import { caught } from '../support/caught.js';
 
 const KEY = 'sk-ant-api03-TESTKEY0123456789abcdef';
 
@@ -12,15 +13,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('anthropic provider on @anthropic-ai/sdk', () => {
   it('sends a Messages API request with system, base64 image and the key', async () => {

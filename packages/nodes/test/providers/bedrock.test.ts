@@ -4,6 +4,7 @@ import { createBedrockProvider } from '../../src/providers/bedrock.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { bedrockError, bedrockWire, fakeVector } from '../support/provider-wire.js';
 import { recordingClock } from '../support/recording-clock.js';
+import { caught } from '../support/caught.js';
 
 const ACCESS = 'AKIDTESTACCESSKEY123';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYTESTSECRET';
@@ -13,15 +14,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 function provider(url: string, extra: Parameters<typeof createBedrockProvider>[0] = {}) {
   return createBedrockProvider({ baseURL: url, region: 'us-west-2', accessKeyId: ACCESS, secretAccessKey: SECRET, ...extra });

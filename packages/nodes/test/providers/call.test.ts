@@ -4,19 +4,11 @@ import { backoffDelay, callProvider, DEFAULT_RETRY_POLICY, type CallContext } fr
 import { providerError } from '../../src/providers/errors.js';
 import { RateLimiter } from '../../src/providers/rate-limiter.js';
 import { recordingClock } from '../support/recording-clock.js';
+import { caught } from '../support/caught.js';
 
 function context(over: Partial<CallContext> = {}): CallContext & { sleeps: number[] } {
   const { clock, sleeps } = recordingClock();
   return { provider: 'test', secrets: ['s3cr3t-key-0123456789'], policy: { ...DEFAULT_RETRY_POLICY, ...over.policy }, clock, random: () => 0.5, sleeps, ...over };
-}
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
 }
 
 describe('callProvider', () => {

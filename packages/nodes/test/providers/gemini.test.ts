@@ -4,6 +4,7 @@ import { createGeminiProvider } from '../../src/providers/gemini.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { fakeVector, geminiWire, googleError } from '../support/provider-wire.js';
 import { recordingClock } from '../support/recording-clock.js';
+import { caught } from '../support/caught.js';
 
 const KEY = 'AIzaSyTESTKEY-0123456789abcdefghij';
 
@@ -12,15 +13,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('vertexai (Gemini) provider on @google/genai', () => {
   it('calls generateContent with system instruction, inline image and JSON mode', async () => {

@@ -5,6 +5,7 @@ import { ProviderPool } from '../../src/providers/pool.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { fakeVector, openAIError, openAIWire } from '../support/provider-wire.js';
 import { recordingClock } from '../support/recording-clock.js';
+import { caught } from '../support/caught.js';
 
 const KEY = 'sk-test-0123456789abcdefghijklmnop';
 const dims = (model: string): number => (model === 'text-embedding-3-large' ? 3072 : 1536);
@@ -14,15 +15,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('openai provider on the OpenAI SDK', () => {
   it('embeds a batch in input order with the key as a bearer token', async () => {

@@ -4,6 +4,7 @@ import { createWatsonxProvider } from '../../src/providers/watsonx.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { fakeVector, watsonxWire } from '../support/provider-wire.js';
 import { recordingClock } from '../support/recording-clock.js';
+import { caught } from '../support/caught.js';
 
 const KEY = 'ibm-cloud-apikey-TEST-0123456789abcdef';
 const TOKEN = 'iam-access-token-0123456789';
@@ -13,15 +14,6 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-async function caught(p: Promise<unknown>): Promise<unknown> {
-  try {
-    await p;
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
 
 describe('ibm (watsonx.ai) provider', () => {
   it('exchanges the API key for an IAM token once, then embeds with it', async () => {
