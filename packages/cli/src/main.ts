@@ -7,6 +7,8 @@ import { evalCommand } from './commands/eval.js';
 import { chunkCommand } from './commands/chunk.js';
 import { addIngestCommand } from './commands/ingest.js';
 import { serveCommand } from './commands/serve.js';
+import { workerCommand } from './commands/worker.js';
+import { DEFAULT_QUEUE } from '@quarry/distributed';
 import { reportError } from './user-error.js';
 
 /** Parses a positive integer option. */
@@ -35,9 +37,26 @@ export function buildProgram(): Command {
     .option('-c, --concurrency <n>', 'documents in flight at once', positiveInt, 4)
     .option('--num-processes <n>', 'partition in <n> worker threads (default: on the main thread)', positiveInt)
     .option('--reprocess-all', 'process every document even if unchanged (overrides the workflow)')
+    .option('--redis <url>', 'run on `quarry worker`s through this Redis (redis://host:port/db) instead of in this process')
+    .option('--queue <name>', 'queue of the workers (with --redis)')
     .option('--no-progress', 'do not draw the progress bar')
     .option('--json', 'print the job summary as JSON')
     .action(runCommand);
+
+  program
+    .command('worker')
+    .description('take document tasks of distributed runs (`quarry run --redis`) from Redis and run them')
+    .requiredOption('--redis <url>', 'Redis URL (redis://host:port/db)')
+    .option('--queue <name>', 'queue to take tasks from', DEFAULT_QUEUE)
+    .option('-c, --concurrency <n>', 'tasks run at once', positiveInt, 4)
+    .option('--num-processes <n>', 'partition in <n> worker threads (default: on the main thread)', positiveInt)
+    .option('--lock-ms <ms>', 'a task of a worker that stops answering moves to another worker after this long', positiveInt, 30_000)
+    .option('--stalled-interval-ms <ms>', 'how often to look for tasks of workers that stopped answering', positiveInt, 30_000)
+    .option('--name <name>', 'this worker\'s name in logs and results (default host:pid)')
+    .action(async (opts) => {
+      const handle = await workerCommand(opts);
+      await handle.closed;
+    });
 
   addIngestCommand(program);
 

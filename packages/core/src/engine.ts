@@ -56,11 +56,13 @@ export interface BuildOptions {
   now?: Date;
 }
 
-function isSourceInstance(s: SourceInput): s is SourceConnector {
+/** True when a source input is a ready instance rather than a {@link ConnectorSpec}. */
+export function isSourceInstance(s: SourceInput): s is SourceConnector {
   return typeof (s as SourceConnector).list === 'function';
 }
 
-function isDestinationInstance(d: DestinationInput): d is DestinationConnector {
+/** True when a destination input is a ready instance rather than a {@link ConnectorSpec}. */
+export function isDestinationInstance(d: DestinationInput): d is DestinationConnector {
   return typeof (d as DestinationConnector).write === 'function';
 }
 
@@ -127,6 +129,22 @@ export class Engine {
     return compiled.plan!;
   }
 
+  /** Creates a registered source from its type and config (`SETTINGS_INVALID` names each bad field). */
+  async createSource(spec: ConnectorSpec, ctx: { logger: Logger; signal: AbortSignal }): Promise<SourceConnector> {
+    const def = this.registry.source(spec.type);
+    const parsed = parseSettings(def.config, spec.config ?? {});
+    if (!parsed.ok) throw connectorConfigError('source', spec.type, parsed.problems);
+    return def.create(parsed.value, ctx);
+  }
+
+  /** Creates a registered destination from its type and config (`SETTINGS_INVALID` names each bad field). */
+  async createDestination(spec: ConnectorSpec, ctx: { logger: Logger; signal: AbortSignal }): Promise<DestinationConnector> {
+    const def = this.registry.destination(spec.type);
+    const parsed = parseSettings(def.config, spec.config ?? {});
+    if (!parsed.ok) throw connectorConfigError('destination', spec.type, parsed.problems);
+    return def.create(parsed.value, ctx);
+  }
+
   /** Starts a job for a plan. Returns at once; see {@link Job}. */
   run(plan: Plan, options: RunOptions): Job {
     if (!plan || !Array.isArray(plan.nodes)) throw quarryError('INVALID_ARGUMENT', 'run() needs a plan from engine.build()');
@@ -144,24 +162,8 @@ export class Engine {
       logger,
       stallWarningMs: options.stallWarningMs ?? 60_000,
       nodeTimeoutMs: options.nodeTimeoutMs ?? 600_000,
-      source: async (signal) => {
-        const s = options.source;
-        if (isSourceInstance(s)) return s;
-        const def = this.registry.source(s.type);
-        const parsed = parseSettings(def.config, s.config ?? {});
-        if (!parsed.ok) throw connectorConfigError('source', s.type, parsed.problems);
-        return def.create(parsed.value, connectorCtx(signal));
-      },
-      destinations: (signal) =>
-        Promise.all(
-          dests.map(async (d) => {
-            if (isDestinationInstance(d)) return d;
-            const def = this.registry.destination(d.type);
-            const parsed = parseSettings(def.config, d.config ?? {});
-            if (!parsed.ok) throw connectorConfigError('destination', d.type, parsed.problems);
-            return def.create(parsed.value, connectorCtx(signal));
-          }),
-        ),
+      source: async (signal) => (isSourceInstance(options.source) ? options.source : this.createSource(options.source, connectorCtx(signal))),
+      destinations: (signal) => Promise.all(dests.map(async (d) => (isDestinationInstance(d) ? d : this.createDestination(d, connectorCtx(signal))))),
       nodes: (signal) =>
         Promise.all(
           plan.nodes.map(

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileStateStore, consoleLogger, type DestinationInput, type JobSummary, type SourceInput } from '@quarry/core';
+import { FileStateStore, consoleLogger, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput } from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
+import { runDistributed } from '@quarry/distributed';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { defaultEngine } from '../engine.js';
 import { readConnectorFile, type ConnectorFile } from '../ingest/connector-file.js';
@@ -28,6 +29,10 @@ export interface RunCommandOptions {
   /** Partition in this many worker threads (absent: on the main thread). */
   numProcesses?: number;
   reprocessAll?: boolean;
+  /** Run on `quarry worker`s through this Redis (`redis://host:port/db`) instead of in-process. */
+  redis?: string;
+  /** Queue of the workers (with `redis`; default `quarry`). */
+  queue?: string;
   progress: boolean;
   json?: boolean;
 }
@@ -56,13 +61,12 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   }
   const sourceFile = opts.source === undefined ? undefined : await readConnectorFile(opts.source);
   const destinationFile = opts.destination === undefined ? undefined : await readConnectorFile(opts.destination);
+  if (opts.redis !== undefined && opts.numProcesses !== undefined) throw new UserError('run: --num-processes applies to in-process runs; give it to each `quarry worker` instead');
+  if (opts.redis === undefined && opts.queue !== undefined) throw new UserError('run: --queue needs --redis');
   const engine = defaultEngine();
   const plan = engine.build(body);
   const logger = consoleLogger();
   const ac = new AbortController();
-  const connectorCtx = { logger, signal: ac.signal };
-  const source: SourceInput = sourceFile ? await createSearchIndexSource(sourceFile.config, connectorCtx) : { type: 'local', config: { path: input } };
-  const destination: DestinationInput = destinationFile ? await createSearchIndexDestination(destinationFile.config, connectorCtx) : { type: 'local', config: { path: output } };
   // One state file per workflow, source and destination. Local runs keep it beside the outputs.
   const from = input ?? `search_index:${describeIndex(sourceFile!)}`;
   const keyText = destinationFile ? `${plan.name}\0${from}\0search_index:${describeIndex(destinationFile)}` : `${plan.name}\0${from}`;
@@ -74,17 +78,37 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   const pool = opts.numProcesses === undefined ? undefined : new PartitionPool({ size: opts.numProcesses });
   let summary: JobSummary;
   try {
-    const job = engine.run(plan, {
-      source,
-      destination,
-      // Twice as many documents in flight as workers: the next one is read while a worker is busy.
-      concurrency: pool ? Math.max(opts.concurrency, 2 * pool.size) : opts.concurrency,
-      ...(opts.reprocessAll ? { reprocessAll: true } : {}),
-      state,
-      signal: ac.signal,
-      logger,
-      ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
-    });
+    let job: Job;
+    if (opts.redis !== undefined) {
+      // Workers create their own connectors, so they travel as type and config.
+      const source: ConnectorSpec = sourceFile ? { type: sourceFile.type, config: sourceFile.config } : { type: 'local', config: { path: input } };
+      const destination: ConnectorSpec = destinationFile ? { type: destinationFile.type, config: destinationFile.config } : { type: 'local', config: { path: output } };
+      job = runDistributed(engine, plan, {
+        redis: opts.redis,
+        ...(opts.queue ? { queue: opts.queue } : {}),
+        source,
+        destination,
+        ...(opts.reprocessAll ? { reprocessAll: true } : {}),
+        state,
+        signal: ac.signal,
+        logger,
+      });
+    } else {
+      const connectorCtx = { logger, signal: ac.signal };
+      const source: SourceInput = sourceFile ? await createSearchIndexSource(sourceFile.config, connectorCtx) : { type: 'local', config: { path: input } };
+      const destination: DestinationInput = destinationFile ? await createSearchIndexDestination(destinationFile.config, connectorCtx) : { type: 'local', config: { path: output } };
+      job = engine.run(plan, {
+        source,
+        destination,
+        // Twice as many documents in flight as workers: the next one is read while a worker is busy.
+        concurrency: pool ? Math.max(opts.concurrency, 2 * pool.size) : opts.concurrency,
+        ...(opts.reprocessAll ? { reprocessAll: true } : {}),
+        state,
+        signal: ac.signal,
+        logger,
+        ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+      });
+    }
     if (opts.progress) attachProgress(job);
     summary = await job.done;
   } finally {

@@ -2,7 +2,7 @@ import type { BigIntStats, Dirent } from 'node:fs';
 import { opendir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { defineSource, errorMessage, QuarryError, quarryError, type Logger, type SourceConnector, type SourceDocument } from '@quarry/core';
+import { defineSource, errorMessage, QuarryError, quarryError, type Logger, type SourceConnector, type SourceDocument, type SourceRecord } from '@quarry/core';
 import { z } from 'zod';
 import { fileVersion, type VersionMode } from './file-version.js';
 import { createPathFilter, type PathFilter } from './path-filter.js';
@@ -179,6 +179,25 @@ async function toDocument(file: FoundFile, mode: VersionMode, w: Walk): Promise<
 }
 
 /**
+ * The file a record names: `record_id` relative to the root (or the root itself when it is a file).
+ * A record that points outside the root is refused, whoever sent it.
+ */
+function recordPath(root: string, rootIsFile: boolean, record: SourceRecord): string {
+  if (rootIsFile) {
+    if (record.record_id !== path.basename(root)) throw outside(root, record);
+    return root;
+  }
+  const abs = path.resolve(root, ...record.record_id.split('/'));
+  const rel = path.relative(root, abs);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) throw outside(root, record);
+  return abs;
+}
+
+function outside(root: string, record: SourceRecord): QuarryError {
+  return new QuarryError('INVALID_ARGUMENT', `record "${record.record_id}" is not a file of local source "${root}"`, { details: { record_id: record.record_id, path: root } });
+}
+
+/**
  * Local filesystem source: lists the files of a directory (or one file) lazily, depth-first in name
  * order. `record_id` is the path relative to the configured directory with `/` separators (the file
  * name alone when `path` is a file); `version` is the SHA-256 of the content, or `<size>-<mtime ns>`
@@ -230,6 +249,12 @@ export const localSource = defineSource<LocalSourceConfig>({
           const doc = await toDocument(file, config.version, w);
           if (doc) yield doc;
         }
+      },
+      async get(record, signal) {
+        throwIfAborted(AbortSignal.any([signal, ctx.signal]));
+        const st = await statRoot(root);
+        const abs = recordPath(root, st.isFile(), record);
+        return { ...record, read: readDocument(abs, record.record_id) };
       },
       async count(signal) {
         // Names only: no per-file stat and no hashing, so this costs one read per directory.

@@ -162,5 +162,18 @@ export function testSourceConformance(name: string, makeSource: (fixtures: reado
       if (!under.source.count) return;
       expect(await under.source.count(never)).toBe((await listAll(under.source)).length);
     });
+
+    it('re-opens each listed document from its JSON record, when it supports get (distributed runs)', async () => {
+      const under = await make();
+      if (!under.source.get) return;
+      for (const d of await listAll(under.source)) {
+        const { read: _read, ...fields } = d;
+        const record = JSON.parse(JSON.stringify(fields)) as typeof fields;
+        const again = await under.source.get(record, never);
+        const { read: _again, ...againFields } = again;
+        expect(againFields).toEqual(record);
+        expect(await again.read()).toEqual(await d.read());
+      }
+    });
   });
 }

@@ -44,6 +44,31 @@ describe('localSource', () => {
   const ids = async (config: Record<string, unknown>): Promise<string[]> =>
     (await listAll(await createSource(localSource, { path: root, ...config }))).map((d) => d.record_id);
 
+  describe('get (distributed runs)', () => {
+    it('re-opens a record under the root, and the single file of a file root', async () => {
+      await mkdir(path.join(root, 'sub'), { recursive: true });
+      await writeFile(path.join(root, 'sub', 'a.txt'), 'alpha');
+      const source = await createSource(localSource, { path: root });
+      const [doc] = await listAll(source);
+      const { read: _read, ...record } = doc!;
+      expect(new TextDecoder().decode(await (await source.get!(record, new AbortController().signal)).read())).toBe('alpha');
+      const single = await createSource(localSource, { path: path.join(root, 'sub', 'a.txt') });
+      const [one] = await listAll(single);
+      const { read: _r, ...oneRecord } = one!;
+      expect(new TextDecoder().decode(await (await single.get!(oneRecord, new AbortController().signal)).read())).toBe('alpha');
+      expect((await codeOf(single.get!({ ...oneRecord, record_id: 'other.txt' }, new AbortController().signal))).code).toBe('INVALID_ARGUMENT');
+    });
+
+    it('refuses a record that points outside the root, whoever sent it', async () => {
+      const source = await createSource(localSource, { path: root });
+      const record = { record_id: '../../etc/passwd', filename: 'passwd', data_source: {} };
+      const e = await codeOf(source.get!(record, new AbortController().signal));
+      expect(e.code).toBe('INVALID_ARGUMENT');
+      expect(e.message).toContain('../../etc/passwd');
+      expect((await codeOf(source.get!({ ...record, record_id: '' }, new AbortController().signal))).code).toBe('INVALID_ARGUMENT');
+    });
+  });
+
   describe('config', () => {
     it('applies the defaults: recursive, content hash, no symlinks', () => {
       const r = parseSettings(localSource.config, { path: '/data' });

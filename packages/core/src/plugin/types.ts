@@ -41,6 +41,12 @@ export interface SourceDocument {
   read(signal?: AbortSignal): Promise<Uint8Array>;
 }
 
+/**
+ * A listed document without its reader: what crosses a process boundary (the record locator of a
+ * distributed task). {@link SourceConnector.get} turns it back into a document.
+ */
+export type SourceRecord = Omit<SourceDocument, 'read'>;
+
 /** One document's state between nodes. */
 export interface Flow {
   document: SourceDocument;
@@ -153,6 +159,11 @@ export interface SourceConnector {
   list(signal: AbortSignal): AsyncIterable<SourceDocument>;
   /** Cheap count of the documents `list` will yield, for progress bars; optional. */
   count?(signal: AbortSignal): Promise<number>;
+  /**
+   * Re-opens one document `list` yielded, from its record, on any machine that reaches the source
+   * (distributed runs send records, not bytes, to workers). Sources without it run in-process only.
+   */
+  get?(record: SourceRecord, signal: AbortSignal): Promise<SourceDocument>;
   close?(): void | Promise<void>;
 }
 

@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { Subject } from 'rxjs';
+import {
+  errorMessage,
+  isQuarryError,
+  quarryError,
+  silentLogger,
+  type ConnectorSpec,
+  type DocumentFailure,
+  type Engine,
+  type Job,
+  type JobEvent,
+  type JobStatus,
+  type JobSummary,
+  type Logger,
+  type NodeStats,
+  type Plan,
+  type SourceConnector,
+  type SourceRecord,
+  type StateStore,
+} from '@quarry/core';
+import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage } from './keys.js';
+import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
+import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
+import { pipelineOf, workflowVersion } from './workflow-version.js';
+
+/** Options of {@link runDistributed}: those of `engine.run`, with connectors named by type and config. */
+export interface DistributedRunOptions {
+  redis: RedisTarget;
+  /** Queue the workers listen on (default `quarry`). */
+  queue?: string;
+  /** The source, as type and config: every worker creates its own. It must support `get`. */
+  source: ConnectorSpec;
+  /** Destinations, as type and config (none: documents are processed and only reported). */
+  destination?: ConnectorSpec | ConnectorSpec[];
+  /**
+   * Tasks queued or running at once (default 256): the source is listed only this far ahead of the
+   * workers, so a job of millions of documents never sits in Redis whole.
+   */
+  window?: number;
+  /** Overrides the workflow's `reprocess_all`. With `false`, unchanged documents are not queued. */
+  reprocessAll?: boolean;
+  /** Where written versions are remembered (read and written by the coordinator only). */
+  state?: StateStore;
+  signal?: AbortSignal;
+  logger?: Logger;
+  /** The workflow's id in task records (default: the plan's name). */
+  workflowId?: string;
+  /** Tries per task, first included (default 3): failed writes and workers that could not run it. */
+  attempts?: number;
+  /** First retry delay, doubled on each retry (default 1 s). */
+  backoffMs?: number;
+  /** Report a node call running longer than this (default 60 s). */
+  stallWarningMs?: number;
+  /** Fail a node call running longer than this (default 10 min; 0 disables). */
+  nodeTimeoutMs?: number;
+  /** After a cancel, how long running tasks get to stop before they are counted stopped (default 30 s). */
+  cancelGraceMs?: number;
+  /** How often tasks are looked up whose outcome event was not seen (default 5 s). */
+  reconcileMs?: number;
+}
+
+interface Outstanding {
+  record: SourceRecord;
+  queuedAt: number;
+}
+
+/**
+ * Runs a plan on workers started with {@link startWorker} (on this machine or others) instead of in
+ * this process: lists the source here, queues one task per document on BullMQ (job id, workflow id
+ * and version, the document's record), and turns the workers' results into the same events,
+ * counts, failures and status as `engine.run`. Cancelling stops the listing, removes queued
+ * tasks, tells workers to stop the running ones, and ends STOPPED.
+ *
+ * @example
+ * ```ts
+ * const job = runDistributed(engine, engine.build(workflow), {
+ *   redis: 'redis://127.0.0.1:6379',
+ *   source: { type: 'local', config: { path: '/shared/docs' } },
+ *   destination: { type: 'local', config: { path: '/shared/out' } },
+ * });
+ * console.log((await job.done).counts);
+ * ```
+ */
+export function runDistributed(engine: Engine, plan: Plan, options: DistributedRunOptions): Job {
+  const id = randomUUID();
+  const controller = new AbortController();
+  const signal = controller.signal;
+  if (options.signal) {
+    if (options.signal.aborted) controller.abort(options.signal.reason);
+    else options.signal.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
+  }
+  const logger = options.logger ?? silentLogger;
+  const events = new Subject<JobEvent>();
+  const emit = (e: JobEvent): void => events.next(e);
+  const startedAt = new Date();
+  const stats: NodeStats[] = plan.nodes.map((n) => ({ node: n.name, type: n.type, subtype: n.subtype, success: 0, failure: 0, ms: 0 }));
+  const statsByNode = new Map(stats.map((s) => [s.node, s]));
+  const failures: DocumentFailure[] = [];
+  const counts = { total: 0, written: 0, failed: 0, skipped: 0, stopped: 0, elements: 0 };
+  let jobError: JobSummary['error'];
+  const keys = queueKeys(options.queue ?? DEFAULT_QUEUE);
+  const window = Math.max(1, options.window ?? 256);
+  const outstanding = new Map<string, Outstanding>();
+  let slotFreed: (() => void) | undefined;
+  const freeSlot = (): void => {
+    const wake = slotFreed;
+    slotFreed = undefined;
+    wake?.();
+  };
+  /** Resolves when a task settles or the job is cancelled. */
+  const nextSettle = (): Promise<void> => (signal.aborted ? Promise.resolve() : new Promise<void>((r) => (slotFreed = r)));
+  signal.addEventListener('abort', freeSlot, { once: true });
+
+  /** Turns one task's outcome into the job's counts and events; each task settles once. */
+  async function settle(taskId: string, result: TaskResult): Promise<void> {
+    const task = outstanding.get(taskId);
+    if (!task) return;
+    outstanding.delete(taskId);
+    const { record } = task;
+    for (const t of result.nodes) {
+      const s = statsByNode.get(t.node);
+      if (!s) continue;
+      s.success++;
+      s.ms += t.ms;
+      emit({ type: 'node_finished', record_id: record.record_id, node: t.node, ms: t.ms, elements: t.elements });
+    }
+    if (result.outcome === 'written') {
+      try {
+        if (options.state && record.version !== undefined) await options.state.set(record.record_id, record.version);
+      } catch (e) {
+        logger.warn('state store: cannot record a written version', { record_id: record.record_id, error: errorMessage(e) });
+      }
+      counts.written++;
+      counts.elements += result.elements;
+      emit({ type: 'document_written', record_id: record.record_id, filename: record.filename, elements: result.elements, ms: Date.now() - task.queuedAt });
+    } else if (result.outcome === 'failed') {
+      const s = statsByNode.get(result.failure.node);
+      if (s) s.failure++;
+      counts.failed++;
+      failures.push(result.failure);
+      emit({ type: 'document_failed', ...result.failure });
+      logger.warn('document failed', { ...result.failure });
+    } else {
+      counts.stopped++;
+      emit({ type: 'document_stopped', record_id: record.record_id, filename: record.filename });
+    }
+    freeSlot();
+  }
+
+  const failedResult = (taskId: string, code: string, message: string): TaskResult | undefined => {
+    const task = outstanding.get(taskId);
+    if (!task) return undefined;
+    return { outcome: 'failed', failure: { record_id: task.record.record_id, filename: task.record.filename, node: 'queue', code, message }, nodes: [], worker: '' };
+  };
+
+  const parseResult = (value: unknown): TaskResult | undefined => {
+    try {
+      const r = (typeof value === 'string' ? JSON.parse(value) : value) as TaskResult | null;
+      return r && typeof r === 'object' && typeof r.outcome === 'string' ? r : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+
+  /** Looks up tasks whose outcome event was missed (events are a capped stream, read from "now"). */
+  async function reconcile(queue: Queue<TaskData, TaskResult>, olderThanMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [taskId, task] of [...outstanding]) {
+      if (now - task.queuedAt < olderThanMs) continue;
+      const state = await queue.getJobState(taskId);
+      if (state === 'completed') {
+        const result = parseResult((await queue.getJob(taskId))?.returnvalue);
+        if (result) await settle(taskId, result);
+      } else if (state === 'failed') {
+        const reason = (await queue.getJob(taskId))?.failedReason ?? 'task failed';
+        const r = failedResult(taskId, 'TASK_FAILED', reason);
+        if (r) await settle(taskId, r);
+      } else if (state === 'unknown') {
+        const r = failedResult(taskId, 'TASK_LOST', `task ${taskId} is no longer in queue "${keys.queue}"`);
+        if (r) await settle(taskId, r);
+      }
+    }
+  }
+
+  async function execute(): Promise<JobSummary> {
+    await new Promise<void>((r) => setImmediate(r));
+    let redis: Redis | undefined;
+    let queue: Queue<TaskData, TaskResult> | undefined;
+    let queueEvents: QueueEvents | undefined;
+    let source: SourceConnector | undefined;
+    let reconciler: NodeJS.Timeout | undefined;
+    let announced = false;
+    const announce = (total?: number): void => {
+      if (announced) return;
+      announced = true;
+      emit({ type: 'job_started', job_id: id, at: startedAt.toISOString(), ...(total === undefined ? {} : { total }) });
+    };
+    try {
+      const connection = redisOptions(options.redis);
+      redis = await connectRedis(connection);
+      const destinations = options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination];
+      const workflow = pipelineOf(plan);
+      const version = workflowVersion(workflow);
+      const workflowId = options.workflowId ?? plan.name;
+      const spec: JobSpec = {
+        job_id: id,
+        workflow_id: workflowId,
+        workflow_version: version,
+        source: options.source,
+        destinations,
+        stall_warning_ms: options.stallWarningMs ?? 60_000,
+        node_timeout_ms: options.nodeTimeoutMs ?? 600_000,
+      };
+      const ctx = { logger, signal };
+      source = await engine.createSource(options.source, ctx);
+      if (!source.get) {
+        throw quarryError('SOURCE_NOT_ADDRESSABLE', `source "${options.source.type}" cannot re-open a document from its record, so it cannot run distributed`, { details: { source: options.source.type } });
+      }
+      // Prepared once here, so that workers find the index or directory already there.
+      const prepared = await Promise.all(destinations.map((d) => engine.createDestination(d, ctx)));
+      try {
+        await Promise.all(prepared.map((d) => d.prepare?.({ nodes: plan.nodes, ...(plan.embeddingDimensions ? { embeddingDimensions: plan.embeddingDimensions } : {}) })));
+      } finally {
+        await Promise.allSettled(prepared.map((d) => d.close?.()));
+      }
+      const record: WorkflowRecord = { workflow };
+      await redis.set(keys.workflow(workflowId, version), JSON.stringify(record), 'EX', RECORD_TTL_S);
+      await redis.set(keys.spec(id), JSON.stringify(spec), 'EX', RECORD_TTL_S);
+
+      queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
+      queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
+      await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
+      queueEvents.on('completed', ({ jobId, returnvalue }) => {
+        const result = parseResult(returnvalue);
+        if (result) void settle(jobId, result);
+      });
+      queueEvents.on('stalled', ({ jobId }) => {
+        const task = outstanding.get(jobId);
+        if (task) logger.warn('task taken over from a worker that stopped answering', { task: jobId, record_id: task.record.record_id });
+      });
+      queueEvents.on('failed', ({ jobId, failedReason }) => {
+        const r = failedResult(jobId, 'TASK_FAILED', failedReason);
+        if (r) void settle(jobId, r);
+      });
+      const q = queue;
+      const reconcileMs = options.reconcileMs ?? 5000;
+      let reconciling = false;
+      reconciler = setInterval(() => {
+        if (reconciling) return;
+        reconciling = true;
+        reconcile(q, reconcileMs)
+          .catch((e: unknown) => logger.warn('looking up tasks failed', { error: errorMessage(e) }))
+          .finally(() => (reconciling = false));
+      }, reconcileMs);
+      reconciler.unref();
+      if ((await queue.getWorkersCount()) === 0) logger.warn('no worker is connected to the queue; tasks wait until one starts', { queue: keys.queue });
+
+      const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
+      announce(total);
+      const reprocessAll = options.reprocessAll ?? plan.reprocessAll;
+      let seq = 0;
+      for await (const doc of source.list(signal)) {
+        if (signal.aborted) break;
+        counts.total++;
+        if (!reprocessAll && options.state && doc.version !== undefined && (await options.state.get(doc.record_id)) === doc.version) {
+          counts.skipped++;
+          emit({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version });
+          continue;
+        }
+        while (outstanding.size >= window && !signal.aborted) await nextSettle();
+        if (signal.aborted) break;
+        const { read: _read, ...rec } = doc;
+        const taskId = `${id}.${seq++}`;
+        outstanding.set(taskId, { record: rec, queuedAt: Date.now() });
+        emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
+        const data: TaskData = { job_id: id, workflow_id: workflowId, workflow_version: version, record: rec };
+        await queue.add('document', data, {
+          jobId: taskId,
+          attempts: Math.max(1, options.attempts ?? 3),
+          backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+          removeOnComplete: { age: 3600 },
+          removeOnFail: { age: 24 * 3600 },
+        });
+      }
+      while (outstanding.size > 0 && !signal.aborted) await nextSettle();
+      if (signal.aborted) await stopTasks(redis, queue);
+    } catch (e) {
+      if (signal.aborted && redis && queue) await stopTasks(redis, queue).catch(() => undefined);
+      else {
+        jobError = { code: isQuarryError(e) ? e.code : 'JOB_FAILED', message: errorMessage(e) };
+        logger.error('job failed', jobError);
+      }
+      announce();
+    } finally {
+      clearInterval(reconciler);
+      if (redis) {
+        const done: ControlMessage = { type: 'finished', job_id: id };
+        await redis.publish(keys.control, JSON.stringify(done)).catch(() => undefined);
+        await redis.del(keys.spec(id), keys.cancelled(id)).catch(() => undefined);
+      }
+      await Promise.allSettled([queueEvents?.close(), queue?.close(), source?.close?.()]);
+      redis?.disconnect();
+    }
+    return finish();
+  }
+
+  /**
+   * Cancel: workers are told (and check a flag before each task), queued tasks are removed, and
+   * running ones get `cancelGraceMs` to come back stopped before they are counted stopped anyway.
+   */
+  async function stopTasks(redis: Redis, queue: Queue<TaskData, TaskResult>): Promise<void> {
+    await redis.set(keys.cancelled(id), '1', 'EX', RECORD_TTL_S);
+    const msg: ControlMessage = { type: 'cancel', job_id: id };
+    await redis.publish(keys.control, JSON.stringify(msg));
+    for (const taskId of [...outstanding.keys()]) {
+      const removed = await queue.remove(taskId).catch(() => 0);
+      if (removed === 1) await settle(taskId, { outcome: 'stopped', nodes: [], worker: '' });
+    }
+    const deadline = Date.now() + (options.cancelGraceMs ?? 30_000);
+    while (outstanding.size > 0 && Date.now() < deadline) {
+      await Promise.race([new Promise<void>((r) => (slotFreed = r)), new Promise((r) => setTimeout(r, 200).unref())]);
+    }
+    for (const taskId of [...outstanding.keys()]) {
+      await queue.remove(taskId).catch(() => 0);
+      await settle(taskId, { outcome: 'stopped', nodes: [], worker: '' });
+    }
+  }
+
+  function finish(): JobSummary {
+    const status: JobStatus = signal.aborted ? 'STOPPED' : jobError || (counts.failed > 0 && counts.written === 0 && counts.skipped === 0) ? 'FAILED' : 'COMPLETED';
+    const finishedAt = new Date();
+    const summary: JobSummary = {
+      job_id: id,
+      status,
+      started_at: startedAt.toISOString(),
+      finished_at: finishedAt.toISOString(),
+      duration_ms: finishedAt.getTime() - startedAt.getTime(),
+      counts,
+      failures,
+      nodes: stats,
+      ...(jobError ? { error: jobError } : {}),
+    };
+    emit({ type: 'job_finished', summary });
+    events.complete();
+    return summary;
+  }
+
+  const done = execute();
+  return { id, events$: events.asObservable(), done, cancel: () => controller.abort(new Error('job cancelled')) };
+}

@@ -1,0 +1,267 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  createEngine,
+  defineDestination,
+  defineNode,
+  definePlugin,
+  defineSource,
+  MemoryStateStore,
+  quarryError,
+  type Engine,
+  type JobEvent,
+  type JobSummary,
+} from '@quarry/core';
+import { connectorsPlugin } from '@quarry/connectors';
+import { nodesPlugin } from '@quarry/nodes';
+import { runDistributed, startWorker, type DistributedWorker } from '../src/index.js';
+import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.js';
+
+/** Writes per record of the `counting` destination, across every engine in this process. */
+const writes = new Map<string, number>();
+/** Write attempts per record of the `counting` destination (failed ones included). */
+const attempts = new Map<string, number>();
+
+const countingDestination = defineDestination<{ fail_first: number }>({
+  type: 'counting',
+  description: 'counts writes per record; fails the first `fail_first` attempts of each',
+  config: z.strictObject({ fail_first: z.number().int().min(0).default(0) }),
+  create: (config) => ({
+    async write({ document }) {
+      const n = (attempts.get(document.record_id) ?? 0) + 1;
+      attempts.set(document.record_id, n);
+      if (n <= config.fail_first) throw quarryError('DESTINATION_WRITE_FAILED', `attempt ${n} of "${document.record_id}" refused`);
+      writes.set(document.record_id, (writes.get(document.record_id) ?? 0) + 1);
+    },
+  }),
+});
+
+const slowNode = defineNode<{ ms: number }>({
+  type: 'prompter',
+  subtype: 'slow',
+  settings: z.strictObject({ ms: z.number().int().min(0) }),
+  create: (settings) => ({
+    process: ({ elements }, ctx) =>
+      new Promise((resolve, reject) => {
+        const t = setTimeout(() => resolve(elements), settings.ms);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(t);
+          reject(ctx.signal.reason);
+        });
+      }),
+  }),
+});
+
+const listOnlySource = defineSource<{ n: number }>({
+  type: 'list_only',
+  description: 'documents that can be listed but not re-opened',
+  config: z.strictObject({ n: z.number().int() }),
+  create: (config) => ({
+    async *list() {
+      for (let i = 0; i < config.n; i++) {
+        yield { record_id: `doc-${i}`, filename: `doc-${i}.txt`, data_source: {}, read: async () => new TextEncoder().encode(`text ${i}`) };
+      }
+    },
+  }),
+});
+
+const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode], sources: [listOnlySource], destinations: [countingDestination] });
+
+function newEngine(): Engine {
+  return createEngine().use(nodesPlugin).use(connectorsPlugin).use(testPlugin);
+}
+
+const partitionThenChunk = {
+  name: 'distributed-docs',
+  nodes: [
+    { name: 'Partitioner', type: 'partition' as const, subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } },
+    { name: 'Chunker', type: 'chunk' as const, subtype: 'chunk_by_title', settings: { max_characters: 300 } },
+  ],
+};
+
+function writeDocs(dir: string, n: number): void {
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < n; i++) {
+    const body = Array.from({ length: 6 }, (_, j) => `Paragraph ${j} of note ${i}: the ${['river', 'station', 'ledger'][i % 3]} log records reading ${i * 7 + j}.`).join('\n\n');
+    writeFileSync(path.join(dir, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${body}\n`);
+  }
+}
+
+// Chunks get fresh UUIDs on every run; everything else must match byte for byte.
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
+function readOutputs(dir: string): Map<string, string> {
+  return new Map(readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => [f, readFileSync(path.join(dir, f), 'utf8').replace(UUID, '<uuid>')]));
+}
+
+function comparable(s: JobSummary): unknown {
+  return { status: s.status, counts: s.counts, failures: [...s.failures].sort((a, b) => a.record_id.localeCompare(b.record_id)), nodes: s.nodes.map(({ ms: _ms, ...rest }) => rest) };
+}
+
+describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redisSkipReason ? ` (skipped: ${redisSkipReason})` : ''}`, () => {
+  let redis: RedisServer;
+  let tmp: string;
+  let queueSeq = 0;
+  const nextQueue = (): string => `test${queueSeq++}`;
+  const fast = { lockDurationMs: 2000, stalledIntervalMs: 1000 };
+
+  beforeAll(async () => {
+    redis = await startRedisServer();
+    tmp = mkdtempSync(path.join(tmpdir(), 'quarry-distributed-'));
+  });
+  afterAll(async () => {
+    await redis?.stop();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  async function withWorkers<T>(queue: string, n: number, fn: (workers: DistributedWorker[]) => Promise<T>, concurrency = 2): Promise<T> {
+    const workers = await Promise.all(Array.from({ length: n }, (_, i) => startWorker(newEngine(), { redis: redis.url, queue, concurrency, name: `w${i}`, ...fast })));
+    try {
+      return await fn(workers);
+    } finally {
+      await Promise.all(workers.map((w) => w.close()));
+    }
+  }
+
+  it('runs a job on two workers with the same outputs, counts and failures as an in-process run', async () => {
+    const input = path.join(tmp, 'same-in');
+    writeDocs(input, 40);
+    writeFileSync(path.join(input, 'broken.pdf'), '%PDF-1.7\nthis is not a PDF body\n');
+    const engine = newEngine();
+    const plan = engine.build(partitionThenChunk);
+    const local = await engine.run(plan, { source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: path.join(tmp, 'same-local') } } }).done;
+    const queue = nextQueue();
+    const [summary, counts] = await withWorkers(queue, 2, async (workers) => {
+      const job = runDistributed(engine, plan, {
+        redis: redis.url,
+        queue,
+        source: { type: 'local', config: { path: input } },
+        destination: { type: 'local', config: { path: path.join(tmp, 'same-dist') } },
+      });
+      return [await job.done, workers.map((w) => ({ ...w.counts }))] as const;
+    });
+    expect(local.counts).toMatchObject({ total: 41, written: 40, failed: 1 });
+    expect(local.failures[0]).toMatchObject({ record_id: 'broken.pdf', node: 'Partitioner', code: 'FILE_UNREADABLE' });
+    expect(comparable(summary)).toEqual(comparable(local));
+    expect(readOutputs(path.join(tmp, 'same-dist'))).toEqual(readOutputs(path.join(tmp, 'same-local')));
+    // Both workers took tasks; the broken document was tried once, not retried.
+    expect(counts.every((c) => c.written > 0)).toBe(true);
+    expect(counts.reduce((n, c) => n + c.written, 0)).toBe(40);
+    expect(counts.reduce((n, c) => n + c.retried, 0)).toBe(0);
+  });
+
+  it('emits the in-process event sequence per document, with node timings', async () => {
+    const input = path.join(tmp, 'events-in');
+    writeDocs(input, 5);
+    const engine = newEngine();
+    const queue = nextQueue();
+    const seen: JobEvent[] = [];
+    const summary = await withWorkers(queue, 1, async () => {
+      const job = runDistributed(engine, engine.build(partitionThenChunk), { redis: redis.url, queue, source: { type: 'local', config: { path: input } } });
+      job.events$.subscribe((e) => seen.push(e));
+      return job.done;
+    });
+    expect(summary.status).toBe('COMPLETED');
+    expect(seen[0]).toMatchObject({ type: 'job_started', job_id: summary.job_id, total: 5 });
+    expect(seen.at(-1)).toMatchObject({ type: 'job_finished' });
+    for (const id of ['note-000.md', 'note-004.md']) {
+      const types = seen.filter((e) => 'record_id' in e && e.record_id === id).map((e) => (e.type === 'node_finished' ? `${e.type}:${e.node}` : e.type));
+      expect(types).toEqual(['document_started', 'node_finished:Partitioner', 'node_finished:Chunker', 'document_written']);
+    }
+    expect(summary.nodes.map((n) => [n.node, n.success])).toEqual([['Partitioner', 5], ['Chunker', 5]]);
+    expect(summary.counts.elements).toBeGreaterThan(5);
+  });
+
+  it('skips unchanged documents on a second run with the same state store', async () => {
+    const input = path.join(tmp, 'incr-in');
+    writeDocs(input, 6);
+    const engine = newEngine();
+    const plan = engine.build({ ...partitionThenChunk, reprocess_all: false });
+    const state = new MemoryStateStore();
+    const queue = nextQueue();
+    const options = { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: path.join(tmp, 'incr-out') } }, state };
+    const [first, second] = await withWorkers(queue, 1, async () => [await runDistributed(engine, plan, options).done, await runDistributed(engine, plan, options).done] as const);
+    expect(first.counts).toMatchObject({ total: 6, written: 6, skipped: 0 });
+    expect(second.counts).toMatchObject({ total: 6, written: 0, skipped: 6 });
+    writeFileSync(path.join(input, 'note-002.md'), '# Changed\n\nA new body.\n');
+    const third = await withWorkers(queue, 1, () => runDistributed(engine, plan, options).done);
+    expect(third.counts).toMatchObject({ written: 1, skipped: 5 });
+  });
+
+  it('retries a failed write with backoff on the same record, and fails it after the last attempt', async () => {
+    const input = path.join(tmp, 'retry-in');
+    writeDocs(input, 4);
+    const engine = newEngine();
+    const plan = engine.build({ name: 'retry', nodes: [partitionThenChunk.nodes[0]!] });
+    const queue = nextQueue();
+    writes.clear();
+    attempts.clear();
+    const ok = await withWorkers(queue, 1, () =>
+      runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'counting', config: { fail_first: 2 } }, attempts: 3, backoffMs: 50 }).done,
+    );
+    expect(ok.counts).toMatchObject({ written: 4, failed: 0 });
+    expect([...attempts.values()]).toEqual([3, 3, 3, 3]);
+    expect([...writes.values()]).toEqual([1, 1, 1, 1]);
+
+    writes.clear();
+    attempts.clear();
+    const failed = await withWorkers(queue, 1, () =>
+      runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'counting', config: { fail_first: 5 } }, attempts: 2, backoffMs: 50 }).done,
+    );
+    expect(failed.status).toBe('FAILED');
+    expect(failed.counts).toMatchObject({ written: 0, failed: 4 });
+    expect(failed.failures.map((f) => [f.node, f.code])).toEqual(Array.from({ length: 4 }, () => ['destination', 'DESTINATION_WRITE_FAILED']));
+    expect([...attempts.values()]).toEqual([2, 2, 2, 2]);
+  });
+
+  it('cancels: queued tasks are removed, running ones stop, nothing is written afterwards, the job ends STOPPED', async () => {
+    const input = path.join(tmp, 'cancel-in');
+    writeDocs(input, 30);
+    const engine = newEngine();
+    const plan = engine.build({ name: 'cancel', nodes: [partitionThenChunk.nodes[0]!, { name: 'Slow', type: 'prompter', subtype: 'slow', settings: { ms: 150 } }] });
+    const queue = nextQueue();
+    writes.clear();
+    attempts.clear();
+    const summary = await withWorkers(queue, 1, async () => {
+      const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'counting', config: {} } });
+      job.events$.subscribe((e) => {
+        if (e.type === 'document_written') job.cancel();
+      });
+      return job.done;
+    });
+    const writtenAtEnd = [...writes.values()].reduce((a, b) => a + b, 0);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(summary.status).toBe('STOPPED');
+    expect(summary.counts.written).toBeGreaterThanOrEqual(1);
+    expect(summary.counts.written).toBeLessThan(30);
+    expect(summary.counts.written + summary.counts.stopped + summary.counts.failed).toBe(summary.counts.total);
+    expect([...writes.values()].reduce((a, b) => a + b, 0)).toBe(writtenAtEnd);
+    expect(writtenAtEnd).toBe(summary.counts.written);
+  });
+
+  it('refuses a source that cannot re-open documents, before queueing anything', async () => {
+    const engine = newEngine();
+    const summary = await runDistributed(engine, engine.build({ name: 'no-get', nodes: [partitionThenChunk.nodes[0]!] }), {
+      redis: redis.url,
+      queue: nextQueue(),
+      source: { type: 'list_only', config: { n: 3 } },
+    }).done;
+    expect(summary.status).toBe('FAILED');
+    expect(summary.error?.code).toBe('SOURCE_NOT_ADDRESSABLE');
+    expect(summary.counts.total).toBe(0);
+  });
+
+  it('names an unreachable Redis with REDIS_UNAVAILABLE, for the coordinator and the worker', async () => {
+    const engine = newEngine();
+    const url = 'redis://127.0.0.1:1';
+    const summary = await runDistributed(engine, engine.build({ name: 'no-redis', nodes: [partitionThenChunk.nodes[0]!] }), { redis: url, source: { type: 'local', config: { path: tmp } } }).done;
+    expect(summary.status).toBe('FAILED');
+    expect(summary.error).toMatchObject({ code: 'REDIS_UNAVAILABLE' });
+    expect(summary.error?.message).toContain('127.0.0.1:1');
+    await expect(startWorker(engine, { redis: url })).rejects.toMatchObject({ code: 'REDIS_UNAVAILABLE' });
+    await expect(startWorker(engine, { redis: 'http://nope' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
