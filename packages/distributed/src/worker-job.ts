@@ -36,8 +36,9 @@ export class WorkerJob {
   private readonly channel = new ChannelSource();
   private readonly job: Job;
   private readonly pending = new Map<string, Pending[]>();
-  private readonly ended: Promise<void>;
+  private readonly done: Promise<void>;
   private finished = false;
+  private closing = false;
 
   /** Builds the plan and opens the source; throws when this worker cannot run the job. */
   static async open(options: WorkerJobOptions): Promise<WorkerJob> {
@@ -71,12 +72,12 @@ export class WorkerJob {
       ...(options.services ? { services: options.services } : {}),
     });
     this.job.events$.subscribe((e) => this.onEvent(e));
-    this.ended = this.job.done.then((summary) => this.onDone(summary));
+    this.done = this.job.done.then((summary) => this.onDone(summary));
   }
 
   /** Runs one document through the plan and its destinations; resolves with the outcome. */
   process(doc: SourceDocument): Promise<TaskResult> {
-    if (this.finished) return Promise.reject(quarryError('JOB_FINISHED', `job "${this.options.spec.job_id}" has ended in this worker`));
+    if (this.finished || this.closing) return Promise.reject(quarryError('JOB_FINISHED', `job "${this.options.spec.job_id}" has ended in this worker`));
     return new Promise<TaskResult>((resolve, reject) => {
       const list = this.pending.get(doc.record_id) ?? [];
       list.push({ resolve, reject, nodes: [] });
@@ -92,6 +93,11 @@ export class WorkerJob {
     return n;
   }
 
+  /** True once the job's runtime here is closing or closed: a new task must open it again. */
+  get ended(): boolean {
+    return this.finished || this.closing;
+  }
+
   /** Stops the job here: documents in flight end `stopped`, nothing more is written. */
   cancel(): void {
     this.job.cancel();
@@ -99,8 +105,9 @@ export class WorkerJob {
 
   /** Lets the documents in flight finish, then closes nodes, destinations and the source. */
   async close(): Promise<void> {
+    this.closing = true;
     this.channel.end();
-    await this.ended;
+    await this.done;
   }
 
   private take(recordId: string): Pending | undefined {

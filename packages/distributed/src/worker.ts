@@ -75,9 +75,14 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     void entry.job.then((j) => j.close(), () => undefined);
   };
 
-  const openJob = (data: TaskData): Promise<WorkerJob | undefined> => {
+  const openJob = async (data: TaskData): Promise<WorkerJob | undefined> => {
     const existing = jobs.get(data.job_id);
-    if (existing) return existing.job;
+    if (existing) {
+      const wj = await existing.job;
+      // Closed for idleness while this task was on its way: open the job again.
+      if (!wj.ended) return wj;
+      if (jobs.get(data.job_id) === existing) jobs.delete(data.job_id);
+    }
     const job = loadJob(redis, keys, data).then((loaded) =>
       loaded === undefined
         ? undefined

@@ -68,7 +68,24 @@ const listOnlySource = defineSource<{ n: number }>({
   }),
 });
 
-const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode], sources: [listOnlySource], destinations: [countingDestination] });
+const textDoc = (id: string) => ({ record_id: id, filename: `${id}.txt`, data_source: {}, read: async () => new TextEncoder().encode(`The document ${id} says something worth keeping.`) });
+
+const slowListSource = defineSource<{ n: number; gap_ms: number }>({
+  type: 'slow_list',
+  description: 'documents listed with a pause between them; re-openable',
+  config: z.strictObject({ n: z.number().int(), gap_ms: z.number().int() }),
+  create: (config) => ({
+    async *list() {
+      for (let i = 0; i < config.n; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, config.gap_ms));
+        yield textDoc(`doc-${i}`);
+      }
+    },
+    get: async (record) => textDoc(record.record_id),
+  }),
+});
+
+const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination] });
 
 function newEngine(): Engine {
   return createEngine().use(nodesPlugin).use(connectorsPlugin).use(testPlugin);
@@ -240,6 +257,27 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     expect(summary.counts.written + summary.counts.stopped + summary.counts.failed).toBe(summary.counts.total);
     expect([...writes.values()].reduce((a, b) => a + b, 0)).toBe(writtenAtEnd);
     expect(writtenAtEnd).toBe(summary.counts.written);
+  });
+
+  it('closes a job idle in a worker and opens it again when its next task comes', async () => {
+    const engine = newEngine();
+    const queue = nextQueue();
+    writes.clear();
+    attempts.clear();
+    const worker = await startWorker(newEngine(), { redis: redis.url, queue, concurrency: 1, idleCloseMs: 30, ...fast });
+    try {
+      const summary = await runDistributed(engine, engine.build({ name: 'idle', nodes: [partitionThenChunk.nodes[0]!] }), {
+        redis: redis.url,
+        queue,
+        source: { type: 'slow_list', config: { n: 4, gap_ms: 250 } },
+        destination: { type: 'counting', config: {} },
+      }).done;
+      expect(summary.counts).toMatchObject({ total: 4, written: 4, stopped: 0, failed: 0 });
+      expect([...writes.values()]).toEqual([1, 1, 1, 1]);
+      expect(worker.counts).toMatchObject({ written: 4, retried: 0 });
+    } finally {
+      await worker.close();
+    }
   });
 
   it('refuses a source that cannot re-open documents, before queueing anything', async () => {
