@@ -2,8 +2,9 @@
 // The same documents (elements with 32-dim vectors and typical metadata) go to the same loopback fake
 // Elasticsearch (test/support/fake-elasticsearch.ts, run in its own worker thread so that its work does
 // not share the benchmark's thread) through:
-//   connector: searchIndexDestination.write() per document, `window` documents in flight (as the
-//              engine's `concurrency`): staging (flatten, uuid5 ids), delete-by-record, bulk, retries;
+//   connector: an engine job (engine.run) whose one node hands each document its elements, with the
+//              search-index destination, at `concurrency` 4 (the default) and 64: staging (flatten,
+//              uuid5 ids), delete-by-record, bulk, retries, and the destination's write-behind window;
 //   helper:    the official client's own client.helpers.bulk over the already-staged search documents
 //              (same _id and _source), same flushBytes and concurrency.
 // documents/s = source documents written per second; ratio = connector / helper (goal >= 0.9).
@@ -13,8 +14,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Client } from '@elastic/elasticsearch';
-import type { Element, SourceDocument } from '@quarry/core';
-import { createSearchIndexDestination, searchDocument, searchIndexConfig } from '../src/search-index/index.js';
+import { createEngine, defineNode, definePlugin, type Element, type SourceDocument } from '@quarry/core';
+import { z } from 'zod';
+import { createSearchIndexDestination, SEARCH_INDEX_WRITE_BEHIND, searchDocument, searchIndexConfig } from '../src/search-index/index.js';
 
 const DOCS = 2000;
 const ELEMENTS = 10;
@@ -63,20 +65,28 @@ function documents(): Array<{ document: SourceDocument; elements: Element[] }> {
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
-async function viaConnector(url: string, index: string, data: ReturnType<typeof documents>, window: number): Promise<number> {
+const elementsOf = new Map<string, Element[]>();
+const handOver = defineNode({
+  type: 'partition',
+  subtype: 'hand_over',
+  settings: z.strictObject({}),
+  create: () => ({ process: ({ document }) => elementsOf.get(document.record_id) ?? [] }),
+});
+const engine = createEngine().use(definePlugin({ name: 'bench', engine: '^0.1.0', nodes: [handOver] }));
+const plan = engine.build({ name: 'search-index-bench', nodes: [{ name: 'hand_over', type: 'partition', subtype: 'hand_over', settings: {} }] });
+
+async function viaConnector(url: string, index: string, data: ReturnType<typeof documents>, concurrency: number): Promise<number> {
+  for (const f of data) elementsOf.set(f.document.record_id, f.elements);
   const config = searchIndexConfig.parse({ hosts: [url], index_name: index, batch_size_bytes: BATCH_BYTES, num_threads: THREADS });
   const dest = await createSearchIndexDestination(config, { logger: silent, signal: new AbortController().signal });
-  await dest.prepare!({ nodes: [], embeddingDimensions: DIMS });
-  const signal = new AbortController().signal;
   const t0 = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: window }, async () => {
-      while (next < data.length) await dest.write(data[next++]!, { signal });
-    }),
-  );
+  const summary = await engine.run(plan, {
+    source: { async *list() { for (const f of data) yield f.document; } },
+    destination: dest,
+    concurrency,
+  }).done;
   const ms = performance.now() - t0;
-  await dest.close!();
+  if (summary.counts.written !== data.length) throw new Error(JSON.stringify(summary.failures.slice(0, 3)));
   return (data.length / ms) * 1000;
 }
 
@@ -102,14 +112,14 @@ const { url, worker } = await startFakeInWorker();
 const client = new Client({ node: url });
 const data = documents();
 let n = 0;
-for (const window of [64, 4]) {
+for (const concurrency of [64, 4]) {
   const connector: number[] = [];
   const helper: number[] = [];
   // One warm-up of each, not counted.
-  await viaConnector(url, `warm-${++n}`, data.slice(0, 200), window);
+  await viaConnector(url, `warm-${++n}`, data.slice(0, 200), concurrency);
   await viaHelper(client, url, `warm-${++n}`, data.slice(0, 200));
   for (let r = 0; r < RUNS; r++) {
-    connector.push(await viaConnector(url, `bench-${++n}`, data, window));
+    connector.push(await viaConnector(url, `bench-${++n}`, data, concurrency));
     helper.push(await viaHelper(client, url, `bench-${++n}`, data));
     await client.indices.delete({ index: `bench-${n - 1},bench-${n}` }).catch(() => undefined);
   }
@@ -121,7 +131,8 @@ for (const window of [64, 4]) {
       documents: DOCS,
       elements_per_document: ELEMENTS,
       dims: DIMS,
-      window,
+      concurrency,
+      write_behind: SEARCH_INDEX_WRITE_BEHIND,
       connector_docs_per_s: Math.round(c),
       helper_docs_per_s: Math.round(h),
       ratio: Number((c / h).toFixed(3)),

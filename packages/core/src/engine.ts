@@ -25,7 +25,10 @@ export interface RunOptions {
   source: SourceInput;
   /** One destination, several (the flow branches to each), or none (elements are only reported). */
   destination?: DestinationInput | DestinationInput[];
-  /** Documents in flight at once (default 4). */
+  /**
+   * Documents in flight at once (default 4). A destination may take up to its `writeBehind` more
+   * whose writes are still running.
+   */
   concurrency?: number;
   signal?: AbortSignal;
   /** Overrides the workflow's `reprocess_all`. With `false`, unchanged documents are skipped. */

@@ -18,6 +18,13 @@ export interface SearchIndexDestination extends DestinationConnector {
 }
 
 /**
+ * Documents whose writes may be in flight beyond the job's `concurrency`: the bulk writer batches
+ * writes across documents, so a few documents at a time would leave every request half empty and
+ * the job waiting on round trips. Memory stays bounded: at most this many documents' rows wait.
+ */
+export const SEARCH_INDEX_WRITE_BEHIND = 64;
+
+/**
  * Creates a search-index destination for a parsed config (used by both registered types).
  * @internal exported for the CLI and tests; engines create it through the registered definition.
  */
@@ -129,6 +136,7 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
 
   const connector: SearchIndexDestination = {
     searchClient: sc,
+    writeBehind: SEARCH_INDEX_WRITE_BEHIND,
     async prepare(plan) {
       planDims = plan.embeddingDimensions;
       known = undefined;

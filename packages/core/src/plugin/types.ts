@@ -183,6 +183,12 @@ export interface DestinationConnector {
    * `record_id`, so a re-run never duplicates. Must be atomic per document.
    */
   write(flow: Flow, ctx: { signal: AbortSignal }): Promise<void>;
+  /**
+   * Documents this destination takes in flight beyond the job's `concurrency`: a document waiting
+   * on its write gives its slot to the next document, up to this many (a network destination that
+   * batches writes across documents sets it; absent or 0, a document holds its slot until written).
+   */
+  readonly writeBehind?: number;
   close?(): void | Promise<void>;
 }
 

@@ -227,11 +227,22 @@ export function runJob(deps: JobDeps): Job {
     });
   }
 
-  async function finish(item: Item, destinations: DestinationConnector[], release: () => void): Promise<void> {
+  // Documents writing behind: their pull slots were handed on while their writes run.
+  let behind = 0;
+
+  async function finish(item: Item, destinations: DestinationConnector[], writeBehind: number, release: () => void): Promise<void> {
+    let released = false;
+    let wroteBehind = false;
     try {
       const { doc } = item;
       if (!item.failure && !item.stopped && signal.aborted) item.stopped = true;
       if (!item.failure && !item.stopped) {
+        if (behind < writeBehind) {
+          behind++;
+          wroteBehind = true;
+          released = true;
+          release();
+        }
         for (const [i, d] of destinations.entries()) {
           try {
             await d.write({ document: doc, elements: item.elements }, { signal });
@@ -256,8 +267,9 @@ export function runJob(deps: JobDeps): Job {
         emit({ type: 'document_written', record_id: doc.record_id, filename: doc.filename, elements: item.elements.length, ms: Math.round(performance.now() - item.started) });
       }
     } finally {
+      if (wroteBehind) behind--;
       live.delete(item);
-      release();
+      if (!released) release();
     }
   }
 
@@ -303,7 +315,9 @@ export function runJob(deps: JobDeps): Job {
           ? stream$.pipe(operatorStage(node, i, inst))
           : stream$.pipe(mergeMap((item) => from(runProcess(node, i, inst, item))));
       });
-      await lastValueFrom(stream$.pipe(mergeMap((item) => from(finish(item, destinations, () => pulled.release())))), { defaultValue: undefined });
+      // The smallest window of the destinations: every one of them must take the extra writes.
+      const writeBehind = destinations.length === 0 ? 0 : Math.min(...destinations.map((d) => Math.max(0, Math.floor(d.writeBehind ?? 0))));
+      await lastValueFrom(stream$.pipe(mergeMap((item) => from(finish(item, destinations, writeBehind, () => pulled.release())))), { defaultValue: undefined });
     } catch (e) {
       jobError = { code: isQuarryError(e) ? e.code : 'JOB_FAILED', message: errorMessage(e) };
       deps.logger.error('job failed', jobError);

@@ -88,6 +88,48 @@ describe('runJob', () => {
     expect(maxAhead).toBeLessThanOrEqual(3);
   });
 
+  it('lets a destination that declares writeBehind take more writes than `concurrency`, and no more', async () => {
+    let nodesNow = 0;
+    let nodesPeak = 0;
+    const busy = defineNode({
+      type: 'prompter',
+      subtype: 'busy',
+      settings: z.object({}),
+      create: () => ({
+        async process(flow: Flow) {
+          nodesPeak = Math.max(nodesPeak, ++nodesNow);
+          await new Promise((r) => setTimeout(r, 1));
+          nodesNow--;
+          return flow.elements;
+        },
+      }),
+    });
+    const run = async (writeBehind: number | undefined) => {
+      let writing = 0;
+      let peak = 0;
+      const dest = memoryDestination();
+      const slowWrites = {
+        ...dest,
+        ...(writeBehind === undefined ? {} : { writeBehind }),
+        async write(flow: Flow) {
+          peak = Math.max(peak, ++writing);
+          await new Promise((r) => setTimeout(r, 15));
+          await dest.write(flow);
+          writing--;
+        },
+      };
+      const summary = await engine.run(planOf([lineSplitter, busy]), { source: memorySource(Array.from({ length: 30 }, (_, i) => `w${i}`)), destination: slowWrites, concurrency: 2 }).done;
+      expect(summary.counts.written).toBe(30);
+      expect([...dest.writes].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `doc-${i}.txt`).sort());
+      return peak;
+    };
+    expect(await run(undefined)).toBeLessThanOrEqual(2);
+    const behindPeak = await run(5);
+    expect(behindPeak).toBeGreaterThan(2);
+    expect(behindPeak).toBeLessThanOrEqual(2 + 5);
+    expect(nodesPeak).toBeLessThanOrEqual(2);
+  });
+
   it('ends STOPPED on cancel with nothing half-written', async () => {
     const gate = defineNode({
       type: 'prompter',
