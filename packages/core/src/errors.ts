@@ -3,6 +3,7 @@
  * description; the core README's table is checked against this list by a test.
  */
 export const ERROR_CODES = {
+  ARCHIVE_TOO_LARGE: 'a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) inflates beyond the size limits (decompression bomb guard)',
   CHUNKING_OPTIONS_INVALID: 'invalid chunking options (the reference library messages)',
   CONNECTOR_IN_USE: 'a connector cannot be deleted while a workflow uses it (409)',
   DESTINATION_UNAVAILABLE: 'a destination cannot be prepared (missing, not a directory, unreachable)',

@@ -1,6 +1,7 @@
 import JSZip from 'jszip';
 import { quarryError } from '@quarry/core';
 import { attr, childElements, parseXmlTree, type XmlNode } from './xml-tree.js';
+import { DEFAULT_ZIP_LIMITS, ZipBudget, type ZipLimits } from './zip-guard.js';
 
 /** One relationship of an OOXML part (`_rels/*.rels`). */
 export interface OoxmlRelationship {
@@ -14,7 +15,8 @@ export interface OoxmlRelationship {
 
 /**
  * An opened OOXML package (DOCX, PPTX, XLSX are ZIP archives of XML parts). Every failure to read
- * the archive or a required part becomes `FILE_UNREADABLE` naming the document.
+ * the archive or a required part becomes `FILE_UNREADABLE` naming the document; parts are inflated
+ * within {@link ZipLimits} (`ARCHIVE_TOO_LARGE` past them).
  */
 export class OoxmlPackage {
   private readonly trees = new Map<string, XmlNode | undefined>();
@@ -24,18 +26,32 @@ export class OoxmlPackage {
     /** The document's file name, for messages. */
     readonly filename: string,
     private readonly kind: string,
+    private readonly budget: ZipBudget,
   ) {}
 
   /** Opens `bytes` as a ZIP archive; `kind` (e.g. `DOCX`) is used in error messages. */
-  static async open(bytes: Uint8Array, filename: string, kind: string): Promise<OoxmlPackage> {
+  static async open(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<OoxmlPackage> {
+    let zip: JSZip;
     try {
-      const zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
-      return new OoxmlPackage(zip, filename, kind);
+      zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
     } catch (e) {
       throw quarryError('FILE_UNREADABLE', `${filename}: not a ZIP archive, so not a valid ${kind} file (${(e as Error).message})`, {
         cause: e,
         details: { filename },
       });
+    }
+    const budget = new ZipBudget(filename, kind, limits);
+    budget.checkEntries(zip);
+    return new OoxmlPackage(zip, filename, kind, budget);
+  }
+
+  /** Inflates a part within the budget; a part that cannot be inflated is `FILE_UNREADABLE`. */
+  private async inflate(file: JSZip.JSZipObject): Promise<Uint8Array> {
+    try {
+      return await this.budget.read(file);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ARCHIVE_TOO_LARGE') throw e;
+      throw this.unreadable(`part ${file.name} cannot be extracted`, e);
     }
   }
 
@@ -48,11 +64,7 @@ export class OoxmlPackage {
   async bytes(partPath: string): Promise<Uint8Array | undefined> {
     const f = this.zip.file(partPath);
     if (!f) return undefined;
-    try {
-      return await f.async('uint8array');
-    } catch (e) {
-      throw this.unreadable(`part ${partPath} cannot be extracted`, e);
-    }
+    return this.inflate(f);
   }
 
   /** The parsed XML of a part, or `undefined` when absent. Parsed once and cached. */
@@ -61,12 +73,7 @@ export class OoxmlPackage {
     const f = this.zip.file(partPath);
     let tree: XmlNode | undefined;
     if (f) {
-      let text: string;
-      try {
-        text = await f.async('string');
-      } catch (e) {
-        throw this.unreadable(`part ${partPath} cannot be extracted`, e);
-      }
+      const text = new TextDecoder().decode(await this.inflate(f));
       try {
         tree = parseXmlTree(text);
       } catch (e) {

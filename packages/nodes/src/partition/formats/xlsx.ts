@@ -1,4 +1,5 @@
 import type { Cell, CellValue, Workbook, Worksheet } from 'exceljs';
+import { assertZipWithinLimits } from './zip-guard.js';
 import { quarryError, type Element, type ElementMetadata } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
 import { newElement } from './new-element.js';
@@ -49,6 +50,8 @@ export const xlsxPartitioner: FormatPartitioner = {
 };
 
 async function loadWorkbook(bytes: Uint8Array, filename: string): Promise<Workbook> {
+  // exceljs inflates the whole archive with no limit: measure it first.
+  await assertZipWithinLimits(bytes, filename, 'XLSX');
   // exceljs is heavy; load it only when a spreadsheet is partitioned.
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();

@@ -1,0 +1,110 @@
+import JSZip from 'jszip';
+import { quarryError } from '@quarry/core';
+
+/** How far a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) may expand when read. */
+export interface ZipLimits {
+  /** Largest decompressed part. */
+  maxPartBytes: number;
+  /** Largest total of the parts read from one document. */
+  maxTotalBytes: number;
+  /** Most entries an archive may list. */
+  maxEntries: number;
+}
+
+/**
+ * Defaults: far above real office documents (a 600-page DOCX's main part is tens of MB), far below
+ * what a decompression bomb (a few kB that inflate to gigabytes) would make the process allocate.
+ */
+export const DEFAULT_ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({ maxPartBytes: 256 * 2 ** 20, maxTotalBytes: 1024 * 2 ** 20, maxEntries: 50_000 });
+
+const mib = (n: number): string => `${(n / 2 ** 20).toFixed(n < 2 ** 20 ? 3 : 0)} MiB`;
+
+/**
+ * Counts the bytes inflated from one archive against its limits. Parts are read as streams and
+ * abandoned as soon as a limit is passed, so a bomb costs at most the limit, never its full size
+ * (the sizes an archive declares are not trusted: they are written by whoever made the file).
+ */
+export class ZipBudget {
+  private total = 0;
+
+  constructor(
+    private readonly filename: string,
+    private readonly kind: string,
+    readonly limits: ZipLimits = DEFAULT_ZIP_LIMITS,
+  ) {}
+
+  /** Refuses an archive listing more entries than allowed. */
+  checkEntries(zip: JSZip): void {
+    const n = Object.keys(zip.files).length;
+    if (n > this.limits.maxEntries) throw this.tooLarge(`it lists ${n} entries (limit ${this.limits.maxEntries})`);
+  }
+
+  /** Inflates one part, stopping with `ARCHIVE_TOO_LARGE` once a limit is passed. */
+  async read(file: JSZip.JSZipObject): Promise<Uint8Array> {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    await new Promise<void>((resolve, reject) => {
+      const stream = file.nodeStream('nodebuffer');
+      let done = false;
+      const stop = (e: Error): void => {
+        if (done) return;
+        done = true;
+        (stream as NodeJS.ReadableStream & { destroy?: () => void }).destroy?.();
+        reject(e);
+      };
+      stream.on('data', (chunk: Uint8Array) => {
+        if (done) return;
+        size += chunk.byteLength;
+        this.total += chunk.byteLength;
+        if (size > this.limits.maxPartBytes) return stop(this.tooLarge(`part ${file.name} inflates beyond ${mib(this.limits.maxPartBytes)}`));
+        if (this.total > this.limits.maxTotalBytes) return stop(this.tooLarge(`its parts inflate beyond ${mib(this.limits.maxTotalBytes)} in total`));
+        chunks.push(chunk);
+      });
+      stream.on('error', (e: Error) => stop(e));
+      stream.on('end', () => {
+        if (done) return;
+        done = true;
+        resolve();
+      });
+    });
+    if (chunks.length === 1) return chunks[0]!;
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c, at);
+      at += c.byteLength;
+    }
+    return out;
+  }
+
+  private tooLarge(reason: string): Error {
+    return quarryError('ARCHIVE_TOO_LARGE', `${this.filename}: refused as a ${this.kind} file: ${reason} (a decompression bomb, or a document larger than quarry reads)`, {
+      details: { filename: this.filename, ...this.limits },
+    });
+  }
+}
+
+/**
+ * Inflates every entry of an archive once, counting, before a library that reads the whole archive
+ * itself (exceljs) is given it. Throws `ARCHIVE_TOO_LARGE` past a limit, `FILE_UNREADABLE` when the
+ * bytes are not a ZIP archive.
+ */
+export async function assertZipWithinLimits(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<void> {
+  let zip: JSZip;
+  try {
+    zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
+  } catch (e) {
+    throw quarryError('FILE_UNREADABLE', `${filename}: not a ZIP archive, so not a valid ${kind} file (${(e as Error).message})`, { cause: e, details: { filename } });
+  }
+  const budget = new ZipBudget(filename, kind, limits);
+  budget.checkEntries(zip);
+  for (const file of Object.values(zip.files)) {
+    if (file.dir) continue;
+    try {
+      await budget.read(file);
+    } catch (e) {
+      if ((e as { code?: string }).code === 'ARCHIVE_TOO_LARGE') throw e;
+      throw quarryError('FILE_UNREADABLE', `${filename}: not a readable ${kind} file: part ${file.name} cannot be extracted (${(e as Error).message})`, { cause: e, details: { filename } });
+    }
+  }
+}
