@@ -10,7 +10,7 @@ import {
 import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType } from './detect-filetype.js';
 import { setElementHierarchy } from './element-hierarchy.js';
 import { findFormatPartitioner } from './formats/index.js';
-import { applyLanguages } from './languages.js';
+import { fileBaseName, stampFileMetadata } from './file-metadata.js';
 import type { FormatPartitionOptions, PartitionStrategy } from './types.js';
 
 /** What to partition and how; every field but `filename` is optional (defaults from SPEC.md). */
@@ -89,7 +89,7 @@ export async function partitionFile(bytes: Uint8Array, request: PartitionFileReq
 async function partitionDocument(bytes: Uint8Array, request: PartitionFileRequest, depth: number): Promise<Element[]> {
   const signal = request.signal ?? new AbortController().signal;
   const logger = request.logger ?? silentLogger;
-  const filename = basename(request.filename);
+  const filename = fileBaseName(request.filename);
   throwIfAborted(signal, filename);
   if (bytes.length === 0) throw quarryError('FILE_EMPTY', `${filename} is empty`, { details: { filename } });
 
@@ -141,17 +141,16 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
 
   rekey(elements);
   const own = elements.filter((el) => !el.metadata.attached_to_filename);
-  const directory = request.file_directory ?? dirname(request.filename);
-  for (const el of own) {
-    el.metadata.filename = filename;
-    if (directory) el.metadata.file_directory = directory;
-    // Elements read back from element JSON, and e-mail bodies dated by their Date header, keep
-    // what the partitioner set; the file's own type and date only fill the gaps.
-    el.metadata.filetype ??= detected.mime;
-    if (request.last_modified) el.metadata.last_modified ??= request.last_modified;
-  }
+  stampFileMetadata(own, {
+    filename,
+    path: request.filename,
+    ...(request.file_directory ? { file_directory: request.file_directory } : {}),
+    filetype: detected.mime,
+    ...(request.last_modified ? { last_modified: request.last_modified } : {}),
+    ...(request.languages ? { languages: request.languages } : {}),
+  });
+  // Attachments carry the provenance of the file they came in.
   if (request.data_source) for (const el of elements) el.metadata.data_source = { ...request.data_source };
-  applyLanguages(own, { languages: request.languages });
   if (!own.some((el) => el.metadata.parent_id !== undefined)) setElementHierarchy(own);
   return elements;
 }
@@ -198,11 +197,3 @@ function throwIfAborted(signal: AbortSignal, filename: string): void {
   if (signal.aborted) throw quarryError('JOB_ABORTED', `partitioning ${filename} was aborted`, { details: { filename } });
 }
 
-function basename(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-}
-
-function dirname(path: string): string {
-  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return i <= 0 ? (i === 0 ? path.slice(0, 1) : '') : path.slice(0, i);
-}

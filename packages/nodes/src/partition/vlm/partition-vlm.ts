@@ -27,7 +27,7 @@ import type { Box } from '../formats/pdf-layout-types.js';
 import { loadPdfjs, withPdf } from '../formats/pdf-load.js';
 import { layoutPageText, readPageText } from '../formats/pdf-page-layout.js';
 import { findTables } from '../formats/pdf-tables.js';
-import { applyLanguages } from '../languages.js';
+import { fileBaseName, stampFileMetadata } from '../file-metadata.js';
 import { partitionFile, type PartitionFileRequest } from '../partition-file.js';
 import { pageFeatures, routePage, type PageRoute, type RouteDecision } from './auto-router.js';
 import { imageFileParts, renderPagePng } from './page-image.js';
@@ -108,7 +108,7 @@ export function vlmProvider(request: Pick<VlmPartitionRequest, 'provider' | 'pro
  */
 export async function partitionWithVlm(bytes: Uint8Array, request: VlmPartitionRequest): Promise<Element[]> {
   if (Buffer.isBuffer(bytes)) bytes = new Uint8Array(bytes);
-  const filename = basename(request.filename);
+  const filename = fileBaseName(request.filename);
   const signal = request.signal ?? new AbortController().signal;
   assertNotEmpty(bytes, filename);
   const mime = request.filetype ? canonicalMimeType(request.filetype) : (await detectFileType(bytes, filename)).mime;
@@ -146,14 +146,13 @@ function routed(elements: Element[], decision: { route: PageRoute; score: number
 
 // Gives elements the model produced what partitionFile gives its own.
 function finishVlmElements(elements: Element[], request: VlmPartitionRequest, filename: string): Element[] {
-  const directory = request.file_directory ?? dirname(request.filename);
-  for (const el of elements) {
-    el.metadata.filename = filename;
-    if (directory) el.metadata.file_directory = directory;
-    if (request.last_modified) el.metadata.last_modified = request.last_modified;
-    if (request.data_source) el.metadata.data_source = { ...request.data_source };
-  }
-  return applyLanguages(elements);
+  return stampFileMetadata(elements, {
+    filename,
+    path: request.filename,
+    ...(request.file_directory ? { file_directory: request.file_directory } : {}),
+    ...(request.last_modified ? { last_modified: request.last_modified } : {}),
+    ...(request.data_source ? { data_source: request.data_source } : {}),
+  });
 }
 
 async function partitionImage(bytes: Uint8Array, request: VlmPartitionRequest, filename: string, signal: AbortSignal): Promise<Element[]> {
@@ -241,14 +240,6 @@ async function partitionPdf(bytes: Uint8Array, request: VlmPartitionRequest, fil
   return out;
 }
 
-function basename(path: string): string {
-  return path.slice(Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\')) + 1);
-}
-
-function dirname(path: string): string {
-  const i = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
-  return i <= 0 ? (i === 0 ? path.slice(0, 1) : '') : path.slice(0, i);
-}
 
 // A MIME type given by the source skips detection, which is where emptiness is otherwise caught.
 function assertNotEmpty(bytes: Uint8Array, filename: string): void {
