@@ -17,7 +17,16 @@ export interface LocalModelInfo {
 export interface LocalModel {
   info: LocalModelInfo;
   backend: EmbedBackend<number[]>;
+  /** The transformers.js model behind it: the same object for every lease of the same weights. */
+  readonly instance: object;
+  /** Releases this lease; the weights are disposed once no lease is left and they stayed unused a while. */
   close(): Promise<void>;
+}
+
+/** Options of {@link loadLocalModel}. */
+export interface LoadLocalModelOptions {
+  /** How long the weights stay loaded after the last lease is released (default {@link KEEP_WARM_MS}; 0: dispose at once). */
+  keepWarmMs?: number;
 }
 
 /** Tokenizer lengths of this size mean "no limit configured" (transformers' VERY_LARGE_INTEGER). */
@@ -63,9 +72,10 @@ function unavailable(dir: string, why: string, cause?: unknown): Error {
  * the network: `env.allowRemoteModels = false`). Dimensions come from `config.json`
  * (`hidden_size`), the token limit from the smallest of `max_position_embeddings`, the tokenizer's
  * `model_max_length` and `sentence_bert_config.json`'s `max_seq_length`. Each input is tokenized
- * once: the ids counted for batching are the ids fed to the model.
+ * once: the ids counted for batching are the ids fed to the model. The weights are shared by every
+ * lease of the same directory and dtype in the process, and kept warm between jobs.
  */
-export async function loadLocalModel(settings: LocalEmbedSettings): Promise<LocalModel> {
+export async function loadLocalModel(settings: LocalEmbedSettings, options: LoadLocalModelOptions = {}): Promise<LocalModel> {
   const dir = path.resolve(settings.model_path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw unavailable(dir, 'no such directory');
   const config = readJson(path.join(dir, 'config.json'));
@@ -77,23 +87,8 @@ export async function loadLocalModel(settings: LocalEmbedSettings): Promise<Loca
   if (dimensions === undefined) throw unavailable(dir, 'config.json gives no hidden_size');
 
   const tf = await import('@huggingface/transformers');
-  const load = loadLock.then(async () => {
-    tf.env.allowRemoteModels = false;
-    tf.env.allowLocalModels = true;
-    tf.env.localModelPath = `${path.dirname(dir)}${path.sep}`;
-    const id = path.basename(dir);
-    const tokenizer = await tf.AutoTokenizer.from_pretrained(id, { local_files_only: true });
-    const model = await tf.AutoModel.from_pretrained(id, { local_files_only: true, dtype: settings.dtype, device: 'cpu' });
-    return { tokenizer, model };
-  });
-  loadLock = load.catch(() => undefined);
-  let tokenizer: PreTrainedTokenizer;
-  let model: PreTrainedModel;
-  try {
-    ({ tokenizer, model } = await load);
-  } catch (e) {
-    throw unavailable(dir, `transformers.js could not load it: ${e instanceof Error ? e.message : String(e)}`, e);
-  }
+  const lease = await acquireWeights(tf, dir, settings.dtype, onnxFile, options.keepWarmMs ?? KEEP_WARM_MS);
+  const { tokenizer, model } = lease.weights;
 
   const sbert = readJson(path.join(dir, 'sentence_bert_config.json'));
   const limits = [positive(config.max_position_embeddings), positive(tokenizer.model_max_length), positive(sbert?.max_seq_length)].filter((v): v is number => v !== undefined);
@@ -138,8 +133,85 @@ export async function loadLocalModel(settings: LocalEmbedSettings): Promise<Loca
   return {
     info,
     backend,
-    close: async () => {
-      await model.dispose();
+    instance: model,
+    close: () => lease.release(),
+  };
+}
+
+/** A model and tokenizer loaded once per directory and dtype, shared by every node that uses them. */
+interface Weights {
+  tokenizer: PreTrainedTokenizer;
+  model: PreTrainedModel;
+}
+
+interface SharedWeights {
+  weights: Promise<Weights>;
+  users: number;
+  idle?: NodeJS.Timeout;
+}
+
+/** How long loaded weights stay in memory after their last user closed (the next job reuses them). */
+export const KEEP_WARM_MS = 30_000;
+
+const shared = new Map<string, SharedWeights>();
+
+/**
+ * Leases the weights of a model directory: loaded on first use, shared by every embedder and
+ * similarity chunker of every job in the process, disposed `keepWarmMs` after the last lease is
+ * released. The key holds the ONNX file's size and modification time, so a replaced model is
+ * loaded afresh.
+ */
+async function acquireWeights(
+  tf: typeof import('@huggingface/transformers'),
+  dir: string,
+  dtype: LocalEmbedSettings['dtype'],
+  onnxFile: string,
+  keepWarmMs: number,
+): Promise<{ weights: Weights; release: () => Promise<void> }> {
+  const st = statSync(onnxFile);
+  const key = `${dir}\0${dtype}\0${st.size}\0${st.mtimeMs}`;
+  let entry = shared.get(key);
+  if (!entry) {
+    const weights = loadLock.then(async () => {
+      tf.env.allowRemoteModels = false;
+      tf.env.allowLocalModels = true;
+      tf.env.localModelPath = `${path.dirname(dir)}${path.sep}`;
+      const id = path.basename(dir);
+      const tokenizer = await tf.AutoTokenizer.from_pretrained(id, { local_files_only: true });
+      const model = await tf.AutoModel.from_pretrained(id, { local_files_only: true, dtype, device: 'cpu' });
+      return { tokenizer, model };
+    });
+    loadLock = weights.catch(() => undefined);
+    entry = { weights, users: 0 };
+    shared.set(key, entry);
+  }
+  const e = entry;
+  e.users++;
+  clearTimeout(e.idle);
+  let weights: Weights;
+  try {
+    weights = await e.weights;
+  } catch (err) {
+    e.users--;
+    if (shared.get(key) === e) shared.delete(key);
+    throw unavailable(dir, `transformers.js could not load it: ${err instanceof Error ? err.message : String(err)}`, err);
+  }
+  let released = false;
+  return {
+    weights,
+    release: async () => {
+      if (released) return;
+      released = true;
+      e.users--;
+      if (e.users > 0) return;
+      const dispose = async (): Promise<void> => {
+        if (e.users > 0 || shared.get(key) !== e) return;
+        shared.delete(key);
+        await weights.model.dispose();
+      };
+      if (keepWarmMs <= 0) return dispose();
+      e.idle = setTimeout(() => void dispose(), keepWarmMs);
+      e.idle.unref();
     },
   };
 }

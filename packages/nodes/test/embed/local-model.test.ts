@@ -62,6 +62,32 @@ describe('loadLocalModel (transformers.js, offline)', () => {
     expect(model.backend.maxInputTokens).toBe(512);
   });
 
+  it('loads the weights once for every lease in the process and frees them after the last one', async () => {
+    const a = await loadLocalModel(settings({ pooling: 'cls' }), { keepWarmMs: 0 });
+    const b = await loadLocalModel(settings({ model_name: 'same-weights' }), { keepWarmMs: 0 });
+    expect(b.instance).toBe(a.instance);
+    expect(b.instance).toBe(model.instance);
+    expect(b.info.model_name).toBe('same-weights');
+    await a.close();
+    await a.close();
+    // The other leases still embed after one of them closed.
+    expectClose(await embed(b, TEXTS), await embed(model, TEXTS));
+    await b.close();
+
+    // A directory no other lease holds is disposed when its last lease closes (keepWarmMs 0).
+    const otherDir = path.join(dir, 'tiny-bert-lease');
+    writeTinyBert(otherDir, { hidden: 32, maxPositions: 512 });
+    const first = await loadLocalModel(localEmbedSettings.parse({ model_path: otherDir }), { keepWarmMs: 0 });
+    await first.close();
+    const second = await loadLocalModel(localEmbedSettings.parse({ model_path: otherDir }), { keepWarmMs: 60_000 });
+    expect(second.instance).not.toBe(first.instance);
+    await second.close();
+    // Kept warm: the next lease within the window gets the same weights.
+    const third = await loadLocalModel(localEmbedSettings.parse({ model_path: otherDir }), { keepWarmMs: 0 });
+    expect(third.instance).toBe(second.instance);
+    await third.close();
+  });
+
   it('counts tokens with the model tokenizer, special tokens included', () => {
     // [CLS] hello [SEP]
     expect(model.backend.prepare('hello').tokens).toBe(3);
