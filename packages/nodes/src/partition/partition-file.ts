@@ -49,6 +49,11 @@ export interface PartitionFileRequest {
   unique_element_ids?: boolean;
   /** Document languages (ISO 639 codes); absent or containing `auto` means detect. */
   languages?: string[];
+  /**
+   * Only these pages (1-based) of a PDF read with `hi_res` or `ocr_only`: the others are neither read
+   * nor OCR'd (the Auto router sends only its hi_res pages). Default every page; other formats ignore it.
+   */
+  pages?: ReadonlySet<number>;
   /** Aborts partitioning. */
   signal?: AbortSignal;
   /** Receives warnings from format partitioners. */
@@ -112,6 +117,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     ocr_languages: request.ocr_languages ?? ['eng'],
     extract_image_block_types: request.extract_image_block_types ?? [],
     coordinates: request.coordinates ?? false,
+    ...(request.pages ? { pages: request.pages } : {}),
     filename,
     filetype: detected.mime,
     signal,
@@ -120,7 +126,8 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
       if (depth + 1 > MAX_EMBEDDING_DEPTH) {
         throw quarryError('FILE_UNREADABLE', `${filename}: embedded documents nested deeper than ${MAX_EMBEDDING_DEPTH} levels`, { details: { filename } });
       }
-      const nested = await partitionDocument(inner, { ...request, filename: innerName, filetype: undefined, file_directory: undefined, last_modified: undefined }, depth + 1);
+      const { pages: _pages, ...inherited } = request;
+      const nested = await partitionDocument(inner, { ...inherited, filename: innerName, filetype: undefined, file_directory: undefined, last_modified: undefined }, depth + 1);
       for (const el of nested) el.metadata.attached_to_filename ??= filename;
       return nested;
     },

@@ -18,6 +18,8 @@ export interface FormatPartitionOptions {
   extract_image_block_types: string[];
   /** Whether to emit `metadata.coordinates`. */
   coordinates: boolean;
+  /** Only these pages (1-based) of a paged document, where the format can skip the others. */
+  pages?: ReadonlySet<number>;
   /** The document's file name (basename), for messages and nested documents. */
   filename: string;
   /** The detected MIME type. */

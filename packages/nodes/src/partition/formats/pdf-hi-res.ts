@@ -40,6 +40,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
     try {
       for (let p = 1; p <= n; p++) {
         signal.throwIfAborted();
+        if (options.pages && !options.pages.has(p)) continue;
         let page: PdfPage;
         let text: PageText;
         let images: Box[];
@@ -80,7 +81,8 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
       // Let recognitions still running settle (they fail fast once the signal aborted).
       await Promise.allSettled(inFlight);
     }
-    if (n > 0 && failures.length === n) throw new PdfOpenError('unreadable', 'no page of the PDF could be read');
+    const wanted = options.pages ? [...options.pages].filter((p) => p >= 1 && p <= n).length : n;
+    if (wanted > 0 && failures.length === wanted) throw new PdfOpenError('unreadable', 'no page of the PDF could be read');
     const built = elementsFromLayouts(layouts, {
       includePageBreaks: options.include_page_breaks,
       coordinates: options.coordinates,

@@ -217,8 +217,11 @@ async function partitionPdf(bytes: Uint8Array, request: VlmPartitionRequest, fil
 
   const byStrategy = async (strategy: 'fast' | 'hi_res'): Promise<Map<number, Element[]>> => {
     const pages = new Map<number, Element[]>();
-    if (!decisions.some((d) => d.route === strategy)) return pages;
-    for (const el of await partitionFile(bytes, fileRequest({ ...request, filetype: 'application/pdf' }, signal, strategy))) {
+    const wanted = new Set(decisions.flatMap((d, i) => (d.route === strategy ? [i + 1] : [])));
+    if (wanted.size === 0) return pages;
+    // hi_res reads only its own pages: the scanned pages the VLM reads are not OCR'd as well.
+    const only = strategy === 'hi_res' ? { pages: wanted } : {};
+    for (const el of await partitionFile(bytes, { ...fileRequest({ ...request, filetype: 'application/pdf' }, signal, strategy), ...only })) {
       const p = el.metadata.page_number;
       if (p === undefined || decisions[p - 1]?.route !== strategy) continue;
       const list = pages.get(p) ?? [];

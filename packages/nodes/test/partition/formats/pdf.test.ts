@@ -242,6 +242,18 @@ describe('pdfPartitioner hi_res', () => {
   });
 });
 
+describe('pdfPartitioner hi_res with a page filter', () => {
+  it('reads only the pages asked for, and fails only when none of them can be read', async () => {
+    const bytes = makePdf([reportPage(1), reportPage(2), reportPage(3)]);
+    const all = await partition(bytes, { strategy: 'hi_res' });
+    expect(new Set(all.map((e) => e.metadata.page_number))).toEqual(new Set([1, 2, 3]));
+    const some = await partition(bytes, { strategy: 'hi_res', pages: new Set([2, 3]) });
+    expect(new Set(some.map((e) => e.metadata.page_number))).toEqual(new Set([2, 3]));
+    expect(some.map((e) => e.text)).toEqual(all.filter((e) => e.metadata.page_number !== 1).map((e) => e.text));
+    expect(await partition(bytes, { strategy: 'hi_res', pages: new Set([9]) })).toEqual([]);
+  });
+});
+
 describe('qpdf-made encrypted files', () => {
   let qpdf = false;
   try {
