@@ -7,12 +7,12 @@ import {
   isQuarryError,
   quarryError,
   silentLogger,
+  summarizeJob,
   type ConnectorSpec,
   type DocumentFailure,
   type Engine,
   type Job,
   type JobEvent,
-  type JobStatus,
   type JobSummary,
   type Logger,
   type NodeStats,
@@ -330,19 +330,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
   }
 
   function finish(): JobSummary {
-    const status: JobStatus = signal.aborted ? 'STOPPED' : jobError || (counts.failed > 0 && counts.written === 0 && counts.skipped === 0) ? 'FAILED' : 'COMPLETED';
-    const finishedAt = new Date();
-    const summary: JobSummary = {
-      job_id: id,
-      status,
-      started_at: startedAt.toISOString(),
-      finished_at: finishedAt.toISOString(),
-      duration_ms: finishedAt.getTime() - startedAt.getTime(),
-      counts,
-      failures,
-      nodes: stats,
-      ...(jobError ? { error: jobError } : {}),
-    };
+    const summary = summarizeJob({ job_id: id, startedAt, stopped: signal.aborted, counts, failures, nodes: stats, ...(jobError ? { error: jobError } : {}) });
     emit({ type: 'job_finished', summary });
     events.complete();
     return summary;

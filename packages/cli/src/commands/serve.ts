@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { createServer, loadApiKeys } from '@quarry/server';
+import { stopOnSignals } from '../stop-on-signals.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry serve`. */
@@ -44,22 +45,10 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<Serv
     await server.close();
     throw e;
   }
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      await server.close();
-      process.stderr.write('quarry serve: stopped\n');
-      resolveClosed();
-    })();
-    return closing;
-  };
-  const onSignal = (): void => void close();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { closed, close } = stopOnSignals(async () => {
+    await server.close();
+    process.stderr.write('quarry serve: stopped\n');
+  });
   process.stderr.write(`quarry serve: listening on ${url} (workspaces: ${keys.workspaces().join(', ')}; API keys from ${source}; data in ${dataDir})\n`);
   return { url, closed, close };
 }

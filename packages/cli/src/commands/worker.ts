@@ -2,6 +2,7 @@ import { consoleLogger } from '@quarry/core';
 import { startWorker } from '@quarry/distributed';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { defaultEngine } from '../engine.js';
+import { stopOnSignals } from '../stop-on-signals.js';
 
 /** Options of `quarry worker`. */
 export interface WorkerCommandOptions {
@@ -52,24 +53,12 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerH
     await pool?.close();
     throw e;
   });
-  let resolveClosed!: () => void;
-  const closed = new Promise<void>((r) => (resolveClosed = r));
-  let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => {
-    closing ??= (async () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      await worker.close();
-      await pool?.close();
-      const c = worker.counts;
-      process.stderr.write(`quarry worker ${worker.name}: stopped (${c.written} written, ${c.failed} failed, ${c.stopped} stopped, ${c.retried} retried)\n`);
-      resolveClosed();
-    })();
-    return closing;
-  };
-  const onSignal = (): void => void close();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const { closed, close } = stopOnSignals(async () => {
+    await worker.close();
+    await pool?.close();
+    const c = worker.counts;
+    process.stderr.write(`quarry worker ${worker.name}: stopped (${c.written} written, ${c.failed} failed, ${c.stopped} stopped, ${c.retried} retried)\n`);
+  });
   process.stderr.write(`quarry worker ${worker.name}: ready on queue "${opts.queue ?? 'quarry'}" (concurrency ${opts.concurrency ?? 4})\n`);
   return { name: worker.name, closed, close };
 }

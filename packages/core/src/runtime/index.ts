@@ -1,4 +1,5 @@
 export * from './events.js';
+export * from './job-summary.js';
 export * from './logger.js';
 export * from './pull-source.js';
 export * from './run-job.js';

@@ -16,7 +16,8 @@ import {
   type SourceConnector,
   type SourceDocument,
 } from '../plugin/types.js';
-import type { DocumentFailure, Job, JobEvent, JobStatus, JobSummary, NodeStats } from './events.js';
+import type { DocumentFailure, Job, JobEvent, JobSummary, NodeStats } from './events.js';
+import { summarizeJob } from './job-summary.js';
 import { pullSource } from './pull-source.js';
 import type { StateStore } from './state-store.js';
 
@@ -326,19 +327,7 @@ export function runJob(deps: JobDeps): Job {
       clearInterval(watchdog);
       await Promise.allSettled([...instances.map((n) => n.close?.()), ...destinations.map((d) => d.close?.()), source?.close?.()]);
     }
-    const status: JobStatus = signal.aborted ? 'STOPPED' : jobError || (counts.failed > 0 && counts.written === 0 && counts.skipped === 0) ? 'FAILED' : 'COMPLETED';
-    const finishedAt = new Date();
-    const summary: JobSummary = {
-      job_id: id,
-      status,
-      started_at: startedAt.toISOString(),
-      finished_at: finishedAt.toISOString(),
-      duration_ms: finishedAt.getTime() - startedAt.getTime(),
-      counts,
-      failures,
-      nodes: stats,
-      ...(jobError ? { error: jobError } : {}),
-    };
+    const summary = summarizeJob({ job_id: id, startedAt, stopped: signal.aborted, counts, failures, nodes: stats, ...(jobError ? { error: jobError } : {}) });
     emit({ type: 'job_finished', summary });
     events.complete();
     return summary;
