@@ -1,12 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { consoleLogger, elementFromJSON, errorMessage, isQuarryError, parseSettings, type Element, type Logger, type SourceDocument } from '@quarry/core';
+import { consoleLogger, errorMessage, isQuarryError, parseSettings, type Element, type Logger, type SourceDocument } from '@quarry/core';
 import { createSearchIndexSource, outputPathFor, searchIndexConfig, serializeElements, writeFileAtomic, type SearchIndexConfig } from '@quarry/connectors';
+import { PartitionPool, type PartitionTask } from '@quarry/nodes';
 import { excludeMetadata } from '../ingest/metadata-exclude.js';
 import { DEFAULT_PARTITION_ENDPOINT, partitionByApi } from '../ingest/partition-api.js';
-import type { PartitionTask } from '../ingest/partition-worker.js';
-import { WorkerPool } from '../ingest/worker-pool.js';
 import { UserError } from '../user-error.js';
 
 /** Environment variable holding the service API key for `--partition-by-api`. */
@@ -132,10 +131,8 @@ export function sourceConfigFromOptions(o: IngestSearchIndexOptions): SearchInde
 /** Partitions one document, locally in the worker pool or with the partition endpoint. */
 type Partitioner = (doc: SourceDocument, bytes: Uint8Array, signal: AbortSignal) => Promise<Element[]>;
 
-function localPartitioner(pool: WorkerPool<PartitionTask, Element[]>, strategy: string): Partitioner {
-  return async (doc, bytes) => {
-    // The buffer moves to the worker: copy it so the document can be read again.
-    const copy = bytes.slice();
+function localPartitioner(pool: PartitionPool, strategy: string, logger: Logger): Partitioner {
+  return (doc, bytes, signal) => {
     const request: PartitionTask['request'] = {
       filename: doc.filename,
       ...(doc.filetype ? { filetype: doc.filetype } : {}),
@@ -143,8 +140,8 @@ function localPartitioner(pool: WorkerPool<PartitionTask, Element[]>, strategy: 
       data_source: doc.data_source,
       strategy: strategy as PartitionTask['request']['strategy'],
     };
-    const json = await pool.run({ bytes: copy, request }, [copy.buffer as ArrayBuffer]);
-    return json.map((e) => elementFromJSON(e));
+    // The pool moves a copy of the bytes to the worker; an interrupt (the signal) stops the document.
+    return pool.partition(bytes, request, { signal, logger });
   };
 }
 
@@ -159,23 +156,23 @@ function apiPartitioner(endpoint: string, apiKey: string, strategy: string): Par
 
 /**
  * Runs `quarry ingest search-index`: lists the index through the search-index source, partitions up
- * to `--num-processes` documents at a time (worker threads, or requests to the partition endpoint
- * with `--partition-by-api`), removes `--metadata-exclude` fields and writes
- * `<output-dir>/<record_id>.json`. A document that fails is reported and the others go on; the exit
+ * to `--num-processes` documents at a time (in the worker threads of a `PartitionPool`, as `quarry
+ * run --num-processes` does, or by requests to the partition endpoint with `--partition-by-api`),
+ * removes `--metadata-exclude` fields and writes `<output-dir>/<record_id>.json`. A document that fails is reported and the others go on; the exit
  * code is 1 when any failed.
  */
 export async function ingestCommand(o: IngestSearchIndexOptions, logger: Logger = consoleLogger()): Promise<IngestSummary> {
   const config = sourceConfigFromOptions(o);
   let partition: Partitioner;
-  let pool: WorkerPool<PartitionTask, Element[]> | undefined;
+  let pool: PartitionPool | undefined;
   if (o.partitionByApi) {
     const key = o.serviceApiKey ?? process.env[SERVICE_API_KEY_ENV];
     if (!key) throw new UserError(`ingest search-index: --partition-by-api needs the service API key: --service-api-key or $${SERVICE_API_KEY_ENV}`);
     partition = apiPartitioner(o.partitionEndpoint ?? process.env[PARTITION_ENDPOINT_ENV] ?? DEFAULT_PARTITION_ENDPOINT, key, o.strategy);
   } else {
     if (o.partitionEndpoint) throw new UserError('ingest search-index: --partition-endpoint applies only with --partition-by-api');
-    pool = new WorkerPool<PartitionTask, Element[]>({ workerUrl: partitionWorkerUrl(), size: o.numProcesses });
-    partition = localPartitioner(pool, o.strategy);
+    pool = new PartitionPool({ size: o.numProcesses });
+    partition = localPartitioner(pool, o.strategy, logger);
   }
   const outputDir = path.resolve(o.outputDir);
   const ac = new AbortController();
@@ -226,12 +223,6 @@ async function processOne(doc: SourceDocument, partition: Partitioner, exclude: 
   await mkdir(path.dirname(target), { recursive: true });
   await writeFileAtomic(target, serializeElements(elements, 2), signal);
   return elements.length;
-}
-
-/** The worker module next to this file: `.js` when built, `.ts` when run from sources. */
-function partitionWorkerUrl(): URL {
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  return new URL(`../ingest/partition-worker.${ext}`, import.meta.url);
 }
 
 /** The human-readable end-of-run summary. */

@@ -1,49 +1,20 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { availableParallelism } from 'node:os';
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
+import { Piscina } from 'piscina';
 import { errorMessage, QuarryError } from '../errors.js';
+import type { WorkerEntryData, WorkerReply } from './worker-protocol.js';
 
-/** A task's failure as a worker reports it: a stable code and a message. */
-export interface WorkerFailure {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-/** What a pool worker posts back for one task. */
-export type WorkerReply<R> = { id: number; ok: true; result: R } | { id: number; ok: false; error: WorkerFailure };
-
-/** What a pool worker receives for one task. */
-export interface WorkerTask<T> {
-  id: number;
-  task: T;
-}
-
-interface Running<R> {
-  id: number;
-  resolve: (r: R) => void;
-  reject: (e: unknown) => void;
-  detach: () => void;
-}
-
-interface Slot<R> {
-  worker: Worker;
-  current?: Running<R>;
-}
-
-interface Queued<T, R> {
-  task: T;
-  transfer: ArrayBuffer[];
-  signal?: AbortSignal;
-  resolve: (r: R) => void;
-  reject: (e: unknown) => void;
-}
+export type { WorkerTaskHandler } from './worker-protocol.js';
 
 /** Options of {@link WorkerPool}. */
 export interface WorkerPoolOptions {
-  /** The worker module: a `.js` file, or a `.ts` file when running from sources (tests). */
+  /**
+   * The worker module, whose default export is the task function ({@link WorkerTaskHandler}): a
+   * `.js` file, or a `.ts` file when running from sources (tests).
+   */
   workerUrl: URL;
   /** Number of worker threads (default: available parallelism). */
   size?: number;
@@ -53,17 +24,24 @@ export interface WorkerPoolOptions {
   name?: string;
 }
 
+/** The pool's entry module next to this file: `.js` when built, `.ts` when run from sources. */
+function entryUrl(): URL {
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return new URL(`./worker-entry.${ext}`, import.meta.url);
+}
+
 /**
- * How a worker thread is started: the compiled `.js` module directly; a `.ts` module (sources, under
- * tests) through tsx, resolving workspace packages to their sources as vitest does.
+ * Node options of threads that load `.ts` modules (sources, under tests): tsx's ESM hooks,
+ * registered in the thread before piscina loads anything, and the `source` export condition so that
+ * workspace packages resolve to their sources as they do under vitest. Only the ESM hooks: with
+ * tsx's CommonJS ones too, piscina's first attempt, `require(filename)`, would load the module as
+ * CommonJS.
  */
-function spawn(url: URL, resourceLimits: ResourceLimits | undefined): Worker {
-  const limits = resourceLimits ? { resourceLimits } : {};
-  if (!url.pathname.endsWith('.ts')) return new Worker(url, limits);
+function tsExecArgv(): string[] {
   // The ESM build of tsx's API, beside the CommonJS one that require.resolve finds.
-  const tsx = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
-  const boot = `const { workerData } = require('node:worker_threads'); import(workerData.tsx).then((m) => { m.register(); return import(workerData.entry); });`;
-  return new Worker(boot, { eval: true, execArgv: ['--conditions=source'], workerData: { tsx, entry: url.href }, ...limits });
+  const api = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+  const register = `import { register } from ${JSON.stringify(api)}; register();`;
+  return ['--conditions=source', '--import', `data:text/javascript,${encodeURIComponent(register)}`];
 }
 
 function abortError(signal: AbortSignal): QuarryError {
@@ -72,122 +50,97 @@ function abortError(signal: AbortSignal): QuarryError {
   return new QuarryError('JOB_ABORTED', `the task was aborted${reason === undefined ? '' : `: ${errorMessage(reason)}`}`);
 }
 
+/** How a dead thread is described: piscina words an exit as "worker exited with code: N". */
+function stopReason(e: unknown): string {
+  // An uncaught DOMException, such as the DataCloneError of a result that cannot be cloned, reaches
+  // this thread as an empty object.
+  const message = typeof e === 'object' && e !== null && !(e instanceof Error) ? '' : errorMessage(e);
+  if (!message) return 'an uncaught exception it could not report (for example, a result that cannot be cloned)';
+  const exit = /^worker exited with code: (-?\d+)$/.exec(message);
+  return exit ? `exit code ${exit[1]}` : message;
+}
+
 /**
- * A fixed pool of worker threads running one module's task handler, for CPU-bound work such as
- * partitioning. Tasks queue first-come first-served; a task that fails (or whose worker dies)
- * rejects alone, and a dead worker is replaced, so one bad document never stops the others. A task
- * whose signal aborts leaves the queue, or, when running, has its worker terminated and replaced:
- * a timed-out or cancelled document does not keep a core busy.
+ * A fixed pool of worker threads (on piscina) running one module's task function, for CPU-bound work
+ * such as partitioning. Tasks queue first-come first-served; a task that fails (or whose worker
+ * dies: exit, uncaught error, out of heap) rejects alone, and a dead worker is replaced, so one bad
+ * document never stops the others. A task whose signal aborts leaves the queue, or, when running, has
+ * its worker terminated and replaced: a timed-out or cancelled document does not keep a core busy.
+ * Idle workers do not keep the process alive.
  *
- * The worker module answers each {@link WorkerTask} message with one {@link WorkerReply}.
+ * @example
+ * ```ts
+ * const pool = new WorkerPool<{ word: string }, string>({ workerUrl: new URL('./upper-worker.js', import.meta.url), size: 2 });
+ * await pool.run({ word: 'hi' }); // 'HI'
+ * await pool.close();
+ * ```
  */
 export class WorkerPool<T, R> {
-  private readonly slots: Array<Slot<R>> = [];
-  private readonly queue: Array<Queued<T, R>> = [];
+  private readonly piscina: Piscina<T, WorkerReply<R>>;
   private readonly name: string;
-  private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: WorkerPoolOptions) {
+  constructor(options: WorkerPoolOptions) {
     this.name = options.name ? `${options.name} ` : '';
     const size = Math.max(1, Math.floor(options.size ?? availableParallelism()));
-    for (let i = 0; i < size; i++) this.slots.push(this.start());
+    const entry = entryUrl();
+    const workerData: WorkerEntryData = { module: options.workerUrl.href };
+    const needsTsx = entry.pathname.endsWith('.ts') || options.workerUrl.pathname.endsWith('.ts');
+    this.piscina = new Piscina<T, WorkerReply<R>>({
+      filename: entry.href,
+      workerData,
+      minThreads: size,
+      maxThreads: size,
+      concurrentTasksPerWorker: 1,
+      // Idle threads wait on their message port, not in Atomics.wait: a parser's leftover async work
+      // (and the task module's loading at start) goes on between tasks.
+      atomics: 'disabled',
+      // A task that finds no free thread goes back to the head of the queue, not its tail.
+      stricterFIFO: true,
+      recordTiming: false,
+      ...(options.resourceLimits ? { resourceLimits: options.resourceLimits } : {}),
+      ...(needsTsx ? { execArgv: tsExecArgv() } : {}),
+    });
+    // A thread that dies with no task is replaced; piscina reports it as an 'error' event, which
+    // without a listener would throw in this process.
+    this.piscina.on('error', () => undefined);
   }
 
-  /** Number of worker threads. */
+  /** Number of live worker threads: `size` while open (a dead one is replaced at once), 0 once closed. */
   get size(): number {
-    return this.slots.length;
+    return this.piscina.threads.length;
   }
 
   /**
    * Runs one task on the next free worker. `transfer` lists buffers moved (not copied) to it;
    * `signal` withdraws the task (rejecting with its reason, or `JOB_ABORTED`).
    */
-  run(task: T, transfer: ArrayBuffer[] = [], signal?: AbortSignal): Promise<R> {
-    if (this.closed) return Promise.reject(new QuarryError('INVALID_ARGUMENT', `the ${this.name}worker pool is closed`));
-    if (signal?.aborted) return Promise.reject(abortError(signal));
-    return new Promise<R>((resolve, reject) => {
-      const queued: Queued<T, R> = { task, transfer, resolve, reject, ...(signal ? { signal } : {}) };
-      this.queue.push(queued);
-      // Withdrawn while still queued: reject at once (a running task is handled in dispatch).
-      signal?.addEventListener('abort', () => {
-        const i = this.queue.indexOf(queued);
-        if (i >= 0) {
-          this.queue.splice(i, 1);
-          reject(abortError(signal));
-        }
-      }, { once: true });
-      this.dispatch();
-    });
+  async run(task: T, transfer: ArrayBuffer[] = [], signal?: AbortSignal): Promise<R> {
+    if (this.closed) throw new QuarryError('INVALID_ARGUMENT', `the ${this.name}worker pool is closed`);
+    if (signal?.aborted) throw abortError(signal);
+    let reply: WorkerReply<R>;
+    try {
+      reply = await this.piscina.run(task, { transferList: transfer, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      throw this.failure(e, signal);
+    }
+    if (reply.ok) return reply.result;
+    throw new QuarryError(reply.error.code, reply.error.message, { details: reply.error.details ?? {} });
   }
 
-  /** Stops every worker; queued tasks reject. */
+  /** Stops every worker; running and queued tasks reject with `JOB_ABORTED`. */
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
-    for (const q of this.queue.splice(0)) q.reject(new QuarryError('JOB_ABORTED', `the ${this.name}worker pool was closed`));
-    const running = this.slots.map((s) => s.current).filter((c): c is Running<R> => c !== undefined);
-    await Promise.all(this.slots.map((s) => s.worker.terminate()));
-    for (const c of running) {
-      c.detach();
-      c.reject(new QuarryError('JOB_ABORTED', `the ${this.name}worker pool was closed`));
-    }
+    await this.piscina.destroy();
   }
 
-  private start(): Slot<R> {
-    const slot: Slot<R> = { worker: spawn(this.options.workerUrl, this.options.resourceLimits) };
-    slot.worker.on('message', (reply: WorkerReply<R>) => {
-      const cur = slot.current;
-      if (!cur || cur.id !== reply.id) return;
-      slot.current = undefined;
-      cur.detach();
-      if (reply.ok) cur.resolve(reply.result);
-      else cur.reject(new QuarryError(reply.error.code, reply.error.message, { details: reply.error.details ?? {} }));
-      this.dispatch();
-    });
-    slot.worker.on('error', (e) => this.replace(slot, new QuarryError('NODE_FAILED', `a ${this.name}worker stopped: ${e.message}`)));
-    slot.worker.on('exit', (code) => this.replace(slot, new QuarryError('NODE_FAILED', `a ${this.name}worker stopped: exit code ${code}`)));
-    // Idle workers must not keep the process alive.
-    slot.worker.unref();
-    return slot;
-  }
-
-  /** Fails the slot's task with `error` and puts a fresh worker in its place (once per worker). */
-  private replace(slot: Slot<R>, error: QuarryError): void {
-    const i = this.slots.indexOf(slot);
-    if (i < 0 || this.closed) return;
-    const cur = slot.current;
-    slot.current = undefined;
-    if (cur) {
-      cur.detach();
-      cur.reject(error);
-    }
-    this.slots[i] = this.start();
-    this.dispatch();
-  }
-
-  private dispatch(): void {
-    for (const slot of this.slots) {
-      if (slot.current) continue;
-      let next = this.queue.shift();
-      // Tasks withdrawn while queued were already rejected by their abort listener.
-      while (next?.signal?.aborted) next = this.queue.shift();
-      if (!next) break;
-      const id = this.nextId++;
-      const job = next;
-      const onAbort = (): void => {
-        const err = abortError(job.signal!);
-        if (slot.current?.id === id) {
-          // Terminating is the only way to stop synchronous work in a worker.
-          this.replace(slot, err);
-          void slot.worker.terminate();
-        }
-      };
-      job.signal?.addEventListener('abort', onAbort, { once: true });
-      slot.current = { id, resolve: job.resolve, reject: job.reject, detach: () => job.signal?.removeEventListener('abort', onAbort) };
-      slot.worker.ref();
-      const message: WorkerTask<T> = { id, task: job.task };
-      slot.worker.postMessage(message, job.transfer);
-    }
-    for (const slot of this.slots) if (!slot.current) slot.worker.unref();
+  /** The coded error of a task piscina rejected: the entry answers every task, so its thread died (unless aborted, closed or unsendable). */
+  private failure(e: unknown, signal: AbortSignal | undefined): QuarryError {
+    if (signal?.aborted) return abortError(signal);
+    if (this.closed) return new QuarryError('JOB_ABORTED', `the ${this.name}worker pool was closed`);
+    // Thrown here, by postMessage, before any thread saw the task.
+    if (e instanceof Error && e.name === 'DataCloneError') return new QuarryError('INVALID_ARGUMENT', `the task cannot be sent to a ${this.name}worker: ${e.message}`);
+    return new QuarryError('NODE_FAILED', `a ${this.name}worker stopped: ${stopReason(e)}`);
   }
 }

@@ -21,7 +21,7 @@ export interface PartitionPoolOptions {
    * contend for the process's shared GC helpers: it is what lets two workers reach ~2x one.
    */
   youngGenerationMb?: number;
-  /** Another worker module answering {@link PartitionTask} messages (tests); default the built-in one. */
+  /** Another worker module, whose default export partitions one {@link PartitionTask} (tests); default the built-in one. */
   workerUrl?: URL;
 }
 
@@ -40,10 +40,11 @@ export function partitionWorkerUrl(): URL {
 }
 
 /**
- * Partitions documents with `partitionFile` in a pool of worker threads, for CPU-bound runs on
- * several cores. Bytes move to the worker (transferred, not copied); elements come back as plain
- * element data. A document whose worker crashes fails alone (`NODE_FAILED`) and the worker is
- * replaced; other failures keep `partitionFile`'s codes.
+ * Partitions documents with `partitionFile` in a pool of worker threads (the piscina-based
+ * `WorkerPool` of `@quarry/core`), for CPU-bound runs on several cores: `quarry run`, `quarry worker`
+ * and `quarry ingest` with `--num-processes`. Bytes move to the worker (transferred, not copied);
+ * elements come back as plain element data. A document whose worker crashes fails alone
+ * (`NODE_FAILED`) and the worker is replaced; other failures keep `partitionFile`'s codes.
  *
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-import { errorMessage, isQuarryError, type Element, type Logger, type WorkerReply, type WorkerTask } from '@quarry/core';
+import type { Element, Logger } from '@quarry/core';
 import { partitionFile, type PartitionFileRequest } from '../partition/partition-file.js';
 
 /** One document to partition in a worker: its bytes and the request (without signal and logger). */
@@ -21,24 +21,16 @@ export interface PartitionTaskResult {
 }
 
 /**
- * Partitions the document of one pool message with `partitionFile` and builds the reply: the
- * elements, or the coded error of that document alone. Log lines are collected (a worker has no
- * logger of the job) and travel back with the elements.
+ * Partitions the document of one pool task with `partitionFile`: its elements, with the log lines
+ * collected on the way (a worker has no logger of the job) to travel back beside them. A failure
+ * throws `partitionFile`'s coded error, which the pool hands to the caller with its code.
  */
-export async function handlePartitionTask({ id, task }: WorkerTask<PartitionTask>): Promise<WorkerReply<PartitionTaskResult>> {
+export async function handlePartitionTask(task: PartitionTask): Promise<PartitionTaskResult> {
   const log: PartitionLogEntry[] = [];
   const record = (level: PartitionLogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
     log.push({ level, message, ...(fields ? { fields } : {}) });
   };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  try {
-    const elements = await partitionFile(task.bytes, { ...task.request, logger });
-    return { id, ok: true, result: { elements, log } };
-  } catch (e) {
-    return {
-      id,
-      ok: false,
-      error: { code: isQuarryError(e) ? e.code : 'NODE_FAILED', message: errorMessage(e), ...(isQuarryError(e) ? { details: e.details } : {}) },
-    };
-  }
+  const elements = await partitionFile(task.bytes, { ...task.request, logger });
+  return { elements, log };
 }

@@ -1,0 +1,40 @@
+import { errorMessage, isQuarryError } from '../errors.js';
+
+/**
+ * The task function a {@link WorkerPool} worker module exports as its default export: it takes one
+ * task and returns (or resolves to) its result. A thrown `QuarryError` fails that task alone with
+ * its code and details; any other throw fails it with `NODE_FAILED`.
+ *
+ * @example
+ * ```ts
+ * // upper-worker.ts
+ * const upper: WorkerTaskHandler<{ word: string }, string> = ({ word }) => word.toUpperCase();
+ * export default upper;
+ * ```
+ */
+export type WorkerTaskHandler<T, R> = (task: T) => R | Promise<R>;
+
+/** A task's failure as it crosses back from a worker: a stable code and a message. */
+export interface WorkerFailure {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * What the pool's worker entry answers for one task. Errors travel as data: the structured clone
+ * of an `Error` keeps its message but drops `code` and `details`.
+ */
+export type WorkerReply<R> = { ok: true; result: R } | { ok: false; error: WorkerFailure };
+
+/** The `workerData` of every pool thread: which task module the entry loads. */
+export interface WorkerEntryData {
+  /** URL of the worker module whose default export is the {@link WorkerTaskHandler}. */
+  module: string;
+}
+
+/** The coded form of what a task threw. */
+export function workerFailure(e: unknown): WorkerFailure {
+  if (isQuarryError(e)) return { code: e.code, message: e.message, details: e.details };
+  return { code: 'NODE_FAILED', message: errorMessage(e) };
+}
