@@ -12,6 +12,11 @@
  *    next run of either contender collect far more often than it would in a running application.
  *    Ours does more: chunk elements with consolidated metadata and fresh ids (and, in the second
  *    line, orig_elements), not bare strings.
+ *    Sharing one heap cuts both ways: each contender's garbage-collection pauses can land in the
+ *    other's runs, and how often the young generation is collected depends on both. So each line
+ *    also reports the GC pause time that fell inside each contender's timed runs, the 1-minute load
+ *    average before and after, and, for comparison, `ratio_solo`: the same medians when each
+ *    contender runs ROUNDS times in a row (after its own warm-up) rather than alternating.
  * 2. chunk_by_title MB/s on the elements of the 619-page PDF (partitioned once with strategy
  *    'fast' in a child process, not timed), max_characters 500, library defaults otherwise. When
  *    the PDF cannot be partitioned, the UDHR text is used instead and the line says so.
@@ -20,7 +25,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { elementToJSON, elementsFromJSON, errorMessage, type Element } from '@quarry/core';
@@ -44,23 +51,66 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
-async function timeOnce(fn: () => unknown): Promise<number> {
+// Garbage-collection pauses, [start, duration] in performance.now() milliseconds.
+const gcPauses: Array<[number, number]> = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ['gc'] });
+
+// Timed windows of one contender's runs, [start, end] in performance.now() milliseconds.
+type Windows = Array<[number, number]>;
+
+async function timeOnce(fn: () => unknown, windows?: Windows): Promise<number> {
+  const w0 = performance.now();
   const t0 = process.hrtime.bigint();
   await fn();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  windows?.push([w0, performance.now()]);
+  return seconds;
+}
+
+// Milliseconds of GC pause per run that started inside `windows` (observer entries arrive
+// asynchronously: call after `settle()`).
+function gcMsPerRun(windows: Windows): number {
+  let ms = 0;
+  for (const [start, duration] of gcPauses) if (windows.some(([a, b]) => start >= a && start <= b)) ms += duration;
+  return Number((ms / windows.length).toFixed(2));
+}
+
+// Lets pending performance-observer entries arrive (they are delivered after a timer tick, not an
+// immediate).
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 10));
+
+interface Timings {
+  /** Seconds per run of each contender. */
+  seconds: number[][];
+  /** Each contender's timed windows. */
+  windows: Windows[];
 }
 
 // Seconds per run of each contender: rounds alternate which one goes first.
-async function timeAlternating(fns: ReadonlyArray<() => unknown>): Promise<number[][]> {
+async function timeAlternating(fns: ReadonlyArray<() => unknown>): Promise<Timings> {
   for (let i = 0; i < WARMUP; i++) for (const fn of fns) await fn();
   const seconds: number[][] = fns.map(() => []);
+  const windows: Windows[] = fns.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     const order = fns.map((_, j) => j);
     if (round % 2 === 1) order.reverse();
-    for (const j of order) (seconds[j] as number[]).push(await timeOnce(fns[j] as () => unknown));
+    for (const j of order) (seconds[j] as number[]).push(await timeOnce(fns[j] as () => unknown, windows[j]));
   }
+  await settle();
+  return { seconds, windows };
+}
+
+// Seconds per run of one contender run ROUNDS times in a row, after WARMUP runs.
+async function timeSolo(fn: () => unknown): Promise<number[]> {
+  for (let i = 0; i < WARMUP; i++) await fn();
+  const seconds: number[] = [];
+  for (let round = 0; round < ROUNDS; round++) seconds.push(await timeOnce(fn));
   return seconds;
 }
+
+const load1m = (): number => Number((loadavg()[0] as number).toFixed(2));
 
 const mbS = (mb: number, seconds: number): number => Number((mb / seconds).toFixed(2));
 
@@ -84,12 +134,14 @@ async function characterVsLangChain(): Promise<void> {
     const options = resolveChunkingOptions('chunk_by_character', { max_characters: MAX_CHARACTERS, include_orig_elements: includeOrig });
     let oursChunks = 0;
     let theirsChunks = 0;
-    const [oursRuns, theirsRuns] = await timeAlternating([
-      () => (oursChunks = chunkByCharacter(elements, options).length),
-      async () => (theirsChunks = (await splitter.splitText(text)).length),
-    ]);
-    const ours = median(oursRuns as number[]);
-    const theirs = median(theirsRuns as number[]);
+    const runOurs = (): number => (oursChunks = chunkByCharacter(elements, options).length);
+    const runTheirs = async (): Promise<number> => (theirsChunks = (await splitter.splitText(text)).length);
+    const loadBefore = load1m();
+    const { seconds, windows } = await timeAlternating([runOurs, runTheirs]);
+    const ours = median(seconds[0] as number[]);
+    const theirs = median(seconds[1] as number[]);
+    const oursSolo = median(await timeSolo(runOurs));
+    const theirsSolo = median(await timeSolo(runTheirs));
     console.log(
       JSON.stringify({
         bench: 'chunk',
@@ -105,6 +157,12 @@ async function characterVsLangChain(): Promise<void> {
         peer_mb_s: mbS(mb, theirs),
         peer_chunks: theirsChunks,
         ratio: Number((theirs / ours).toFixed(2)),
+        ours_gc_ms_per_run: gcMsPerRun(windows[0] as Windows),
+        peer_gc_ms_per_run: gcMsPerRun(windows[1] as Windows),
+        load_avg_1m: [loadBefore, load1m()],
+        ours_mb_s_solo: mbS(mb, oursSolo),
+        peer_mb_s_solo: mbS(mb, theirsSolo),
+        ratio_solo: Number((theirsSolo / oursSolo).toFixed(2)),
       }),
     );
   }
@@ -153,7 +211,9 @@ async function byTitleOnPdf(): Promise<void> {
   for (const el of elements) bytes += Buffer.byteLength(el.text, 'utf8');
   const mb = bytes / 1e6;
   let chunks = 0;
-  const [runs] = await timeAlternating([() => (chunks = chunkByTitle(elements, { max_characters: MAX_CHARACTERS }).length)]);
+  const {
+    seconds: [runs],
+  } = await timeAlternating([() => (chunks = chunkByTitle(elements, { max_characters: MAX_CHARACTERS }).length)]);
   console.log(
     JSON.stringify({
       bench: 'chunk',

@@ -1,11 +1,11 @@
 import type { Element } from '@quarry/core';
-import { codecFor } from './code-points.js';
-import { combinePreChunks } from './combine.js';
-import { compositeChunks } from './composite-chunker.js';
+import { codecFor, type TextCodec } from './code-points.js';
+import { PreChunkCombiner } from './combine.js';
+import { appendCompositeChunks } from './composite-chunker.js';
 import type { ChunkContext } from './context.js';
 import { elementTexts } from './element-texts.js';
 import type { ChunkingOptions } from './options.js';
-import { isTableFamily, preChunks, type BoundaryPredicate, type PreChunk } from './pre-chunk.js';
+import { forEachPreChunk, isTableFamily, type BoundaryPredicate, type PreChunk } from './pre-chunk.js';
 import { tableChunks } from './table-chunker.js';
 import { TextSplitter } from './text-splitter.js';
 
@@ -17,18 +17,32 @@ export interface ChunkingPlan {
   combine: boolean;
 }
 
-/** Forms the chunks of one pre-chunk: a lone table goes to the table chunker, the rest become composites. */
-export function chunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext): Element[] {
-  const [only] = preChunk.elements;
-  if (preChunk.elements.length === 1 && only && isTableFamily(only)) {
-    return tableChunks(only, preChunk.overlapPrefix, ctx);
+/** Appends to `out` the chunks of one pre-chunk: a lone table goes to the table chunker, the rest become composites. */
+export function appendChunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext, out: Element[]): void {
+  const { elements } = preChunk;
+  if (elements.length === 1 && isTableFamily(elements[0] as Element)) {
+    for (const chunk of tableChunks(elements[0] as Element, preChunk.overlapPrefix, ctx)) out.push(chunk);
+    return;
   }
-  return compositeChunks(preChunk, ctx);
+  appendCompositeChunks(preChunk, ctx, out);
+}
+
+/** Forms the chunks of one pre-chunk (see {@link appendChunksOfPreChunk}). */
+export function chunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext): Element[] {
+  const out: Element[] = [];
+  appendChunksOfPreChunk(preChunk, ctx, out);
+  return out;
 }
 
 function htmlOf(el: Element): string | undefined {
   const h = el.metadata.text_as_html;
   return typeof h === 'string' ? h : undefined;
+}
+
+function decodeChunk(chunk: Element, codec: TextCodec): void {
+  chunk.text = codec.decode(chunk.text);
+  const h = htmlOf(chunk);
+  if (h !== undefined) chunk.metadata = { ...chunk.metadata, text_as_html: codec.decode(h) };
 }
 
 /**
@@ -37,44 +51,64 @@ function htmlOf(el: Element): string | undefined {
  */
 export function runChunking(elements: readonly Element[], opts: ChunkingOptions, plan: ChunkingPlan): Element[] {
   // Each element's text is scanned once, for its segment and for whether the codec must see it.
-  const { segments, flagged, looked } = elementTexts(elements);
+  const { segments, flagged, flaggedPlain, looked } = elementTexts(elements);
   const codec = codecFor(looked);
-  const back = new Map<Element, Element>();
+  // Working copies of the elements whose text the codec re-encoded, mapped to the caller's elements.
+  let back: Map<Element, Element> | undefined;
+  // encodedBefore[i]: how many of elements[0, i) were re-encoded.
+  let encodedBefore: Int32Array | undefined;
   let working: readonly Element[] = elements;
   if (!codec.identity) {
-    const encoded = elements.slice();
-    for (const i of flagged) {
+    back = new Map();
+    encodedBefore = new Int32Array(elements.length + 1);
+    const copies = elements.slice();
+    for (let f = 0; f < flagged.length; f++) {
+      const i = flagged[f] as number;
       const el = elements[i] as Element;
       const h = htmlOf(el);
-      const copy: Element = { ...el, text: codec.encode(el.text) };
+      const text = codec.encode(el.text);
+      const copy: Element = { ...el, text };
       if (h !== undefined) copy.metadata = { ...el.metadata, text_as_html: codec.encode(h) };
-      encoded[i] = copy;
+      copies[i] = copy;
       back.set(copy, el);
-      // Astral characters are never whitespace, so encoding commutes with collapsing.
-      segments[i] = codec.encode(segments[i] as string);
+      encodedBefore[i + 1] = 1;
+      // Astral characters are never whitespace, so encoding commutes with collapsing; a segment
+      // from the fast path is the text with its line breaks made spaces, whatever the encoding.
+      segments[i] = flaggedPlain[f] ? text.replaceAll('\n', ' ') : codec.encode(segments[i] as string);
     }
-    working = encoded;
+    for (let i = 0; i < elements.length; i++) (encodedBefore[i + 1] as number) += encodedBefore[i] as number;
+    working = copies;
   }
-  const original = (el: Element): Element => back.get(el) ?? el;
+  const original = back;
   const ctx: ChunkContext = {
     opts,
     splitter: new TextSplitter(opts.max_characters, opts.overlap),
-    original: back.size === 0 ? (el) => el : original,
-    originals: back.size === 0 ? (els) => els : (els) => els.map(original),
+    original: original === undefined ? (el) => el : (el) => original.get(el) ?? el,
+    originals: original === undefined ? (els) => els : (els) => els.map((el) => original.get(el) ?? el),
   };
-  const staged = preChunks(working, opts, plan.predicates(), segments);
   const out: Element[] = [];
-  for (const pc of plan.combine ? combinePreChunks(staged, opts) : staged) {
-    const chunks = chunksOfPreChunk(pc, ctx);
-    // An overlap prefix may carry encoded characters from the previous pre-chunk.
-    if (back.size > 0 && (pc.overlapPrefix || pc.elements.some((e) => back.has(e)))) {
-      for (const chunk of chunks) {
-        chunk.text = codec.decode(chunk.text);
-        const h = htmlOf(chunk);
-        if (h !== undefined) chunk.metadata = { ...chunk.metadata, text_as_html: codec.decode(h) };
+  let emit = (pc: PreChunk): void => appendChunksOfPreChunk(pc, ctx, out);
+  if (encodedBefore !== undefined) {
+    const before = encodedBefore;
+    // Pre-chunks partition the elements in order, so the next one starts where the last ended.
+    let next = 0;
+    emit = (pc) => {
+      const from = out.length;
+      const start = next;
+      next += pc.elements.length;
+      appendChunksOfPreChunk(pc, ctx, out);
+      // An overlap prefix may carry encoded characters from the previous pre-chunk.
+      if (pc.overlapPrefix || (before[next] as number) > (before[start] as number)) {
+        for (let i = from; i < out.length; i++) decodeChunk(out[i] as Element, codec);
       }
-    }
-    for (const chunk of chunks) out.push(chunk);
+    };
+  }
+  if (plan.combine) {
+    const combiner = new PreChunkCombiner(opts, emit);
+    forEachPreChunk(working, opts, plan.predicates(), segments, (pc) => combiner.add(pc));
+    combiner.finish();
+  } else {
+    forEachPreChunk(working, opts, plan.predicates(), segments, emit);
   }
   return out;
 }

@@ -1,3 +1,5 @@
+import { endianness } from 'node:os';
+
 /**
  * The reference library counts and slices text in code points; JavaScript strings index UTF-16
  * code units, so an emoji counts 1 there and 2 here. Rather than carry a code-point index through
@@ -45,10 +47,25 @@ function pairAt(s: string, i: number): number {
   return (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
 }
 
-// String.fromCharCode over code units, in blocks that stay below the engine's argument limit.
-// (Not TextDecoder: it would replace lone surrogates, which must pass through unchanged.)
+// The string of `length` code units. Where typed arrays are little-endian (nearly everywhere) the
+// units are decoded as `utf16le` by Buffer, which, unlike TextDecoder, keeps lone surrogates as
+// they are, as it must; elsewhere String.fromCharCode runs over blocks that stay below the
+// engine's argument limit.
+const LITTLE_ENDIAN = endianness() === 'LE';
 const BLOCK = 8192;
+
+// Code units being converted. One array, grown as needed, serves every call: a fresh typed array
+// per string costs far more than the conversion of a typical element text. Huge strings get an
+// array of their own, so that one of them does not pin its size in memory.
+const SCRATCH_MAX = 1 << 20;
+let scratch = new Uint16Array(1024);
+function unitsFor(length: number): Uint16Array {
+  if (length > SCRATCH_MAX) return new Uint16Array(length);
+  if (scratch.length < length) scratch = new Uint16Array(Math.min(SCRATCH_MAX, Math.max(length, scratch.length * 2)));
+  return scratch;
+}
 function fromUnits(units: Uint16Array, length: number): string {
+  if (LITTLE_ENDIAN) return Buffer.from(units.buffer, units.byteOffset, 2 * length).toString('utf16le');
   let out = '';
   for (let i = 0; i < length; i += BLOCK) {
     out += String.fromCharCode.apply(null, units.subarray(i, Math.min(length, i + BLOCK)) as unknown as number[]);
@@ -111,7 +128,7 @@ export function codecFor(strings: Iterable<string>): TextCodec {
     identity: false,
     encode(s) {
       if (!SURROGATE.test(s)) return s;
-      const units = new Uint16Array(s.length);
+      const units = unitsFor(s.length);
       let o = 0;
       for (let i = 0; i < s.length; i++) {
         const cp = pairAt(s, i);
@@ -127,7 +144,7 @@ export function codecFor(strings: Iterable<string>): TextCodec {
     },
     decode(s) {
       if (mapped === 0 || !REPLACEMENT_RANGE.test(s)) return s;
-      const units = new Uint16Array(s.length * 2);
+      const units = unitsFor(s.length * 2);
       let o = 0;
       for (let i = 0; i < s.length; i++) {
         const c = s.charCodeAt(i);

@@ -43,16 +43,41 @@ class CombinedRun implements CombineCandidate {
  * `combine_text_under_n_chars` and the merge fits `max_characters`; tables are never merged when
  * `isolate_table` is on. With the default threshold (= `max_characters`) small sections are merged
  * across titles; `combine_text_under_n_chars: 0` turns merging off.
+ *
+ * Fed one pre-chunk at a time with `add`, it hands each merged pre-chunk to `emit` once complete;
+ * `finish` emits the last one.
  */
-export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
-  let run: CombinedRun | undefined;
-  for (const pc of preChunks) {
-    if (run === undefined) run = new CombinedRun(pc);
-    else if (canCombine(run, pc, opts)) run.add(pc);
+export class PreChunkCombiner {
+  private run: CombinedRun | undefined;
+
+  constructor(
+    private readonly opts: ChunkingOptions,
+    private readonly emit: (preChunk: PreChunk) => void,
+  ) {}
+
+  /** Takes the next pre-chunk. */
+  add(pc: PreChunk): void {
+    const { run } = this;
+    if (run === undefined) this.run = new CombinedRun(pc);
+    else if (canCombine(run, pc, this.opts)) run.add(pc);
     else {
-      yield run.merged();
-      run = new CombinedRun(pc);
+      this.emit(run.merged());
+      this.run = new CombinedRun(pc);
     }
   }
-  if (run) yield run.merged();
+
+  /** Emits the pre-chunk still being accumulated, if any. */
+  finish(): void {
+    if (this.run) this.emit(this.run.merged());
+    this.run = undefined;
+  }
+}
+
+/** {@link PreChunkCombiner} over a sequence of pre-chunks: the merged pre-chunks, in order. */
+export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
+  const all: PreChunk[] = [];
+  const combiner = new PreChunkCombiner(opts, (pc) => all.push(pc));
+  for (const pc of preChunks) combiner.add(pc);
+  combiner.finish();
+  yield* all;
 }

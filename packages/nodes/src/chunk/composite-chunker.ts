@@ -5,22 +5,29 @@ import type { PreChunk } from './pre-chunk.js';
 import { randomUuid } from './uuid.js';
 
 /**
- * The `CompositeElement`s of a pre-chunk other than a lone table (the library's `_Chunker`): one
- * chunk when the text fits, else the split pieces, the second and later ones marked
+ * Appends to `out` the `CompositeElement`s of a pre-chunk other than a lone table (the library's
+ * `_Chunker`): one chunk when the text fits, else the split pieces, the second and later ones marked
  * `is_continuation`. A pre-chunk without text (only page breaks, say) gives no chunk.
  */
-export function compositeChunks(preChunk: PreChunk, ctx: ChunkContext): Element[] {
+export function appendCompositeChunks(preChunk: PreChunk, ctx: ChunkContext, out: Element[]): void {
   const text = preChunk.text;
-  if (!text) return [];
+  if (!text) return;
   const metadata = consolidateMetadata(preChunk.elements);
   if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(ctx.originals(preChunk.elements));
-  if (text.length <= ctx.splitter.maxlen) return [{ element_id: randomUuid(), type: 'CompositeElement', text, metadata }];
+  if (text.length <= ctx.splitter.maxlen) {
+    out.push({ element_id: randomUuid(), type: 'CompositeElement', text, metadata });
+    return;
+  }
   const pieces = ctx.splitter.pieces(text);
   const continuation = pieces.length > 1 ? { ...metadata, is_continuation: true } : metadata;
-  return pieces.map((piece, i) => ({
-    element_id: randomUuid(),
-    type: 'CompositeElement',
-    text: piece,
-    metadata: i === 0 ? metadata : continuation,
-  }));
+  for (let i = 0; i < pieces.length; i++) {
+    out.push({ element_id: randomUuid(), type: 'CompositeElement', text: pieces[i] as string, metadata: i === 0 ? metadata : continuation });
+  }
+}
+
+/** The chunks {@link appendCompositeChunks} forms from `preChunk`. */
+export function compositeChunks(preChunk: PreChunk, ctx: ChunkContext): Element[] {
+  const out: Element[] = [];
+  appendCompositeChunks(preChunk, ctx, out);
+  return out;
 }

@@ -125,6 +125,33 @@ function appendUnique(out: unknown[], v: unknown): void {
   for (const x of v) if (!out.includes(x)) out.push(x);
 }
 
+// A new list of a list value's distinct items (or of a lone value). Built at its final size: a list
+// grown from empty by push reserves room for seventeen items, and chunk metadata lives long.
+function uniqueList(v: unknown): unknown[] {
+  if (!Array.isArray(v)) return [v];
+  const n = v.length;
+  for (let i = 1; i < n; i++) {
+    if (occursBefore(v, i)) {
+      const out: unknown[] = [];
+      appendUnique(out, v);
+      return out;
+    }
+  }
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) out[i] = v[i];
+  return out;
+}
+
+// True when v[i] equals an earlier item, as `includes` compares (SameValueZero).
+function occursBefore(v: readonly unknown[], i: number): boolean {
+  const x = v[i];
+  for (let j = 0; j < i; j++) {
+    const y = v[j];
+    if (y === x || (y !== y && x !== x)) return true;
+  }
+  return false;
+}
+
 // Appends copies of a list value's items (or of a lone value) to `out`.
 function appendCopies(out: unknown[], v: unknown): void {
   if (!Array.isArray(v)) {
@@ -132,6 +159,11 @@ function appendCopies(out: unknown[], v: unknown): void {
     return;
   }
   for (const x of v) out.push(copyMetadataValue(x));
+}
+
+// A new list of copies of a list value's items (or of a lone value), at its final size.
+function copiedList(v: unknown): unknown[] {
+  return Array.isArray(v) ? (copyMetadataValue(v) as unknown[]) : [copyMetadataValue(v)];
 }
 
 /**
@@ -157,12 +189,12 @@ export function consolidateMetadata(elements: readonly Element[]): ElementMetada
           if (current === undefined) out[field] = copyMetadataValue(v);
           break;
         case 'LIST_UNIQUE':
-          if (current === undefined) out[field] = [];
-          appendUnique(out[field] as unknown[], v);
+          if (current === undefined) out[field] = uniqueList(v);
+          else appendUnique(current as unknown[], v);
           break;
         case 'LIST_CONCATENATE':
-          if (current === undefined) out[field] = [];
-          appendCopies(out[field] as unknown[], v);
+          if (current === undefined) out[field] = copiedList(v);
+          else appendCopies(current as unknown[], v);
           break;
         case 'STRING_CONCATENATE':
           out[field] = current === undefined ? pyStrip(String(v)) : `${current as string} ${pyStrip(String(v))}`;

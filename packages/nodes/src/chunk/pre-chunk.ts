@@ -157,16 +157,19 @@ export function onNextPage(): BoundaryPredicate {
 class PreChunkBuilder {
   private start = 0;
   private end = 0;
-  private emptySegments = 0;
   private overlapPrefix = '';
   private segmentCount = 0;
   private textLen = 0;
   private holdsTable = false;
+  // The non-empty segments of the run: the first `segmentsHeld` of this list, copied out at their
+  // final size when the run is flushed (the list itself is reused, never shrunk).
+  private readonly segments: string[] = [];
+  private segmentsHeld = 0;
 
   constructor(
     private readonly opts: ChunkingOptions,
     private readonly elements: readonly Element[],
-    private readonly segments: readonly string[],
+    private readonly allSegments: readonly string[],
   ) {}
 
   willFit(el: Element): boolean {
@@ -188,7 +191,8 @@ class PreChunkBuilder {
     const table = isTableFamily(el);
     if (table && this.opts.isolate_table && this.end === this.start) this.reset('', i);
     this.end = i + 1;
-    if (!this.segments[i]) this.emptySegments++;
+    const segment = this.allSegments[i] as string;
+    if (segment) this.segments[this.segmentsHeld++] = segment;
     if (table) this.holdsTable = true;
     if (el.text) {
       this.segmentCount++;
@@ -200,9 +204,7 @@ class PreChunkBuilder {
     const { start, end } = this;
     if (end === start) return undefined;
     const elements = this.elements.slice(start, end);
-    let segments = this.segments.slice(start, end);
-    if (this.emptySegments > 0) segments = segments.filter(Boolean);
-    const preChunk = new PreChunk(elements, this.overlapPrefix, segments);
+    const preChunk = new PreChunk(elements, this.overlapPrefix, this.segments.slice(0, this.segmentsHeld));
     const interChunkOverlap = this.opts.overlap_all ? this.opts.overlap : 0;
     const tableOnly = this.opts.isolate_table && elements.length === 1 && isTableFamily(elements[0] as Element);
     this.reset(tableOnly ? '' : preChunk.overlapTail(interChunkOverlap), end);
@@ -213,10 +215,10 @@ class PreChunkBuilder {
     this.overlapPrefix = overlapPrefix;
     this.start = start;
     this.end = start;
-    this.emptySegments = 0;
     this.holdsTable = false;
     this.segmentCount = overlapPrefix ? 1 : 0;
     this.textLen = overlapPrefix.length;
+    this.segmentsHeld = 0;
   }
 }
 
@@ -224,6 +226,36 @@ class PreChunkBuilder {
  * Groups elements into pre-chunks (the library's `PreChunker`): an element joins the current
  * pre-chunk unless a boundary predicate fires or it does not fit (soft maximum exceeded, hard
  * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every element.
+ * Each pre-chunk is handed to `emit` as soon as it is complete.
+ *
+ * @param segments `segmentOf` of each element, in order.
+ */
+export function forEachPreChunk(
+  elements: readonly Element[],
+  opts: ChunkingOptions,
+  predicates: readonly BoundaryPredicate[],
+  segments: readonly string[],
+  emit: (preChunk: PreChunk) => void,
+): void {
+  const builder = new PreChunkBuilder(opts, elements, segments);
+  const n = elements.length;
+  const np = predicates.length;
+  for (let i = 0; i < n; i++) {
+    const el = elements[i] as Element;
+    let boundary = false;
+    for (let p = 0; p < np; p++) if ((predicates[p] as BoundaryPredicate)(el)) boundary = true;
+    if (boundary || !builder.willFit(el)) {
+      const done = builder.flush();
+      if (done) emit(done);
+    }
+    builder.add(i);
+  }
+  const last = builder.flush();
+  if (last) emit(last);
+}
+
+/**
+ * The pre-chunks of `elements` (see {@link forEachPreChunk}), in order.
  *
  * @param segments `segmentOf` of each element, in order, when the caller has them already.
  */
@@ -234,18 +266,7 @@ export function* preChunks(
   segments?: readonly string[],
 ): Generator<PreChunk> {
   const list: readonly Element[] = Array.isArray(elements) ? elements : [...elements];
-  const builder = new PreChunkBuilder(opts, list, segments ?? list.map(segmentOf));
-  const n = list.length;
-  for (let i = 0; i < n; i++) {
-    const el = list[i] as Element;
-    let boundary = false;
-    for (const p of predicates) if (p(el)) boundary = true;
-    if (boundary || !builder.willFit(el)) {
-      const done = builder.flush();
-      if (done) yield done;
-    }
-    builder.add(i);
-  }
-  const last = builder.flush();
-  if (last) yield last;
+  const all: PreChunk[] = [];
+  forEachPreChunk(list, opts, predicates, segments ?? list.map(segmentOf), (pc) => all.push(pc));
+  yield* all;
 }

@@ -74,6 +74,39 @@ describe('chunkByCharacter', () => {
     expect(texts(chunks)).toEqual([`${'a'.repeat(20)} 😀😀`, `a 😀😀\n\n${'b'.repeat(20)}`]);
   });
 
+  it('chunks a document where only some elements hold astral characters as if each were one character', () => {
+    // Metamorphic check: swapping every astral character for a BMP letter that occurs nowhere else
+    // (one code unit, like the reference library's one code point) and swapping back afterwards
+    // must give the same chunks, in every mode that measures or cuts text.
+    const astral = ['😀', '𝒳', '𑄝', '𞤋', '𓀀'];
+    const stand = ['ꀀ', 'ꀁ', 'ꀂ', 'ꀃ', 'ꀄ'];
+    const swap = (text: string, from: string[], to: string[]) => from.reduce((t, c, i) => t.replaceAll(c, to[i] as string), text);
+    let seed = 9;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const words = ['lorem', 'ipsum', 'dolor', '中文', 'жж', ...astral, `${astral[0]}${astral[1]}`];
+    const source = Array.from({ length: 60 }, (_, i) => {
+      const n = 1 + (next() % 12);
+      const text = Array.from({ length: n }, () => words[next() % (i % 3 === 0 ? words.length : 5)] as string).join(next() % 4 ? ' ' : '\n');
+      return el(i % 9 === 0 ? 'Title' : 'NarrativeText', text, { page_number: 1 + (i >> 4) });
+    });
+    const swapped = source.map((e) => ({ ...e, text: swap(e.text, astral, stand) }));
+    for (const options of [
+      { max_characters: 40 },
+      { max_characters: 25, overlap: 6 },
+      { max_characters: 30, overlap: 5, overlap_all: true },
+      { max_characters: 60, new_after_n_chars: 20 },
+    ]) {
+      const got = chunkByCharacter(source, options);
+      const want = chunkByCharacter(swapped, options);
+      expect(texts(got)).toEqual(texts(want).map((t) => swap(t, stand, astral)));
+      // orig_elements are the caller's elements, not working copies.
+      for (const [i, chunk] of got.entries()) {
+        const origIds = (chunk.metadata.orig_elements as Element[]).map((e) => source.indexOf(e));
+        expect(origIds).toEqual((want[i]?.metadata.orig_elements as Element[]).map((e) => swapped.indexOf(e)));
+      }
+    }
+  });
+
   it('leaves private-use characters of the input alone while mapping astral ones', () => {
     const text = '\ue000 x 😀 \ue001';
     expect(texts(chunkByCharacter([el('NarrativeText', text)]))).toEqual([text]);

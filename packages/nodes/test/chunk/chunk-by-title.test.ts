@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Element } from '@quarry/core';
 import { chunkByTitle, resolveChunkingOptions } from '../../src/chunk/index.js';
 import { el, texts } from './helpers.js';
 
@@ -26,6 +27,30 @@ describe('chunkByTitle', () => {
     const chunks = chunkByTitle(day(), resolveChunkingOptions('chunk_by_title', { combine_text_under_n_chars: 0 }));
     expect(texts(chunks)[0]).toBe('A Great Day');
     expect(texts(chunks)[1]).toBe('Today is a great day.\n\nIt is sunny outside.');
+  });
+
+  it('combines sections whose elements hold astral characters as if each were one character', () => {
+    // As in the chunkByCharacter test: astral characters swapped for unused BMP letters and back
+    // must give the same chunks, here with sections merged, cut and overlapped.
+    const astral = ['😀', '𝒳', '𑄝'];
+    const stand = ['ꀀ', 'ꀁ', 'ꀂ'];
+    const swap = (text: string, from: string[], to: string[]) => from.reduce((t, c, i) => t.replaceAll(c, to[i] as string), text);
+    let seed = 4;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const words = ['alpha', 'beta', 'γάμμα', ...astral];
+    const source: Element[] = Array.from({ length: 80 }, (_, i) => {
+      const text = Array.from({ length: 1 + (next() % 9) }, () => words[next() % (i % 4 === 1 ? words.length : 3)] as string).join(' ');
+      return el(next() % 4 === 0 ? 'Title' : 'NarrativeText', text, { page_number: 1 + (i >> 3) });
+    });
+    const swapped = source.map((e) => ({ ...e, text: swap(e.text, astral, stand) }));
+    for (const options of [{ max_characters: 50 }, { max_characters: 35, overlap: 4, overlap_all: true }, { max_characters: 80, combine_text_under_n_chars: 60, multipage_sections: false }]) {
+      const got = chunkByTitle(source, options);
+      const want = chunkByTitle(swapped, options);
+      expect(texts(got)).toEqual(texts(want).map((t) => swap(t, stand, astral)));
+      expect(got.map((c) => (c.metadata.orig_elements as Element[]).map((e) => source.indexOf(e)))).toEqual(
+        want.map((c) => (c.metadata.orig_elements as Element[]).map((e) => swapped.indexOf(e))),
+      );
+    }
   });
 
   it('merges small sections across titles by default but not across tables', () => {

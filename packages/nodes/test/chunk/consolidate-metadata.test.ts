@@ -92,6 +92,49 @@ describe('consolidateMetadata', () => {
   });
 });
 
+describe('consolidateMetadata across chunks', () => {
+  // Metadata drawn from a few shapes, so that consecutive chunks' first elements sometimes share
+  // their kept fields (the template is reused) and sometimes do not (it is rebuilt), with dropped,
+  // null and unknown fields mixed in.
+  function metadataSets(seed: number): Element[][] {
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const shapes: Array<() => Record<string, unknown>> = [
+      () => ({ filename: 'a.txt', languages: ['eng'], page_number: 1 + (next() % 3) }),
+      () => ({ filename: 'a.txt', languages: ['eng', 'eng', 'deu'], page_number: 2, parent_id: 'p', coordinates: { points: [] } }),
+      () => ({ page_number: 3, filename: null, languages: ['fra'], text_as_html: ` <p>${next() % 9}</p> `, link_urls: ['u', 'u'] }),
+      () => ({ custom: 1, emphasized_text_contents: 'x', emphasized_text_tags: ['b'], enrichment_origins: [{ a: next() % 2 }] }),
+      () => ({ entities: { items: [{ entity: 'E', type: 'T' }], relationships: [] }, languages: [], data_source: { url: 'u' } }),
+      () => ({}),
+    ];
+    return Array.from({ length: 300 }, () => Array.from({ length: 1 + (next() % 3) }, () => el('NarrativeText', 't', (shapes[next() % shapes.length] as () => Record<string, unknown>)())));
+  }
+
+  it('gives each chunk the same metadata, key order included, whatever chunk came before', () => {
+    const sets = metadataSets(3);
+    const inOrder = sets.map((elements) => consolidateMetadata(elements));
+    // The same chunks in reverse, and each after a chunk of another shape.
+    const reversed = [...sets].reverse().map((elements) => consolidateMetadata(elements)).reverse();
+    const interleaved = sets.map((elements, i) => {
+      consolidateMetadata((sets[(i * 7 + 3) % sets.length] as Element[]).slice(0, 1));
+      return consolidateMetadata(elements);
+    });
+    for (const other of [reversed, interleaved]) {
+      expect(other).toEqual(inOrder);
+      expect(other.map((m) => Object.keys(m))).toEqual(inOrder.map((m) => Object.keys(m)));
+    }
+    expect(inOrder.filter((m) => Object.keys(m).length > 0).length).toBeGreaterThan(100);
+  });
+
+  it('keeps first occurrences in list-unique fields, comparing like `includes` (NaN equal to NaN)', () => {
+    expect(consolidateMetadata([el('Title', 'x', { languages: ['eng', 'deu', 'eng'] })]).languages).toEqual(['eng', 'deu']);
+    expect(consolidateMetadata([el('Title', 'x', { languages: [NaN, NaN, 0, -0] as unknown as string[] })]).languages).toEqual([NaN, 0]);
+    // A hole in a loose list is read as undefined, as iterating the list does.
+    const holey = ['a', , 'b'] as unknown as string[];
+    expect(consolidateMetadata([el('Title', 'x', { languages: holey })]).languages).toEqual(['a', undefined, 'b']);
+    expect(consolidateMetadata([el('Title', 'x', { link_urls: holey })]).link_urls).toEqual(['a', undefined, 'b']);
+  });
+});
+
 describe('copyMetadataValue', () => {
   it('deep-copies JSON-shaped values and falls back to structuredClone for others', () => {
     const value = { a: [1, { b: 'c' }], d: null, e: new Date(0) };
