@@ -2,7 +2,9 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import {
+  isQuarryError,
   parseSettings,
+  type QuarryError,
   type DestinationConnector,
   type DestinationDefinition,
   type Logger,
@@ -68,4 +70,14 @@ export async function writeTree(root: string, files: Record<string, string | Uin
     await mkdir(path.dirname(abs), { recursive: true });
     await writeFile(abs, content);
   }
+}
+
+/** Awaits a promise that must reject with a QuarryError, and returns that error. */
+export async function failureOf(p: Promise<unknown>): Promise<QuarryError> {
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
+  if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
+  return e;
 }

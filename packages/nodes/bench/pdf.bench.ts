@@ -27,6 +27,7 @@ import { stopPageWorker } from '../src/partition/formats/pdf-page-worker-host.js
 import { loadPdfjs, pdfjsAssetDirs } from '../src/partition/formats/pdf-load.js';
 import { releaseOcrWorkers } from '../src/partition/ocr.js';
 import type { FormatPartitionOptions } from '../src/partition/types.js';
+import { formatOptions } from '../test/partition/format-options.js';
 
 const benchFile = fileURLToPath(import.meta.url);
 const repoRoot = path.resolve(path.dirname(benchFile), '../../..');
@@ -50,21 +51,7 @@ async function seconds(fn: () => Promise<unknown>): Promise<number> {
 }
 
 function options(strategy: FormatPartitionOptions['strategy'], filename: string): FormatPartitionOptions {
-  return {
-    strategy,
-    encoding: 'utf-8',
-    include_page_breaks: false,
-    infer_table_structure: false,
-    xml_keep_tags: false,
-    ocr_languages: ['eng'],
-    extract_image_block_types: [],
-    coordinates: false,
-    filename,
-    filetype: 'application/pdf',
-    signal: new AbortController().signal,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-    partitionEmbedded: async () => [],
-  };
+  return formatOptions({ strategy, filename, filetype: 'application/pdf' });
 }
 
 /** Raw pdf.js: every page's `getTextContent`, nothing else. */

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runChunkCommand, type ChunkCommandOptions } from '../../src/commands/chunk.js';
 import { UserError } from '../../src/user-error.js';
-import { ROOT } from '../run-cli.js';
+import { ROOT, runCli } from '../run-cli.js';
 
 interface JsonElement {
   type: string;
@@ -189,29 +188,11 @@ describe.skipIf(!existsSync(join(casesDir, 'cases.json')))(`quarry chunk --jsonl
   });
 });
 
-// The real command line, from the TypeScript sources (no build needed): runs once main.ts has the command.
-const mainSource = readFileSync(join(ROOT, 'packages', 'cli', 'src', 'main.ts'), 'utf8');
-const wired = mainSource.includes("command('chunk')");
-
-function runSourceCli(args: string[], input: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const bin = join(ROOT, 'packages', 'cli', 'src', 'bin.ts');
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', bin, ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
-
-describe.skipIf(!wired)('quarry chunk as a process (needs the chunk command in packages/cli/src/main.ts)', () => {
+describe('quarry chunk as a process', () => {
   it.skipIf(!existsSync(join(casesDir, 'cases.json')))('replays reference cases through stdin and stdout with --jsonl', async () => {
     const cases = loadCases('cases.json').slice(0, 6);
     const input = `${cases.map((c) => JSON.stringify({ subtype: c.strategy, settings: c.options, elements: c.input })).join('\n')}\n`;
-    const r = await runSourceCli(['chunk', '--jsonl'], input);
+    const r = await runCli(['chunk', '--jsonl'], { input });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { chunks: JsonElement[] });
@@ -219,7 +200,7 @@ describe.skipIf(!wired)('quarry chunk as a process (needs the chunk command in p
   });
 
   it('prints one quarry: line and exits 2 for an unknown subtype', async () => {
-    const r = await runSourceCli(['chunk', '--subtype', 'nope'], '[]');
+    const r = await runCli(['chunk', '--subtype', 'nope'], { input: '[]' });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^quarry: unknown chunker subtype "nope"; [^\n]*\n$/);

@@ -1,11 +1,11 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { elementToJSON, isQuarryError, parseSettings, type DestinationConnector, type Element, type QuarryError } from '@quarry/core';
+import { elementToJSON, parseSettings, type DestinationConnector, type Element } from '@quarry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localDestination, outputPathFor } from '../../src/local/local-destination.js';
 import { localSource } from '../../src/local/local-source.js';
 import { conformanceDocument, conformanceElements, testDestinationConformance } from '../conformance/destination-conformance.js';
-import { createDestination, createSource, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
+import { createDestination, createSource, failureOf, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
 
 async function readOutput(dir: string, recordId: string): Promise<Array<Record<string, unknown>> | undefined> {
   try {
@@ -37,14 +37,6 @@ async function tree(dir: string): Promise<string[]> {
     .sort();
 }
 
-async function failure(p: Promise<unknown>): Promise<QuarryError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
-  return e;
-}
 
 const signal = new AbortController().signal;
 
@@ -78,7 +70,7 @@ describe('localDestination', () => {
   it('prepare fails with DESTINATION_UNAVAILABLE when the path is a file', async () => {
     const file = path.join(root, 'file.txt');
     await writeFile(file, 'x');
-    const e = await failure((await createDestination(localDestination, { path: file })).prepare!({ nodes: [] }));
+    const e = await failureOf((await createDestination(localDestination, { path: file })).prepare!({ nodes: [] }));
     expect(e.code).toBe('DESTINATION_UNAVAILABLE');
     expect(e.message).toContain(file);
   });
@@ -121,7 +113,7 @@ describe('localDestination', () => {
     // A non-empty directory where the output file belongs: the temp file is written, the rename fails.
     await mkdir(path.join(out, 'x.txt.json'), { recursive: true });
     await writeFile(path.join(out, 'x.txt.json', 'keep'), 'k');
-    const e = await failure(write('x.txt', conformanceElements('x.txt', 2)));
+    const e = await failureOf(write('x.txt', conformanceElements('x.txt', 2)));
     expect(e.code).toBe('DESTINATION_WRITE_FAILED');
     expect(e.details).toMatchObject({ record_id: 'x.txt', path: path.join(out, 'x.txt.json') });
     expect(e.cause).toBeDefined();
@@ -133,7 +125,7 @@ describe('localDestination', () => {
     await write('a.txt', good);
     const bad = conformanceElements('a.txt', 1, 'v2');
     (bad[0]!.metadata as Record<string, unknown>).size = 10n;
-    const e = await failure(write('a.txt', bad));
+    const e = await failureOf(write('a.txt', bad));
     expect(e.code).toBe('DESTINATION_WRITE_FAILED');
     expect(await readOutput(out, 'a.txt')).toEqual(good.map(elementToJSON));
     expect(await tree(out)).toEqual(['a.txt.json']);
@@ -143,7 +135,7 @@ describe('localDestination', () => {
     'refuses record_id %j, which could write outside the output directory',
     async (recordId) => {
       await dest.prepare?.({ nodes: [] });
-      const e = await failure(write(recordId, conformanceElements('x', 1)));
+      const e = await failureOf(write(recordId, conformanceElements('x', 1)));
       expect(e.code).toBe('DESTINATION_WRITE_FAILED');
       expect(await readdir(root)).toEqual(['out']);
       expect(await tree(out)).toEqual([]);

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import { chmod, mkdir, rm, stat, symlink, utimes, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { isQuarryError, parseSettings, type QuarryError } from '@quarry/core';
+import { parseSettings } from '@quarry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localSource } from '../../src/local/local-source.js';
 import { testSourceConformance } from '../conformance/source-conformance.js';
-import { captureLogger, createSource, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
+import { captureLogger, createSource, failureOf, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
 
 for (const version of ['content_hash', 'size_mtime'] as const) {
   testSourceConformance(`local (version: ${version})`, async (fixtures) => {
@@ -23,14 +23,6 @@ for (const version of ['content_hash', 'size_mtime'] as const) {
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-async function codeOf(p: Promise<unknown>): Promise<QuarryError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
-  return e;
-}
 
 describe('localSource', () => {
   let root: string;
@@ -56,16 +48,16 @@ describe('localSource', () => {
       const [one] = await listAll(single);
       const { read: _r, ...oneRecord } = one!;
       expect(new TextDecoder().decode(await (await single.get!(oneRecord, new AbortController().signal)).read())).toBe('alpha');
-      expect((await codeOf(single.get!({ ...oneRecord, record_id: 'other.txt' }, new AbortController().signal))).code).toBe('INVALID_ARGUMENT');
+      expect((await failureOf(single.get!({ ...oneRecord, record_id: 'other.txt' }, new AbortController().signal))).code).toBe('INVALID_ARGUMENT');
     });
 
     it('refuses a record that points outside the root, whoever sent it', async () => {
       const source = await createSource(localSource, { path: root });
       const record = { record_id: '../../etc/passwd', filename: 'passwd', data_source: {} };
-      const e = await codeOf(source.get!(record, new AbortController().signal));
+      const e = await failureOf(source.get!(record, new AbortController().signal));
       expect(e.code).toBe('INVALID_ARGUMENT');
       expect(e.message).toContain('../../etc/passwd');
-      expect((await codeOf(source.get!({ ...record, record_id: '' }, new AbortController().signal))).code).toBe('INVALID_ARGUMENT');
+      expect((await failureOf(source.get!({ ...record, record_id: '' }, new AbortController().signal))).code).toBe('INVALID_ARGUMENT');
     });
   });
 
@@ -86,7 +78,7 @@ describe('localSource', () => {
   describe('missing path', () => {
     it('throws SOURCE_NOT_FOUND naming the path when the source is created', async () => {
       const missing = path.join(root, 'no-such-dir');
-      const e = await codeOf(createSource(localSource, { path: missing }));
+      const e = await failureOf(createSource(localSource, { path: missing }));
       expect(e.code).toBe('SOURCE_NOT_FOUND');
       expect(e.message).toContain(missing);
       expect(e.details.path).toBe(missing);
@@ -97,7 +89,7 @@ describe('localSource', () => {
       await writeTree(dir, { 'a.txt': 'a' });
       const source = await createSource(localSource, { path: dir });
       await rm(dir, { recursive: true });
-      const e = await codeOf(listAll(source));
+      const e = await failureOf(listAll(source));
       expect(e.code).toBe('SOURCE_NOT_FOUND');
       expect(e.message).toContain(dir);
     });
@@ -156,7 +148,7 @@ describe('localSource', () => {
       const source = await createSource(localSource, { path: root });
       const ac = new AbortController();
       const seen: string[] = [];
-      const e = await codeOf(
+      const e = await failureOf(
         (async () => {
           for await (const d of source.list(ac.signal)) {
             seen.push(d.record_id);
@@ -187,7 +179,7 @@ describe('localSource', () => {
       const source = await createSource(localSource, { path: path.join(root, 'one.pdf') });
       expect(await source.count!(new AbortController().signal)).toBe(1);
       await rm(path.join(root, 'one.pdf'));
-      expect((await codeOf(source.count!(new AbortController().signal))).code).toBe('SOURCE_NOT_FOUND');
+      expect((await failureOf(source.count!(new AbortController().signal))).code).toBe('SOURCE_NOT_FOUND');
     });
   });
 
@@ -299,7 +291,7 @@ describe('localSource', () => {
       await writeTree(root, { 'a.txt': 'a' });
       const [doc] = await listAll(await createSource(localSource, { path: root }));
       await rm(path.join(root, 'a.txt'));
-      const e = await codeOf(doc!.read());
+      const e = await failureOf(doc!.read());
       expect(e.code).toBe('DOCUMENT_READ_FAILED');
       expect(e.details).toMatchObject({ record_id: 'a.txt', path: path.join(root, 'a.txt') });
     });

@@ -3,13 +3,12 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { isQuarryError, type QuarryError } from '@quarry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeApiKey } from '../../src/search-index/auth.js';
 import { checkConnection, clientOptions, cloudIdUrl, createSearchClient, normalizeHost } from '../../src/search-index/client.js';
 import { searchIndexConfig } from '../../src/search-index/config.js';
 import { FakeElasticsearch } from '../support/fake-elasticsearch.js';
-import { makeTempDir, removeDir } from '../support.js';
+import { failureOf, makeTempDir, removeDir } from '../support.js';
 
 const API_KEY = encodeApiKey('key-id', 'key-secret-value');
 const credentials = { apiKeys: [API_KEY], users: { ingest: 'pass-secret-value' }, bearerTokens: ['bearer-secret-value'] };
@@ -23,14 +22,6 @@ async function connect(config: Record<string, unknown>): Promise<void> {
   }
 }
 
-async function failure(p: Promise<unknown>): Promise<QuarryError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
-  return e;
-}
 
 describe('search client: authentication forms', () => {
   let es: FakeElasticsearch;
@@ -62,7 +53,7 @@ describe('search client: authentication forms', () => {
   ];
   for (const [config, form, secret] of wrong) {
     it(`names the auth form "${form}" and never the secret when the cluster rejects it`, async () => {
-      const e = await failure(connect({ hosts: [es.url], ...config }));
+      const e = await failureOf(connect({ hosts: [es.url], ...config }));
       expect(e.code).toBe('SEARCH_INDEX_AUTH_FAILED');
       expect(e.message).toContain(`auth form ${form}`);
       expect(e.message).toContain('security_exception');
@@ -72,7 +63,7 @@ describe('search client: authentication forms', () => {
   }
 
   it('names the auth form and never the secret when nothing answers', async () => {
-    const e = await failure(connect({ hosts: ['http://127.0.0.1:9'], username: 'ingest', password: 'pass-secret-value' }));
+    const e = await failureOf(connect({ hosts: ['http://127.0.0.1:9'], username: 'ingest', password: 'pass-secret-value' }));
     expect(e.code).toBe('SEARCH_INDEX_UNREACHABLE');
     expect(e.message).toMatch(/http:\/\/127\.0\.0\.1:9: no answer \(auth form basic, TLS system CAs\)/);
     expect(e.message).not.toContain('pass-secret-value');
@@ -102,7 +93,7 @@ describe('search client: options', () => {
   });
 
   it('names a missing CA file', async () => {
-    const e = await failure(clientOptions(searchIndexConfig.parse({ hosts: ['https://h'], index_name: 'i', ca_certs: '/nonexistent/ca.pem' })));
+    const e = await failureOf(clientOptions(searchIndexConfig.parse({ hosts: ['https://h'], index_name: 'i', ca_certs: '/nonexistent/ca.pem' })));
     expect(e.code).toBe('SEARCH_INDEX_UNREACHABLE');
     expect(e.message).toContain('/nonexistent/ca.pem');
   });
@@ -141,7 +132,7 @@ describe.skipIf(!openssl)('search client: TLS (CA file and certificate fingerpri
   });
 
   it('refuses a self-signed cluster without the CA file, naming the TLS form and the auth form', async () => {
-    const e = await failure(connect({ hosts: [es.url], search_api_key: API_KEY }));
+    const e = await failureOf(connect({ hosts: [es.url], search_api_key: API_KEY }));
     expect(e.code).toBe('SEARCH_INDEX_UNREACHABLE');
     expect(e.message).toContain('auth form api_key, TLS system CAs');
     expect(e.message).not.toContain(API_KEY);
@@ -154,7 +145,7 @@ describe.skipIf(!openssl)('search client: TLS (CA file and certificate fingerpri
 
   it('refuses a certificate whose fingerprint differs, with CA file and fingerprint together too', async () => {
     const other = 'AB'.repeat(32);
-    const e = await failure(connect({ hosts: [es.url], search_api_key: API_KEY, ssl_assert_fingerprint: other }));
+    const e = await failureOf(connect({ hosts: [es.url], search_api_key: API_KEY, ssl_assert_fingerprint: other }));
     expect(e.code).toBe('SEARCH_INDEX_UNREACHABLE');
     expect(e.message).toContain('TLS certificate fingerprint');
     expect(e.message).toMatch(/fingerprint does not match/);

@@ -1,22 +1,14 @@
-import { isQuarryError, type Element, type QuarryError } from '@quarry/core';
+import type { Element, QuarryError } from '@quarry/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndexDestination, searchIndexDestination, type SearchIndexDestination } from '../../src/search-index/search-index-destination.js';
 import { documentId } from '../../src/search-index/document-id.js';
 import { indexMappings } from '../../src/search-index/mapping.js';
 import { conformanceDocument, conformanceElements, testDestinationConformance } from '../conformance/destination-conformance.js';
 import { ES_TARGET_KINDS, countOf, rowsOf, startTarget, type EsTarget } from '../support/es-target.js';
-import { captureLogger, parseConfig } from '../support.js';
+import { captureLogger, failureOf, parseConfig } from '../support.js';
 
 const signal = new AbortController().signal;
 
-async function failure(p: Promise<unknown>): Promise<QuarryError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
-  return e;
-}
 
 function configFor(target: EsTarget, index: string, extra: Record<string, unknown> = {}) {
   return parseConfig(searchIndexDestination, { hosts: [target.url], index_name: index, ...(target.apiKey ? { search_api_key: target.apiKey } : {}), ...extra });
@@ -151,7 +143,7 @@ for (const kind of ES_TARGET_KINDS) {
       it('fails before writing when dims differ, naming both numbers', async () => {
         await target.admin.indices.create({ index, mappings: indexMappings(8) as never });
         const dest = await destinationFor(target, index);
-        const e = await failure(dest.prepare!({ nodes: [], embeddingDimensions: 4 }));
+        const e = await failureOf(dest.prepare!({ nodes: [], embeddingDimensions: 4 }));
         expect(e.code).toBe('SEARCH_INDEX_SCHEMA_MISMATCH');
         expect(e.message).toMatch(/dims 8 .* 4 dimensions/);
         expect(e.details).toMatchObject({ index_dims: 8, model_dims: 4 });
@@ -163,7 +155,7 @@ for (const kind of ES_TARGET_KINDS) {
         (m.properties!.embeddings as { similarity: string }).similarity = 'l2_norm';
         await target.admin.indices.create({ index, mappings: m as never });
         const dest = await destinationFor(target, index);
-        const e = await failure(dest.prepare!({ nodes: [], embeddingDimensions: 4 }));
+        const e = await failureOf(dest.prepare!({ nodes: [], embeddingDimensions: 4 }));
         expect(e.code).toBe('SEARCH_INDEX_SCHEMA_MISMATCH');
         expect(e.message).toContain('similarity "l2_norm"');
         await dest.close!();
@@ -259,7 +251,7 @@ describe('search index destination: retries and failures (fake)', () => {
     await dest.write({ document: conformanceDocument('first.txt'), elements: conformanceElements('first.txt', 1) }, { signal });
     const n = target.fake!.bulkCount;
     for (let i = 1; i <= 3; i++) target.fake!.rejectBulkItems(n + i, [0], 429);
-    const e = await failure(dest.write({ document: conformanceDocument('a.txt'), elements: conformanceElements('a.txt', 3) }, { signal }));
+    const e = await failureOf(dest.write({ document: conformanceDocument('a.txt'), elements: conformanceElements('a.txt', 3) }, { signal }));
     expect(e.code).toBe('DESTINATION_WRITE_FAILED');
     expect(e.message).toContain('still rejected after 2 retries');
     expect(await rowsOf(target, index, 'a.txt')).toEqual([]);
@@ -314,7 +306,7 @@ describe('search index destination: retries and failures (fake)', () => {
       parseConfig(searchIndexDestination, { hosts: ['http://127.0.0.1:9'], index_name: 'x', username: 'ingest', password: 'hunter2-secret', request_timeout_ms: 2000 }),
       { logger: captureLogger().logger, signal },
     );
-    const e = await failure(dest.prepare!({ nodes: [] }));
+    const e = await failureOf(dest.prepare!({ nodes: [] }));
     expect(e.code).toBe('SEARCH_INDEX_UNREACHABLE');
     expect(e.message).toContain('auth form basic');
     expect(e.message).not.toContain('hunter2-secret');
@@ -323,7 +315,7 @@ describe('search index destination: retries and failures (fake)', () => {
 
   it('reports rejected credentials with the auth form and without the secret', async () => {
     const dest = await destinationFor(target, index, { search_api_key: 'd3Jvbmc6a2V5LXRoYXQtaXMtd3Jvbmc=' });
-    const e = await failure(dest.prepare!({ nodes: [] }));
+    const e = await failureOf(dest.prepare!({ nodes: [] }));
     expect(e.code).toBe('SEARCH_INDEX_AUTH_FAILED');
     expect(e.message).toContain('auth form api_key');
     expect(e.message).not.toContain('d3Jvbmc6a2V5LXRoYXQtaXMtd3Jvbmc=');

@@ -1,9 +1,8 @@
-import { isQuarryError, type QuarryError } from '@quarry/core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndexSource, searchIndexSource } from '../../src/search-index/search-index-source.js';
 import { testSourceConformance, type SourceFixture } from '../conformance/source-conformance.js';
 import { ES_TARGET_KINDS, startTarget, type EsTarget } from '../support/es-target.js';
-import { captureLogger, listAll, parseConfig } from '../support.js';
+import { captureLogger, failureOf, listAll, parseConfig } from '../support.js';
 
 const signal = new AbortController().signal;
 const enc = new TextEncoder();
@@ -19,14 +18,6 @@ async function sourceFor(target: EsTarget, index: string, extra: Record<string, 
   return createSearchIndexSource(config, { logger: captureLogger().logger, signal });
 }
 
-async function failure(p: Promise<unknown>): Promise<QuarryError> {
-  const e = await p.then(
-    () => undefined,
-    (err: unknown) => err,
-  );
-  if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
-  return e;
-}
 
 for (const kind of ES_TARGET_KINDS) {
   describe(`search index source (${kind})`, () => {
@@ -128,7 +119,7 @@ for (const kind of ES_TARGET_KINDS) {
       });
 
       it('fails with SOURCE_NOT_FOUND for a missing index', async () => {
-        const e = await failure(sourceFor(target, `${index}-missing`));
+        const e = await failureOf(sourceFor(target, `${index}-missing`));
         expect(e.code).toBe('SOURCE_NOT_FOUND');
         expect(e.message).toContain(`${index}-missing`);
       });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Element } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../../../src/partition/types.js';
+import { formatOptions } from '../format-options.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 /** The shared dev corpus (documents and reference outputs), outside the repo. */
@@ -39,23 +40,16 @@ export function makeOptions(
   const embedded: EmbeddedCall[] = [];
   const warnings: string[] = [];
   return {
-    strategy: 'auto',
-    encoding: 'utf-8',
-    include_page_breaks: false,
-    infer_table_structure: false,
-    xml_keep_tags: false,
-    ocr_languages: ['eng'],
-    extract_image_block_types: [],
-    coordinates: false,
-    filename,
-    filetype: partitioner.mimeTypes[0]!,
-    signal: new AbortController().signal,
-    logger: { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} },
-    async partitionEmbedded(bytes: Uint8Array, name: string): Promise<Element[]> {
-      embedded.push({ filename: name, bytes });
-      const text = new TextDecoder().decode(bytes).trim();
-      return [{ element_id: `embedded-${embedded.length}`, type: 'NarrativeText', text, metadata: { attached_to_filename: filename, filename: name } }];
-    },
+    ...formatOptions({
+      filename,
+      filetype: partitioner.mimeTypes[0]!,
+      logger: { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} },
+      async partitionEmbedded(bytes: Uint8Array, name: string): Promise<Element[]> {
+        embedded.push({ filename: name, bytes });
+        const text = new TextDecoder().decode(bytes).trim();
+        return [{ element_id: `embedded-${embedded.length}`, type: 'NarrativeText', text, metadata: { attached_to_filename: filename, filename: name } }];
+      },
+    }),
     embedded,
     warnings,
     ...overrides,
