@@ -1,21 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { Subject } from 'rxjs';
 import {
+  createJobShell,
   errorMessage,
-  isQuarryError,
   quarryError,
   silentLogger,
-  summarizeJob,
   type ConnectorSpec,
-  type DocumentFailure,
   type Engine,
   type Job,
-  type JobEvent,
   type JobSummary,
   type Logger,
-  type NodeStats,
   type Plan,
   type SourceConnector,
   type SourceRecord,
@@ -85,22 +79,10 @@ interface Outstanding {
  * ```
  */
 export function runDistributed(engine: Engine, plan: Plan, options: DistributedRunOptions): Job {
-  const id = randomUUID();
-  const controller = new AbortController();
-  const signal = controller.signal;
-  if (options.signal) {
-    if (options.signal.aborted) controller.abort(options.signal.reason);
-    else options.signal.addEventListener('abort', () => controller.abort(options.signal?.reason), { once: true });
-  }
   const logger = options.logger ?? silentLogger;
-  const events = new Subject<JobEvent>();
-  const emit = (e: JobEvent): void => events.next(e);
-  const startedAt = new Date();
-  const stats: NodeStats[] = plan.nodes.map((n) => ({ node: n.name, type: n.type, subtype: n.subtype, success: 0, failure: 0, ms: 0 }));
+  const shell = createJobShell(plan.nodes, options.signal);
+  const { id, signal, emit, stats, counts, failures, announce } = shell;
   const statsByNode = new Map(stats.map((s) => [s.node, s]));
-  const failures: DocumentFailure[] = [];
-  const counts = { total: 0, written: 0, failed: 0, skipped: 0, stopped: 0, elements: 0 };
-  let jobError: JobSummary['error'];
   const keys = queueKeys(options.queue ?? DEFAULT_QUEUE);
   const window = Math.max(1, options.window ?? 256);
   const outstanding = new Map<string, Outstanding>();
@@ -192,12 +174,6 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     let queueEvents: QueueEvents | undefined;
     let source: SourceConnector | undefined;
     let reconciler: NodeJS.Timeout | undefined;
-    let announced = false;
-    const announce = (total?: number): void => {
-      if (announced) return;
-      announced = true;
-      emit({ type: 'job_started', job_id: id, at: startedAt.toISOString(), ...(total === undefined ? {} : { total }) });
-    };
     try {
       const connection = redisOptions(options.redis);
       redis = await connectRedis(connection);
@@ -289,10 +265,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       if (signal.aborted) await stopTasks(redis, queue);
     } catch (e) {
       if (signal.aborted && redis && queue) await stopTasks(redis, queue).catch(() => undefined);
-      else {
-        jobError = { code: isQuarryError(e) ? e.code : 'JOB_FAILED', message: errorMessage(e) };
-        logger.error('job failed', jobError);
-      }
+      else shell.fail(e, logger);
       announce();
     } finally {
       clearInterval(reconciler);
@@ -304,7 +277,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       await Promise.allSettled([queueEvents?.close(), queue?.close(), source?.close?.()]);
       redis?.disconnect();
     }
-    return finish();
+    return shell.finish();
   }
 
   /**
@@ -329,13 +302,6 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     }
   }
 
-  function finish(): JobSummary {
-    const summary = summarizeJob({ job_id: id, startedAt, stopped: signal.aborted, counts, failures, nodes: stats, ...(jobError ? { error: jobError } : {}) });
-    emit({ type: 'job_finished', summary });
-    events.complete();
-    return summary;
-  }
-
   const done = execute();
-  return { id, events$: events.asObservable(), done, cancel: () => controller.abort(new Error('job cancelled')) };
+  return shell.handle(done);
 }

@@ -1,5 +1,6 @@
 export * from './events.js';
 export * from './job-summary.js';
+export * from './job-shell.js';
 export * from './logger.js';
 export * from './pull-source.js';
 export * from './run-job.js';

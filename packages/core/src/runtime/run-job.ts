@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import diagnostics from 'node:diagnostics_channel';
-import { connect, filter, from, lastValueFrom, map, merge, mergeMap, Observable, Subject, type OperatorFunction } from 'rxjs';
+import { connect, filter, from, lastValueFrom, map, merge, mergeMap, Observable, type OperatorFunction } from 'rxjs';
 import { errorMessage, isQuarryError, QuarryError } from '../errors.js';
 import type { Element } from '../element/types.js';
 import type { Plan, PlanNode } from '../plan/plan.js';
@@ -16,8 +15,8 @@ import {
   type SourceConnector,
   type SourceDocument,
 } from '../plugin/types.js';
-import type { DocumentFailure, Job, JobEvent, JobSummary, NodeStats } from './events.js';
-import { summarizeJob } from './job-summary.js';
+import type { DocumentFailure, Job, JobSummary } from './events.js';
+import { createJobShell } from './job-shell.js';
 import { pullSource } from './pull-source.js';
 import type { StateStore } from './state-store.js';
 
@@ -83,21 +82,8 @@ function asElements(result: Element[] | Flow): Element[] {
  * document half-written (writes are per-document atomic and none starts after the abort).
  */
 export function runJob(deps: JobDeps): Job {
-  const id = randomUUID();
-  const controller = new AbortController();
-  const signal = controller.signal;
-  const external = deps.signal;
-  if (external) {
-    if (external.aborted) controller.abort(external.reason);
-    else external.addEventListener('abort', () => controller.abort(external.reason), { once: true });
-  }
-  const events = new Subject<JobEvent>();
-  const emit = (e: JobEvent): void => events.next(e);
-  const startedAt = new Date();
-  const stats: NodeStats[] = deps.plan.nodes.map((n) => ({ node: n.name, type: n.type, subtype: n.subtype, success: 0, failure: 0, ms: 0 }));
-  const failures: DocumentFailure[] = [];
-  const counts = { total: 0, written: 0, failed: 0, skipped: 0, stopped: 0, elements: 0 };
-  let jobError: JobSummary['error'];
+  const shell = createJobShell(deps.plan.nodes, deps.signal);
+  const { id, signal, emit, stats, counts, failures, announce } = shell;
 
   const fail = (item: Item, f: DocumentFailure): Item => {
     item.failure = f;
@@ -280,12 +266,6 @@ export function runJob(deps: JobDeps): Job {
     let source: SourceConnector | undefined;
     let destinations: DestinationConnector[] = [];
     let instances: NodeInstance[] = [];
-    let announced = false;
-    const announce = (total?: number): void => {
-      if (announced) return;
-      announced = true;
-      emit({ type: 'job_started', job_id: id, at: startedAt.toISOString(), ...(total === undefined ? {} : { total }) });
-    };
     try {
       source = await deps.source(signal);
       destinations = await deps.destinations(signal);
@@ -320,19 +300,14 @@ export function runJob(deps: JobDeps): Job {
       const writeBehind = destinations.length === 0 ? 0 : Math.min(...destinations.map((d) => Math.max(0, Math.floor(d.writeBehind ?? 0))));
       await lastValueFrom(stream$.pipe(mergeMap((item) => from(finish(item, destinations, writeBehind, () => pulled.release())))), { defaultValue: undefined });
     } catch (e) {
-      jobError = { code: isQuarryError(e) ? e.code : 'JOB_FAILED', message: errorMessage(e) };
-      deps.logger.error('job failed', jobError);
-      announce();
+      shell.fail(e, deps.logger);
     } finally {
       clearInterval(watchdog);
       await Promise.allSettled([...instances.map((n) => n.close?.()), ...destinations.map((d) => d.close?.()), source?.close?.()]);
     }
-    const summary = summarizeJob({ job_id: id, startedAt, stopped: signal.aborted, counts, failures, nodes: stats, ...(jobError ? { error: jobError } : {}) });
-    emit({ type: 'job_finished', summary });
-    events.complete();
-    return summary;
+    return shell.finish();
   }
 
   const done = execute();
-  return { id, events$: events.asObservable(), done, cancel: () => controller.abort(new Error('job cancelled')) };
+  return shell.handle(done);
 }
