@@ -31,8 +31,8 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { elementToJSON, elementsFromJSON, errorMessage, type Element } from '@quarry/core';
-import { chunkByCharacter, chunkByTitle, resolveChunkingOptions } from '../src/chunk/index.js';
-import { partitionFile } from '../src/partition/partition-file.js';
+// The built package, as users import it (not the sources through tsx's loader).
+import { chunkByCharacter, chunkByTitle, partitionFile, resolveChunkingOptions } from '@quarry/nodes';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const docs = path.resolve(repoRoot, '..', 'shared', 'corpus', 'docs');

@@ -51,7 +51,8 @@ function decodeChunk(chunk: Element, codec: TextCodec): void {
  */
 export function runChunking(elements: readonly Element[], opts: ChunkingOptions, plan: ChunkingPlan): Element[] {
   // Each element's text is scanned once, for its segment and for whether the codec must see it.
-  const { segments, flagged, flaggedPlain, looked } = elementTexts(elements);
+  const texts = elementTexts(elements);
+  const { segments, lengths, flagged, flaggedPlain, looked } = texts;
   const codec = codecFor(looked);
   // Working copies of the elements whose text the codec re-encoded, mapped to the caller's elements.
   let back: Map<Element, Element> | undefined;
@@ -75,6 +76,7 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
       // Astral characters are never whitespace, so encoding commutes with collapsing; a segment
       // from the fast path is the text with its line breaks made spaces, whatever the encoding.
       segments[i] = flaggedPlain[f] ? text.replaceAll('\n', ' ') : codec.encode(segments[i] as string);
+      lengths[i] = text.length;
     }
     for (let i = 0; i < elements.length; i++) (encodedBefore[i + 1] as number) += encodedBefore[i] as number;
     working = copies;
@@ -105,10 +107,10 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
   }
   if (plan.combine) {
     const combiner = new PreChunkCombiner(opts, emit);
-    forEachPreChunk(working, opts, plan.predicates(), segments, (pc) => combiner.add(pc));
+    forEachPreChunk(working, opts, plan.predicates(), texts, (pc) => combiner.add(pc));
     combiner.finish();
   } else {
-    forEachPreChunk(working, opts, plan.predicates(), segments, emit);
+    forEachPreChunk(working, opts, plan.predicates(), texts, emit);
   }
   return out;
 }

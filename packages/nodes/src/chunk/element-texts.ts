@@ -1,12 +1,13 @@
 import type { Element } from '@quarry/core';
 import { needsCodecLook } from './code-points.js';
+import { isTableFamily, type PreChunkTexts } from './pre-chunk.js';
 import { collapseWhitespace } from './python-text.js';
 import { CODEC_FLAG, lastNewlines, newlineCount, scanPlain, spliceSpaces } from './text-scan.js';
 
 /** What a chunking run needs from its elements' texts, computed once per element. */
-export interface ElementTexts {
+export interface ElementTexts extends PreChunkTexts {
   /** `segmentOf(elements[i])`: the element's contribution to chunk text. */
-  segments: string[];
+  readonly segments: string[];
   /** Indexes of the elements whose text or `text_as_html` the code-point codec must see. */
   flagged: number[];
   /**
@@ -26,6 +27,8 @@ export interface ElementTexts {
 export function elementTexts(elements: readonly Element[]): ElementTexts {
   const n = elements.length;
   const segments = new Array<string>(n);
+  const lengths = new Int32Array(n);
+  const tables = new Uint8Array(n);
   const flagged: number[] = [];
   const flaggedPlain: boolean[] = [];
   const looked: string[] = [];
@@ -35,6 +38,7 @@ export function elementTexts(elements: readonly Element[]): ElementTexts {
     let segment = '';
     let textLook = false;
     let plain = false;
+    if (isTableFamily(el)) tables[i] = 1;
     if (!text) {
       // No text: no segment, and nothing for the codec.
     } else if (el.type === 'CodeSnippet') {
@@ -53,6 +57,7 @@ export function elementTexts(elements: readonly Element[]): ElementTexts {
       }
     }
     segments[i] = segment;
+    if (text) lengths[i] = text.length;
     const html = el.metadata.text_as_html;
     const htmlLook = typeof html === 'string' && needsCodecLook(html);
     if (textLook) looked.push(text);
@@ -62,5 +67,5 @@ export function elementTexts(elements: readonly Element[]): ElementTexts {
       flaggedPlain.push(plain);
     }
   }
-  return { segments, flagged, flaggedPlain, looked };
+  return { segments, lengths, tables, flagged, flaggedPlain, looked };
 }

@@ -48,19 +48,27 @@ export class PreChunk {
    * @param elements the elements, in order.
    * @param overlapPrefix tail of the previous chunk (`overlap_all`), first segment of the text.
    * @param segments the elements' non-empty segments, when already known.
+   * @param segmentsLength the total length of `segments`, when already known.
+   * @param hasTable whether one of the elements is a table, when already known.
    */
   constructor(
     readonly elements: readonly Element[],
     readonly overlapPrefix: string,
     readonly segments: readonly string[] = segmentsOf(elements),
+    segmentsLength?: number,
+    hasTable?: boolean,
   ) {
-    let n = 0;
-    for (const s of segments) n += s.length;
-    this.segmentsLength = n;
+    if (segmentsLength === undefined) {
+      segmentsLength = 0;
+      for (const s of segments) segmentsLength += s.length;
+    }
+    if (hasTable === undefined) {
+      hasTable = false;
+      for (const el of elements) if (isTableFamily(el)) hasTable = true;
+    }
+    this.segmentsLength = segmentsLength;
     this.segmentCount = segments.length;
-    this.textLength = joinedLength(overlapPrefix, n, segments.length);
-    let hasTable = false;
-    for (const el of elements) if (isTableFamily(el)) hasTable = true;
+    this.textLength = joinedLength(overlapPrefix, segmentsLength, segments.length);
     this.hasTable = hasTable;
   }
 
@@ -152,6 +160,29 @@ export function onNextPage(): BoundaryPredicate {
   };
 }
 
+/** Per-element facts pre-chunking reads, gathered in one pass so it need not touch the elements. */
+export interface PreChunkTexts {
+  /** `segmentOf` of each element. */
+  readonly segments: readonly string[];
+  /** Length of each element's raw text (0 without text): what the size checks measure. */
+  readonly lengths: Int32Array;
+  /** 1 where the element is a table (see {@link isTableFamily}), else 0. */
+  readonly tables: Uint8Array;
+}
+
+/** {@link PreChunkTexts} of `elements`, for callers that have not gathered them on the way. */
+export function preChunkTexts(elements: readonly Element[], segments: readonly string[] = elements.map(segmentOf)): PreChunkTexts {
+  const n = elements.length;
+  const lengths = new Int32Array(n);
+  const tables = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const el = elements[i] as Element;
+    lengths[i] = el.text ? el.text.length : 0;
+    tables[i] = isTableFamily(el) ? 1 : 0;
+  }
+  return { segments, lengths, tables };
+}
+
 // Accumulates a run of consecutive elements while they fit, as indexes into the element list;
 // sizes use raw element text, as the library does. A flushed run becomes one array slice.
 class PreChunkBuilder {
@@ -160,43 +191,62 @@ class PreChunkBuilder {
   private overlapPrefix = '';
   private segmentCount = 0;
   private textLen = 0;
+  private segmentsLength = 0;
   private holdsTable = false;
   // The non-empty segments of the run: the first `segmentsHeld` of this list, copied out at their
   // final size when the run is flushed (the list itself is reused, never shrunk).
   private readonly segments: string[] = [];
   private segmentsHeld = 0;
+  private readonly allSegments: readonly string[];
+  private readonly lengths: Int32Array;
+  private readonly tables: Uint8Array;
+  private readonly isolateTable: boolean;
+  private readonly newAfter: number;
+  private readonly maxCharacters: number;
+  private readonly interChunkOverlap: number;
 
   constructor(
-    private readonly opts: ChunkingOptions,
+    opts: ChunkingOptions,
     private readonly elements: readonly Element[],
-    private readonly allSegments: readonly string[],
-  ) {}
+    texts: PreChunkTexts,
+  ) {
+    this.allSegments = texts.segments;
+    this.lengths = texts.lengths;
+    this.tables = texts.tables;
+    this.isolateTable = opts.isolate_table;
+    this.newAfter = opts.new_after_n_chars;
+    this.maxCharacters = opts.max_characters;
+    this.interChunkOverlap = opts.overlap_all ? opts.overlap : 0;
+  }
 
-  willFit(el: Element): boolean {
-    const { opts } = this;
+  // Whether elements[i] may join the run.
+  willFit(i: number): boolean {
     const empty = this.end === this.start;
-    if (opts.isolate_table) {
-      if (isTableFamily(el)) return empty;
+    if (this.isolateTable) {
+      if (this.tables[i] === 1) return empty;
       if (this.holdsTable) return false;
     }
     if (empty) return true;
     const currentLength = this.textLen + (this.segmentCount > 0 ? (this.segmentCount - 1) * SEP_LEN : 0);
-    if (currentLength > opts.new_after_n_chars) return false;
-    return opts.max_characters - this.textLen - SEP_LEN * this.segmentCount >= el.text.length;
+    if (currentLength > this.newAfter) return false;
+    return this.maxCharacters - this.textLen - SEP_LEN * this.segmentCount >= (this.lengths[i] as number);
   }
 
   // Adds elements[i], the next element after the run.
   add(i: number): void {
-    const el = this.elements[i] as Element;
-    const table = isTableFamily(el);
-    if (table && this.opts.isolate_table && this.end === this.start) this.reset('', i);
+    const table = this.tables[i] === 1;
+    if (table && this.isolateTable && this.end === this.start) this.reset('', i);
     this.end = i + 1;
     const segment = this.allSegments[i] as string;
-    if (segment) this.segments[this.segmentsHeld++] = segment;
+    if (segment) {
+      this.segments[this.segmentsHeld++] = segment;
+      this.segmentsLength += segment.length;
+    }
     if (table) this.holdsTable = true;
-    if (el.text) {
+    const length = this.lengths[i] as number;
+    if (length > 0) {
       this.segmentCount++;
-      this.textLen += el.text.length;
+      this.textLen += length;
     }
   }
 
@@ -204,10 +254,10 @@ class PreChunkBuilder {
     const { start, end } = this;
     if (end === start) return undefined;
     const elements = this.elements.slice(start, end);
-    const preChunk = new PreChunk(elements, this.overlapPrefix, this.segments.slice(0, this.segmentsHeld));
-    const interChunkOverlap = this.opts.overlap_all ? this.opts.overlap : 0;
-    const tableOnly = this.opts.isolate_table && elements.length === 1 && isTableFamily(elements[0] as Element);
-    this.reset(tableOnly ? '' : preChunk.overlapTail(interChunkOverlap), end);
+    const segments = this.segments.slice(0, this.segmentsHeld);
+    const preChunk = new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.holdsTable);
+    const tableOnly = this.isolateTable && end - start === 1 && this.tables[start] === 1;
+    this.reset(tableOnly ? '' : preChunk.overlapTail(this.interChunkOverlap), end);
     return preChunk;
   }
 
@@ -218,6 +268,7 @@ class PreChunkBuilder {
     this.holdsTable = false;
     this.segmentCount = overlapPrefix ? 1 : 0;
     this.textLen = overlapPrefix.length;
+    this.segmentsLength = 0;
     this.segmentsHeld = 0;
   }
 }
@@ -228,23 +279,25 @@ class PreChunkBuilder {
  * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every element.
  * Each pre-chunk is handed to `emit` as soon as it is complete.
  *
- * @param segments `segmentOf` of each element, in order.
+ * @param texts the elements' segments, raw lengths and table flags (see {@link preChunkTexts}).
  */
 export function forEachPreChunk(
   elements: readonly Element[],
   opts: ChunkingOptions,
   predicates: readonly BoundaryPredicate[],
-  segments: readonly string[],
+  texts: PreChunkTexts,
   emit: (preChunk: PreChunk) => void,
 ): void {
-  const builder = new PreChunkBuilder(opts, elements, segments);
+  const builder = new PreChunkBuilder(opts, elements, texts);
   const n = elements.length;
   const np = predicates.length;
   for (let i = 0; i < n; i++) {
-    const el = elements[i] as Element;
     let boundary = false;
-    for (let p = 0; p < np; p++) if ((predicates[p] as BoundaryPredicate)(el)) boundary = true;
-    if (boundary || !builder.willFit(el)) {
+    if (np > 0) {
+      const el = elements[i] as Element;
+      for (let p = 0; p < np; p++) if ((predicates[p] as BoundaryPredicate)(el)) boundary = true;
+    }
+    if (boundary || !builder.willFit(i)) {
       const done = builder.flush();
       if (done) emit(done);
     }
@@ -267,6 +320,6 @@ export function* preChunks(
 ): Generator<PreChunk> {
   const list: readonly Element[] = Array.isArray(elements) ? elements : [...elements];
   const all: PreChunk[] = [];
-  forEachPreChunk(list, opts, predicates, segments ?? list.map(segmentOf), (pc) => all.push(pc));
+  forEachPreChunk(list, opts, predicates, preChunkTexts(list, segments), (pc) => all.push(pc));
   yield* all;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chunkingOptions } from '../../src/chunk/options.js';
-import { PreChunk, forEachPreChunk, isTitle, onNextPage, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
+import { PreChunk, forEachPreChunk, isTitle, onNextPage, preChunkTexts, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
 const groups = (pcs: Iterable<PreChunk>) => [...pcs].map((pc) => pc.elements.map((e) => e.text));
@@ -95,7 +95,7 @@ describe('forEachPreChunk', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
     const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
     const seen: Array<[string[], string[]]> = [];
-    forEachPreChunk(items, opts, [], items.map(segmentOf), (pc) => seen.push([pc.elements.map((e) => e.text), [...pc.segments]]));
+    forEachPreChunk(items, opts, [], preChunkTexts(items), (pc) => seen.push([pc.elements.map((e) => e.text), [...pc.segments]]));
     expect(seen).toEqual([
       [['a', 'b', '', 'c'], ['a', 'b', 'c']],
       [['d'.repeat(18)], ['d'.repeat(18)]],
