@@ -1,11 +1,11 @@
 // Distributed scaling: JSON line.
 // distributed_speedup: the PDFs of /work/shared/corpus/docs with a text layer, repeated, partitioned
-// (fast) by `quarry worker` processes through Redis: one worker against two, each worker running 4
+// (fast) by `quarry-worker` processes (started with the Node options of its shebang line) through Redis: one worker against two, each worker running 4
 // tasks at once, driven by runDistributed as `quarry run --redis` does, writing element JSON to a
 // local directory. speedup = 1-worker time / 2-worker time (goal >= 1.7 on 2 cores). The same
 // corpus through engine.run in this process is reported beside them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,13 +17,13 @@ import { redisSkipReason, startRedisServer } from '../test/support/redis-server.
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const docsDir = resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
-const BIN = join(repoRoot, 'packages', 'cli', 'dist', 'bin.js');
+const WORKER_BIN = join(repoRoot, 'packages', 'cli', 'dist', 'worker-bin.js');
 // Image-only scans have nothing to read with the fast strategy; the 619-page manual alone would
 // outlast the rest and measure one document, not the workers.
 const EXCLUDED = new Set(['loremipsum-flat.pdf', 'DA-619p.pdf']);
 // 180 documents: each round runs several seconds, so a job's start (Redis, plan, connectors) does not dominate.
 const REPEAT = Number(process.env.QUARRY_BENCH_REPEAT ?? 30);
-const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 5);
+const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 7);
 const TASKS_PER_WORKER = 4;
 
 const engine = createEngine().use(nodesPlugin).use(connectorsPlugin);
@@ -31,6 +31,12 @@ const plan = engine.build({
   name: 'distributed-bench',
   nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } }],
 });
+
+// `quarry-worker` as its shebang line runs it: `node <options> worker-bin.js ...`.
+function workerNodeOptions(): string[] {
+  const first = readFileSync(WORKER_BIN, 'utf8').split('\n', 1)[0] ?? '';
+  return first.replace(/^#!\/usr\/bin\/env(?: -S)? node/, '').split(' ').filter(Boolean);
+}
 
 function makeCorpus(dir: string): number {
   const pdfs = readdirSync(docsDir).filter((n) => n.endsWith('.pdf') && !EXCLUDED.has(n)).sort();
@@ -45,7 +51,7 @@ async function startWorkers(url: string, queue: string, n: number): Promise<Chil
   return Promise.all(
     Array.from({ length: n }, (_, i) =>
       new Promise<ChildProcess>((resolveReady, reject) => {
-        const child = spawn(process.execPath, [BIN, 'worker', '--redis', url, '--queue', queue, '--concurrency', String(TASKS_PER_WORKER), '--name', `${queue}-${i}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [...workerNodeOptions(), WORKER_BIN, '--redis', url, '--queue', queue, '--concurrency', String(TASKS_PER_WORKER), '--name', `${queue}-${i}`], { stdio: ['ignore', 'ignore', 'pipe'] });
         let log = '';
         child.stderr?.on('data', (d) => {
           log += d;
@@ -88,7 +94,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ bench: 'distributed_speedup', skipped: redisSkipReason }));
     return;
   }
-  if (!existsSync(BIN)) throw new Error(`${BIN} not built: run pnpm bench (it builds first)`);
+  if (!existsSync(WORKER_BIN)) throw new Error(`${WORKER_BIN} not built: run pnpm bench (it builds first)`);
   const tmp = mkdtempSync(join(tmpdir(), 'quarry-dbench-'));
   const redis = await startRedisServer();
   const workers: ChildProcess[] = [];
@@ -114,7 +120,7 @@ async function main(): Promise<void> {
         bench: 'distributed_speedup',
         documents,
         corpus: 'corpus PDFs with a text layer (fast), local source and destination',
-        workers: `quarry worker processes, ${TASKS_PER_WORKER} tasks each, BullMQ on a loopback redis-server`,
+        workers: `quarry-worker processes (node ${workerNodeOptions().join(' ')}), ${TASKS_PER_WORKER} tasks each, BullMQ on a loopback redis-server`,
         cores: availableParallelism(),
         load_avg_1m: +loadavg()[0]!.toFixed(2),
         in_process_ms: +min(inproc).toFixed(0),

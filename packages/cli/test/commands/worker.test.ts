@@ -6,14 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Logger } from '@quarry/core';
 import { runDistributed } from '@quarry/distributed';
 import { defaultEngine } from '../../src/engine.js';
-import { BIN, ROOT, runCli } from '../run-cli.js';
+import { BIN, ROOT, WORKER_BIN, runCli, shebangNodeOptions } from '../run-cli.js';
 import { redisSkipReason, startRedisServer, type RedisServer } from '../../../distributed/test/support/redis-server.js';
 
 const DOCS = 200;
 
-/** Starts `quarry worker` and resolves once it reports ready on stderr. */
-async function startWorkerProcess(url: string, queue: string, name: string): Promise<{ child: ChildProcess; log: () => string }> {
-  const child = spawn(process.execPath, [BIN, 'worker', '--redis', url, '--queue', queue, '--concurrency', '2', '--lock-ms', '2000', '--stalled-interval-ms', '1000', '--name', name], {
+/**
+ * Starts `quarry worker` (or `quarry-worker`, with the Node options of its shebang line) and
+ * resolves once it reports ready on stderr.
+ */
+async function startWorkerProcess(url: string, queue: string, name: string, bin: 'quarry' | 'quarry-worker' = 'quarry'): Promise<{ child: ChildProcess; log: () => string }> {
+  const command = bin === 'quarry' ? [BIN, 'worker'] : [...shebangNodeOptions(WORKER_BIN), WORKER_BIN];
+  const child = spawn(process.execPath, [...command, '--redis', url, '--queue', queue, '--concurrency', '2', '--lock-ms', '2000', '--stalled-interval-ms', '1000', '--name', name], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -55,10 +59,10 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  it('two worker processes share a 200-document job; one is killed mid-run and every document is still written exactly once', async () => {
+  it('two worker processes (quarry worker, quarry-worker) share a 200-document job; one is killed mid-run and every document is still written exactly once', async () => {
     const queue = 'killtest';
     const a = await startWorkerProcess(redis.url, queue, 'worker-a');
-    const b = await startWorkerProcess(redis.url, queue, 'worker-b');
+    const b = await startWorkerProcess(redis.url, queue, 'worker-b', 'quarry-worker');
     children.push(a.child, b.child);
     const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
     const logger: Logger = { debug() {}, info() {}, warn: (message, fields) => warnings.push({ message, ...(fields ? { fields } : {}) }), error() {} };
@@ -115,4 +119,19 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     w.child.kill('SIGTERM');
     await new Promise((r) => w.child.once('exit', r));
   }, 120_000);
+});
+
+describe('quarry-worker', () => {
+  it('is quarry worker started with its Node options: a missing --redis is a usage error naming the option', async () => {
+    const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [...shebangNodeOptions(WORKER_BIN), WORKER_BIN, '--queue', 'q'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr?.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stderr }));
+    });
+    expect(shebangNodeOptions(WORKER_BIN)).toEqual(['--single-threaded-gc', '--max-semi-space-size=64']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("required option '--redis <url>' not specified");
+  });
 });
