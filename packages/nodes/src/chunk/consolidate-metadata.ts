@@ -1,4 +1,5 @@
 import type { Element, ElementMetadata } from '@quarry/core';
+import { ConsolidationPlanner } from './consolidation-plan.js';
 import { pyStrip } from './python-text.js';
 
 /** How the metadata values of a chunk's elements become the chunk's value (reference a10). */
@@ -166,6 +167,16 @@ function copiedList(v: unknown): unknown[] {
   return Array.isArray(v) ? (copyMetadataValue(v) as unknown[]) : [copyMetadataValue(v)];
 }
 
+// Consolidators compiled per field order, for chunks whose elements share one (the usual case).
+const planner = new ConsolidationPlanner((field) => STRATEGY_OF[field], {
+  copy: copyMetadataValue,
+  uniqueList,
+  appendUnique,
+  copiedList,
+  appendCopies,
+  strip: pyStrip,
+});
+
 // The field order of the last metadata consolidated, and each field's strategy.
 const lastFields: string[] = [];
 const lastStrategies: Array<ConsolidationStrategy | undefined> = [];
@@ -176,6 +187,14 @@ const lastStrategies: Array<ConsolidationStrategy | undefined> = [];
  * order fields first appear. Values are copies; nothing is shared with the elements.
  */
 export function consolidateMetadata(elements: readonly Element[]): ElementMetadata {
+  return planner.consolidate(elements) ?? consolidateFieldByField(elements);
+}
+
+/**
+ * {@link consolidateMetadata} without compiled consolidators: every field of every element looked
+ * up by name. Exported so that tests hold both paths to the same results.
+ */
+export function consolidateFieldByField(elements: readonly Element[]): ElementMetadata {
   const out: ElementMetadata = {};
   // The common strategies fold each value into `out` as it comes; the dict-merging ones (rare)
   // gather their values and are consolidated at the end.

@@ -1,0 +1,123 @@
+import type { Element, ElementMetadata } from '@quarry/core';
+
+/** The strategies a compiled consolidator handles (the dict-merging ones go the generic way). */
+type CompiledStrategy = 'FIRST' | 'LIST_UNIQUE' | 'LIST_CONCATENATE' | 'STRING_CONCATENATE';
+
+/** The value helpers of the generic consolidation, shared so both paths give the same values. */
+export interface ConsolidationHelpers {
+  copy(v: unknown): unknown;
+  uniqueList(v: unknown): unknown[];
+  appendUnique(out: unknown[], v: unknown): void;
+  copiedList(v: unknown): unknown[];
+  appendCopies(out: unknown[], v: unknown): void;
+  strip(s: string): string;
+}
+
+type Consolidator = (elements: readonly Element[]) => ElementMetadata | undefined;
+
+interface Plan {
+  readonly fields: readonly string[];
+  /** `undefined` when this field order cannot be compiled (a dict-merging field). */
+  readonly run: Consolidator | undefined;
+}
+
+const MAX_PLANS = 64;
+
+/**
+ * Consolidation compiled per metadata field order. Elements of one document nearly always carry
+ * the same fields in the same order; for such a chunk, a function written for that order reads
+ * each field by name and builds the result as one object literal, where the generic loop looks
+ * every field up by a computed key (about six times slower). The result equals the generic one:
+ * a compiled consolidator only runs when every element has the plan's field order and the first
+ * element has a value for every consolidated field (so fields appear in the plan's order), and it
+ * uses the generic path's value helpers. Anything else returns `undefined`, and so does every
+ * call where the runtime forbids compiling code (`--disallow-code-generation-from-strings`).
+ */
+export class ConsolidationPlanner {
+  private last: Plan | undefined;
+  private readonly plans = new Map<string, Plan>();
+  private compiling = true;
+
+  /**
+   * @param strategyOf a field's strategy, `undefined` for a field chunks leave out.
+   */
+  constructor(
+    private readonly strategyOf: (field: string) => string | undefined,
+    private readonly helpers: ConsolidationHelpers,
+  ) {}
+
+  /** The consolidated metadata of `elements`, or `undefined` when the generic path must run. */
+  consolidate(elements: readonly Element[]): ElementMetadata | undefined {
+    if (!this.compiling || elements.length === 0) return undefined;
+    const first = (elements[0] as Element).metadata;
+    let plan = this.last;
+    if (plan === undefined || !hasFieldOrder(first, plan.fields)) {
+      plan = this.planFor(first);
+      if (plan === undefined) return undefined;
+      this.last = plan;
+    }
+    const { run, fields } = plan;
+    if (run === undefined) return undefined;
+    for (let i = 1; i < elements.length; i++) if (!hasFieldOrder((elements[i] as Element).metadata, fields)) return undefined;
+    return run(elements);
+  }
+
+  private planFor(metadata: ElementMetadata): Plan | undefined {
+    const fields: string[] = [];
+    for (const field in metadata) fields.push(field);
+    const key = fields.join('\u0000');
+    const known = this.plans.get(key);
+    if (known) return known;
+    let run: Consolidator | undefined;
+    try {
+      run = this.compile(fields);
+    } catch {
+      // Code generation is disallowed here: the generic path serves every call from now on.
+      this.compiling = false;
+      return undefined;
+    }
+    if (this.plans.size >= MAX_PLANS) this.plans.clear();
+    const plan: Plan = { fields, run };
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  // A consolidator for `fields` in this order, or undefined when one of them merges dicts.
+  private compile(fields: readonly string[]): Consolidator | undefined {
+    const kept: Array<[string, CompiledStrategy]> = [];
+    for (const field of fields) {
+      const strategy = this.strategyOf(field);
+      if (strategy === undefined || strategy === 'DROP') continue;
+      if (strategy !== 'FIRST' && strategy !== 'LIST_UNIQUE' && strategy !== 'LIST_CONCATENATE' && strategy !== 'STRING_CONCATENATE') return undefined;
+      kept.push([field, strategy]);
+    }
+    // Field names are embedded as JSON string literals, so any name is safe in the source.
+    const name = (i: number): string => JSON.stringify((kept[i] as [string, CompiledStrategy])[0]);
+    const lines: string[] = ['const m0 = els[0].metadata;', 'let v;'];
+    kept.forEach(([, strategy], i) => {
+      lines.push(`v = m0[${name(i)}]; if (v === undefined || v === null) return undefined;`);
+      const init = { FIRST: 'h.copy(v)', LIST_UNIQUE: 'h.uniqueList(v)', LIST_CONCATENATE: 'h.copiedList(v)', STRING_CONCATENATE: 'h.strip(String(v))' }[strategy];
+      lines.push(`let f${i} = ${init};`);
+    });
+    const more: string[] = [];
+    kept.forEach(([, strategy], i) => {
+      if (strategy === 'FIRST') return;
+      const fold = { LIST_UNIQUE: `h.appendUnique(f${i}, v)`, LIST_CONCATENATE: `h.appendCopies(f${i}, v)`, STRING_CONCATENATE: `f${i} = f${i} + ' ' + h.strip(String(v))` }[strategy];
+      more.push(`v = m[${name(i)}]; if (v !== undefined && v !== null) ${fold};`);
+    });
+    if (more.length > 0) lines.push('for (let i = 1; i < els.length; i++) {', 'const m = els[i].metadata;', ...more, '}');
+    lines.push(`return { ${kept.map((_, i) => `${name(i)}: f${i}`).join(', ')} };`);
+    const factory = new Function('h', `return function consolidateCompiled(els) {\n${lines.join('\n')}\n};`) as (h: ConsolidationHelpers) => Consolidator;
+    return factory(this.helpers);
+  }
+}
+
+// True when `metadata`'s own enumerable fields are exactly `fields`, in that order.
+function hasFieldOrder(metadata: ElementMetadata, fields: readonly string[]): boolean {
+  let k = 0;
+  for (const field in metadata) {
+    if (fields[k] !== field) return false;
+    k++;
+  }
+  return k === fields.length;
+}
