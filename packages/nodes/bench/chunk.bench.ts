@@ -40,8 +40,8 @@ const SOURCES = ['UDHR_first_article_all.txt', 'book-war-and-peace-1p.txt'];
 const PDF = 'DA-619p.pdf';
 const FALLBACK_TEXT = 'UDHR_first_article_all.txt';
 const REPEAT = 16;
-const WARMUP = 5;
-const ROUNDS = 15;
+const WARMUP = 10;
+const ROUNDS = 41;
 const MAX_CHARACTERS = 500;
 const PARTITION_FLAG = '--partition-for-title-bench';
 
