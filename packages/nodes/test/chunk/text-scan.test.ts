@@ -116,6 +116,19 @@ describe('scanPlain', () => {
     });
   }
 
+  it('classifies every UTF-16 code unit as the contract does, alone and in a full vector block', () => {
+    for (const [name, scan] of SCANNERS) {
+      for (let unit = 0; unit <= 0xffff; unit++) {
+        const c = String.fromCharCode(unit);
+        // One unit between letters, and the same unit at the end of a 16-unit block.
+        for (const text of [`a${c}b`, `abcdefghijklmno${c}pq`]) {
+          const got = scan(text);
+          if (got !== expectedScan(text).result) expect({ name, unit: unit.toString(16), got }).toEqual({ name, unit: unit.toString(16), got: expectedScan(text).result });
+        }
+      }
+    }
+  });
+
   it('looks only at the text, not at what an earlier, longer text left in the buffer', () => {
     for (const [name, scan] of SCANNERS) {
       expect([name, scan('first text  with a double space and a tab\there')]).toEqual([name, -1]);
