@@ -59,6 +59,8 @@ export interface DistributedRunOptions {
 interface Outstanding {
   record: SourceRecord;
   queuedAt: number;
+  /** Set once its outcome is being counted: a second event for the task is ignored. */
+  settling?: boolean;
 }
 
 /**
@@ -96,11 +98,33 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
   const nextSettle = (): Promise<void> => (signal.aborted ? Promise.resolve() : new Promise<void>((r) => (slotFreed = r)));
   signal.addEventListener('abort', freeSlot, { once: true });
 
-  /** Turns one task's outcome into the job's counts and events; each task settles once. */
+  /**
+   * Turns one task's outcome into the job's counts and events; each task settles once. The task
+   * stays outstanding until it is counted: the job must not end while a count is still pending
+   * (recording a written version in the state store is awaited before the count).
+   */
   async function settle(taskId: string, result: TaskResult): Promise<void> {
     const task = outstanding.get(taskId);
-    if (!task) return;
-    outstanding.delete(taskId);
+    if (!task || task.settling) return;
+    task.settling = true;
+    const counted = count(taskId, task, result);
+    counting.add(counted);
+    await counted.finally(() => counting.delete(counted));
+  }
+
+  // Outcomes being counted (see settle): the job waits for them before it ends.
+  const counting = new Set<Promise<void>>();
+
+  async function count(taskId: string, task: Outstanding, result: TaskResult): Promise<void> {
+    try {
+      await countOutcome(task, result);
+    } finally {
+      outstanding.delete(taskId);
+      freeSlot();
+    }
+  }
+
+  async function countOutcome(task: Outstanding, result: TaskResult): Promise<void> {
     const { record } = task;
     for (const t of result.nodes) {
       const s = statsByNode.get(t.node);
@@ -129,7 +153,6 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       counts.stopped++;
       emit({ type: 'document_stopped', record_id: record.record_id, filename: record.filename });
     }
-    freeSlot();
   }
 
   const failedResult = (taskId: string, code: string, message: string): TaskResult | undefined => {
@@ -269,6 +292,8 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       announce();
     } finally {
       clearInterval(reconciler);
+      // A cancelled job can end with outcomes still being counted; none is left out.
+      await Promise.allSettled([...counting]);
       if (redis) {
         const done: ControlMessage = { type: 'finished', job_id: id };
         await redis.publish(keys.control, JSON.stringify(done)).catch(() => undefined);

@@ -208,6 +208,29 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     expect(third.counts).toMatchObject({ written: 1, skipped: 5 });
   });
 
+  it('counts every outcome before the job ends, even one whose version the state store records slowly', async () => {
+    const input = path.join(tmp, 'slow-state-in');
+    writeDocs(input, 8);
+    const engine = newEngine();
+    const plan = engine.build({ ...partitionThenChunk, reprocess_all: false });
+    // The first document's version takes a second to record; the other seven are done long before.
+    const memory = new MemoryStateStore();
+    const state = {
+      get: (id: string) => memory.get(id),
+      set: async (id: string, version: string) => {
+        if (id === 'note-000.md') await new Promise((r) => setTimeout(r, 1000));
+        await memory.set(id, version);
+      },
+    };
+    const queue = nextQueue();
+    const summary = await withWorkers(queue, 2, () =>
+      runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: path.join(tmp, 'slow-state-out') } }, state }).done,
+    );
+    expect(summary.status).toBe('COMPLETED');
+    expect(summary.counts).toMatchObject({ total: 8, written: 8, failed: 0, stopped: 0 });
+    expect(await memory.get('note-000.md')).toBeDefined();
+  });
+
   it('retries a failed write with backoff on the same record, and fails it after the last attempt', async () => {
     const input = path.join(tmp, 'retry-in');
     writeDocs(input, 4);

@@ -60,7 +60,7 @@ describe('compiled consolidation', () => {
   });
 
   it('orders fields as they first appear with a value when the first element lacks one', () => {
-    const a = el('Title', 'A', { filename: null, page_number: 1 } as ElementMetadata);
+    const a = el('Title', 'A', { filename: null, page_number: 1 } as unknown as ElementMetadata);
     const b = el('NarrativeText', 'B', { filename: 'b.pdf', page_number: 2 });
     expect(Object.keys(consolidateMetadata([a, b]))).toEqual(['page_number', 'filename']);
   });
