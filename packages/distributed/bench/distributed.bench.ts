@@ -5,7 +5,7 @@
 // local directory. speedup = 1-worker time / 2-worker time (goal >= 1.7 on 2 cores). The same
 // corpus through engine.run in this process is reported beside them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,10 +14,11 @@ import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 import { runDistributed } from '@quarry/distributed';
 import { redisSkipReason, startRedisServer } from '../test/support/redis-server.js';
+// `quarry-worker` is started as its shebang line runs it: `node <options> worker-bin.js ...`.
+import { WORKER_BIN, shebangNodeOptions } from '../../cli/test/run-cli.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const docsDir = resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
-const WORKER_BIN = join(repoRoot, 'packages', 'cli', 'dist', 'worker-bin.js');
 // Image-only scans have nothing to read with the fast strategy; the 619-page manual alone would
 // outlast the rest and measure one document, not the workers.
 const EXCLUDED = new Set(['loremipsum-flat.pdf', 'DA-619p.pdf']);
@@ -32,12 +33,6 @@ const plan = engine.build({
   nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } }],
 });
 
-// `quarry-worker` as its shebang line runs it: `node <options> worker-bin.js ...`.
-function workerNodeOptions(): string[] {
-  const first = readFileSync(WORKER_BIN, 'utf8').split('\n', 1)[0] ?? '';
-  return first.replace(/^#!\/usr\/bin\/env(?: -S)? node/, '').split(' ').filter(Boolean);
-}
-
 function makeCorpus(dir: string): number {
   const pdfs = readdirSync(docsDir).filter((n) => n.endsWith('.pdf') && !EXCLUDED.has(n)).sort();
   for (let r = 0; r < REPEAT; r++) {
@@ -47,11 +42,11 @@ function makeCorpus(dir: string): number {
   return pdfs.length * REPEAT;
 }
 
-async function startWorkers(url: string, queue: string, n: number): Promise<ChildProcess[]> {
+async function startWorkers(url: string, queue: string, n: number, nodeOptions: readonly string[]): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: n }, (_, i) =>
       new Promise<ChildProcess>((resolveReady, reject) => {
-        const child = spawn(process.execPath, [...workerNodeOptions(), WORKER_BIN, '--redis', url, '--queue', queue, '--concurrency', String(TASKS_PER_WORKER), '--name', `${queue}-${i}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const child = spawn(process.execPath, [...nodeOptions, WORKER_BIN, '--redis', url, '--queue', queue, '--concurrency', String(TASKS_PER_WORKER), '--name', `${queue}-${i}`], { stdio: ['ignore', 'ignore', 'pipe'] });
         let log = '';
         child.stderr?.on('data', (d) => {
           log += d;
@@ -101,7 +96,8 @@ async function main(): Promise<void> {
   try {
     const input = join(tmp, 'in');
     const documents = makeCorpus(input);
-    workers.push(...(await startWorkers(redis.url, 'one', 1)), ...(await startWorkers(redis.url, 'two', 2)));
+    const nodeOptions = shebangNodeOptions(WORKER_BIN);
+    workers.push(...(await startWorkers(redis.url, 'one', 1, nodeOptions)), ...(await startWorkers(redis.url, 'two', 2, nodeOptions)));
     // Warm-up: every worker has loaded and JIT-compiled the partitioners before timing starts.
     await timedDistributed(redis.url, 'one', input, join(tmp, 'out1'), documents);
     await timedDistributed(redis.url, 'two', input, join(tmp, 'out2'), documents);
@@ -120,7 +116,7 @@ async function main(): Promise<void> {
         bench: 'distributed_speedup',
         documents,
         corpus: 'corpus PDFs with a text layer (fast), local source and destination',
-        workers: `quarry-worker processes (node ${workerNodeOptions().join(' ')}), ${TASKS_PER_WORKER} tasks each, BullMQ on a loopback redis-server`,
+        workers: `quarry-worker processes (node ${nodeOptions.join(' ')}), ${TASKS_PER_WORKER} tasks each, BullMQ on a loopback redis-server`,
         cores: availableParallelism(),
         load_avg_1m: +loadavg()[0]!.toFixed(2),
         in_process_ms: +min(inproc).toFixed(0),

@@ -107,22 +107,17 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     const task = outstanding.get(taskId);
     if (!task || task.settling) return;
     task.settling = true;
-    const counted = count(taskId, task, result);
+    const counted = countOutcome(task, result).finally(() => {
+      outstanding.delete(taskId);
+      counting.delete(counted);
+      freeSlot();
+    });
     counting.add(counted);
-    await counted.finally(() => counting.delete(counted));
+    await counted;
   }
 
   // Outcomes being counted (see settle): the job waits for them before it ends.
   const counting = new Set<Promise<void>>();
-
-  async function count(taskId: string, task: Outstanding, result: TaskResult): Promise<void> {
-    try {
-      await countOutcome(task, result);
-    } finally {
-      outstanding.delete(taskId);
-      freeSlot();
-    }
-  }
 
   async function countOutcome(task: Outstanding, result: TaskResult): Promise<void> {
     const { record } = task;

@@ -177,10 +177,6 @@ const planner = new ConsolidationPlanner((field) => STRATEGY_OF[field], {
   strip: pyStrip,
 });
 
-// The field order of the last metadata consolidated, and each field's strategy.
-const lastFields: string[] = [];
-const lastStrategies: Array<ConsolidationStrategy | undefined> = [];
-
 /**
  * The metadata of a chunk made of `elements` (the reference `_Chunker._consolidated_metadata`):
  * every known field with a value on at least one element, consolidated by its strategy, in the
@@ -201,21 +197,11 @@ export function consolidateFieldByField(elements: readonly Element[]): ElementMe
   let gathered: Map<string, unknown[]> | undefined;
   for (const el of elements) {
     const metadata = el.metadata;
-    // Fields are looked up in the strategy table once per field order: the k-th field of this
-    // element's metadata is usually the k-th field of the last one's.
-    let k = 0;
     for (const field in metadata) {
-      let strategy: ConsolidationStrategy | undefined;
-      if (lastFields[k] === field) strategy = lastStrategies[k];
-      else {
-        strategy = STRATEGY_OF[field];
-        lastFields[k] = field;
-        lastStrategies[k] = strategy;
-      }
-      k++;
-      if (strategy === undefined) continue;
       const v = metadata[field];
       if (v === undefined || v === null) continue;
+      const strategy = STRATEGY_OF[field];
+      if (strategy === undefined) continue;
       const current = out[field];
       switch (strategy) {
         case 'FIRST':

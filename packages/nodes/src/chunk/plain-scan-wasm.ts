@@ -22,9 +22,9 @@
  * U+0100-U+7FFF become 0xFF, units from U+8000 become 0x00, neither of which is a space, a line
  * break or in the ranges tested) and their high byte. Space and line-break tests on the first are
  * exact; the OTHER and CODEC test is a cheap superset (control characters, U+0085-U+00A0, high
- * bytes 0x16, 0x20, 0x30 and 0xD8-0xFD), made by nibble-table lookups, and a block that hits it is
- * checked unit by unit through the class table, so the result is exact. Units past `n` in the last block are replaced by 'a'
- * before the tests. Nothing else in memory is read.
+ * bytes 0x16, 0x20, 0x30 and 0xD8-0xFD), made by nibble-table lookups, and a block that hits it
+ * is checked unit by unit through the class table, so the result is exact. Units past `n` in the
+ * last block are replaced by 'a' before the tests. Nothing else in memory is read.
  */
 
 /** First byte of the text in linear memory. */

@@ -197,53 +197,40 @@ class PreChunkBuilder {
   // final size when the run is flushed (the list itself is reused, never shrunk).
   private readonly segments: string[] = [];
   private segmentsHeld = 0;
-  private readonly allSegments: readonly string[];
-  private readonly lengths: Int32Array;
-  private readonly tables: Uint8Array;
-  private readonly isolateTable: boolean;
-  private readonly newAfter: number;
-  private readonly maxCharacters: number;
-  private readonly interChunkOverlap: number;
 
   constructor(
-    opts: ChunkingOptions,
+    private readonly opts: ChunkingOptions,
     private readonly elements: readonly Element[],
-    texts: PreChunkTexts,
-  ) {
-    this.allSegments = texts.segments;
-    this.lengths = texts.lengths;
-    this.tables = texts.tables;
-    this.isolateTable = opts.isolate_table;
-    this.newAfter = opts.new_after_n_chars;
-    this.maxCharacters = opts.max_characters;
-    this.interChunkOverlap = opts.overlap_all ? opts.overlap : 0;
-  }
+    private readonly texts: PreChunkTexts,
+  ) {}
 
   // Whether elements[i] may join the run.
   willFit(i: number): boolean {
+    const { opts, texts } = this;
     const empty = this.end === this.start;
-    if (this.isolateTable) {
-      if (this.tables[i] === 1) return empty;
+    if (opts.isolate_table) {
+      if (texts.tables[i] === 1) return empty;
       if (this.holdsTable) return false;
     }
     if (empty) return true;
     const currentLength = this.textLen + (this.segmentCount > 0 ? (this.segmentCount - 1) * SEP_LEN : 0);
-    if (currentLength > this.newAfter) return false;
-    return this.maxCharacters - this.textLen - SEP_LEN * this.segmentCount >= (this.lengths[i] as number);
+    if (currentLength > opts.new_after_n_chars) return false;
+    return opts.max_characters - this.textLen - SEP_LEN * this.segmentCount >= (texts.lengths[i] as number);
   }
 
   // Adds elements[i], the next element after the run.
   add(i: number): void {
-    const table = this.tables[i] === 1;
-    if (table && this.isolateTable && this.end === this.start) this.reset('', i);
+    const { texts } = this;
+    const table = texts.tables[i] === 1;
+    if (table && this.opts.isolate_table && this.end === this.start) this.reset('', i);
     this.end = i + 1;
-    const segment = this.allSegments[i] as string;
+    const segment = texts.segments[i] as string;
     if (segment) {
       this.segments[this.segmentsHeld++] = segment;
       this.segmentsLength += segment.length;
     }
     if (table) this.holdsTable = true;
-    const length = this.lengths[i] as number;
+    const length = texts.lengths[i] as number;
     if (length > 0) {
       this.segmentCount++;
       this.textLen += length;
@@ -256,8 +243,9 @@ class PreChunkBuilder {
     const elements = copyRange(this.elements, start, end);
     const segments = copyRange(this.segments, 0, this.segmentsHeld);
     const preChunk = new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.holdsTable);
-    const tableOnly = this.isolateTable && end - start === 1 && this.tables[start] === 1;
-    this.reset(tableOnly ? '' : preChunk.overlapTail(this.interChunkOverlap), end);
+    const { opts } = this;
+    const tableOnly = opts.isolate_table && end - start === 1 && this.texts.tables[start] === 1;
+    this.reset(tableOnly ? '' : preChunk.overlapTail(opts.overlap_all ? opts.overlap : 0), end);
     return preChunk;
   }
 
