@@ -56,12 +56,9 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
   const codec = codecFor(looked);
   // Working copies of the elements whose text the codec re-encoded, mapped to the caller's elements.
   let back: Map<Element, Element> | undefined;
-  // encodedBefore[i]: how many of elements[0, i) were re-encoded.
-  let encodedBefore: Int32Array | undefined;
   let working: readonly Element[] = elements;
   if (!codec.identity) {
     back = new Map();
-    encodedBefore = new Int32Array(elements.length + 1);
     const copies = elements.slice();
     for (let f = 0; f < flagged.length; f++) {
       const i = flagged[f] as number;
@@ -72,13 +69,11 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
       if (h !== undefined) copy.metadata = { ...el.metadata, text_as_html: codec.encode(h) };
       copies[i] = copy;
       back.set(copy, el);
-      encodedBefore[i + 1] = 1;
       // Astral characters are never whitespace, so encoding commutes with collapsing; a segment
       // from the fast path is the text with its line breaks made spaces, whatever the encoding.
       segments[i] = flaggedPlain[f] ? text.replaceAll('\n', ' ') : codec.encode(segments[i] as string);
       lengths[i] = text.length;
     }
-    for (let i = 0; i < elements.length; i++) (encodedBefore[i + 1] as number) += encodedBefore[i] as number;
     working = copies;
   }
   const original = back;
@@ -90,17 +85,19 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
   };
   const out: Element[] = [];
   let emit = (pc: PreChunk): void => appendChunksOfPreChunk(pc, ctx, out);
-  if (encodedBefore !== undefined) {
-    const before = encodedBefore;
-    // Pre-chunks partition the elements in order, so the next one starts where the last ended.
+  if (!codec.identity) {
+    // Pre-chunks partition the elements in order, so the next one starts where the last ended,
+    // and the re-encoded elements (`flagged`, ascending) are met in order too.
     let next = 0;
+    let f = 0;
     emit = (pc) => {
       const from = out.length;
-      const start = next;
       next += pc.elements.length;
+      let encoded = false;
+      for (; f < flagged.length && (flagged[f] as number) < next; f++) encoded = true;
       appendChunksOfPreChunk(pc, ctx, out);
       // An overlap prefix may carry encoded characters from the previous pre-chunk.
-      if (pc.overlapPrefix || (before[next] as number) > (before[start] as number)) {
+      if (pc.overlapPrefix || encoded) {
         for (let i = from; i < out.length; i++) decodeChunk(out[i] as Element, codec);
       }
     };

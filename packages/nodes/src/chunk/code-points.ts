@@ -38,15 +38,6 @@ function* replacementUnits(): Generator<number> {
   for (let c = 0xfdd0; c <= 0xfdef; c++) yield c;
 }
 
-// The code point of the surrogate pair at s[i], or -1 when there is none.
-function pairAt(s: string, i: number): number {
-  const hi = s.charCodeAt(i);
-  if (hi < 0xd800 || hi > 0xdbff || i + 1 >= s.length) return -1;
-  const lo = s.charCodeAt(i + 1);
-  if (lo < 0xdc00 || lo > 0xdfff) return -1;
-  return (hi - 0xd800) * 0x400 + (lo - 0xdc00) + 0x10000;
-}
-
 // The string of `length` code units. Where typed arrays are little-endian (nearly everywhere) the
 // units are decoded as `utf16le` by Buffer, which, unlike TextDecoder, keeps lone surrogates as
 // they are, as it must; elsewhere String.fromCharCode runs over blocks that stay below the
@@ -82,6 +73,21 @@ export function needsCodecLook(s: string): boolean {
   return NEEDS_CODEC_LOOK.test(s);
 }
 
+// Astral code points are looked up by their surrogates: one 1,024-entry page per high surrogate,
+// holding each low surrogate's stand-in unit (0: none). A document's astral characters fall in a
+// few pages, so this costs a few kilobytes and no hashing.
+const HIGH = 0xd800;
+const LOW = 0xdc00;
+const PAGE = 0x400;
+// Marks a code point seen while collecting, before it has a stand-in.
+const SEEN = 0xffff;
+type Pages = Array<Uint16Array | undefined>;
+
+// The code point of a surrogate pair's two units.
+function codePoint(hi: number, lo: number): number {
+  return (hi - HIGH) * PAGE + (lo - LOW) + 0x10000;
+}
+
 /**
  * Builds the codec for a set of strings (every text the chunker will measure). When a document
  * holds more distinct astral characters than free replacement characters (thousands), the rest
@@ -89,56 +95,75 @@ export function needsCodecLook(s: string): boolean {
  */
 export function codecFor(strings: Iterable<string>): TextCodec {
   const all: string[] = [];
-  const astral = new Set<number>();
+  const pages: Pages = new Array<Uint16Array | undefined>(PAGE);
+  // Astral code points as [high, low] surrogates, in order of first appearance.
+  const astral: number[] = [];
   for (const s of strings) {
     all.push(s);
     if (!SURROGATE.test(s)) continue;
-    for (let i = 0; i < s.length; i++) {
-      const cp = pairAt(s, i);
-      if (cp < 0) continue;
-      astral.add(cp);
+    const n = s.length;
+    for (let i = 0; i + 1 < n; i++) {
+      const hi = s.charCodeAt(i);
+      if (hi < HIGH || hi >= LOW) continue;
+      const lo = s.charCodeAt(i + 1);
+      if (lo < LOW || lo > 0xdfff) continue;
+      const page = (pages[hi - HIGH] ??= new Uint16Array(PAGE));
+      if (page[lo - LOW] === 0) {
+        page[lo - LOW] = SEEN;
+        astral.push(hi, lo);
+      }
       i++;
     }
   }
-  if (astral.size === 0) return IDENTITY;
+  if (astral.length === 0) return IDENTITY;
 
-  const used = new Set<number>();
+  // Replacement units the strings hold already (never used as stand-ins).
+  const used = new Uint8Array(REPLACEMENT_UNITS);
   for (const s of all) {
     if (!REPLACEMENT_RANGE.test(s)) continue;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      if (isReplacementUnit(c)) used.add(c);
+      if (isReplacementUnit(c)) used[replacementIndex(c)] = 1;
     }
   }
-  // Code point -> its one-unit stand-in, and back.
-  const toBmp = new Map<number, number>();
-  // Indexed by replacementIndex; 0 = unused.
+  // Stand-in unit -> code point, indexed by replacementIndex; 0 = unused.
   const toAstral = new Int32Array(REPLACEMENT_UNITS);
   let mapped = 0;
   const candidates = replacementUnits();
-  for (const cp of astral) {
+  for (let k = 0; k < astral.length; k += 2) {
+    const hi = astral[k] as number;
+    const lo = astral[k + 1] as number;
     let next = candidates.next();
-    while (!next.done && used.has(next.value)) next = candidates.next();
-    if (next.done) break;
-    toBmp.set(cp, next.value);
-    toAstral[replacementIndex(next.value)] = cp;
+    while (!next.done && used[replacementIndex(next.value)] === 1) next = candidates.next();
+    const page = pages[hi - HIGH] as Uint16Array;
+    if (next.done) {
+      // Out of stand-ins: this and every later code point keep their surrogate pair.
+      page[lo - LOW] = 0;
+      continue;
+    }
+    page[lo - LOW] = next.value;
+    toAstral[replacementIndex(next.value)] = codePoint(hi, lo);
     mapped++;
   }
   return {
     identity: false,
     encode(s) {
       if (!SURROGATE.test(s)) return s;
-      const units = unitsFor(s.length);
+      const n = s.length;
+      const units = unitsFor(n);
       let o = 0;
-      for (let i = 0; i < s.length; i++) {
-        const cp = pairAt(s, i);
-        const unit = cp < 0 ? undefined : toBmp.get(cp);
-        if (unit === undefined) {
-          units[o++] = s.charCodeAt(i);
-        } else {
-          units[o++] = unit;
-          i++;
+      for (let i = 0; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c >= HIGH && c < LOW && i + 1 < n) {
+          const lo = s.charCodeAt(i + 1);
+          const unit = lo >= LOW && lo <= 0xdfff ? (pages[c - HIGH]?.[lo - LOW] ?? 0) : 0;
+          if (unit !== 0) {
+            units[o++] = unit;
+            i++;
+            continue;
+          }
         }
+        units[o++] = c;
       }
       return fromUnits(units, o);
     },

@@ -26,6 +26,19 @@ describe('codecFor', () => {
     expect(codec.decode(encoded)).toBe(texts[0]);
   });
 
+  it('maps astral characters until the stand-ins run out; the rest keep two units and still round-trip', () => {
+    // 7,000 distinct astral characters over several surrogate pages, and one stand-in taken by the text.
+    const astral = Array.from({ length: 7000 }, (_, i) => String.fromCodePoint(0x1f000 + i)).join('');
+    const text = `\ue000${astral}`;
+    const codec = codecFor([text]);
+    const encoded = codec.encode(text);
+    const standIns = 0xf8ff - 0xe000 + 1 + 0x20 - 1;
+    expect(encoded.length).toBe(1 + standIns + 2 * (7000 - standIns));
+    expect(encoded.startsWith('\ue000')).toBe(true);
+    expect(encoded.indexOf('\ue000', 1)).toBe(-1);
+    expect(codec.decode(encoded)).toBe(text);
+  });
+
   it('flags only strings that matter', () => {
     expect(needsCodecLook('abc')).toBe(false);
     expect(needsCodecLook('a😀')).toBe(true);
