@@ -1,4 +1,4 @@
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createJobShell,
@@ -18,6 +18,7 @@ import {
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
 import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
+import { TaskBatcher } from './task-batcher.js';
 import { pipelineOf, workflowVersion } from './workflow-version.js';
 
 /** Options of {@link runDistributed}: those of `engine.run`, with connectors named by type and config. */
@@ -55,6 +56,11 @@ export interface DistributedRunOptions {
   /** How often tasks are looked up whose outcome event was not seen (default 5 s). */
   reconcileMs?: number;
 }
+
+/** Tasks sent to Redis in one round trip (see {@link TaskBatcher}). */
+const ENQUEUE_BATCH = 32;
+/** Longest a listed task waits for its batch to fill. */
+const ENQUEUE_DELAY_MS = 5;
 
 interface Outstanding {
   record: SourceRecord;
@@ -192,6 +198,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     let queueEvents: QueueEvents | undefined;
     let source: SourceConnector | undefined;
     let reconciler: NodeJS.Timeout | undefined;
+    let tasks: TaskBatcher<TaskData, JobsOptions> | undefined;
     try {
       const connection = redisOptions(options.redis);
       redis = await connectRedis(connection);
@@ -255,6 +262,13 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
       announce(total);
       const reprocessAll = options.reprocessAll ?? plan.reprocessAll;
+      const taskOptions: JobsOptions = {
+        attempts: Math.max(1, options.attempts ?? 3),
+        backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+        removeOnComplete: { age: 3600 },
+        removeOnFail: { age: 24 * 3600 },
+      };
+      tasks = new TaskBatcher<TaskData, JobsOptions>((batch) => q.addBulk(batch), ENQUEUE_BATCH, ENQUEUE_DELAY_MS);
       let seq = 0;
       for await (const doc of source.list(signal)) {
         if (signal.aborted) break;
@@ -264,6 +278,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
           emit({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version });
           continue;
         }
+        if (outstanding.size >= window) await tasks.flush();
         while (outstanding.size >= window && !signal.aborted) await nextSettle();
         if (signal.aborted) break;
         const { read: _read, ...rec } = doc;
@@ -271,22 +286,18 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
         outstanding.set(taskId, { record: rec, queuedAt: Date.now() });
         emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
         const data: TaskData = { job_id: id, workflow_id: workflowId, workflow_version: version, record: rec };
-        await queue.add('document', data, {
-          jobId: taskId,
-          attempts: Math.max(1, options.attempts ?? 3),
-          backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
-          removeOnComplete: { age: 3600 },
-          removeOnFail: { age: 24 * 3600 },
-        });
+        await tasks.add({ name: 'document', data, opts: { ...taskOptions, jobId: taskId } });
       }
+      if (!signal.aborted) await tasks.flush();
       while (outstanding.size > 0 && !signal.aborted) await nextSettle();
-      if (signal.aborted) await stopTasks(redis, queue);
+      if (signal.aborted) await stopTasks(redis, queue, tasks);
     } catch (e) {
-      if (signal.aborted && redis && queue) await stopTasks(redis, queue).catch(() => undefined);
+      if (signal.aborted && redis && queue) await stopTasks(redis, queue, tasks).catch(() => undefined);
       else shell.fail(e, logger);
       announce();
     } finally {
       clearInterval(reconciler);
+      tasks?.discard();
       // A cancelled job can end with outcomes still being counted; none is left out.
       await Promise.allSettled([...counting]);
       if (redis) {
@@ -304,7 +315,11 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
    * Cancel: workers are told (and check a flag before each task), queued tasks are removed, and
    * running ones get `cancelGraceMs` to come back stopped before they are counted stopped anyway.
    */
-  async function stopTasks(redis: Redis, queue: Queue<TaskData, TaskResult>): Promise<void> {
+  async function stopTasks(redis: Redis, queue: Queue<TaskData, TaskResult>, tasks: TaskBatcher<TaskData, JobsOptions> | undefined): Promise<void> {
+    // Tasks listed but not sent yet never reach a worker.
+    for (const task of tasks?.discard() ?? []) {
+      if (task.opts.jobId !== undefined) await settle(task.opts.jobId, { outcome: 'stopped', nodes: [], worker: '' });
+    }
     await redis.set(keys.cancelled(id), '1', 'EX', RECORD_TTL_S);
     const msg: ControlMessage = { type: 'cancel', job_id: id };
     await redis.publish(keys.control, JSON.stringify(msg));

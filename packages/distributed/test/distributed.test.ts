@@ -231,6 +231,22 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     expect(await memory.get('note-000.md')).toBeDefined();
   });
 
+  it('queues tasks in batches without stalling a window smaller than a batch or a slow listing', async () => {
+    const engine = newEngine();
+    const plan = engine.build({ name: 'batches', nodes: [partitionThenChunk.nodes[0]!] });
+    const queue = nextQueue();
+    writes.clear();
+    const [small, slow] = await withWorkers(queue, 2, async () => [
+      // Two tasks at a time, fewer than a batch holds.
+      await runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 9, gap_ms: 0 } }, destination: { type: 'counting', config: { fail_first: 0 } }, window: 2 }).done,
+      // A document listed every 40 ms: each is sent after a short wait, not when a batch fills.
+      await runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 4, gap_ms: 40 } } }).done,
+    ]);
+    expect(small.counts).toMatchObject({ total: 9, written: 9, failed: 0 });
+    expect([...writes.values()]).toEqual(Array.from({ length: 9 }, () => 1));
+    expect(slow.counts).toMatchObject({ total: 4, written: 4, failed: 0 });
+  });
+
   it('retries a failed write with backoff on the same record, and fails it after the last attempt', async () => {
     const input = path.join(tmp, 'retry-in');
     writeDocs(input, 4);
