@@ -16,7 +16,8 @@ import { Worker } from 'node:worker_threads';
 import { Client } from '@elastic/elasticsearch';
 import { createEngine, defineNode, definePlugin, type Element, type SourceDocument } from '@quarry/core';
 import { z } from 'zod';
-import { createSearchIndexDestination, SEARCH_INDEX_WRITE_BEHIND, searchDocument, searchIndexConfig } from '../src/search-index/index.js';
+// The built package, as users import it (not the sources through tsx's loader).
+import { createSearchIndexDestination, SEARCH_INDEX_WRITE_BEHIND, searchDocument, searchIndexConfig } from '@quarry/connectors';
 
 const DOCS = 2000;
 const ELEMENTS = 10;

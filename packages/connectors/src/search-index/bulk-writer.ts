@@ -34,6 +34,8 @@ interface Entry {
   recordId: string;
   /** NDJSON of each document: action line + source line, newline-terminated. */
   items: string[];
+  /** UTF-8 bytes of each item. */
+  sizes: number[];
   ids: string[];
   bytes: number;
   resolve: () => void;
@@ -59,6 +61,9 @@ function retryable(status: number | undefined): boolean {
   return status === undefined || status === 429 || status >= 500;
 }
 
+/** Smallest batch that waiting writes are split into to keep several requests in flight. */
+const SPREAD_MIN_BYTES = 256 * 1024;
+
 /** Waiting time of a write that arrives while others are in flight, so that it joins a fuller batch. */
 const LINGER_MS = 5;
 
@@ -74,13 +79,20 @@ const LINGER_MS = 5;
  * its write rejects with `DESTINATION_WRITE_FAILED` listing the first item errors.
  *
  * Deletes see only refreshed rows, so a record written earlier by this writer is made visible with a
- * refresh of the index before it is replaced again (only then: a job writes each record once).
+ * refresh of the index before it is replaced again (only then: a job writes each record once). In an
+ * index the destination has just created (see {@link BulkWriter.indexCreated}), only records this
+ * writer wrote before have rows to delete.
  */
 export class BulkWriter {
   private readonly pending: Entry[] = [];
   private readonly busy = new Set<string>();
   /** Records indexed since the last refresh this writer asked for. */
   private readonly unrefreshed = new Set<string>();
+  /**
+   * Set when this writer's destination created the index: its only rows are then the ones this
+   * writer sent, listed here, and a record not listed has nothing to delete.
+   */
+  private sentTo: Set<string> | undefined;
   private inflight = 0;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
@@ -97,12 +109,24 @@ export class BulkWriter {
   write(recordId: string, documents: readonly SearchDocument[], signal: AbortSignal): Promise<void> {
     if (signal.aborted) return Promise.reject(aborted(recordId, signal.reason));
     return new Promise<void>((resolve, reject) => {
-      const items = documents.map((d) => `${JSON.stringify({ index: { _id: d.id } })}\n${JSON.stringify(d.source)}\n`);
+      const n = documents.length;
+      const items = new Array<string>(n);
+      const sizes = new Array<number>(n);
+      const ids = new Array<string>(n);
+      let bytes = 0;
+      for (let i = 0; i < n; i++) {
+        const d = documents[i]!;
+        const item = `{"index":{"_id":${JSON.stringify(d.id)}}}\n${JSON.stringify(d.source)}\n`;
+        items[i] = item;
+        ids[i] = d.id;
+        bytes += sizes[i] = Buffer.byteLength(item);
+      }
       const entry: Entry = {
         recordId,
         items,
-        ids: documents.map((d) => d.id),
-        bytes: items.reduce((n, s) => n + Buffer.byteLength(s), 0),
+        sizes,
+        ids,
+        bytes,
         resolve,
         reject,
         detach: () => this.unwatch(signal, entry),
@@ -156,6 +180,19 @@ export class BulkWriter {
     return new Promise((r) => this.idle.push(r));
   }
 
+  /**
+   * Tells the writer that its destination has just created the index: replacing a record then
+   * deletes rows only when this writer wrote that record before (a first load sends no deletes).
+   */
+  indexCreated(): void {
+    this.sentTo = new Set();
+  }
+
+  /** Tells the writer that the index was there already: any record may have rows to replace. */
+  indexFound(): void {
+    this.sentTo = undefined;
+  }
+
   /** Makes every written row visible to search (and to the next replacement's delete). */
   async refresh(): Promise<void> {
     const done = [...this.unrefreshed];
@@ -193,8 +230,14 @@ export class BulkWriter {
       clearTimeout(this.timer);
       this.timer = undefined;
     }
+    // What is waiting is spread over the free slots (in batches of at least SPREAD_MIN_BYTES): one
+    // batch holding everything would leave this thread idle while the cluster indexes it, and the
+    // cluster idle while the next writes are staged.
+    const queued = this.pending.reduce((n, e) => n + e.bytes, 0);
+    const spread = Math.ceil(queued / Math.max(1, this.o.concurrency - this.inflight));
+    const share = Math.min(this.o.batchSizeBytes, Math.max(SPREAD_MIN_BYTES, spread));
     while (this.inflight < this.o.concurrency && this.pending.length > 0) {
-      const batch = this.take();
+      const batch = this.take(share);
       if (batch.length === 0) break;
       this.inflight++;
       for (const e of batch) this.busy.add(e.recordId);
@@ -207,8 +250,11 @@ export class BulkWriter {
     }
   }
 
-  /** First-come first-served, skipping records already in flight or already in this batch. */
-  private take(): Entry[] {
+  /**
+   * First-come first-served, skipping records already in flight or already in this batch, up to
+   * `limit` bytes (one write larger than that goes alone).
+   */
+  private take(limit: number): Entry[] {
     const batch: Entry[] = [];
     const taken = new Set<string>();
     let bytes = 0;
@@ -218,7 +264,7 @@ export class BulkWriter {
         i++;
         continue;
       }
-      if (batch.length > 0 && bytes + e.bytes > this.o.batchSizeBytes) break;
+      if (batch.length > 0 && bytes + e.bytes > limit) break;
       this.pending.splice(i, 1);
       e.detach();
       batch.push(e);
@@ -235,6 +281,7 @@ export class BulkWriter {
       for (const entry of batch) entry.reject(e);
       return;
     }
+    if (this.sentTo) for (const entry of batch) this.sentTo.add(entry.recordId);
     const failures = new Map<Entry, { errors: BulkItemError[]; cause?: unknown }>();
     const items: Item[] = batch.flatMap((entry) => entry.items.map((_, index) => ({ entry, index })));
     for (const request of this.split(items)) await this.send(request, failures);
@@ -272,7 +319,7 @@ export class BulkWriter {
     let current: Item[] = [];
     let bytes = 0;
     for (const it of items) {
-      const size = Buffer.byteLength(it.entry.items[it.index]!);
+      const size = it.entry.sizes[it.index]!;
       if (current.length > 0 && bytes + size > this.o.batchSizeBytes) {
         out.push(current);
         current = [];
@@ -337,7 +384,10 @@ export class BulkWriter {
   }
 
   /** Deletes the current rows of some records (refreshing first when this writer wrote them). */
-  private async removePrevious(recordIds: string[]): Promise<void> {
+  private async removePrevious(batch: string[]): Promise<void> {
+    const sentTo = this.sentTo;
+    const recordIds = sentTo ? batch.filter((r) => sentTo.has(r)) : batch;
+    if (recordIds.length === 0) return;
     if (recordIds.some((r) => this.unrefreshed.has(r))) await this.refresh();
     const lookup = this.o.lookup();
     const byTerm = lookup.kind === 'term' ? recordIds.filter((r) => lookup.ignoreAbove === undefined || [...r].length <= lookup.ignoreAbove) : [];

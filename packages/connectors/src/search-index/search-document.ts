@@ -1,6 +1,6 @@
-import { elementToJSON, encodeOrigElements, type Element } from '@quarry/core';
+import { encodeOrigElements, type Element, type ElementMetadata } from '@quarry/core';
 import { documentId } from './document-id.js';
-import { flattenObject, type JsonObject } from './flatten.js';
+import type { JsonObject } from './flatten.js';
 
 /** One element as a search document: its `_id` and `_source`. */
 export interface SearchDocument {
@@ -24,15 +24,6 @@ export interface StorableFields {
  * in the reference's compressed string form.
  */
 export function searchDocument(el: Element, recordId: string, storable: StorableFields, dropped: Map<string, number>): SearchDocument {
-  const json = elementToJSON(el);
-  const meta: JsonObject = { ...json.metadata };
-  if (Array.isArray(meta.orig_elements)) meta.orig_elements = encodeOrigElements(meta.orig_elements as Element[]);
-  const flat = flattenObject(meta, '-');
-  const metadata: JsonObject = {};
-  for (const [k, v] of Object.entries(flat)) {
-    if (storable.metadata.has(k)) metadata[k] = v;
-    else dropped.set(`metadata.${k}`, (dropped.get(`metadata.${k}`) ?? 0) + 1);
-  }
   const source: JsonObject = { element_id: el.element_id };
   if (el.embeddings) {
     if (storable.embeddings) source.embeddings = el.embeddings;
@@ -41,6 +32,77 @@ export function searchDocument(el: Element, recordId: string, storable: Storable
   source.text = el.text;
   source.type = el.type;
   source.record_id = recordId;
-  source.metadata = metadata;
+  source.metadata = storedMetadata(el.metadata, storable.metadata, dropped);
   return { id: documentId(el.element_id, recordId), source };
+}
+
+/**
+ * The element's metadata as stored: its sparse JSON form (`elementToJSON`: empty values dropped, at
+ * the top and inside `data_source`; `orig_elements` compressed) flattened with `-` joins
+ * (`flattenObject`), keeping the names in `stored` and counting the others in `dropped`. One pass
+ * with no intermediate objects, and joined names are looked up rather than built: staging runs once
+ * per element of every document written.
+ */
+function storedMetadata(metadata: ElementMetadata, stored: ReadonlySet<string>, dropped: Map<string, number>): JsonObject {
+  const out: JsonObject = {};
+  const m = metadata as JsonObject;
+  for (const key of Object.keys(m)) {
+    const v = m[key];
+    if (isEmpty(v)) continue;
+    if (key === 'orig_elements' && Array.isArray(v)) keep(out, key, encodeOrigElements(v as Element[]), stored, dropped);
+    // Sparse JSON drops data_source's own empty values too.
+    else if (isPlainObject(v)) flattenInto(out, key, v, key === 'data_source', stored, dropped);
+    else keep(out, key, v, stored, dropped);
+  }
+  return out;
+}
+
+// A nested object's fields under `prefix`, skipping undefined values (and empty ones with `skipEmpty`).
+function flattenInto(out: JsonObject, prefix: string, value: JsonObject, skipEmpty: boolean, stored: ReadonlySet<string>, dropped: Map<string, number>): void {
+  for (const key of Object.keys(value)) {
+    const v = value[key];
+    if (v === undefined || (skipEmpty && isEmpty(v))) continue;
+    const name = joinedName(prefix, key);
+    if (isPlainObject(v)) flattenInto(out, name, v, false, stored, dropped);
+    else keep(out, name, v, stored, dropped);
+  }
+}
+
+function keep(out: JsonObject, name: string, v: unknown, stored: ReadonlySet<string>, dropped: Map<string, number>): void {
+  if (stored.has(name)) out[name] = v;
+  else dropped.set(`metadata.${name}`, (dropped.get(`metadata.${name}`) ?? 0) + 1);
+}
+
+// `prefix-key`, built once per pair: elements of a job carry the same few nested fields.
+const joined = new Map<string, Map<string, string>>();
+const MAX_JOINED = 4096;
+function joinedName(prefix: string, key: string): string {
+  let byKey = joined.get(prefix);
+  if (byKey === undefined) {
+    if (joined.size >= MAX_JOINED) joined.clear();
+    byKey = new Map();
+    joined.set(prefix, byKey);
+  }
+  let name = byKey.get(key);
+  if (name === undefined) {
+    if (byKey.size >= MAX_JOINED) byKey.clear();
+    name = `${prefix}-${key}`;
+    byKey.set(key, name);
+  }
+  return name;
+}
+
+function isPlainObject(v: unknown): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `undefined`, `null`, `[]` and `{}`: what sparse element JSON leaves out. */
+function isEmpty(v: unknown): boolean {
+  if (v === undefined || v === null) return true;
+  if (Array.isArray(v)) return v.length === 0;
+  if (typeof v === 'object') {
+    for (const _ in v) if (Object.hasOwn(v, _)) return false;
+    return true;
+  }
+  return false;
 }

@@ -84,10 +84,12 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
       await client.indices.create({ index, mappings: mappings as never });
       logger.info('search index: created the index', { index, ...(dims ? { dims } : {}) });
       createdHere = true;
+      writer.indexCreated();
       known = mappingFacts(index, mappings, dims);
     } catch (e) {
       const type = (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
       if (statusOf(e) === 400 && type === 'resource_already_exists_exception') {
+        writer.indexFound();
         known = mappingFacts(index, await readMapping(), planDims);
         return;
       }
@@ -123,8 +125,10 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
     while (!known) {
       await settle(async () => {
         if (known) return;
-        if (await exists()) known = mappingFacts(index, await readMapping(), planDims);
-        else await create(dims);
+        if (await exists()) {
+          writer.indexFound();
+          known = mappingFacts(index, await readMapping(), planDims);
+        } else await create(dims);
       });
     }
     while (dims !== undefined && known.embeddingDims === undefined && createdHere) {
@@ -141,6 +145,7 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
       planDims = plan.embeddingDimensions;
       known = undefined;
       if (await exists()) {
+        writer.indexFound();
         known = mappingFacts(index, await readMapping(), planDims);
         // Rows written by an earlier job may not be searchable yet; the replacements' deletes must see them.
         await writer.refresh();

@@ -290,14 +290,35 @@ describe('search index destination: retries and failures (fake)', () => {
   });
 
   it('batches concurrent writes: one delete and one bulk for documents that arrive together', async () => {
+    // The index exists before this destination's job (an earlier job made it).
+    const earlier = await destinationFor(target, index);
+    await earlier.prepare!({ nodes: [], embeddingDimensions: 3 });
+    await earlier.close!();
+    const dest = await destinationFor(target, index);
+    await dest.prepare!({ nodes: [] });
+    const before = target.fake!.requests.length;
+    const ids = Array.from({ length: 20 }, (_, i) => `doc-${i}.txt`);
+    await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
+    const paths = target.fake!.requests.slice(before).map((r) => r.path);
+    expect(paths.filter((p) => p.endsWith('/_bulk'))).toHaveLength(1);
+    expect(paths.filter((p) => p.endsWith('/_delete_by_query'))).toHaveLength(1);
+    expect(await countOf(target, index)).toBe(40);
+    await dest.close!();
+  });
+
+  it('sends no deletes into an index it has just created, except for a record it wrote before', async () => {
     const dest = await destinationFor(target, index);
     await dest.prepare!({ nodes: [] });
     const ids = Array.from({ length: 20 }, (_, i) => `doc-${i}.txt`);
     await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
-    const paths = target.fake!.requests.map((r) => r.path);
-    expect(paths.filter((p) => p.endsWith('/_bulk'))).toHaveLength(1);
-    expect(paths.filter((p) => p.endsWith('/_delete_by_query'))).toHaveLength(1);
-    expect(await countOf(target, index)).toBe(40);
+    const deletes = (): number => target.fake!.requests.filter((r) => r.path.endsWith('/_delete_by_query')).length;
+    expect(target.fake!.requests.filter((r) => r.path.endsWith('/_bulk'))).toHaveLength(1);
+    expect(deletes()).toBe(0);
+    // doc-3 again, with one element: its two earlier rows go.
+    await dest.write({ document: conformanceDocument('doc-3.txt'), elements: conformanceElements('doc-3.txt', 1) }, { signal });
+    expect(deletes()).toBe(1);
+    expect(await rowsOf(target, index, 'doc-3.txt')).toHaveLength(1);
+    expect(await countOf(target, index)).toBe(39);
     await dest.close!();
   });
 

@@ -216,19 +216,29 @@ export function runJob(deps: JobDeps): Job {
 
   // Documents writing behind: their pull slots were handed on while their writes run.
   let behind = 0;
+  // Documents writing while holding their pull slot (the window was full when they came; at most
+  // `concurrency` of them), oldest first: when a write behind ends, the oldest of them takes its
+  // place and hands its slot on, so the window slides instead of waiting for their writes.
+  const holding: Array<() => void> = [];
 
   async function finish(item: Item, destinations: DestinationConnector[], writeBehind: number, release: () => void): Promise<void> {
     let released = false;
     let wroteBehind = false;
+    const goBehind = (): void => {
+      behind++;
+      wroteBehind = true;
+      released = true;
+      release();
+    };
+    let holds = false;
     try {
       const { doc } = item;
       if (!item.failure && !item.stopped && signal.aborted) item.stopped = true;
       if (!item.failure && !item.stopped) {
-        if (behind < writeBehind) {
-          behind++;
-          wroteBehind = true;
-          released = true;
-          release();
+        if (behind < writeBehind) goBehind();
+        else if (writeBehind > 0) {
+          holds = true;
+          holding.push(goBehind);
         }
         for (const [i, d] of destinations.entries()) {
           try {
@@ -254,7 +264,11 @@ export function runJob(deps: JobDeps): Job {
         emit({ type: 'document_written', record_id: doc.record_id, filename: doc.filename, elements: item.elements.length, ms: Math.round(performance.now() - item.started) });
       }
     } finally {
-      if (wroteBehind) behind--;
+      if (holds && !wroteBehind) holding.splice(holding.indexOf(goBehind), 1);
+      if (wroteBehind) {
+        behind--;
+        holding.shift()?.();
+      }
       live.delete(item);
       if (!released) release();
     }

@@ -130,6 +130,38 @@ describe('runJob', () => {
     expect(nodesPeak).toBeLessThanOrEqual(2);
   });
 
+  it('slides the write-behind window: when a write behind ends, a document writing in its pull slot moves behind', async () => {
+    // concurrency 1, writeBehind 2: doc-0 and doc-1 write behind; doc-2 finds the window full and
+    // writes holding the only pull slot. When doc-0's write ends, doc-2 takes its place behind, so
+    // doc-3 is pulled and written while doc-1 and doc-2 are still writing.
+    const dest = memoryDestination();
+    const started: string[] = [];
+    const finishWrite = new Map<string, () => void>();
+    const gated = {
+      ...dest,
+      writeBehind: 2,
+      async write(flow: Flow) {
+        started.push(flow.document.record_id);
+        await new Promise<void>((r) => finishWrite.set(flow.document.record_id, r));
+        await dest.write(flow);
+      },
+    };
+    const until = async (cond: () => boolean): Promise<void> => {
+      for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+      expect(cond()).toBe(true);
+    };
+    const job = engine.run(planOf([lineSplitter]), { source: memorySource(['a', 'b', 'c', 'd']), destination: gated, concurrency: 1 });
+    await until(() => started.length === 3);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(started).toEqual(['doc-0.txt', 'doc-1.txt', 'doc-2.txt']);
+    finishWrite.get('doc-0.txt')!();
+    await until(() => started.length === 4);
+    expect(dest.writes).toEqual(['doc-0.txt']);
+    for (const id of ['doc-1.txt', 'doc-2.txt', 'doc-3.txt']) finishWrite.get(id)!();
+    const summary = await job.done;
+    expect(summary.counts).toMatchObject({ total: 4, written: 4 });
+  });
+
   it('ends STOPPED on cancel with nothing half-written', async () => {
     const gate = defineNode({
       type: 'prompter',
