@@ -187,6 +187,8 @@ export interface DestinationConnector {
    * Documents this destination takes in flight beyond the job's `concurrency`: a document waiting
    * on its write gives its slot to the next document, up to this many (a network destination that
    * batches writes across documents sets it; absent or 0, a document holds its slot until written).
+   * The window slides: a document that found it full writes in its own slot, and moves behind (giving
+   * its slot on) as soon as an earlier write behind ends.
    */
   readonly writeBehind?: number;
   close?(): void | Promise<void>;
