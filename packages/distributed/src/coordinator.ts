@@ -17,7 +17,8 @@ import {
 } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
+import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealConnectors } from './sealed-connectors.js';
+import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { TaskBatcher } from './task-batcher.js';
 import { pipelineOf, workflowVersion } from './workflow-version.js';
 
@@ -55,6 +56,22 @@ export interface DistributedRunOptions {
   cancelGraceMs?: number;
   /** How often tasks are looked up whose outcome event was not seen (default 5 s). */
   reconcileMs?: number;
+  /**
+   * Secret shared with the workers: the job's connector configs (credentials included) are kept in
+   * Redis encrypted with it. Without one they are kept in clear while the job runs (with a warning
+   * when they hold credentials).
+   */
+  secret?: string;
+}
+
+/** The spec as kept in Redis: connectors sealed with the secret, or in clear. */
+async function storedSpec(spec: JobSpec, secret: string | undefined, logger: Logger): Promise<StoredJobSpec> {
+  const { source, destinations, ...rest } = spec;
+  if (secret) return { ...rest, sealed: await sealConnectors({ source, destinations }, secret, spec.job_id) };
+  if (holdsSecrets({ source, destinations })) {
+    logger.warn(`connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`, { job_id: spec.job_id });
+  }
+  return spec;
 }
 
 /** Tasks sent to Redis in one round trip (see {@link TaskBatcher}). */
@@ -229,7 +246,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       }
       const record: WorkflowRecord = { workflow };
       await redis.set(keys.workflow(workflowId, version), JSON.stringify(record), 'EX', RECORD_TTL_S);
-      await redis.set(keys.spec(id), JSON.stringify(spec), 'EX', RECORD_TTL_S);
+      await redis.set(keys.spec(id), JSON.stringify(await storedSpec(spec, options.secret, logger)), 'EX', RECORD_TTL_S);
 
       queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
       queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });

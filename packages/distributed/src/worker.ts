@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
+import { openConnectors } from './sealed-connectors.js';
+import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { workflowVersion } from './workflow-version.js';
 import { WorkerJob } from './worker-job.js';
 
@@ -31,6 +32,8 @@ export interface WorkerOptions {
   services?: Map<string, unknown>;
   /** This worker's name in results and logs (default `host:pid`). */
   name?: string;
+  /** The coordinators' shared secret, to open connector configs they keep encrypted (see `runDistributed`). */
+  secret?: string;
 }
 
 /** A running worker. */
@@ -83,7 +86,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
       if (!wj.ended) return wj;
       if (jobs.get(data.job_id) === existing) jobs.delete(data.job_id);
     }
-    const job = loadJob(redis, keys, data).then((loaded) =>
+    const job = loadJob(redis, keys, data, options.secret).then((loaded) =>
       loaded === undefined
         ? undefined
         : WorkerJob.open({
@@ -221,10 +224,17 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
  * Reads a task's job spec and workflow. `undefined` when the job is over (its spec is gone).
  * A workflow whose content does not hash to the version the task names is refused.
  */
-async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData): Promise<{ spec: JobSpec; workflow: WorkflowRecord } | undefined> {
+async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData, secret: string | undefined): Promise<{ spec: JobSpec; workflow: WorkflowRecord } | undefined> {
   const specText = await redis.get(keys.spec(data.job_id));
   if (specText === null) return undefined;
-  const spec = JSON.parse(specText) as JobSpec;
+  const stored = JSON.parse(specText) as StoredJobSpec;
+  let spec: JobSpec;
+  if ('sealed' in stored) {
+    const { sealed, ...rest } = stored;
+    spec = { ...rest, ...(await openConnectors(sealed, secret, data.job_id)) };
+  } else {
+    spec = stored;
+  }
   const workflowText = await redis.get(keys.workflow(data.workflow_id, data.workflow_version));
   if (workflowText === null) {
     throw new QuarryError('DISTRIBUTED_JOB_INVALID', `workflow "${data.workflow_id}" version ${data.workflow_version} of job "${data.job_id}" is not in Redis`, { details: { job_id: data.job_id } });

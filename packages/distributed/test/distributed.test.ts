@@ -17,7 +17,8 @@ import {
 } from '@quarry/core';
 import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
-import { runDistributed, startWorker, type DistributedWorker } from '../src/index.js';
+import { Redis } from 'ioredis';
+import { runDistributed, startWorker, type DistributedWorker, type WorkerOptions } from '../src/index.js';
 import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.js';
 
 /** Writes per record of the `counting` destination, across every engine in this process. */
@@ -85,7 +86,20 @@ const slowListSource = defineSource<{ n: number; gap_ms: number }>({
   }),
 });
 
-const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination] });
+/** Records written per API key of the `keyed` destination (a config holding a credential). */
+const keyedWrites = new Map<string, number>();
+const keyedDestination = defineDestination<{ api_key: string }>({
+  type: 'keyed',
+  description: 'counts writes per api_key',
+  config: z.strictObject({ api_key: z.string() }),
+  create: (config) => ({
+    async write() {
+      keyedWrites.set(config.api_key, (keyedWrites.get(config.api_key) ?? 0) + 1);
+    },
+  }),
+});
+
+const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination, keyedDestination] });
 
 function newEngine(): Engine {
   return createEngine().use(nodesPlugin).use(connectorsPlugin).use(testPlugin);
@@ -134,8 +148,8 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function withWorkers<T>(queue: string, n: number, fn: (workers: DistributedWorker[]) => Promise<T>, concurrency = 2): Promise<T> {
-    const workers = await Promise.all(Array.from({ length: n }, (_, i) => startWorker(newEngine(), { redis: redis.url, queue, concurrency, name: `w${i}`, ...fast })));
+  async function withWorkers<T>(queue: string, n: number, fn: (workers: DistributedWorker[]) => Promise<T>, concurrency = 2, extra: Partial<WorkerOptions> = {}): Promise<T> {
+    const workers = await Promise.all(Array.from({ length: n }, (_, i) => startWorker(newEngine(), { redis: redis.url, queue, concurrency, name: `w${i}`, ...fast, ...extra })));
     try {
       return await fn(workers);
     } finally {
@@ -317,6 +331,54 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     } finally {
       await worker.close();
     }
+  });
+
+  it('keeps connector configs encrypted in Redis with a shared secret; a worker without it cannot run the job', async () => {
+    const engine = newEngine();
+    const plan = engine.build({ name: 'sealed', nodes: [partitionThenChunk.nodes[0]!] });
+    const apiKey = 'k3y-that-must-not-be-in-redis';
+    const queue = nextQueue();
+    const reader = new Redis(redis.url);
+    const specs: string[] = [];
+    keyedWrites.clear();
+    try {
+      const sealed = await withWorkers(queue, 1, async () => {
+        const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 60 } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
+        // While the job runs, its spec is in Redis: read it as anyone with access to Redis could.
+        await new Promise((r) => setTimeout(r, 80));
+        for (const key of await reader.keys('*:spec')) specs.push((await reader.get(key)) ?? '');
+        return job.done;
+      }, 2, { secret: 'shared' });
+      expect(sealed.counts).toMatchObject({ total: 3, written: 3, failed: 0 });
+      expect(keyedWrites.get(apiKey)).toBe(3);
+      expect(specs.length).toBeGreaterThan(0);
+      for (const spec of specs) {
+        expect(spec).not.toContain(apiKey);
+        expect(JSON.parse(spec)).toHaveProperty('sealed');
+      }
+
+      const noSecret = await withWorkers(queue, 1, () =>
+        runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 2, gap_ms: 0 } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared', attempts: 1 }).done,
+      );
+      expect(noSecret.counts).toMatchObject({ total: 2, written: 0, failed: 2 });
+      expect(noSecret.failures.map((f) => f.code)).toEqual(['DISTRIBUTED_KEY_REQUIRED', 'DISTRIBUTED_KEY_REQUIRED']);
+      expect(keyedWrites.get(apiKey)).toBe(3);
+    } finally {
+      reader.disconnect();
+    }
+  });
+
+  it('warns when connector credentials go to Redis in clear', async () => {
+    const engine = newEngine();
+    const queue = nextQueue();
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
+    const run = (config: Record<string, unknown>, type: string) =>
+      withWorkers(queue, 1, () => runDistributed(engine, engine.build({ name: 'clear', nodes: [partitionThenChunk.nodes[0]!] }), { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 1, gap_ms: 0 } }, destination: { type, config }, logger }).done);
+    expect((await run({ fail_first: 0 }, 'counting')).counts.written).toBe(1);
+    expect(warnings.filter((w) => w.includes('in clear'))).toHaveLength(0);
+    expect((await run({ api_key: 'visible' }, 'keyed')).counts.written).toBe(1);
+    expect(warnings.filter((w) => w.includes('in clear'))).toHaveLength(1);
   });
 
   it('refuses a source that cannot re-open documents, before queueing anything', async () => {

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { FileStateStore, consoleLogger, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput } from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
 import { runDistributed } from '@quarry/distributed';
+import { distributedSecret } from '../distributed-secret.js';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { defaultEngine } from '../engine.js';
 import { readConnectorFile, type ConnectorFile } from '../ingest/connector-file.js';
@@ -89,6 +90,7 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
         source,
         destination,
         ...(opts.reprocessAll ? { reprocessAll: true } : {}),
+        ...distributedSecret(),
         state,
         signal: ac.signal,
         logger,

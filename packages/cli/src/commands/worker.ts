@@ -1,6 +1,7 @@
 import { consoleLogger } from '@quarry/core';
 import { startWorker } from '@quarry/distributed';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
+import { distributedSecret } from '../distributed-secret.js';
 import { defaultEngine } from '../engine.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 
@@ -47,6 +48,7 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerH
     ...(opts.lockMs ? { lockDurationMs: opts.lockMs } : {}),
     ...(opts.stalledIntervalMs ? { stalledIntervalMs: opts.stalledIntervalMs } : {}),
     ...(opts.name ? { name: opts.name } : {}),
+    ...distributedSecret(),
     ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
     logger,
   }).catch(async (e: unknown) => {

@@ -15,10 +15,11 @@ const DOCS = 200;
  * Starts `quarry worker` (or `quarry-worker`, with the Node options of its shebang line) and
  * resolves once it reports ready on stderr.
  */
-async function startWorkerProcess(url: string, queue: string, name: string, bin: 'quarry' | 'quarry-worker' = 'quarry'): Promise<{ child: ChildProcess; log: () => string }> {
+async function startWorkerProcess(url: string, queue: string, name: string, bin: 'quarry' | 'quarry-worker' = 'quarry', env: Record<string, string> = {}): Promise<{ child: ChildProcess; log: () => string }> {
   const command = bin === 'quarry' ? [BIN, 'worker'] : [...shebangNodeOptions(WORKER_BIN), WORKER_BIN];
   const child = spawn(process.execPath, [...command, '--redis', url, '--queue', queue, '--concurrency', '2', '--lock-ms', '2000', '--stalled-interval-ms', '1000', '--name', name], {
     cwd: ROOT,
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -118,6 +119,29 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     expect(bad.stderr).toContain('--num-processes applies to in-process runs');
     w.child.kill('SIGTERM');
     await new Promise((r) => w.child.once('exit', r));
+  }, 120_000);
+
+  it('QUARRY_DISTRIBUTED_KEY: a worker with the run\'s secret runs the job; one without it fails its documents with DISTRIBUTED_KEY_REQUIRED', async () => {
+    const input = path.join(tmp, 'keyed-in');
+    mkdirSync(input, { recursive: true });
+    for (let i = 0; i < 3; i++) writeFileSync(path.join(input, `note-${i}.md`), `# Note ${i}\n\nA short body.\n`);
+    const wf = path.join(tmp, 'keyed-wf.json');
+    writeFileSync(wf, JSON.stringify({ name: 'keyed', workflow_type: 'custom', workflow_nodes: workflow.nodes }));
+    const env = { QUARRY_DISTRIBUTED_KEY: 'a shared secret' };
+    const run = (queue: string) => runCli(['run', wf, '--input', input, '--output', path.join(tmp, `keyed-out-${queue}`), '--redis', redis.url, '--queue', queue, '--no-progress'], { env });
+    const withKey = await startWorkerProcess(redis.url, 'keyed', 'worker-k', 'quarry', env);
+    const without = await startWorkerProcess(redis.url, 'unkeyed', 'worker-u');
+    children.push(withKey.child, without.child);
+    const ok = await run('keyed');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('COMPLETED: 3 written, 0 failed');
+    const refused = await run('unkeyed');
+    expect(refused.stdout).toContain('0 written, 3 failed');
+    expect(refused.stdout + refused.stderr).toContain('DISTRIBUTED_KEY_REQUIRED');
+    for (const w of [withKey, without]) {
+      w.child.kill('SIGTERM');
+      await new Promise((r) => w.child.once('exit', r));
+    }
   }, 120_000);
 });
 
