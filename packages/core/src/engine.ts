@@ -42,6 +42,11 @@ export interface RunOptions {
   nodeTimeoutMs?: number;
   /** Shared per-job services handed to node factories. */
   services?: Map<string, unknown>;
+  /**
+   * Other processes write this job's documents to the same destinations meanwhile (a distributed
+   * run's workers): destinations are told so at `prepare` (`PlanInfo.sharedWriters`).
+   */
+  sharedDestinations?: boolean;
 }
 
 /** A workflow for the library API: a name and nodes, without the REST body's connector ids. */
@@ -165,6 +170,7 @@ export class Engine {
       logger,
       stallWarningMs: options.stallWarningMs ?? 60_000,
       nodeTimeoutMs: options.nodeTimeoutMs ?? 600_000,
+      ...(options.sharedDestinations ? { sharedDestinations: true } : {}),
       source: async (signal) => (isSourceInstance(options.source) ? options.source : this.createSource(options.source, connectorCtx(signal))),
       destinations: (signal) => Promise.all(dests.map(async (d) => (isDestinationInstance(d) ? d : this.createDestination(d, connectorCtx(signal))))),
       nodes: (signal) =>

@@ -66,6 +66,8 @@ export class WorkerJob {
       concurrency: options.concurrency,
       // The coordinator decides what is unchanged; every task that reaches a worker is processed.
       reprocessAll: true,
+      // Every worker writes to the same destinations.
+      sharedDestinations: true,
       logger: options.logger,
       stallWarningMs: spec.stall_warning_ms,
       nodeTimeoutMs: spec.node_timeout_ms,

@@ -25,12 +25,17 @@ import { redisSkipReason, startRedisServer, type RedisServer } from './support/r
 const writes = new Map<string, number>();
 /** Write attempts per record of the `counting` destination (failed ones included). */
 const attempts = new Map<string, number>();
+/** `sharedWriters` of each `prepare` of a `counting` destination. */
+const preparedShared: boolean[] = [];
 
 const countingDestination = defineDestination<{ fail_first: number }>({
   type: 'counting',
   description: 'counts writes per record; fails the first `fail_first` attempts of each',
   config: z.strictObject({ fail_first: z.number().int().min(0).default(0) }),
   create: (config) => ({
+    async prepare(plan) {
+      preparedShared.push(plan.sharedWriters === true);
+    },
     async write({ document }) {
       const n = (attempts.get(document.record_id) ?? 0) + 1;
       attempts.set(document.record_id, n);
@@ -250,6 +255,7 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const plan = engine.build({ name: 'batches', nodes: [partitionThenChunk.nodes[0]!] });
     const queue = nextQueue();
     writes.clear();
+    preparedShared.length = 0;
     const [small, slow] = await withWorkers(queue, 2, async () => [
       // Two tasks at a time, fewer than a batch holds.
       await runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 9, gap_ms: 0 } }, destination: { type: 'counting', config: { fail_first: 0 } }, window: 2 }).done,
@@ -257,6 +263,10 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
       await runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 4, gap_ms: 40 } } }).done,
     ]);
     expect(small.counts).toMatchObject({ total: 9, written: 9, failed: 0 });
+    // The coordinator prepares the destination as its only user; each worker as one of several writers.
+    expect(preparedShared[0]).toBe(false);
+    expect(preparedShared.slice(1)).toContain(true);
+    expect(preparedShared.slice(1).every((shared) => shared)).toBe(true);
     expect([...writes.values()]).toEqual(Array.from({ length: 9 }, () => 1));
     expect(slow.counts).toMatchObject({ total: 4, written: 4, failed: 0 });
   });

@@ -40,6 +40,8 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
   /** True when this destination created the index: it may then add the `embeddings` field later. */
   let createdHere = false;
   let settling: Promise<void> | undefined;
+  /** Told at prepare: no other writer writes this job's records here meanwhile. */
+  let soleWriter = false;
 
   const writer = new BulkWriter({
     client,
@@ -77,14 +79,19 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
     }
   }
 
-  /** Creates the index with quarry's mapping, or adopts the one another writer created meanwhile. */
+  /**
+   * Creates the index with quarry's mapping, or adopts the one another writer created meanwhile.
+   * When this destination is the job's only writer (`prepare` was told no other writers share it),
+   * the new index holds nothing but its own rows.
+   */
   async function create(dims: number | undefined): Promise<void> {
     const mappings = indexMappings(dims);
     try {
       await client.indices.create({ index, mappings: mappings as never });
       logger.info('search index: created the index', { index, ...(dims ? { dims } : {}) });
       createdHere = true;
-      writer.indexCreated();
+      if (soleWriter) writer.indexCreated();
+      else writer.indexFound();
       known = mappingFacts(index, mappings, dims);
     } catch (e) {
       const type = (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
@@ -143,6 +150,7 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
     writeBehind: SEARCH_INDEX_WRITE_BEHIND,
     async prepare(plan) {
       planDims = plan.embeddingDimensions;
+      soleWriter = plan.sharedWriters !== true;
       known = undefined;
       if (await exists()) {
         writer.indexFound();

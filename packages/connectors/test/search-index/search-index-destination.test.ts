@@ -322,6 +322,16 @@ describe('search index destination: retries and failures (fake)', () => {
     await dest.close!();
   });
 
+  it('deletes before every write when other writers share the index, even one it created', async () => {
+    const dest = await destinationFor(target, index);
+    await dest.prepare!({ nodes: [], sharedWriters: true });
+    const ids = Array.from({ length: 5 }, (_, i) => `doc-${i}.txt`);
+    await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
+    expect(target.fake!.requests.filter((r) => r.path.endsWith('/_delete_by_query'))).toHaveLength(1);
+    expect(await countOf(target, index)).toBe(10);
+    await dest.close!();
+  });
+
   it('reports an unreachable cluster at prepare with the auth form and without the secret', async () => {
     const dest = await createSearchIndexDestination(
       parseConfig(searchIndexDestination, { hosts: ['http://127.0.0.1:9'], index_name: 'x', username: 'ingest', password: 'hunter2-secret', request_timeout_ms: 2000 }),

@@ -172,6 +172,11 @@ export interface PlanInfo {
   nodes: readonly WorkflowNodeRef[];
   /** Embedding dimension count when the plan embeds and the model is known. */
   embeddingDimensions?: number;
+  /**
+   * True when other writers write this job's documents to the same destination at the same time
+   * (the workers of a distributed run): what the destination holds is not only this instance's doing.
+   */
+  sharedWriters?: boolean;
 }
 
 /** A destination connector instance. */

@@ -11,6 +11,7 @@ import {
   type Logger,
   type NodeInstance,
   type OperatorNode,
+  type PlanInfo,
   type ProcessNode,
   type SourceConnector,
   type SourceDocument,
@@ -41,6 +42,8 @@ export interface JobDeps {
   stallWarningMs: number;
   /** Fail a node call running longer than this (ms); 0 disables. */
   nodeTimeoutMs: number;
+  /** Other writers share the destinations (see `RunOptions.sharedDestinations`). */
+  sharedDestinations?: boolean;
 }
 
 interface Item {
@@ -284,7 +287,12 @@ export function runJob(deps: JobDeps): Job {
       source = await deps.source(signal);
       destinations = await deps.destinations(signal);
       instances = await deps.nodes(signal);
-      await Promise.all(destinations.map((d) => d.prepare?.({ nodes: deps.plan.nodes, ...(deps.plan.embeddingDimensions ? { embeddingDimensions: deps.plan.embeddingDimensions } : {}) })));
+      const planInfo: PlanInfo = {
+        nodes: deps.plan.nodes,
+        ...(deps.plan.embeddingDimensions ? { embeddingDimensions: deps.plan.embeddingDimensions } : {}),
+        ...(deps.sharedDestinations ? { sharedWriters: true } : {}),
+      };
+      await Promise.all(destinations.map((d) => d.prepare?.(planInfo)));
       const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
       announce(total);
       const pulled = pullSource(source.list(signal), Math.max(1, deps.concurrency), signal, async (doc) => {
