@@ -19,7 +19,7 @@ import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
 import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealConnectors } from './sealed-connectors.js';
 import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
-import { TaskBatcher } from './task-batcher.js';
+import { TaskBatcher, type QueuedTask } from './task-batcher.js';
 import { pipelineOf, workflowVersion } from './workflow-version.js';
 
 /** Options of {@link runDistributed}: those of `engine.run`, with connectors named by type and config. */
@@ -81,7 +81,10 @@ const ENQUEUE_DELAY_MS = 5;
 
 interface Outstanding {
   record: SourceRecord;
+  /** Listed, then (once its batch is in Redis) queued. */
   queuedAt: number;
+  /** In Redis: until then the task cannot be looked up (see `reconcile`). */
+  sent?: boolean;
   /** Set once its outcome is being counted: a second event for the task is ignored. */
   settling?: boolean;
 }
@@ -192,7 +195,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
   async function reconcile(queue: Queue<TaskData, TaskResult>, olderThanMs: number): Promise<void> {
     const now = Date.now();
     for (const [taskId, task] of [...outstanding]) {
-      if (now - task.queuedAt < olderThanMs) continue;
+      if (!task.sent || now - task.queuedAt < olderThanMs) continue;
       const state = await queue.getJobState(taskId);
       if (state === 'completed') {
         const result = parseResult((await queue.getJob(taskId))?.returnvalue);
@@ -285,7 +288,15 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },
       };
-      tasks = new TaskBatcher<TaskData, JobsOptions>((batch) => q.addBulk(batch), ENQUEUE_BATCH, ENQUEUE_DELAY_MS);
+      const send = async (batch: Array<QueuedTask<TaskData, JobsOptions>>): Promise<void> => {
+        await q.addBulk(batch);
+        const now = Date.now();
+        for (const t of batch) {
+          const task = outstanding.get(t.opts.jobId ?? '');
+          if (task) Object.assign(task, { sent: true, queuedAt: now });
+        }
+      };
+      tasks = new TaskBatcher<TaskData, JobsOptions>(send, ENQUEUE_BATCH, ENQUEUE_DELAY_MS);
       let seq = 0;
       for await (const doc of source.list(signal)) {
         if (signal.aborted) break;

@@ -271,6 +271,17 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     expect(slow.counts).toMatchObject({ total: 4, written: 4, failed: 0 });
   });
 
+  it('never reports a task lost while it waits for its batch to be sent', async () => {
+    const engine = newEngine();
+    const queue = nextQueue();
+    // Tasks are looked up every millisecond; each listed task waits ~5 ms for its batch.
+    const summary = await withWorkers(queue, 1, () =>
+      runDistributed(engine, engine.build({ name: 'unsent', nodes: [partitionThenChunk.nodes[0]!] }), { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 6, gap_ms: 15 } }, reconcileMs: 1 }).done,
+    );
+    expect(summary.failures).toEqual([]);
+    expect(summary.counts).toMatchObject({ total: 6, written: 6, failed: 0 });
+  });
+
   it('retries a failed write with backoff on the same record, and fails it after the last attempt', async () => {
     const input = path.join(tmp, 'retry-in');
     writeDocs(input, 4);
