@@ -17,8 +17,8 @@ import {
 } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealConnectors } from './sealed-connectors.js';
-import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
+import { DISTRIBUTED_KEY_ENV, holdsSecrets, storedJobSpec } from './sealed-connectors.js';
+import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { TaskBatcher, type QueuedTask } from './task-batcher.js';
 import { pipelineOf, workflowVersion } from './workflow-version.js';
 
@@ -62,16 +62,6 @@ export interface DistributedRunOptions {
    * when they hold credentials).
    */
   secret?: string;
-}
-
-/** The spec as kept in Redis: connectors sealed with the secret, or in clear. */
-async function storedSpec(spec: JobSpec, secret: string | undefined, logger: Logger): Promise<StoredJobSpec> {
-  const { source, destinations, ...rest } = spec;
-  if (secret) return { ...rest, sealed: await sealConnectors({ source, destinations }, secret, spec.job_id) };
-  if (holdsSecrets({ source, destinations })) {
-    logger.warn(`connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`, { job_id: spec.job_id });
-  }
-  return spec;
 }
 
 /** Tasks sent to Redis in one round trip (see {@link TaskBatcher}). */
@@ -249,7 +239,10 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       }
       const record: WorkflowRecord = { workflow };
       await redis.set(keys.workflow(workflowId, version), JSON.stringify(record), 'EX', RECORD_TTL_S);
-      await redis.set(keys.spec(id), JSON.stringify(await storedSpec(spec, options.secret, logger)), 'EX', RECORD_TTL_S);
+      if (!options.secret && holdsSecrets(spec)) {
+        logger.warn(`connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`, { job_id: id });
+      }
+      await redis.set(keys.spec(id), JSON.stringify(await storedJobSpec(spec, options.secret)), 'EX', RECORD_TTL_S);
 
       queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
       queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { maskSecrets, quarryError, type ConnectorSpec } from '@quarry/core';
+import type { JobSpec, StoredJobSpec } from './task.js';
 
 /** The environment variable the CLI reads the shared secret of coordinators and workers from. */
 export const DISTRIBUTED_KEY_ENV = 'QUARRY_DISTRIBUTED_KEY';
@@ -66,4 +67,21 @@ export async function openConnectors(sealed: SealedConnectors, secret: string | 
 /** True when a connector config holds a credential (a value under a key such as `api_key` or `password`). */
 export function holdsSecrets(connectors: JobConnectors): boolean {
   return [connectors.source, ...connectors.destinations].some((c) => c.config !== undefined && JSON.stringify(maskSecrets(c.config)) !== JSON.stringify(c.config));
+}
+
+/** A job spec as kept in Redis: its connectors sealed with `secret`, or in clear without one. */
+export async function storedJobSpec(spec: JobSpec, secret: string | undefined): Promise<StoredJobSpec> {
+  if (!secret) return spec;
+  const { source, destinations, ...rest } = spec;
+  return { ...rest, sealed: await sealConnectors({ source, destinations }, secret, spec.job_id) };
+}
+
+/**
+ * The job spec a worker runs for a task of job `jobId`, from what {@link storedJobSpec} kept (see
+ * {@link openConnectors}: sealed connectors open only under the job id they were sealed for).
+ */
+export async function jobSpecOf(stored: StoredJobSpec, secret: string | undefined, jobId: string): Promise<JobSpec> {
+  if (!('sealed' in stored)) return stored;
+  const { sealed, ...rest } = stored;
+  return { ...rest, ...(await openConnectors(sealed, secret, jobId)) };
 }

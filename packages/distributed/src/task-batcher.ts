@@ -34,7 +34,8 @@ export class TaskBatcher<D, O> {
     if (this.pending.length >= this.size) {
       await this.flush();
     } else if (this.timer === undefined) {
-      this.timer = setTimeout(() => void this.send().catch(() => undefined), this.delayMs);
+      // send() never rejects: a failure is kept for the next add or flush.
+      this.timer = setTimeout(() => void this.send(), this.delayMs);
       this.timer.unref();
     }
   }

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import { openConnectors } from './sealed-connectors.js';
+import { jobSpecOf } from './sealed-connectors.js';
 import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { workflowVersion } from './workflow-version.js';
 import { WorkerJob } from './worker-job.js';
@@ -227,14 +227,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
 async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData, secret: string | undefined): Promise<{ spec: JobSpec; workflow: WorkflowRecord } | undefined> {
   const specText = await redis.get(keys.spec(data.job_id));
   if (specText === null) return undefined;
-  const stored = JSON.parse(specText) as StoredJobSpec;
-  let spec: JobSpec;
-  if ('sealed' in stored) {
-    const { sealed, ...rest } = stored;
-    spec = { ...rest, ...(await openConnectors(sealed, secret, data.job_id)) };
-  } else {
-    spec = stored;
-  }
+  const spec = await jobSpecOf(JSON.parse(specText) as StoredJobSpec, secret, data.job_id);
   const workflowText = await redis.get(keys.workflow(data.workflow_id, data.workflow_version));
   if (workflowText === null) {
     throw new QuarryError('DISTRIBUTED_JOB_INVALID', `workflow "${data.workflow_id}" version ${data.workflow_version} of job "${data.job_id}" is not in Redis`, { details: { job_id: data.job_id } });

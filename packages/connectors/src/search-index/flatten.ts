@@ -1,7 +1,8 @@
 /** A JSON object. */
 export type JsonObject = Record<string, unknown>;
 
-function isPlainObject(v: unknown): v is JsonObject {
+/** A nested object (not a list, not null): what flattening descends into. */
+export function isPlainObject(v: unknown): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 

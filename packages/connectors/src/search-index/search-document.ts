@@ -1,6 +1,6 @@
-import { encodeOrigElements, type Element, type ElementMetadata } from '@quarry/core';
+import { encodeOrigElements, isEmptyJsonValue, type Element, type ElementMetadata } from '@quarry/core';
 import { documentId } from './document-id.js';
-import type { JsonObject } from './flatten.js';
+import { isPlainObject, type JsonObject } from './flatten.js';
 
 /** One element as a search document: its `_id` and `_source`. */
 export interface SearchDocument {
@@ -48,7 +48,7 @@ function storedMetadata(metadata: ElementMetadata, stored: ReadonlySet<string>, 
   const m = metadata as JsonObject;
   for (const key of Object.keys(m)) {
     const v = m[key];
-    if (isEmpty(v)) continue;
+    if (isEmptyJsonValue(v)) continue;
     if (key === 'orig_elements' && Array.isArray(v)) keep(out, key, encodeOrigElements(v as Element[]), stored, dropped);
     // Sparse JSON drops data_source's own empty values too.
     else if (isPlainObject(v)) flattenInto(out, key, v, key === 'data_source', stored, dropped);
@@ -61,7 +61,7 @@ function storedMetadata(metadata: ElementMetadata, stored: ReadonlySet<string>, 
 function flattenInto(out: JsonObject, prefix: string, value: JsonObject, skipEmpty: boolean, stored: ReadonlySet<string>, dropped: Map<string, number>): void {
   for (const key of Object.keys(value)) {
     const v = value[key];
-    if (v === undefined || (skipEmpty && isEmpty(v))) continue;
+    if (v === undefined || (skipEmpty && isEmptyJsonValue(v))) continue;
     const name = joinedName(prefix, key);
     if (isPlainObject(v)) flattenInto(out, name, v, false, stored, dropped);
     else keep(out, name, v, stored, dropped);
@@ -90,19 +90,4 @@ function joinedName(prefix: string, key: string): string {
     byKey.set(key, name);
   }
   return name;
-}
-
-function isPlainObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** `undefined`, `null`, `[]` and `{}`: what sparse element JSON leaves out. */
-function isEmpty(v: unknown): boolean {
-  if (v === undefined || v === null) return true;
-  if (Array.isArray(v)) return v.length === 0;
-  if (typeof v === 'object') {
-    for (const _ in v) if (Object.hasOwn(v, _)) return false;
-    return true;
-  }
-  return false;
 }

@@ -91,12 +91,10 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
       logger.info('search index: created the index', { index, ...(dims ? { dims } : {}) });
       createdHere = true;
       if (soleWriter) writer.indexCreated();
-      else writer.indexFound();
       known = mappingFacts(index, mappings, dims);
     } catch (e) {
       const type = (e as { meta?: { body?: { error?: { type?: string } } } }).meta?.body?.error?.type;
       if (statusOf(e) === 400 && type === 'resource_already_exists_exception') {
-        writer.indexFound();
         known = mappingFacts(index, await readMapping(), planDims);
         return;
       }
@@ -132,10 +130,8 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
     while (!known) {
       await settle(async () => {
         if (known) return;
-        if (await exists()) {
-          writer.indexFound();
-          known = mappingFacts(index, await readMapping(), planDims);
-        } else await create(dims);
+        if (await exists()) known = mappingFacts(index, await readMapping(), planDims);
+        else await create(dims);
       });
     }
     while (dims !== undefined && known.embeddingDims === undefined && createdHere) {
@@ -152,8 +148,9 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
       planDims = plan.embeddingDimensions;
       soleWriter = plan.sharedWriters !== true;
       known = undefined;
+      // A new job: whatever this destination created before may have been written since.
+      writer.indexFound();
       if (await exists()) {
-        writer.indexFound();
         known = mappingFacts(index, await readMapping(), planDims);
         // Rows written by an earlier job may not be searchable yet; the replacements' deletes must see them.
         await writer.refresh();

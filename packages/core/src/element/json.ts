@@ -59,7 +59,8 @@ export function elementsFromJSON(value: unknown, options: ElementFromJSONOptions
   return value.map((v, i) => elementFromJSON(v, { source: `${options.source ?? ''}/${i}` }));
 }
 
-function isEmpty(v: unknown): boolean {
+/** True for the values sparse element JSON leaves out: `undefined`, `null`, `[]` and `{}`. */
+export function isEmptyJsonValue(v: unknown): boolean {
   if (v === undefined || v === null) return true;
   if (Array.isArray(v)) return v.length === 0;
   if (typeof v === 'object') return Object.keys(v as object).length === 0;
@@ -70,10 +71,10 @@ function isEmpty(v: unknown): boolean {
 export function sparseMetadata(metadata: ElementMetadata): ElementMetadata {
   const out: ElementMetadata = {};
   for (const [k, v] of Object.entries(metadata)) {
-    if (isEmpty(v)) continue;
+    if (isEmptyJsonValue(v)) continue;
     if (k === 'orig_elements' && Array.isArray(v)) out[k] = (v as Element[]).map(elementToJSON);
     else if (k === 'data_source' && typeof v === 'object') {
-      const ds = Object.fromEntries(Object.entries(v as object).filter(([, x]) => !isEmpty(x)));
+      const ds = Object.fromEntries(Object.entries(v as object).filter(([, x]) => !isEmptyJsonValue(x)));
       if (Object.keys(ds).length) out[k] = ds;
     } else out[k] = v;
   }
