@@ -4,6 +4,7 @@
  * password. Fixtures are generated at test time; none is committed.
  */
 import { createHash } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 
 /** One text run drawn at (x, y) in PDF user space (origin bottom-left). */
 export interface FixtureText {
@@ -35,6 +36,8 @@ export interface FixturePage {
 export interface FixtureOptions {
   /** Encrypts the file. An empty `user` password gives a file anyone can open (owner password only). */
   encrypt?: { user: string; owner: string };
+  /** Compresses the page content streams (`/FlateDecode`). */
+  compress?: boolean;
 }
 
 const PAD = Buffer.from('28BF4E5E4E758A4164004E56FFFA01082E2E00B6D0683E802F0CA9FE6453697A', 'hex');
@@ -135,8 +138,9 @@ export function makePdf(pages: readonly FixturePage[], options: FixtureOptions =
     let content = '';
     for (const img of page.images ?? []) content += `q ${img.width} 0 0 ${img.height} ${img.x} ${img.y} cm /Im1 Do Q\n`;
     for (const t of page.texts ?? []) content += `BT /${t.bold ? 'F2' : 'F1'} ${t.size} Tf ${t.x} ${t.y} Td (${encodeText(t.text)}) Tj ET\n`;
-    const stream = Buffer.from(content, 'latin1');
-    const contents = add({ dict: `<< /Length ${stream.length} >>`, stream });
+    const raw = Buffer.from(content, 'latin1');
+    const stream = options.compress ? deflateSync(raw) : raw;
+    const contents = add({ dict: `<< /Length ${stream.length}${options.compress ? ' /Filter /FlateDecode' : ''} >>`, stream });
     kids.push(
       add({
         dict: `<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /Font << /F1 ${font} 0 R /F2 ${bold} 0 R >> /XObject << /Im1 ${image} 0 R >> >> /Contents ${contents} 0 R >>`,

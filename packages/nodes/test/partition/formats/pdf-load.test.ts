@@ -9,6 +9,28 @@ describe('loadPdfjs', () => {
     for (const fn of [Array.prototype.push, JSON.parse, JSON.stringify]) expect(Function.prototype.toString.call(fn)).toContain('[native code]');
   });
 
+  it('inflates FlateDecode content streams with pdf.js\'s own decoder, not DecompressionStream (patches/pdfjs-dist)', async () => {
+    const Native = globalThis.DecompressionStream;
+    let constructed = 0;
+    globalThis.DecompressionStream = class extends Native {
+      constructor(format: ConstructorParameters<typeof Native>[0]) {
+        super(format);
+        constructed++;
+      }
+    };
+    try {
+      const bytes = makePdf([{ texts: textLines(['compressed page text']) }], { compress: true });
+      const text = await withPdf(bytes, {}, async (doc) => {
+        const content = await (await doc.getPage(1)).getTextContent();
+        return content.items.map((item) => ('str' in item ? item.str : '')).join('');
+      });
+      expect(text).toBe('compressed page text');
+      expect(constructed).toBe(0);
+    } finally {
+      globalThis.DecompressionStream = Native;
+    }
+  });
+
   it('points pdf.js at the font and CMap data inside the package', () => {
     const dirs = pdfjsAssetDirs();
     expect(dirs.standardFontDataUrl).toMatch(/pdfjs-dist[\\/]standard_fonts[\\/]$/);
