@@ -6,15 +6,15 @@ import { fileVersion, sha256File } from '../../src/local/file-version.js';
 import { localSource } from '../../src/local/local-source.js';
 import { createSource, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
 
-// Counts file opens for reading (the real stream is still returned) to prove which mode reads bytes.
+// Counts file opens (the real file handle is still returned) to prove which mode reads bytes.
 const opened = vi.hoisted(() => ({ paths: [] as string[] }));
-vi.mock('node:fs', async (importOriginal) => {
-  const fs = await importOriginal<typeof import('node:fs')>();
-  const createReadStream: typeof fs.createReadStream = (p, options) => {
+vi.mock('node:fs/promises', async (importOriginal) => {
+  const fs = await importOriginal<typeof import('node:fs/promises')>();
+  const open: typeof fs.open = (p, ...rest) => {
     opened.paths.push(String(p));
-    return fs.createReadStream(p, options);
+    return fs.open(p, ...rest);
   };
-  return { ...fs, default: { ...fs, createReadStream }, createReadStream };
+  return { ...fs, default: { ...fs, open }, open };
 });
 
 describe('fileVersion', () => {
@@ -25,7 +25,7 @@ describe('fileVersion', () => {
   });
   afterEach(() => removeDir(root));
 
-  it('content_hash is the SHA-256 hex of the bytes, streamed from the file', async () => {
+  it('content_hash is the SHA-256 hex of the bytes, read through one handle', async () => {
     const content = Buffer.from(Array.from({ length: 200_000 }, (_, i) => (i * 31) % 251));
     await writeTree(root, { 'data.bin': content });
     const abs = path.join(root, 'data.bin');
@@ -33,6 +33,18 @@ describe('fileVersion', () => {
     expect(await sha256File(abs)).toBe(want);
     expect(await fileVersion('content_hash', abs, await stat(abs, { bigint: true }))).toBe(want);
     expect(opened.paths).toEqual([abs, abs]);
+  });
+
+  it('hashes a file larger than one read buffer, and one that grew after it was measured', async () => {
+    const big = Buffer.alloc(9 * 1024 * 1024 + 7);
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7) % 253;
+    await writeTree(root, { 'big.bin': big });
+    const abs = path.join(root, 'big.bin');
+    const want = createHash('sha256').update(big).digest('hex');
+    expect(await sha256File(abs)).toBe(want);
+    // Measured when it was 10 bytes long: the digest still covers every byte read.
+    expect(await sha256File(abs, undefined, 10)).toBe(want);
+    expect(await fileVersion('content_hash', abs, { size: 0n, mtimeNs: 0n })).toBe(want);
   });
 
   it('size_mtime is `<size>-<mtime ns>` and never opens the file', async () => {
