@@ -10,4 +10,5 @@ export * from './workflow/index.js';
 export * from './plan/index.js';
 export * from './runtime/index.js';
 export * from './engine.js';
+export * from './file-hash.js';
 export * from './service/index.js';

@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { elementToJSON } from '../element/json.js';
 import { errorMessage, quarryError } from '../errors.js';
+import { sha256File } from '../file-hash.js';
 import type { DestinationConnector, SourceConnector, SourceDocument } from '../plugin/types.js';
 import type { JobInputFile, JobOutputFile } from './records.js';
 import { serviceError } from './service-errors.js';
@@ -39,12 +39,6 @@ export function safeFilename(name: string): string {
   return clean === '' || clean === '.' || clean === '..' ? 'file' : clean;
 }
 
-async function sha256File(file: string): Promise<string> {
-  const hash = createHash('sha256');
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest('hex');
-}
-
 async function moveFile(from: string, to: string): Promise<void> {
   try {
     await rename(from, to);
@@ -76,7 +70,7 @@ export async function stageInputFiles(files: readonly InputFile[], dir: string):
     if ('content' in f) await writeFile(target, f.content);
     else await moveFile(f.path, target);
     const size = (await stat(target)).size;
-    out.push({ file_id: fileId, filename: safeFilename(f.filename), path: target, size, sha256: await sha256File(target) });
+    out.push({ file_id: fileId, filename: safeFilename(f.filename), path: target, size, sha256: await sha256File(target, undefined, size) });
   }
   return out;
 }
