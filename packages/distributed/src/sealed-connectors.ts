@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
-import { maskSecrets, quarryError, type ConnectorSpec } from '@quarry/core';
+import { maskSecrets, quarryError, stableStringify, type ConnectorSpec } from '@quarry/core';
 import type { JobSpec, StoredJobSpec } from './task.js';
 
 /** The environment variable the CLI reads the shared secret of coordinators and workers from. */
@@ -28,25 +28,32 @@ function deriveKey(secret: string, salt: Buffer): Promise<Buffer> {
   return new Promise((resolve, reject) => scrypt(secret, salt, KEY_BYTES, (e, key) => (e ? reject(e) : resolve(key))));
 }
 
+// The associated data authenticated with the connectors: the job id, and the other values bound
+// to them (canonical JSON), so that none of them can be changed without the seal failing.
+function associatedData(jobId: string, bound: object | undefined): Buffer {
+  return Buffer.from(bound === undefined ? jobId : `${jobId}\n${stableStringify(bound)}`, 'utf8');
+}
+
 /**
- * Encrypts a job's connectors for Redis. The job id is authenticated with them, so a sealed record
- * moved to another job does not open.
+ * Encrypts a job's connectors for Redis. The job id, and `bound` when given (the rest of the job
+ * spec), are authenticated with them: a sealed record moved to another job, or stored beside
+ * other values, does not open.
  */
-export async function sealConnectors(connectors: JobConnectors, secret: string, jobId: string): Promise<SealedConnectors> {
+export async function sealConnectors(connectors: JobConnectors, secret: string, jobId: string, bound?: object): Promise<SealedConnectors> {
   const salt = randomBytes(16);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', await deriveKey(secret, salt), iv);
-  cipher.setAAD(Buffer.from(jobId, 'utf8'));
+  cipher.setAAD(associatedData(jobId, bound));
   const data = Buffer.concat([cipher.update(JSON.stringify(connectors), 'utf8'), cipher.final()]);
   return { alg: 'aes-256-gcm+scrypt', salt: salt.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
 }
 
 /**
- * Decrypts connectors sealed by {@link sealConnectors}. Throws `DISTRIBUTED_KEY_REQUIRED` without a
- * secret and `DISTRIBUTED_KEY_MISMATCH` when the secret is not the coordinator's (or the record was
- * altered).
+ * Decrypts connectors sealed by {@link sealConnectors} under the same job id and `bound` values.
+ * Throws `DISTRIBUTED_KEY_REQUIRED` without a secret and `DISTRIBUTED_KEY_MISMATCH` when the
+ * secret is not the coordinator's (or the record or a bound value was altered).
  */
-export async function openConnectors(sealed: SealedConnectors, secret: string | undefined, jobId: string): Promise<JobConnectors> {
+export async function openConnectors(sealed: SealedConnectors, secret: string | undefined, jobId: string, bound?: object): Promise<JobConnectors> {
   if (secret === undefined || secret === '') {
     throw quarryError('DISTRIBUTED_KEY_REQUIRED', `job "${jobId}" keeps its connectors encrypted; start this worker with the coordinator's secret (${DISTRIBUTED_KEY_ENV})`, { details: { job_id: jobId } });
   }
@@ -55,12 +62,12 @@ export async function openConnectors(sealed: SealedConnectors, secret: string | 
   }
   try {
     const decipher = createDecipheriv('aes-256-gcm', await deriveKey(secret, Buffer.from(sealed.salt, 'base64')), Buffer.from(sealed.iv, 'base64'));
-    decipher.setAAD(Buffer.from(jobId, 'utf8'));
+    decipher.setAAD(associatedData(jobId, bound));
     decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
     const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
     return JSON.parse(text) as JobConnectors;
   } catch (e) {
-    throw quarryError('DISTRIBUTED_KEY_MISMATCH', `cannot open the connectors of job "${jobId}": this worker's secret (${DISTRIBUTED_KEY_ENV}) is not the coordinator's`, { cause: e, details: { job_id: jobId } });
+    throw quarryError('DISTRIBUTED_KEY_MISMATCH', `cannot open the connectors of job "${jobId}": this worker's secret (${DISTRIBUTED_KEY_ENV}) is not the coordinator's, or the job's record in Redis was altered`, { cause: e, details: { job_id: jobId } });
   }
 }
 
@@ -69,19 +76,23 @@ export function holdsSecrets(connectors: JobConnectors): boolean {
   return [connectors.source, ...connectors.destinations].some((c) => c.config !== undefined && JSON.stringify(maskSecrets(c.config)) !== JSON.stringify(c.config));
 }
 
-/** A job spec as kept in Redis: its connectors sealed with `secret`, or in clear without one. */
+/**
+ * A job spec as kept in Redis: its connectors sealed with `secret`, the rest of the spec (workflow
+ * version, timeouts) authenticated with them; or all in clear without a secret.
+ */
 export async function storedJobSpec(spec: JobSpec, secret: string | undefined): Promise<StoredJobSpec> {
   if (!secret) return spec;
   const { source, destinations, ...rest } = spec;
-  return { ...rest, sealed: await sealConnectors({ source, destinations }, secret, spec.job_id) };
+  return { ...rest, sealed: await sealConnectors({ source, destinations }, secret, spec.job_id, rest) };
 }
 
 /**
  * The job spec a worker runs for a task of job `jobId`, from what {@link storedJobSpec} kept (see
- * {@link openConnectors}: sealed connectors open only under the job id they were sealed for).
+ * {@link openConnectors}: sealed connectors open only under the job id and spec they were sealed
+ * with, so a workflow version swapped in Redis is refused as `DISTRIBUTED_KEY_MISMATCH`).
  */
 export async function jobSpecOf(stored: StoredJobSpec, secret: string | undefined, jobId: string): Promise<JobSpec> {
   if (!('sealed' in stored)) return stored;
   const { sealed, ...rest } = stored;
-  return { ...rest, ...(await openConnectors(sealed, secret, jobId)) };
+  return { ...rest, ...(await openConnectors(sealed, secret, jobId, rest)) };
 }

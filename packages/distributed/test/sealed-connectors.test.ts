@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { holdsSecrets, openConnectors, sealConnectors, type JobConnectors } from '../src/sealed-connectors.js';
+import { holdsSecrets, jobSpecOf, openConnectors, sealConnectors, storedJobSpec, type JobConnectors } from '../src/sealed-connectors.js';
+import type { JobSpec } from '../src/task.js';
 
 const connectors: JobConnectors = {
   source: { type: 'local', config: { path: '/shared/docs' } },
@@ -22,10 +23,27 @@ describe('sealed connectors', () => {
     await expect(openConnectors(sealed, '', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_REQUIRED' });
     await expect(openConnectors(sealed, 'other secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
     await expect(openConnectors(sealed, 'shared secret', 'job-2')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
+    await expect(openConnectors(sealed, 'shared secret', 'job-1', { workflow_version: 'x' })).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
+    const bound = await sealConnectors(connectors, 'shared secret', 'job-1', { workflow_version: 'x', n: 1 });
+    expect(await openConnectors(bound, 'shared secret', 'job-1', { n: 1, workflow_version: 'x' })).toEqual(connectors);
+    await expect(openConnectors(bound, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
     const data = Buffer.from(sealed.data, 'base64');
     data[0] = data[0]! ^ 1;
     await expect(openConnectors({ ...sealed, data: data.toString('base64') }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
     await expect(openConnectors({ ...sealed, alg: 'rot13' as never }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_JOB_INVALID' });
+  });
+
+  it('authenticates the rest of the job spec with the connectors: a workflow version swapped in Redis is refused', async () => {
+    const spec: JobSpec = { job_id: 'job-1', workflow_id: 'wf', workflow_version: '0123456789abcdef', stall_warning_ms: 60_000, node_timeout_ms: 0, ...connectors };
+    const stored = JSON.parse(JSON.stringify(await storedJobSpec(spec, 'shared secret'))) as Awaited<ReturnType<typeof storedJobSpec>>;
+    expect(stored).toMatchObject({ workflow_version: '0123456789abcdef' });
+    expect(stored).not.toHaveProperty('source');
+    expect(await jobSpecOf(stored, 'shared secret', 'job-1')).toEqual(spec);
+    for (const altered of [{ workflow_version: 'fedcba9876543210' }, { workflow_id: 'other' }, { node_timeout_ms: 1 }, { stall_warning_ms: 0 }]) {
+      await expect(jobSpecOf({ ...stored, ...altered }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
+    }
+    // Without a secret nothing is sealed, nor authenticated.
+    expect(await jobSpecOf(await storedJobSpec(spec, undefined), undefined, 'job-1')).toEqual(spec);
   });
 
   it('tells configs holding credentials from those without', () => {
