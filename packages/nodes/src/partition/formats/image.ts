@@ -1,5 +1,6 @@
 import type { Element } from '@quarry/core';
 import { ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
+import { eraseRulingLines } from '../ruling-lines.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { decodeImagePages, type DecodedPage } from './image-decode.js';
 import { layoutToElements } from './image-layout.js';
@@ -10,17 +11,21 @@ import { newElement } from './new-element.js';
 const TARGET_LONG_SIDE = 2000;
 const MAX_UPSCALE = 3;
 
-/** The page as PNG for OCR, enlarged when its text is likely too small; returns the scale used. */
+/**
+ * The page as PNG for OCR, enlarged when its text is likely too small and with its ruling lines
+ * painted out (see `ruling-lines.ts`); returns the scale used.
+ */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
   const scale = Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
-  if (scale === 1) return { png: new Uint8Array(page.canvas.toBuffer('image/png')), scale };
   const { createCanvas } = await import('@napi-rs/canvas');
-  const big = createCanvas(Math.round(page.width * scale), Math.round(page.height * scale));
-  const ctx = big.getContext('2d');
+  const canvas = createCanvas(Math.round(page.width * scale), Math.round(page.height * scale));
+  const ctx = canvas.getContext('2d');
   ctx.imageSmoothingEnabled = true;
   ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(page.canvas, 0, 0, big.width, big.height);
-  return { png: new Uint8Array(big.toBuffer('image/png')), scale };
+  ctx.drawImage(page.canvas, 0, 0, canvas.width, canvas.height);
+  const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
+  if (eraseRulingLines(image.data, canvas.width, canvas.height, 4) > 0) ctx.putImageData(image, 0, 0);
+  return { png: new Uint8Array(canvas.toBuffer('image/png')), scale };
 }
 
 /** Maps the OCR boxes of an enlarged image back to the original image's pixels. */

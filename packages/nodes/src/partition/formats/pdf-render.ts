@@ -4,6 +4,7 @@
  */
 import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from './pdf-layout-types.js';
+import { eraseRulingLines } from '../ruling-lines.js';
 import { PdfOpenError, type PdfPage } from './pdf-load.js';
 
 /** A page rendered at some resolution. */
@@ -49,8 +50,9 @@ export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSigna
 }
 
 /**
- * The rendered page as a binary greyscale PNM (P5) image: Tesseract reads it directly, which
- * saves the quarter second a PNG encoding of a 200 dpi page costs.
+ * The rendered page as a binary greyscale PNM (P5) image for OCR, its ruling lines painted out
+ * (see `ruling-lines.ts`): Tesseract reads it directly, which saves the quarter second a PNG
+ * encoding of a 200 dpi page costs.
  */
 export function toGreyPnm(page: RenderedPage): Uint8Array {
   const { data } = page.canvas.getContext('2d').getImageData(0, 0, page.width, page.height);
@@ -61,6 +63,7 @@ export function toGreyPnm(page: RenderedPage): Uint8Array {
     // ITU-R BT.601 luma, in integers.
     out[j] = (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000;
   }
+  eraseRulingLines(out.subarray(header.length), page.width, page.height, 1);
   return out;
 }
 

@@ -160,8 +160,14 @@ describe.skipIf(!hasCorpus)('imagePartitioner on the corpus (skipped without /wo
   it('table-multi-row-column-cells.png becomes a Table', async () => {
     const els = await imagePartitioner.partition(corpusDoc('table-multi-row-column-cells.png'), makeOptions(imagePartitioner, 'table-multi-row-column-cells.png', { infer_table_structure: true }));
     const { f1 } = compareToReference('table-multi-row-column-cells.png', els);
-    expect(els.some((e) => e.type === 'Table' && e.metadata.text_as_html?.startsWith('<table>'))).toBe(true);
-    expect(f1).toBeGreaterThan(0.4);
+    const table = els.find((e) => e.type === 'Table' && e.metadata.text_as_html?.startsWith('<table>'));
+    expect(table).toBeDefined();
+    // Every body row, including those whose text sits close to a grid line (Tesseract dropped
+    // them before the grid was painted out).
+    for (const row of ['Blind 5 1 4 34.5%, n=1 1199 sec, n=1', 'Dexterity 5 4 1 98.3%, n=4 1672.1 sec, n=4', 'Mobility 3 3 0 95.4%, n=3 1416 sec, n=3']) {
+      expect(table?.text).toContain(row);
+    }
+    expect(f1).toBeGreaterThan(0.85);
   });
 
   it('layout-parser-paper-with-table.jpg gives the title, caption, table and body paragraphs', async () => {
