@@ -8,7 +8,7 @@ export const ERROR_CODES = {
   CONNECTOR_IN_USE: 'a connector cannot be deleted while a workflow uses it (409)',
   DESTINATION_UNAVAILABLE: 'a destination cannot be prepared (missing, not a directory, unreachable)',
   DESTINATION_WRITE_FAILED: 'a destination could not write a document',
-  DISTRIBUTED_JOB_INVALID: 'a distributed task names a job or workflow version that Redis does not hold as stated',
+  DISTRIBUTED_JOB_INVALID: "a distributed task names a job or workflow version that Redis does not hold as stated, or lacks the coordinator's signature",
   DISTRIBUTED_KEY_MISMATCH: "a worker's shared secret does not open a distributed job's encrypted connectors",
   DISTRIBUTED_KEY_REQUIRED: 'a distributed job keeps its connectors encrypted and the worker has no shared secret',
   DOCUMENT_READ_FAILED: 'a source document could not be read',

@@ -17,7 +17,8 @@ import {
 } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import { DISTRIBUTED_KEY_ENV, holdsSecrets, storedJobSpec } from './sealed-connectors.js';
+import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealJobSpec } from './sealed-connectors.js';
+import { taskMac } from './task-mac.js';
 import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { TaskBatcher, type QueuedTask } from './task-batcher.js';
 import { pipelineOf, workflowVersion } from './workflow-version.js';
@@ -242,7 +243,8 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       if (!options.secret && holdsSecrets(spec)) {
         logger.warn(`connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`, { job_id: id });
       }
-      await redis.set(keys.spec(id), JSON.stringify(await storedJobSpec(spec, options.secret)), 'EX', RECORD_TTL_S);
+      const { stored, taskKey } = await sealJobSpec(spec, options.secret);
+      await redis.set(keys.spec(id), JSON.stringify(stored), 'EX', RECORD_TTL_S);
 
       queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
       queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
@@ -307,6 +309,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
         outstanding.set(taskId, { record: rec, queuedAt: Date.now() });
         emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
         const data: TaskData = { job_id: id, workflow_id: workflowId, workflow_version: version, record: rec };
+        if (taskKey) data.mac = taskMac(taskKey, data);
         await tasks.add({ name: 'document', data, opts: { ...taskOptions, jobId: taskId } });
       }
       if (!signal.aborted) await tasks.flush();

@@ -7,6 +7,8 @@ export interface TaskData {
   workflow_id: string;
   workflow_version: string;
   record: SourceRecord;
+  /** The coordinator's signature when the job has a shared secret (see `task-mac.ts`). */
+  mac?: string;
 }
 
 /** Time a node spent on the task's document. */

@@ -15,6 +15,8 @@ export interface WorkerJobOptions {
   worker: string;
   /** Called once when the job's runtime in this worker has ended. */
   onEnded?: () => void;
+  /** The key the job's tasks are signed with (a job with a shared secret); see `task-mac.ts`. */
+  taskKey?: Buffer | undefined;
 }
 
 interface Pending {
@@ -33,6 +35,8 @@ interface Pending {
 export class WorkerJob {
   /** Re-opens task records as documents. */
   readonly source: SourceConnector & Required<Pick<SourceConnector, 'get'>>;
+  /** The key the job's tasks must be signed with, when they are signed. */
+  readonly taskKey: Buffer | undefined;
   private readonly channel = new ChannelSource();
   private readonly job: Job;
   private readonly pending = new Map<string, Pending[]>();
@@ -59,6 +63,7 @@ export class WorkerJob {
     source: SourceConnector & Required<Pick<SourceConnector, 'get'>>,
   ) {
     this.source = source;
+    this.taskKey = options.taskKey;
     const { spec } = options;
     this.job = options.engine.run(plan, {
       source: this.channel,

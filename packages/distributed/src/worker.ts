@@ -4,7 +4,8 @@ import type { Redis } from 'ioredis';
 import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import { jobSpecOf } from './sealed-connectors.js';
+import { openJobSpec } from './sealed-connectors.js';
+import { hasValidMac } from './task-mac.js';
 import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { workflowVersion } from './workflow-version.js';
 import { WorkerJob } from './worker-job.js';
@@ -93,6 +94,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
             engine,
             spec: loaded.spec,
             workflow: loaded.workflow.workflow,
+            taskKey: loaded.taskKey,
             concurrency,
             logger,
             worker: name,
@@ -130,6 +132,9 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     const wj = await openJob(data);
     // The job is over (its coordinator finished or gave up): nothing may be written for it any more.
     if (!wj) return { outcome: 'stopped', nodes: [], worker: name };
+    if (wj.taskKey !== undefined && !hasValidMac(wj.taskKey, data)) {
+      throw new QuarryError('DISTRIBUTED_JOB_INVALID', `task for "${data.record.record_id}" of job "${data.job_id}" does not carry the coordinator's signature: not run`, { details: { job_id: data.job_id } });
+    }
     touch(data.job_id, wj);
     try {
       let doc;
@@ -224,10 +229,10 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
  * Reads a task's job spec and workflow. `undefined` when the job is over (its spec is gone).
  * A workflow whose content does not hash to the version the task names is refused.
  */
-async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData, secret: string | undefined): Promise<{ spec: JobSpec; workflow: WorkflowRecord } | undefined> {
+async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData, secret: string | undefined): Promise<{ spec: JobSpec; workflow: WorkflowRecord; taskKey: Buffer | undefined } | undefined> {
   const specText = await redis.get(keys.spec(data.job_id));
   if (specText === null) return undefined;
-  const spec = await jobSpecOf(JSON.parse(specText) as StoredJobSpec, secret, data.job_id);
+  const { spec, taskKey } = await openJobSpec(JSON.parse(specText) as StoredJobSpec, secret, data.job_id);
   const workflowText = await redis.get(keys.workflow(data.workflow_id, data.workflow_version));
   if (workflowText === null) {
     throw new QuarryError('DISTRIBUTED_JOB_INVALID', `workflow "${data.workflow_id}" version ${data.workflow_version} of job "${data.job_id}" is not in Redis`, { details: { job_id: data.job_id } });
@@ -236,5 +241,5 @@ async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData, secret: st
   if (workflowVersion(workflow.workflow) !== data.workflow_version || spec.workflow_version !== data.workflow_version) {
     throw new QuarryError('DISTRIBUTED_JOB_INVALID', `workflow "${data.workflow_id}" in Redis does not match version ${data.workflow_version} of job "${data.job_id}"`, { details: { job_id: data.job_id } });
   }
-  return { spec, workflow };
+  return { spec, workflow, taskKey };
 }

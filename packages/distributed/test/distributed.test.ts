@@ -17,8 +17,10 @@ import {
 } from '@quarry/core';
 import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { runDistributed, startWorker, type DistributedWorker, type WorkerOptions } from '../src/index.js';
+import { KEY_PREFIX } from '../src/keys.js';
 import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.js';
 
 /** Writes per record of the `counting` destination, across every engine in this process. */
@@ -354,21 +356,29 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     }
   });
 
-  it('keeps connector configs encrypted in Redis with a shared secret; a worker without it cannot run the job', async () => {
+  it('keeps connector configs encrypted in Redis with a shared secret, runs only tasks the coordinator signed; a worker without it cannot run the job', async () => {
     const engine = newEngine();
     const plan = engine.build({ name: 'sealed', nodes: [partitionThenChunk.nodes[0]!] });
     const apiKey = 'k3y-that-must-not-be-in-redis';
     const queue = nextQueue();
     const reader = new Redis(redis.url);
+    const forger = new Queue(queue, { connection: { url: redis.url }, prefix: KEY_PREFIX });
     const specs: string[] = [];
     keyedWrites.clear();
     try {
       const sealed = await withWorkers(queue, 1, async () => {
-        const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 60 } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
+        const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 150 } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
         // While the job runs, its spec is in Redis: read it as anyone with access to Redis could.
         await new Promise((r) => setTimeout(r, 80));
         for (const key of await reader.keys('*:spec')) specs.push((await reader.get(key)) ?? '');
-        return job.done;
+        // And queue a document of one's own for it: without the secret the task cannot be signed.
+        const { job_id, workflow_id, workflow_version } = JSON.parse(specs[0] ?? '{}') as { job_id: string; workflow_id: string; workflow_version: string };
+        const forged = await forger.add('document', { job_id, workflow_id, workflow_version, record: { record_id: 'doc-forged', filename: 'doc-forged.txt', data_source: {} } }, { jobId: 'forged', attempts: 1 });
+        const summary = await job.done;
+        for (let i = 0; i < 100 && !(await forged.isCompleted()); i++) await new Promise((r) => setTimeout(r, 20));
+        // Refused on its (only) attempt: reported as a failure, nothing read or written.
+        expect((await forger.getJob('forged'))?.returnvalue).toMatchObject({ outcome: 'failed', failure: { record_id: 'doc-forged', code: 'DISTRIBUTED_JOB_INVALID', message: expect.stringMatching(/signature/) } });
+        return summary;
       }, 2, { secret: 'shared' });
       expect(sealed.counts).toMatchObject({ total: 3, written: 3, failed: 0 });
       expect(keyedWrites.get(apiKey)).toBe(3);
@@ -386,6 +396,7 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
       expect(keyedWrites.get(apiKey)).toBe(3);
     } finally {
       reader.disconnect();
+      await forger.close();
     }
   });
 

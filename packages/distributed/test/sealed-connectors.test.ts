@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { holdsSecrets, jobSpecOf, openConnectors, sealConnectors, storedJobSpec, type JobConnectors } from '../src/sealed-connectors.js';
+import { holdsSecrets, openConnectors, openJobSpec, sealConnectors, sealJobSpec, type JobConnectors } from '../src/sealed-connectors.js';
 import type { JobSpec } from '../src/task.js';
 
 const connectors: JobConnectors = {
@@ -35,15 +35,28 @@ describe('sealed connectors', () => {
 
   it('authenticates the rest of the job spec with the connectors: a workflow version swapped in Redis is refused', async () => {
     const spec: JobSpec = { job_id: 'job-1', workflow_id: 'wf', workflow_version: '0123456789abcdef', stall_warning_ms: 60_000, node_timeout_ms: 0, ...connectors };
-    const stored = JSON.parse(JSON.stringify(await storedJobSpec(spec, 'shared secret'))) as Awaited<ReturnType<typeof storedJobSpec>>;
+    const sealed = await sealJobSpec(spec, 'shared secret');
+    const stored = JSON.parse(JSON.stringify(sealed.stored)) as typeof sealed.stored;
     expect(stored).toMatchObject({ workflow_version: '0123456789abcdef' });
     expect(stored).not.toHaveProperty('source');
-    expect(await jobSpecOf(stored, 'shared secret', 'job-1')).toEqual(spec);
+    const opened = await openJobSpec(stored, 'shared secret', 'job-1');
+    expect(opened.spec).toEqual(spec);
     for (const altered of [{ workflow_version: 'fedcba9876543210' }, { workflow_id: 'other' }, { node_timeout_ms: 1 }, { stall_warning_ms: 0 }]) {
-      await expect(jobSpecOf({ ...stored, ...altered }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
+      await expect(openJobSpec({ ...stored, ...altered }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
     }
-    // Without a secret nothing is sealed, nor authenticated.
-    expect(await jobSpecOf(await storedJobSpec(spec, undefined), undefined, 'job-1')).toEqual(spec);
+    // Without a secret nothing is sealed, nor authenticated, nor signed.
+    const clear = await sealJobSpec(spec, undefined);
+    expect(clear.taskKey).toBeUndefined();
+    expect(await openJobSpec(clear.stored, undefined, 'job-1')).toEqual({ spec, taskKey: undefined });
+  });
+
+  it('gives the coordinator and the worker the same task key, and each job its own', async () => {
+    const spec: JobSpec = { job_id: 'job-1', workflow_id: 'wf', workflow_version: '0123456789abcdef', stall_warning_ms: 60_000, node_timeout_ms: 0, ...connectors };
+    const a = await sealJobSpec(spec, 'shared secret');
+    const b = await sealJobSpec({ ...spec, job_id: 'job-2' }, 'shared secret');
+    expect(a.taskKey).toHaveLength(32);
+    expect((await openJobSpec(a.stored, 'shared secret', 'job-1')).taskKey?.equals(a.taskKey as Buffer)).toBe(true);
+    expect(b.taskKey?.equals(a.taskKey as Buffer)).toBe(false);
   });
 
   it('tells configs holding credentials from those without', () => {
