@@ -78,14 +78,19 @@ const listOnlySource = defineSource<{ n: number }>({
 
 const textDoc = (id: string) => ({ record_id: id, filename: `${id}.txt`, data_source: {}, read: async () => new TextEncoder().encode(`The document ${id} says something worth keeping.`) });
 
+/** Gates a `slow_list` source with `hold` waits on before listing its last document. */
+const listGates = new Map<string, Promise<void>>();
+
 const slowListSource = defineSource<{ n: number; gap_ms: number }>({
   type: 'slow_list',
   description: 'documents listed with a pause between them; re-openable',
-  config: z.strictObject({ n: z.number().int(), gap_ms: z.number().int() }),
+  config: z.strictObject({ n: z.number().int(), gap_ms: z.number().int(), hold: z.string().optional() }),
   create: (config) => ({
     async *list() {
       for (let i = 0; i < config.n; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, config.gap_ms));
+        // With `hold`, the last document waits until the test opens that gate.
+        if (i === config.n - 1 && config.hold !== undefined) await listGates.get(config.hold);
         yield textDoc(`doc-${i}`);
       }
     },
@@ -367,15 +372,23 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     keyedWrites.clear();
     try {
       const sealed = await withWorkers(queue, 1, async () => {
-        const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 150 } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
+        // The job stays open (its last document unlisted) until the forged task has been handled.
+        let open = (): void => undefined;
+        listGates.set('forged', new Promise<void>((resolve) => (open = resolve)));
+        const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 0, hold: 'forged' } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
         // While the job runs, its spec is in Redis: read it as anyone with access to Redis could.
-        await new Promise((r) => setTimeout(r, 80));
-        for (const key of await reader.keys('*:spec')) specs.push((await reader.get(key)) ?? '');
+        let specKeys: string[] = [];
+        for (let i = 0; i < 250 && specKeys.length === 0; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          specKeys = await reader.keys('*:spec');
+        }
+        for (const key of specKeys) specs.push((await reader.get(key)) ?? '');
         // And queue a document of one's own for it: without the secret the task cannot be signed.
         const { job_id, workflow_id, workflow_version } = JSON.parse(specs[0] ?? '{}') as { job_id: string; workflow_id: string; workflow_version: string };
         const forged = await forger.add('document', { job_id, workflow_id, workflow_version, record: { record_id: 'doc-forged', filename: 'doc-forged.txt', data_source: {} } }, { jobId: 'forged', attempts: 1 });
+        for (let i = 0; i < 250 && !(await forged.isCompleted()); i++) await new Promise((r) => setTimeout(r, 20));
+        open();
         const summary = await job.done;
-        for (let i = 0; i < 100 && !(await forged.isCompleted()); i++) await new Promise((r) => setTimeout(r, 20));
         // Refused on its (only) attempt: reported as a failure, nothing read or written.
         expect((await forger.getJob('forged'))?.returnvalue).toMatchObject({ outcome: 'failed', failure: { record_id: 'doc-forged', code: 'DISTRIBUTED_JOB_INVALID', message: expect.stringMatching(/signature/) } });
         return summary;
@@ -395,6 +408,7 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
       expect(noSecret.failures.map((f) => f.code)).toEqual(['DISTRIBUTED_KEY_REQUIRED', 'DISTRIBUTED_KEY_REQUIRED']);
       expect(keyedWrites.get(apiKey)).toBe(3);
     } finally {
+      listGates.delete('forged');
       reader.disconnect();
       await forger.close();
     }
