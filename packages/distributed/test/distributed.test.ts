@@ -81,7 +81,7 @@ const textDoc = (id: string) => ({ record_id: id, filename: `${id}.txt`, data_so
 /** Gates a `slow_list` source with `hold` waits on before listing its last document. */
 const listGates = new Map<string, Promise<void>>();
 
-const slowListSource = defineSource<{ n: number; gap_ms: number }>({
+const slowListSource = defineSource<{ n: number; gap_ms: number; hold?: string | undefined }>({
   type: 'slow_list',
   description: 'documents listed with a pause between them; re-openable',
   config: z.strictObject({ n: z.number().int(), gap_ms: z.number().int(), hold: z.string().optional() }),
