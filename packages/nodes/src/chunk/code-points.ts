@@ -2,15 +2,16 @@ import { endianness } from 'node:os';
 
 /**
  * The reference library counts and slices text in code points; JavaScript strings index UTF-16
- * code units, so an emoji counts 1 there and 2 here. Rather than carry a code-point index through
- * every length check, a document's astral characters are swapped for private-use BMP characters
- * that occur nowhere in it (one code unit each), chunking runs on that text, and the chunks are
- * mapped back. Documents without astral characters, the common case, skip all of this.
+ * code units, so an emoji counts 1 there and 2 here. Lengths are measured in code points
+ * (`codePointLength`: the units less the surrogate pairs), which is all that grouping elements and
+ * keeping whole ones needs. Where text must be cut at a position (splitting an oversized chunk or
+ * table), the text's astral characters are first swapped for private-use BMP characters that occur
+ * nowhere in it (one code unit each), the cut is made on that, and the pieces are mapped back
+ * (`codecFor`). Text without astral characters, the common case, skips all of this.
  */
 
 const SURROGATE = /[\uD800-\uDFFF]/;
 const REPLACEMENT_RANGE = /[\uE000-\uF8FF\uFDD0-\uFDEF]/;
-const NEEDS_CODEC_LOOK = /[\uD800-\uF8FF\uFDD0-\uFDEF]/;
 
 /** A reversible mapping between a document's text and its one-unit-per-code-point form. */
 export interface TextCodec {
@@ -64,20 +65,49 @@ function fromUnits(units: Uint16Array, length: number): string {
   return out;
 }
 
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+// First high and first low surrogate.
+const HIGH = 0xd800;
+const LOW = 0xdc00;
+
 /**
- * True when `s` may matter to a codec: it holds surrogates (astral characters) or characters a
- * codec could use as replacements. Strings for which this is false need no encoding and can be
- * left out of {@link codecFor}.
+ * The number of surrogate pairs in `s`: each is one code point in two code units. A lone
+ * surrogate is one unit and one code point, as in Python.
  */
-export function needsCodecLook(s: string): boolean {
-  return NEEDS_CODEC_LOOK.test(s);
+export function surrogatePairs(s: string): number {
+  if (!HIGH_SURROGATE.test(s)) return 0;
+  let pairs = 0;
+  const n = s.length;
+  for (let i = 0; i + 1 < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < HIGH || c >= LOW) continue;
+    const lo = s.charCodeAt(i + 1);
+    if (lo >= LOW && lo <= 0xdfff) {
+      pairs++;
+      i++;
+    }
+  }
+  return pairs;
+}
+
+/** The length of `s` in code points (Python's `len`). */
+export function codePointLength(s: string): number {
+  return s.length - surrogatePairs(s);
+}
+
+/** The last `n` code points of `s` (Python's `s[-n:]` for `n > 0`; all of `s` when it is shorter). */
+export function codePointTail(s: string, n: number): string {
+  let i = s.length;
+  for (let k = 0; k < n && i > 0; k++) {
+    const lo = s.charCodeAt(i - 1);
+    i -= i >= 2 && lo >= LOW && lo <= 0xdfff && s.charCodeAt(i - 2) >= HIGH && s.charCodeAt(i - 2) < LOW ? 2 : 1;
+  }
+  return s.slice(i);
 }
 
 // Astral code points are looked up by their surrogates: one 1,024-entry page per high surrogate,
 // holding each low surrogate's stand-in unit (0: none). A document's astral characters fall in a
 // few pages, so this costs a few kilobytes and no hashing.
-const HIGH = 0xd800;
-const LOW = 0xdc00;
 const PAGE = 0x400;
 // Marks a code point seen while collecting, before it has a stand-in.
 const SEEN = 0xffff;

@@ -1,5 +1,5 @@
 import type { ChunkingOptions } from './options.js';
-import { PreChunk, canCombine, joinedLength, type CombineCandidate } from './pre-chunk.js';
+import { PreChunk, canCombine, joinedLength, type CombineCandidate, type PreChunkSink } from './pre-chunk.js';
 
 // A run of pre-chunks being merged; the merged PreChunk is built once, when the run ends.
 class CombinedRun implements CombineCandidate {
@@ -8,6 +8,7 @@ class CombinedRun implements CombineCandidate {
   segmentsLength = 0;
   textLength = 0;
   hasTable = false;
+  astral = false;
   // Most runs hold one pre-chunk; the list is made for the second.
   private rest: PreChunk[] | undefined;
 
@@ -26,13 +27,14 @@ class CombinedRun implements CombineCandidate {
     if (rest === undefined) return first;
     const elements = first.elements.concat(...rest.map((pc) => pc.elements));
     const segments = first.segments.concat(...rest.map((pc) => pc.segments));
-    return new PreChunk(elements, this.overlapPrefix, segments);
+    return new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.hasTable, this.astral);
   }
 
   private count(pc: PreChunk): void {
     this.segmentCount += pc.segmentCount;
     this.segmentsLength += pc.segmentsLength;
     if (pc.hasTable) this.hasTable = true;
+    if (pc.astral) this.astral = true;
     this.textLength = joinedLength(this.overlapPrefix, this.segmentsLength, this.segmentCount);
   }
 }
@@ -44,15 +46,15 @@ class CombinedRun implements CombineCandidate {
  * `isolate_table` is on. With the default threshold (= `max_characters`) small sections are merged
  * across titles; `combine_text_under_n_chars: 0` turns merging off.
  *
- * Fed one pre-chunk at a time with `add`, it hands each merged pre-chunk to `emit` once complete;
- * `finish` emits the last one.
+ * Fed one pre-chunk at a time with `add`, it hands each merged pre-chunk to `sink` once complete;
+ * `finish` hands over the last one.
  */
-export class PreChunkCombiner {
+export class PreChunkCombiner implements PreChunkSink {
   private run: CombinedRun | undefined;
 
   constructor(
     private readonly opts: ChunkingOptions,
-    private readonly emit: (preChunk: PreChunk) => void,
+    private readonly sink: PreChunkSink,
   ) {}
 
   /** Takes the next pre-chunk. */
@@ -61,14 +63,14 @@ export class PreChunkCombiner {
     if (run === undefined) this.run = new CombinedRun(pc);
     else if (canCombine(run, pc, this.opts)) run.add(pc);
     else {
-      this.emit(run.merged());
+      this.sink.add(run.merged());
       this.run = new CombinedRun(pc);
     }
   }
 
   /** Emits the pre-chunk still being accumulated, if any. */
   finish(): void {
-    if (this.run) this.emit(this.run.merged());
+    if (this.run) this.sink.add(this.run.merged());
     this.run = undefined;
   }
 }
@@ -76,7 +78,7 @@ export class PreChunkCombiner {
 /** {@link PreChunkCombiner} over a sequence of pre-chunks: the merged pre-chunks, in order. */
 export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
   const all: PreChunk[] = [];
-  const combiner = new PreChunkCombiner(opts, (pc) => all.push(pc));
+  const combiner = new PreChunkCombiner(opts, { add: (pc) => all.push(pc) });
   for (const pc of preChunks) combiner.add(pc);
   combiner.finish();
   yield* all;

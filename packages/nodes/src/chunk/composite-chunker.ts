@@ -1,5 +1,6 @@
 import type { Element } from '@quarry/core';
 import { consolidateMetadata, origElementsFor } from './consolidate-metadata.js';
+import { codecFor } from './code-points.js';
 import type { ChunkContext } from './context.js';
 import type { PreChunk } from './pre-chunk.js';
 import { randomUuid } from './uuid.js';
@@ -13,16 +14,26 @@ export function appendCompositeChunks(preChunk: PreChunk, ctx: ChunkContext, out
   const text = preChunk.text;
   if (!text) return;
   const metadata = consolidateMetadata(preChunk.elements);
-  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(ctx.originals(preChunk.elements));
-  if (text.length <= ctx.splitter.maxlen) {
+  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(preChunk.elements);
+  if (preChunk.textLength <= ctx.splitter.maxlen) {
     out.push({ element_id: randomUuid(), type: 'CompositeElement', text, metadata });
     return;
   }
-  const pieces = ctx.splitter.pieces(text);
+  const pieces = splitText(text, preChunk.astral, ctx);
   const continuation = pieces.length > 1 ? { ...metadata, is_continuation: true } : metadata;
   for (let i = 0; i < pieces.length; i++) {
     out.push({ element_id: randomUuid(), type: 'CompositeElement', text: pieces[i] as string, metadata: i === 0 ? metadata : continuation });
   }
+}
+
+/**
+ * The splitter's pieces of `text`, cut at code-point positions: text with astral characters is
+ * split in its one-unit-per-code-point form (see `code-points.ts`) and the pieces mapped back.
+ */
+export function splitText(text: string, astral: boolean, ctx: ChunkContext): string[] {
+  if (!astral) return ctx.splitter.pieces(text);
+  const codec = codecFor([text]);
+  return ctx.splitter.pieces(codec.encode(text)).map((piece) => codec.decode(piece));
 }
 
 /** The chunks {@link appendCompositeChunks} forms from `preChunk`. */

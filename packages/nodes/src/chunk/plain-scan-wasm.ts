@@ -7,9 +7,10 @@
  * Memory layout (linear memory, little-endian):
  * - `[0, 0x10000)`: one class byte per code unit, written by the caller; bit `SEPARATOR_BIT` marks
  *   a space or line break, bit `OTHER_BIT` a unit that takes a text off the fast path, bit
- *   `CODEC_BIT` one the code-point codec must see. Only `" "` and `"\n"` may be separators, and
- *   OTHER and CODEC units must lie in the prefilter's superset below (Python's whitespace,
- *   surrogates, private-use characters and noncharacters all do).
+ *   `CODEC_BIT` one the caller wants reported (surrogates, whose code points it counts). Only
+ *   `" "` and `"\n"` may be separators, and OTHER and CODEC units must lie in the prefilter's
+ *   superset below (Python's whitespace, surrogates, private-use characters and noncharacters
+ *   all do).
  * - `[UNITS_AT, UNITS_AT + 2 * WINDOW_UNITS)`: the text, as the caller writes it (`utf16le`).
  * - `[NEWLINES_AT, NEWLINES_AT + 4 * WINDOW_UNITS)`: the line-break positions found (`i32`).
  *
@@ -37,7 +38,7 @@ export const NEWLINES_AT = UNITS_AT + 2 * WINDOW_UNITS + 64;
 export const SEPARATOR_BIT = 1;
 /** Class-table bit of a unit that takes a text off the fast path. */
 export const OTHER_BIT = 4;
-/** Class-table bit of a unit the code-point codec must see (and that keeps the fast path). */
+/** Class-table bit of a unit to report (one that keeps the fast path): a surrogate, for the caller. */
 export const CODEC_BIT = 8;
 /** Added to `scan`'s count when a CODEC unit occurs. */
 export const CODEC_FLAG = CODEC_BIT << 27;

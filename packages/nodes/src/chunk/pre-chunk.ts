@@ -1,4 +1,5 @@
 import type { Element } from '@quarry/core';
+import { codePointLength, codePointTail, surrogatePairs } from './code-points.js';
 import type { ChunkingOptions } from './options.js';
 import { collapseWhitespace, pyStrip } from './python-text.js';
 
@@ -31,13 +32,15 @@ function segmentsOf(elements: readonly Element[]): string[] {
 
 /**
  * Elements staged to become one chunk (or, for a single oversized element, several split chunks).
- * Immutable; its text is built once, on first use.
+ * Immutable; its text is built once, on first use. Lengths are in code points.
  */
 export class PreChunk {
   /** Length of `text` without building it. */
   readonly textLength: number;
   /** True when one of the elements is a table. */
   readonly hasTable: boolean;
+  /** True when the text holds astral characters (surrogate pairs): code points and units differ. */
+  readonly astral: boolean;
   /** Total length of the element segments (the text without overlap prefix and separators). */
   readonly segmentsLength: number;
   /** Number of element segments. */
@@ -50,6 +53,7 @@ export class PreChunk {
    * @param segments the elements' non-empty segments, when already known.
    * @param segmentsLength the total length of `segments`, when already known.
    * @param hasTable whether one of the elements is a table, when already known.
+   * @param astral whether the segments hold surrogate pairs, when already known.
    */
   constructor(
     readonly elements: readonly Element[],
@@ -57,10 +61,17 @@ export class PreChunk {
     readonly segments: readonly string[] = segmentsOf(elements),
     segmentsLength?: number,
     hasTable?: boolean,
+    astral?: boolean,
   ) {
-    if (segmentsLength === undefined) {
-      segmentsLength = 0;
-      for (const s of segments) segmentsLength += s.length;
+    if (segmentsLength === undefined || astral === undefined) {
+      let units = 0;
+      let pairs = 0;
+      for (const s of segments) {
+        units += s.length;
+        pairs += surrogatePairs(s);
+      }
+      segmentsLength ??= units - pairs;
+      astral ??= pairs > 0;
     }
     if (hasTable === undefined) {
       hasTable = false;
@@ -70,6 +81,7 @@ export class PreChunk {
     this.segmentCount = segments.length;
     this.textLength = joinedLength(overlapPrefix, segmentsLength, segments.length);
     this.hasTable = hasTable;
+    this.astral = astral || (overlapPrefix !== '' && surrogatePairs(overlapPrefix) > 0);
   }
 
   /** The chunk text: overlap prefix and element segments joined by a blank line. */
@@ -84,14 +96,22 @@ export class PreChunk {
     return this.joined;
   }
 
-  /** The part of this chunk's text repeated before the next chunk with `overlap_all`. */
+  /** The part of this chunk's text repeated before the next chunk with `overlap_all`: its last `overlap` code points, stripped. */
   overlapTail(overlap: number): string {
-    return overlap ? pyStrip(this.text.slice(-overlap)) : '';
+    if (!overlap) return '';
+    return pyStrip(this.astral ? codePointTail(this.text, overlap) : this.text.slice(-overlap));
   }
 
   /** This pre-chunk followed by `other`; only the first overlap prefix is kept. */
   combine(other: PreChunk): PreChunk {
-    return new PreChunk([...this.elements, ...other.elements], this.overlapPrefix, [...this.segments, ...other.segments]);
+    return new PreChunk(
+      [...this.elements, ...other.elements],
+      this.overlapPrefix,
+      [...this.segments, ...other.segments],
+      this.segmentsLength + other.segmentsLength,
+      this.hasTable || other.hasTable,
+      this.astral || other.astral,
+    );
   }
 
   /**
@@ -113,10 +133,10 @@ export interface CombineCandidate {
   readonly hasTable: boolean;
 }
 
-/** Length of an overlap prefix and `count` segments of total length `segmentsLength`, joined. */
+/** Length in code points of an overlap prefix and `count` segments of total length `segmentsLength`, joined. */
 export function joinedLength(overlapPrefix: string, segmentsLength: number, count: number): number {
-  const parts = count + (overlapPrefix ? 1 : 0);
-  return segmentsLength + overlapPrefix.length + (parts > 0 ? (parts - 1) * SEP_LEN : 0);
+  if (!overlapPrefix) return segmentsLength + (count > 0 ? (count - 1) * SEP_LEN : 0);
+  return segmentsLength + codePointLength(overlapPrefix) + count * SEP_LEN;
 }
 
 /**
@@ -164,10 +184,15 @@ export function onNextPage(): BoundaryPredicate {
 export interface PreChunkTexts {
   /** `segmentOf` of each element. */
   readonly segments: readonly string[];
-  /** Length of each element's raw text (0 without text): what the size checks measure. */
+  /** Length in code points of each element's raw text (0 without text): what the size checks measure. */
   readonly lengths: Int32Array;
   /** 1 where the element is a table (see {@link isTableFamily}), else 0. */
   readonly tables: Uint8Array;
+  /**
+   * Surrogate pairs in each element's text, which its segment keeps (whitespace is never
+   * astral); absent when no text has any.
+   */
+  readonly pairs?: Int32Array | undefined;
 }
 
 /** {@link PreChunkTexts} of `elements`, for callers that have not gathered them on the way. */
@@ -175,12 +200,15 @@ export function preChunkTexts(elements: readonly Element[], segments: readonly s
   const n = elements.length;
   const lengths = new Int32Array(n);
   const tables = new Uint8Array(n);
+  let pairs: Int32Array | undefined;
   for (let i = 0; i < n; i++) {
     const el = elements[i] as Element;
-    lengths[i] = el.text ? el.text.length : 0;
+    const astral = el.text ? surrogatePairs(el.text) : 0;
+    lengths[i] = el.text ? el.text.length - astral : 0;
+    if (astral > 0) (pairs ??= new Int32Array(n))[i] = astral;
     tables[i] = isTableFamily(el) ? 1 : 0;
   }
-  return { segments, lengths, tables };
+  return { segments, lengths, tables, pairs };
 }
 
 // Accumulates a run of consecutive elements while they fit, as indexes into the element list;
@@ -193,6 +221,8 @@ class PreChunkBuilder {
   private textLen = 0;
   private segmentsLength = 0;
   private holdsTable = false;
+  // Surrogate pairs in the run's segments or overlap prefix.
+  private astral = false;
   // The non-empty segments of the run: the first `segmentsHeld` of this list, copied out at their
   // final size when the run is flushed (the list itself is reused, never shrunk).
   private readonly segments: string[] = [];
@@ -227,7 +257,9 @@ class PreChunkBuilder {
     const segment = texts.segments[i] as string;
     if (segment) {
       this.segments[this.segmentsHeld++] = segment;
-      this.segmentsLength += segment.length;
+      const pairs = texts.pairs === undefined ? 0 : (texts.pairs[i] as number);
+      this.segmentsLength += segment.length - pairs;
+      if (pairs > 0) this.astral = true;
     }
     if (table) this.holdsTable = true;
     const length = texts.lengths[i] as number;
@@ -242,7 +274,7 @@ class PreChunkBuilder {
     if (end === start) return undefined;
     const elements = copyRange(this.elements, start, end);
     const segments = copyRange(this.segments, 0, this.segmentsHeld);
-    const preChunk = new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.holdsTable);
+    const preChunk = new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.holdsTable, this.astral);
     const { opts } = this;
     const tableOnly = opts.isolate_table && end - start === 1 && this.texts.tables[start] === 1;
     this.reset(tableOnly ? '' : preChunk.overlapTail(opts.overlap_all ? opts.overlap : 0), end);
@@ -254,8 +286,9 @@ class PreChunkBuilder {
     this.start = start;
     this.end = start;
     this.holdsTable = false;
+    this.astral = false;
     this.segmentCount = overlapPrefix ? 1 : 0;
-    this.textLen = overlapPrefix.length;
+    this.textLen = overlapPrefix ? codePointLength(overlapPrefix) : 0;
     this.segmentsLength = 0;
     this.segmentsHeld = 0;
   }
@@ -270,19 +303,29 @@ function copyRange<T>(list: readonly T[], from: number, to: number): T[] {
 }
 
 /**
+ * Takes pre-chunks as they are completed. An object with a method, not a callback: a run's own
+ * closure, new on every run, made the optimised pre-chunking loop bail out on "wrong call target"
+ * again and again (its inlined call checks the closure's identity), while a method of a class is
+ * the same function for every instance.
+ */
+export interface PreChunkSink {
+  add(preChunk: PreChunk): void;
+}
+
+/**
  * Groups elements into pre-chunks (the library's `PreChunker`): an element joins the current
  * pre-chunk unless a boundary predicate fires or it does not fit (soft maximum exceeded, hard
  * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every element.
- * Each pre-chunk is handed to `emit` as soon as it is complete.
+ * Each pre-chunk is handed to `sink` as soon as it is complete.
  *
- * @param texts the elements' segments, raw lengths and table flags (see {@link preChunkTexts}).
+ * @param texts the elements' segments, lengths and table flags (see {@link preChunkTexts}).
  */
 export function forEachPreChunk(
   elements: readonly Element[],
   opts: ChunkingOptions,
   predicates: readonly BoundaryPredicate[],
   texts: PreChunkTexts,
-  emit: (preChunk: PreChunk) => void,
+  sink: PreChunkSink,
 ): void {
   const builder = new PreChunkBuilder(opts, elements, texts);
   const n = elements.length;
@@ -295,12 +338,12 @@ export function forEachPreChunk(
     }
     if (boundary || !builder.willFit(i)) {
       const done = builder.flush();
-      if (done) emit(done);
+      if (done) sink.add(done);
     }
     builder.add(i);
   }
   const last = builder.flush();
-  if (last) emit(last);
+  if (last) sink.add(last);
 }
 
 /**
@@ -316,6 +359,6 @@ export function* preChunks(
 ): Generator<PreChunk> {
   const list: readonly Element[] = Array.isArray(elements) ? elements : [...elements];
   const all: PreChunk[] = [];
-  forEachPreChunk(list, opts, predicates, preChunkTexts(list, segments), (pc) => all.push(pc));
+  forEachPreChunk(list, opts, predicates, preChunkTexts(list, segments), { add: (pc) => all.push(pc) });
   yield* all;
 }

@@ -1,4 +1,5 @@
 import type { Element, ElementMetadata } from '@quarry/core';
+import { codecFor, surrogatePairs } from './code-points.js';
 import { origTableFor, tableChunkBaseMetadata } from './consolidate-metadata.js';
 import type { ChunkContext } from './context.js';
 import { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table.js';
@@ -23,6 +24,25 @@ type TextAndHtml = [text: string, html: string];
  * A table without text gives no chunk.
  */
 export function tableChunks(table: Element, overlapPrefix: string, ctx: ChunkContext): Element[] {
+  const rawHtml = table.metadata.text_as_html;
+  const html = typeof rawHtml === 'string' ? rawHtml : '';
+  if (surrogatePairs(table.text) === 0 && surrogatePairs(html) === 0 && surrogatePairs(overlapPrefix) === 0) {
+    return tableChunksOf(table, overlapPrefix, ctx, table);
+  }
+  // Lengths and cuts in code points: chunk the table's one-unit-per-code-point form, map back.
+  const codec = codecFor([table.text, html, overlapPrefix]);
+  const encoded: Element = { ...table, text: codec.encode(table.text) };
+  if (html) encoded.metadata = { ...table.metadata, text_as_html: codec.encode(html) };
+  return tableChunksOf(encoded, codec.encode(overlapPrefix), ctx, table).map((chunk) => {
+    chunk.text = codec.decode(chunk.text);
+    const chunkHtml = chunk.metadata.text_as_html;
+    if (typeof chunkHtml === 'string') chunk.metadata.text_as_html = codec.decode(chunkHtml);
+    return chunk;
+  });
+}
+
+// tableChunks on text measured in code units; `original` is the caller's table, for orig_elements.
+function tableChunksOf(table: Element, overlapPrefix: string, ctx: ChunkContext, original: Element): Element[] {
   if (!collapseWhitespace(table.text)) return [];
   const { opts } = ctx;
   const stripped = pyStrip(table.text);
@@ -30,7 +50,7 @@ export function tableChunks(table: Element, overlapPrefix: string, ctx: ChunkCon
   const rawHtml = table.metadata.text_as_html;
   const htmlTable = typeof rawHtml === 'string' ? parseHtmlTable(rawHtml) : undefined;
   const html = htmlTable?.html ?? '';
-  const orig = opts.include_orig_elements ? origTableFor(ctx.original(table)) : undefined;
+  const orig = opts.include_orig_elements ? origTableFor(original) : undefined;
 
   if (textWithOverlap.length <= opts.max_characters && html.length <= opts.max_characters) {
     const metadata = tableChunkBaseMetadata(table);

@@ -9,7 +9,8 @@ import { CODEC_BIT, CODEC_FLAG, NEWLINES_AT, OTHER_BIT, SEPARATOR_BIT, UNITS_AT,
  * text's UTF-16 units are copied natively into WebAssembly memory and checked sixteen at a time with
  * SIMD (`plain-scan-wasm.ts`), or, where that is unavailable or the text is very long, copied into a
  * scratch buffer and classified two at a time through a 64 KiB table. Either is several times
- * faster; the same pass reports whether the code-point codec must see the text, and the line breaks
+ * faster; the same pass reports whether the text holds surrogates (astral characters, which make
+ * code points and code units differ), and the line breaks
  * it finds are replaced by splicing the text (no character copied). A text off the fast path is
  * collapsed by `collapseWhitespace`, exactly; the fast path only has to be right when it says yes.
  */
@@ -21,7 +22,7 @@ const SEPARATOR = SEPARATOR_BIT;
 const NEWLINE = 2;
 /** Any other Python whitespace: takes a text off the fast path. */
 const OTHER = OTHER_BIT;
-/** A unit the code-point codec must see (see `code-points.ts`): reported, but not whitespace. */
+/** A surrogate (see `code-points.ts`): reported, but not whitespace. */
 const CODEC = CODEC_BIT;
 
 /**
@@ -32,8 +33,8 @@ const OTHER_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x09, 0x09], [0x0b, 0x0d], [0x1c, 0x1f], [0x85, 0x85], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
   [0x2028, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000],
 ];
-/** Surrogates, private-use characters and BMP noncharacters: what `needsCodecLook` looks for. */
-const CODEC_RANGES: ReadonlyArray<readonly [number, number]> = [[0xd800, 0xf8ff], [0xfdd0, 0xfdef]];
+/** Surrogates: a text holding one may be shorter in code points than in code units. */
+const CODEC_RANGES: ReadonlyArray<readonly [number, number]> = [[0xd800, 0xdfff]];
 
 const CLASS = (() => {
   const t = new Uint8Array(0x10000);
@@ -91,7 +92,7 @@ function reserve(count: number, n: number): void {
   newlines = grown;
 }
 
-/** Part of a {@link scanPlain} result: the text holds units the code-point codec must see. */
+/** Part of a {@link scanPlain} result: the text holds a surrogate. */
 export { CODEC_FLAG };
 
 /** The number of line breaks in a non-negative {@link scanPlain} result. */
@@ -106,8 +107,8 @@ const EDGE = SEPARATOR | OTHER;
  * Decides whether `text` takes the fast path: no whitespace but single spaces and single line
  * breaks between non-whitespace characters. Returns -1 when it does not, else the number of line
  * breaks, whose positions (ascending) {@link lastNewlines} holds until the next scan, plus
- * `CODEC_FLAG` when the text holds a surrogate, private-use or noncharacter unit (which the
- * code-point codec must see). `text` must not be empty.
+ * `CODEC_FLAG` when the text holds a surrogate (so that its code points must be counted).
+ * `text` must not be empty.
  */
 export function scanPlain(text: string): number {
   const length = text.length;

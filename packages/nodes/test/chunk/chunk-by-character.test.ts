@@ -86,10 +86,20 @@ describe('chunkByCharacter', () => {
     const words = ['lorem', 'ipsum', 'dolor', '中文', 'жж', ...astral, `${astral[0]}${astral[1]}`];
     const source = Array.from({ length: 60 }, (_, i) => {
       const n = 1 + (next() % 12);
-      const text = Array.from({ length: n }, () => words[next() % (i % 3 === 0 ? words.length : 5)] as string).join(next() % 4 ? ' ' : '\n');
+      const pick = () => words[next() % (i % 3 === 0 ? words.length : 5)] as string;
+      if (i % 13 === 5) {
+        // A table: its rows measured and cut by their cells' text, in code points too.
+        const rows = Array.from({ length: 1 + (n % 5) }, () => [pick(), pick(), pick()]);
+        const html = `<table>${rows.map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`).join('')}</table>`;
+        return el('Table', rows.map((r) => r.join(' ')).join('\n'), { page_number: 1 + (i >> 4), text_as_html: html });
+      }
+      const text = Array.from({ length: n }, pick).join(next() % 4 ? ' ' : '\n');
       return el(i % 9 === 0 ? 'Title' : 'NarrativeText', text, { page_number: 1 + (i >> 4) });
     });
-    const swapped = source.map((e) => ({ ...e, text: swap(e.text, astral, stand) }));
+    const swapHtml = (e: Element, from: string[], to: string[]) =>
+      typeof e.metadata.text_as_html === 'string' ? { ...e.metadata, text_as_html: swap(e.metadata.text_as_html, from, to) } : e.metadata;
+    const swapped = source.map((e) => ({ ...e, text: swap(e.text, astral, stand), metadata: swapHtml(e, astral, stand) }));
+    const htmls = (chunks: Element[]) => chunks.map((c) => c.metadata.text_as_html);
     for (const options of [
       { max_characters: 40 },
       { max_characters: 25, overlap: 6 },
@@ -99,6 +109,7 @@ describe('chunkByCharacter', () => {
       const got = chunkByCharacter(source, options);
       const want = chunkByCharacter(swapped, options);
       expect(texts(got)).toEqual(texts(want).map((t) => swap(t, stand, astral)));
+      expect(htmls(got)).toEqual(want.map((c) => swapHtml(c, stand, astral).text_as_html));
       // orig_elements are the caller's elements, not working copies.
       for (const [i, chunk] of got.entries()) {
         const origIds = (chunk.metadata.orig_elements as Element[]).map((e) => source.indexOf(e));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codecFor, needsCodecLook } from '../../src/chunk/code-points.js';
+import { codePointLength, codePointTail, codecFor, surrogatePairs } from '../../src/chunk/code-points.js';
 
 describe('codecFor', () => {
   it('is the identity without astral characters', () => {
@@ -39,12 +39,6 @@ describe('codecFor', () => {
     expect(codec.decode(encoded)).toBe(text);
   });
 
-  it('flags only strings that matter', () => {
-    expect(needsCodecLook('abc')).toBe(false);
-    expect(needsCodecLook('a😀')).toBe(true);
-    expect(needsCodecLook('\ue123')).toBe(true);
-  });
-
   it('passes lone surrogates through and handles texts longer than one conversion block', () => {
     const long = `${'😀 ab '.repeat(3000)}\ud800 x \udc00`;
     const codec = codecFor([long]);
@@ -52,5 +46,25 @@ describe('codecFor', () => {
     expect(encoded.length).toBe([...long].length);
     expect(encoded.endsWith('\ud800 x \udc00')).toBe(true);
     expect(codec.decode(encoded)).toBe(long);
+  });
+});
+
+describe('code-point lengths', () => {
+  it('counts surrogate pairs as one code point and lone surrogates as one', () => {
+    expect(surrogatePairs('plain')).toBe(0);
+    expect(surrogatePairs('a😀b𝒳')).toBe(2);
+    expect(codePointLength('a😀b𝒳')).toBe(4);
+    // A lone high surrogate, a lone low one, and a low before a high: none is a pair.
+    expect(codePointLength('\ud800a\udc00\udc00\ud800')).toBe(5);
+    expect(codePointLength('😀\ud800')).toBe(2);
+  });
+
+  it('takes the last n code points, never splitting a pair', () => {
+    expect(codePointTail('abc😀', 1)).toBe('😀');
+    expect(codePointTail('abc😀', 2)).toBe('c😀');
+    expect(codePointTail('😀😀x', 2)).toBe('😀x');
+    expect(codePointTail('😀', 5)).toBe('😀');
+    expect(codePointTail('ab\udc00', 1)).toBe('\udc00');
+    expect(codePointTail('plain', 3)).toBe('plain'.slice(-3));
   });
 });

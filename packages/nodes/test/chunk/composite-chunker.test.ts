@@ -7,7 +7,7 @@ import { el } from './helpers.js';
 
 const ctx = (input: Parameters<typeof chunkingOptions>[1]) => {
   const opts = chunkingOptions('basic', input);
-  return { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap), original: (e: never) => e, originals: (els: never) => els };
+  return { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap) };
 };
 
 describe('compositeChunks', () => {

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Element, ElementType } from '@quarry/core';
-import { needsCodecLook } from '../../src/chunk/code-points.js';
 import { elementTexts } from '../../src/chunk/element-texts.js';
 import { segmentOf } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
 describe('elementTexts', () => {
-  it('gives each element its segment and flags the texts the codec must see', () => {
+  it('gives each element its segment and its length in code points', () => {
     const elements = [
       el('NarrativeText', 'line one\nline two'),
       el('NarrativeText', 'smile 😀'),
@@ -15,10 +14,11 @@ describe('elementTexts', () => {
       el('PageBreak', ''),
       el('NarrativeText', 'a\n\nb  c\t'),
     ];
-    const { segments, flagged, looked } = elementTexts(elements);
+    const { segments, lengths, pairs } = elementTexts(elements);
     expect(segments).toEqual(['line one line two', 'smile 😀', 'def f():\n    return 1\n', 'a b', '', 'a b c']);
-    expect(flagged).toEqual([1, 3]);
-    expect(looked).toEqual(['smile 😀', '<table><tr><td>\ue000</td></tr></table>']);
+    // The emoji is one code point (two code units); lengths are of the raw texts.
+    expect([...lengths]).toEqual([17, 7, 22, 3, 0, 8]);
+    expect([...(pairs ?? [])]).toEqual([0, 1, 0, 0, 0, 0]);
   });
 
   // Every Python whitespace character, JavaScript-only whitespace, surrogates (paired and lone),
@@ -30,13 +30,11 @@ describe('elementTexts', () => {
   ];
 
   function expectAgreement(elements: Element[]): void {
-    const { segments, flagged } = elementTexts(elements);
+    const { segments, lengths, pairs } = elementTexts(elements);
     expect(segments).toEqual(elements.map(segmentOf));
-    const expected = elements.flatMap((e, i) => {
-      const html = e.metadata.text_as_html;
-      return needsCodecLook(e.text) || (typeof html === 'string' && needsCodecLook(html)) ? [i] : [];
-    });
-    expect(flagged).toEqual(expected);
+    // Array.from iterates code points; a lone surrogate is one, as in Python.
+    expect([...lengths]).toEqual(elements.map((e) => Array.from(e.text).length));
+    expect(Array.from(elements, (_, i) => pairs?.[i] ?? 0)).toEqual(elements.map((e) => e.text.length - Array.from(e.text).length));
   }
 
   it('takes the slow path for each special character alone between words', () => {
@@ -44,7 +42,7 @@ describe('elementTexts', () => {
     expectAgreement(elements);
   });
 
-  it('agrees with segmentOf and needsCodecLook on random texts', () => {
+  it('agrees with segmentOf and code-point counting on random texts', () => {
     // Mostly words with single spaces and newlines, as partitioners emit, and now and then a special.
     const common = ['a', 'b', 'é', '中', 'ж', ' ', '\n'];
     const types: ElementType[] = ['NarrativeText', 'Title', 'CodeSnippet', 'Table'];

@@ -7,7 +7,7 @@ import { el } from './helpers.js';
 
 function run(table: Element, input: Parameters<typeof chunkingOptions>[1] = {}, prefix = ''): Element[] {
   const opts = chunkingOptions('basic', input);
-  return tableChunks(table, prefix, { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap), original: (e) => e, originals: (els) => els });
+  return tableChunks(table, prefix, { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap) });
 }
 
 const HEADED =

@@ -19,7 +19,7 @@ function pySplitJoin(s: string): string {
 // (U+202A-U+202E ride along with U+2028-U+202F); the result flags surrogate, private-use and
 // noncharacter units, which the code-point codec must see.
 const OFF_PATH = /[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u3000]|[ \n]{2}|^[ \n]|[ \n]$/;
-const CODEC_UNIT = /[\uD800-\uF8FF\uFDD0-\uFDEF]/;
+const CODEC_UNIT = /[\uD800-\uDFFF]/;
 
 function expectedScan(text: string): { result: number; newlines: number[] } {
   if (OFF_PATH.test(text)) return { result: -1, newlines: [] };
@@ -76,6 +76,7 @@ describe('scanPlain', () => {
         expect(scan('a😀b')).toBe(CODEC_FLAG);
         expect(scan('😀')).toBe(CODEC_FLAG);
         expect(scan('𑄝𑄬\n𑄇 \ue000 x')).toBe(CODEC_FLAG + 1);
+        expect(scan('private \ue000 use')).toBe(0);
         expect(scan('lone \ud800 surrogate')).toBe(CODEC_FLAG);
         expect(scan('\ufdd0\t')).toBe(-1);
         expect(scan('plain\ntext')).toBe(1);
