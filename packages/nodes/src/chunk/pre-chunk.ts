@@ -330,9 +330,12 @@ export function forEachPreChunk(
   const builder = new PreChunkBuilder(opts, elements, texts);
   const n = elements.length;
   const np = predicates.length;
-  for (let i = 0; i < n; i++) {
-    let boundary = false;
-    if (np > 0) {
+  // One pass past the last element flushes the last pre-chunk through the same call sites: V8
+  // may compile this loop while it runs (OSR) and reuse that code, and calls after the loop, with
+  // no type feedback at that moment, would make every later run bail out there.
+  for (let i = 0; i <= n; i++) {
+    let boundary = i === n;
+    if (np > 0 && !boundary) {
       const el = elements[i] as Element;
       for (let p = 0; p < np; p++) if ((predicates[p] as BoundaryPredicate)(el)) boundary = true;
     }
@@ -340,10 +343,8 @@ export function forEachPreChunk(
       const done = builder.flush();
       if (done) sink.add(done);
     }
-    builder.add(i);
+    if (i < n) builder.add(i);
   }
-  const last = builder.flush();
-  if (last) sink.add(last);
 }
 
 /**
