@@ -16,6 +16,7 @@ export interface ConsolidationHelpers {
 type Consolidator = (elements: readonly Element[]) => ElementMetadata | undefined;
 
 interface Plan {
+  /** The consolidated fields (known, not dropped), in order. */
   readonly fields: readonly string[];
   /** `undefined` when this field order cannot be compiled (a dict-merging field). */
   readonly run: Consolidator | undefined;
@@ -27,10 +28,11 @@ const MAX_PLANS = 64;
  * Consolidation compiled per metadata field order. Elements of one document nearly always carry
  * the same fields in the same order; for such a chunk, a function written for that order reads
  * each field by name and builds the result as one object literal, where the generic loop looks
- * every field up by a computed key (about six times slower). The result equals the generic one:
- * a compiled consolidator only runs when every element has the plan's field order and the first
- * element has a value for every consolidated field (so fields appear in the plan's order), and it
- * uses the generic path's value helpers. Anything else returns `undefined`, and so does every
+ * every field up by a computed key (about six times slower). Only the fields a chunk keeps count
+ * towards the order: elements that differ in a dropped field (`parent_id` on some, say) share a
+ * plan. The result equals the generic one: a compiled consolidator only runs when every element
+ * has the plan's order of kept fields and the first element has a value for every one of them (so
+ * fields appear in the plan's order), and it uses the generic path's value helpers. Anything else returns `undefined`, and so does every
  * call where the runtime forbids compiling code (`--disallow-code-generation-from-strings`).
  */
 export class ConsolidationPlanner {
@@ -51,20 +53,36 @@ export class ConsolidationPlanner {
     if (!this.compiling || elements.length === 0) return undefined;
     const first = (elements[0] as Element).metadata;
     let plan = this.last;
-    if (plan === undefined || !hasFieldOrder(first, plan.fields)) {
+    if (plan === undefined || !this.hasFieldOrder(first, plan.fields)) {
       plan = this.planFor(first);
       if (plan === undefined) return undefined;
       this.last = plan;
     }
     const { run, fields } = plan;
     if (run === undefined) return undefined;
-    for (let i = 1; i < elements.length; i++) if (!hasFieldOrder((elements[i] as Element).metadata, fields)) return undefined;
+    for (let i = 1; i < elements.length; i++) if (!this.hasFieldOrder((elements[i] as Element).metadata, fields)) return undefined;
     return run(elements);
+  }
+
+  // True when the fields of `metadata` a chunk keeps are exactly `fields`, in that order.
+  private hasFieldOrder(metadata: ElementMetadata, fields: readonly string[]): boolean {
+    let k = 0;
+    for (const field in metadata) {
+      if (!this.kept(field)) continue;
+      if (fields[k] !== field) return false;
+      k++;
+    }
+    return k === fields.length;
+  }
+
+  private kept(field: string): boolean {
+    const strategy = this.strategyOf(field);
+    return strategy !== undefined && strategy !== 'DROP';
   }
 
   private planFor(metadata: ElementMetadata): Plan | undefined {
     const fields: string[] = [];
-    for (const field in metadata) fields.push(field);
+    for (const field in metadata) if (this.kept(field)) fields.push(field);
     const key = fields.join('\u0000');
     const known = this.plans.get(key);
     if (known) return known;
@@ -87,7 +105,6 @@ export class ConsolidationPlanner {
     const kept: Array<[string, CompiledStrategy]> = [];
     for (const field of fields) {
       const strategy = this.strategyOf(field);
-      if (strategy === undefined || strategy === 'DROP') continue;
       if (strategy !== 'FIRST' && strategy !== 'LIST_UNIQUE' && strategy !== 'LIST_CONCATENATE' && strategy !== 'STRING_CONCATENATE') return undefined;
       kept.push([field, strategy]);
     }
@@ -110,14 +127,4 @@ export class ConsolidationPlanner {
     const factory = new Function('h', `return function consolidateCompiled(els) {\n${lines.join('\n')}\n};`) as (h: ConsolidationHelpers) => Consolidator;
     return factory(this.helpers);
   }
-}
-
-// True when `metadata`'s own enumerable fields are exactly `fields`, in that order.
-function hasFieldOrder(metadata: ElementMetadata, fields: readonly string[]): boolean {
-  let k = 0;
-  for (const field in metadata) {
-    if (fields[k] !== field) return false;
-    k++;
-  }
-  return k === fields.length;
 }

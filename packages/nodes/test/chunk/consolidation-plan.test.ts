@@ -23,6 +23,7 @@ const VALUES: Record<string, ReadonlyArray<unknown>> = {
   data_source: [{ url: 'u', record_locator: { k: [1, 2] } }, null],
   coordinates: [{ points: [[0, 0]], system: 'PixelSpace' }],
   custom_field: ['ad hoc'],
+  parent_id: ['p1', 'p2'],
   enrichment_origins: [[{ node: 'a' }], [{ node: 'a' }, { node: 'b' }]],
 };
 const FIELDS = Object.keys(VALUES);
@@ -45,8 +46,12 @@ describe('compiled consolidation', () => {
       const fields = FIELDS.filter(() => rand() < 0.5).filter((f) => f !== 'enrichment_origins' || rand() < 0.2);
       const n = 1 + Math.floor(rand() * 4);
       const mixed = rand() < 0.2;
+      // Later elements that differ only in fields a chunk drops (dropped, ad hoc) share the plan.
+      const unkept = new Set(['coordinates', 'custom_field', 'parent_id']);
+      const varied = !mixed && rand() < 0.3;
+      const variant = (): string[] => fields.filter((f) => !unkept.has(f)).concat([...unkept].filter(() => rand() < 0.5));
       const elements: Element[] = Array.from({ length: n }, (_, i) =>
-        el('NarrativeText', `t${i}`, metadataOf(rand, mixed && i > 0 ? [...fields].reverse() : fields)),
+        el('NarrativeText', `t${i}`, metadataOf(rand, mixed && i > 0 ? [...fields].reverse() : varied && i > 0 ? variant() : fields)),
       );
       if (!mixed) sameOrder++;
       const before = JSON.stringify(elements);
