@@ -96,7 +96,10 @@ export class PreChunk {
     return this.joined;
   }
 
-  /** The part of this chunk's text repeated before the next chunk with `overlap_all`: its last `overlap` code points, stripped. */
+  /**
+   * The part of this chunk's text repeated before the next chunk with `overlap_all`: its last
+   * `overlap` code points, stripped.
+   */
   overlapTail(overlap: number): string {
     if (!overlap) return '';
     return pyStrip(this.astral ? codePointTail(this.text, overlap) : this.text.slice(-overlap));
@@ -133,7 +136,10 @@ export interface CombineCandidate {
   readonly hasTable: boolean;
 }
 
-/** Length in code points of an overlap prefix and `count` segments of total length `segmentsLength`, joined. */
+/**
+ * Length in code points of an overlap prefix and `count` segments of total length
+ * `segmentsLength`, joined.
+ */
 export function joinedLength(overlapPrefix: string, segmentsLength: number, count: number): number {
   if (!overlapPrefix) return segmentsLength + (count > 0 ? (count - 1) * SEP_LEN : 0);
   return segmentsLength + codePointLength(overlapPrefix) + count * SEP_LEN;
@@ -184,7 +190,10 @@ export function onNextPage(): BoundaryPredicate {
 export interface PreChunkTexts {
   /** `segmentOf` of each element. */
   readonly segments: readonly string[];
-  /** Length in code points of each element's raw text (0 without text): what the size checks measure. */
+  /**
+   * Length in code points of each element's raw text (0 without text): what the size checks
+   * measure.
+   */
   readonly lengths: Int32Array;
   /** 1 where the element is a table (see {@link isTableFamily}), else 0. */
   readonly tables: Uint8Array;
