@@ -20,7 +20,12 @@ interface Plan {
   readonly fields: readonly string[];
   /** `undefined` when this field order cannot be compiled (a dict-merging field). */
   readonly run: Consolidator | undefined;
+  /** Full field orders (dropped fields included) known to match: checked first, exactly. */
+  readonly orders: string[][];
 }
+
+/** Full field orders remembered per plan. */
+const MAX_ORDERS = 4;
 
 const MAX_PLANS = 64;
 
@@ -32,8 +37,9 @@ const MAX_PLANS = 64;
  * towards the order: elements that differ in a dropped field (`parent_id` on some, say) share a
  * plan. The result equals the generic one: a compiled consolidator only runs when every element
  * has the plan's order of kept fields and the first element has a value for every one of them (so
- * fields appear in the plan's order), and it uses the generic path's value helpers. Anything else returns `undefined`, and so does every
- * call where the runtime forbids compiling code (`--disallow-code-generation-from-strings`).
+ * fields appear in the plan's order), and it uses the generic path's value helpers. Anything else
+ * returns `undefined`, and so does every call where the runtime forbids compiling code
+ * (`--disallow-code-generation-from-strings`).
  */
 export class ConsolidationPlanner {
   private last: Plan | undefined;
@@ -53,15 +59,25 @@ export class ConsolidationPlanner {
     if (!this.compiling || elements.length === 0) return undefined;
     const first = (elements[0] as Element).metadata;
     let plan = this.last;
-    if (plan === undefined || !this.hasFieldOrder(first, plan.fields)) {
+    if (plan === undefined || !this.matches(first, plan)) {
       plan = this.planFor(first);
       if (plan === undefined) return undefined;
       this.last = plan;
     }
-    const { run, fields } = plan;
+    const { run } = plan;
     if (run === undefined) return undefined;
-    for (let i = 1; i < elements.length; i++) if (!this.hasFieldOrder((elements[i] as Element).metadata, fields)) return undefined;
+    for (let i = 1; i < elements.length; i++) if (!this.matches((elements[i] as Element).metadata, plan)) return undefined;
     return run(elements);
+  }
+
+  // True when `metadata` has the plan's order of kept fields: exactly one of the full orders seen
+  // before (the usual case), else by looking at each field's strategy (and then remembered).
+  private matches(metadata: ElementMetadata, plan: Plan): boolean {
+    const { orders } = plan;
+    for (let o = 0; o < orders.length; o++) if (hasExactOrder(metadata, orders[o] as string[])) return true;
+    if (!this.hasFieldOrder(metadata, plan.fields)) return false;
+    if (orders.length < MAX_ORDERS) orders.push(Object.keys(metadata));
+    return true;
   }
 
   // True when the fields of `metadata` a chunk keeps are exactly `fields`, in that order.
@@ -95,7 +111,7 @@ export class ConsolidationPlanner {
       return undefined;
     }
     if (this.plans.size >= MAX_PLANS) this.plans.clear();
-    const plan: Plan = { fields, run };
+    const plan: Plan = { fields, run, orders: [] };
     this.plans.set(key, plan);
     return plan;
   }
@@ -127,4 +143,14 @@ export class ConsolidationPlanner {
     const factory = new Function('h', `return function consolidateCompiled(els) {\n${lines.join('\n')}\n};`) as (h: ConsolidationHelpers) => Consolidator;
     return factory(this.helpers);
   }
+}
+
+// True when `metadata`'s own enumerable fields are exactly `order`, in that order.
+function hasExactOrder(metadata: ElementMetadata, order: readonly string[]): boolean {
+  let k = 0;
+  for (const field in metadata) {
+    if (order[k] !== field) return false;
+    k++;
+  }
+  return k === order.length;
 }
