@@ -2,7 +2,7 @@ import type { Element } from '@quarry/core';
 import { surrogatePairs } from './code-points.js';
 import { isTableFamily, type PreChunkTexts } from './pre-chunk.js';
 import { collapseWhitespace } from './python-text.js';
-import { CODEC_FLAG, lastNewlines, newlineCount, scanPlain, spliceSpaces } from './text-scan.js';
+import { SURROGATE_FLAG, lastNewlines, newlineCount, scanPlain, spliceSpaces } from './text-scan.js';
 
 /** What a chunking run needs from its elements' texts, computed once per element. */
 export interface ElementTexts extends PreChunkTexts {
@@ -53,7 +53,7 @@ function scanElements(elements: readonly Element[], segments: string[], lengths:
       } else {
         const count = newlineCount(scan);
         segment = count === 0 ? text : spliceSpaces(text, lastNewlines(), 0, count);
-        if (scan & CODEC_FLAG) astral = surrogatePairs(text);
+        if (scan & SURROGATE_FLAG) astral = surrogatePairs(text);
       }
     }
     segments[i] = segment;

@@ -7,8 +7,8 @@
  * Memory layout (linear memory, little-endian):
  * - `[0, 0x10000)`: one class byte per code unit, written by the caller; bit `SEPARATOR_BIT` marks
  *   a space or line break, bit `OTHER_BIT` a unit that takes a text off the fast path, bit
- *   `CODEC_BIT` one the caller wants reported (surrogates, whose code points it counts). Only
- *   `" "` and `"\n"` may be separators, and OTHER and CODEC units must lie in the prefilter's
+ *   `REPORT_BIT` one the caller wants reported (surrogates, whose code points it counts). Only
+ *   `" "` and `"\n"` may be separators, and OTHER and REPORT units must lie in the prefilter's
  *   superset below (Python's whitespace, surrogates, private-use characters and noncharacters
  *   all do).
  * - `[UNITS_AT, UNITS_AT + 2 * WINDOW_UNITS)`: the text, as the caller writes it (`utf16le`).
@@ -17,12 +17,12 @@
  * `scan(n)` looks at the first `n` units (`1 <= n <= WINDOW_UNITS`). It returns -1 when the first or
  * the last unit is a separator or OTHER, when any unit is OTHER, or when two adjacent units are
  * separators; else the number of line breaks, whose positions (unit indexes, ascending) it has
- * stored at `NEWLINES_AT`, plus `CODEC_FLAG` when a CODEC unit occurs.
+ * stored at `NEWLINES_AT`, plus `REPORT_FLAG` when a REPORT unit occurs.
  *
  * The vector loop narrows each 16 units to bytes twice: their low byte saturated (units
  * U+0100-U+7FFF become 0xFF, units from U+8000 become 0x00, neither of which is a space, a line
  * break or in the ranges tested) and their high byte. Space and line-break tests on the first are
- * exact; the OTHER and CODEC test is a cheap superset (control characters, U+0085-U+00A0, high
+ * exact; the OTHER and REPORT test is a cheap superset (control characters, U+0085-U+00A0, high
  * bytes 0x16, 0x20, 0x30 and 0xD8-0xFD), made by nibble-table lookups, and a block that hits it
  * is checked unit by unit through the class table, so the result is exact. Units past `n` in the
  * last block are replaced by 'a' before the tests. Nothing else in memory is read.
@@ -39,9 +39,9 @@ export const SEPARATOR_BIT = 1;
 /** Class-table bit of a unit that takes a text off the fast path. */
 export const OTHER_BIT = 4;
 /** Class-table bit of a unit to report (one that keeps the fast path): a surrogate, for the caller. */
-export const CODEC_BIT = 8;
-/** Added to `scan`'s count when a CODEC unit occurs. */
-export const CODEC_FLAG = CODEC_BIT << 27;
+export const REPORT_BIT = 8;
+/** Added to `scan`'s count when a REPORT unit occurs. */
+export const REPORT_FLAG = REPORT_BIT << 27;
 const MEMORY_PAGES = Math.ceil((NEWLINES_AT + 4 * WINDOW_UNITS) / 0x10000);
 
 /** The instantiated kernel. */
@@ -141,7 +141,7 @@ const COUNT = 3; // line breaks found
 const MASK = 4; // line-break lanes of the current block
 const Q = 5; // byte address in the unit-by-unit check
 const QEND = 6;
-const CODEC = 7; // class bits CODEC_BIT seen
+const REPORTED = 7; // class bits REPORT_BIT seen
 const I32_LOCALS = 7;
 const V0 = 8;
 const V1 = 9;
@@ -265,7 +265,7 @@ const body: number[] = [
   ...op.get(Q), ...op.get(QEND), ...op.i32GeU, ...op.brIf(1),
   ...op.get(Q), ...op.i32Load16U(0), ...op.i32Load8U(0), ...op.tee(MASK), ...op.i32Const(OTHER_BIT), ...op.i32And,
   ...op.if, ...op.i32Const(-1), ...op.return, ...op.end,
-  ...op.get(CODEC), ...op.get(MASK), ...op.i32Or, ...op.set(CODEC),
+  ...op.get(REPORTED), ...op.get(MASK), ...op.i32Or, ...op.set(REPORTED),
   ...op.get(Q), ...op.i32Const(2), ...op.i32Add, ...op.set(Q),
   ...op.br(0),
   ...op.end,
@@ -294,8 +294,8 @@ const body: number[] = [
   // Two separators in a row anywhere: not plain.
   ...op.get(DOUBLE), ...op.v128AnyTrue,
   ...op.if, ...op.i32Const(-1), ...op.return, ...op.end,
-  // COUNT, plus CODEC_FLAG when a CODEC unit was seen.
-  ...op.get(CODEC), ...op.i32Const(CODEC_BIT), ...op.i32And, ...op.i32Const(27), ...op.i32Shl, ...op.get(COUNT), ...op.i32Or,
+  // COUNT, plus REPORT_FLAG when a REPORT unit was seen.
+  ...op.get(REPORTED), ...op.i32Const(REPORT_BIT), ...op.i32And, ...op.i32Const(27), ...op.i32Shl, ...op.get(COUNT), ...op.i32Or,
   ...op.end,
 ];
 

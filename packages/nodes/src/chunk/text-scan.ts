@@ -1,5 +1,5 @@
 import { endianness } from 'node:os';
-import { CODEC_BIT, CODEC_FLAG, NEWLINES_AT, OTHER_BIT, SEPARATOR_BIT, UNITS_AT, WINDOW_UNITS, createWasmScanner } from './plain-scan-wasm.js';
+import { NEWLINES_AT, OTHER_BIT, REPORT_BIT, REPORT_FLAG, SEPARATOR_BIT, UNITS_AT, WINDOW_UNITS, createWasmScanner } from './plain-scan-wasm.js';
 
 /**
  * The fast path of an element's chunk-text segment. Python's `" ".join(s.split())` leaves a text
@@ -23,7 +23,7 @@ const NEWLINE = 2;
 /** Any other Python whitespace: takes a text off the fast path. */
 const OTHER = OTHER_BIT;
 /** A surrogate (see `code-points.ts`): reported, but not whitespace. */
-const CODEC = CODEC_BIT;
+const SURROGATE = REPORT_BIT;
 
 /**
  * Python's whitespace (`str.isspace`) besides `" "` and `"\n"`. A superset would only cost speed;
@@ -34,12 +34,12 @@ const OTHER_RANGES: ReadonlyArray<readonly [number, number]> = [
   [0x2028, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000],
 ];
 /** Surrogates: a text holding one may be shorter in code points than in code units. */
-const CODEC_RANGES: ReadonlyArray<readonly [number, number]> = [[0xd800, 0xdfff]];
+const SURROGATE_RANGES: ReadonlyArray<readonly [number, number]> = [[0xd800, 0xdfff]];
 
 const CLASS = (() => {
   const t = new Uint8Array(0x10000);
   for (const [from, to] of OTHER_RANGES) t.fill(OTHER, from, to + 1);
-  for (const [from, to] of CODEC_RANGES) t.fill(CODEC, from, to + 1);
+  for (const [from, to] of SURROGATE_RANGES) t.fill(SURROGATE, from, to + 1);
   t[0x20] = SEPARATOR;
   t[0x0a] = SEPARATOR | NEWLINE;
   return t;
@@ -93,11 +93,11 @@ function reserve(count: number, n: number): void {
 }
 
 /** Part of a {@link scanPlain} result: the text holds a surrogate. */
-export { CODEC_FLAG };
+export const SURROGATE_FLAG = REPORT_FLAG;
 
 /** The number of line breaks in a non-negative {@link scanPlain} result. */
 export function newlineCount(scan: number): number {
-  return scan & (CODEC_FLAG - 1);
+  return scan & (SURROGATE_FLAG - 1);
 }
 
 // The first and last unit may be neither a separator nor other whitespace.
@@ -107,7 +107,7 @@ const EDGE = SEPARATOR | OTHER;
  * Decides whether `text` takes the fast path: no whitespace but single spaces and single line
  * breaks between non-whitespace characters. Returns -1 when it does not, else the number of line
  * breaks, whose positions (ascending) {@link lastNewlines} holds until the next scan, plus
- * `CODEC_FLAG` when the text holds a surrogate (so that its code points must be counted).
+ * `SURROGATE_FLAG` when the text holds a surrogate (so that its code points must be counted).
  * `text` must not be empty.
  */
 export function scanPlain(text: string): number {
@@ -179,7 +179,7 @@ export function scanPlainScalar(text: string): number {
     if (seen & OTHER || twice & SEPARATOR) return -1;
   }
   found = newlines;
-  return seen & CODEC ? count | CODEC_FLAG : count;
+  return seen & SURROGATE ? count | SURROGATE_FLAG : count;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { CODEC_BIT, CODEC_FLAG, NEWLINES_AT, OTHER_BIT, SEPARATOR_BIT, UNITS_AT, WINDOW_UNITS, createWasmScanner } from '../../src/chunk/plain-scan-wasm.js';
+import { REPORT_BIT, REPORT_FLAG, NEWLINES_AT, OTHER_BIT, SEPARATOR_BIT, UNITS_AT, WINDOW_UNITS, createWasmScanner } from '../../src/chunk/plain-scan-wasm.js';
 
 // A fresh kernel with a minimal class table of its own (within the prefilter's superset, as the
-// kernel requires): ' ' and '\n' separators, '\t' OTHER, U+E000 CODEC.
+// kernel requires): ' ' and '\n' separators, '\t' OTHER, U+E000 REPORT.
 function kernel() {
   const scanner = createWasmScanner();
   if (scanner === undefined) throw new Error('WebAssembly SIMD is unavailable in this runtime');
@@ -10,7 +10,7 @@ function kernel() {
   classes[0x20] = SEPARATOR_BIT;
   classes[0x0a] = SEPARATOR_BIT;
   classes[0x09] = OTHER_BIT;
-  classes[0xe000] = CODEC_BIT;
+  classes[0xe000] = REPORT_BIT;
   const units = new Uint16Array(scanner.memory.buffer, UNITS_AT, WINDOW_UNITS);
   const newlines = new Int32Array(scanner.memory.buffer, NEWLINES_AT, WINDOW_UNITS);
   return {
@@ -25,13 +25,13 @@ function kernel() {
 }
 
 describe('createWasmScanner', () => {
-  it('follows its own class table: separators, OTHER and CODEC units', () => {
+  it('follows its own class table: separators, OTHER and REPORT units', () => {
     const k = kernel();
     expect(k.scan('a b\nc')).toBe(1);
     expect(k.newlines(1)).toEqual([3]);
     expect(k.scan('a\tb')).toBe(-1);
-    expect(k.scan('a \ue000 b')).toBe(CODEC_FLAG);
-    expect(k.scan('\ue000\n\ue000')).toBe(CODEC_FLAG + 1);
+    expect(k.scan('a \ue000 b')).toBe(REPORT_FLAG);
+    expect(k.scan('\ue000\n\ue000')).toBe(REPORT_FLAG + 1);
     // Other units in the prefilter's superset (a private-use neighbour, a surrogate) are looked up
     // one by one and pass when their class is 0.
     expect(k.scan('\ue001 \ud800 \u2019')).toBe(0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WINDOW_UNITS, createWasmScanner } from '../../src/chunk/plain-scan-wasm.js';
 import { collapseWhitespace } from '../../src/chunk/python-text.js';
-import { CODEC_FLAG, lastNewlines, newlineCount, plainSegment, scanPlain, scanPlainScalar, spliceSpaces } from '../../src/chunk/text-scan.js';
+import { SURROGATE_FLAG, lastNewlines, newlineCount, plainSegment, scanPlain, scanPlainScalar, spliceSpaces } from '../../src/chunk/text-scan.js';
 
 // Python's str.isspace() set, written out independently of the code under test.
 const PY_WHITESPACE = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
@@ -19,12 +19,12 @@ function pySplitJoin(s: string): string {
 // (U+202A-U+202E ride along with U+2028-U+202F); the result flags surrogate, private-use and
 // noncharacter units, which the code-point codec must see.
 const OFF_PATH = /[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028-\u202f\u205f\u3000]|[ \n]{2}|^[ \n]|[ \n]$/;
-const CODEC_UNIT = /[\uD800-\uDFFF]/;
+const SURROGATE_UNIT = /[\uD800-\uDFFF]/;
 
 function expectedScan(text: string): { result: number; newlines: number[] } {
   if (OFF_PATH.test(text)) return { result: -1, newlines: [] };
   const newlines = [...text.matchAll(/\n/g)].map((m) => m.index as number);
-  return { result: newlines.length + (CODEC_UNIT.test(text) ? CODEC_FLAG : 0), newlines };
+  return { result: newlines.length + (SURROGATE_UNIT.test(text) ? SURROGATE_FLAG : 0), newlines };
 }
 
 type Scanner = (text: string) => number;
@@ -73,11 +73,11 @@ describe('scanPlain', () => {
       });
 
       it('flags astral, private-use and noncharacter units without leaving the fast path', () => {
-        expect(scan('a😀b')).toBe(CODEC_FLAG);
-        expect(scan('😀')).toBe(CODEC_FLAG);
-        expect(scan('𑄝𑄬\n𑄇 \ue000 x')).toBe(CODEC_FLAG + 1);
+        expect(scan('a😀b')).toBe(SURROGATE_FLAG);
+        expect(scan('😀')).toBe(SURROGATE_FLAG);
+        expect(scan('𑄝𑄬\n𑄇 \ue000 x')).toBe(SURROGATE_FLAG + 1);
         expect(scan('private \ue000 use')).toBe(0);
-        expect(scan('lone \ud800 surrogate')).toBe(CODEC_FLAG);
+        expect(scan('lone \ud800 surrogate')).toBe(SURROGATE_FLAG);
         expect(scan('\ufdd0\t')).toBe(-1);
         expect(scan('plain\ntext')).toBe(1);
       });
