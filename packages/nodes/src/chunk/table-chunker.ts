@@ -1,5 +1,5 @@
 import type { Element, ElementMetadata } from '@quarry/core';
-import { codecFor, surrogatePairs } from './code-points.js';
+import { codecFor } from './code-points.js';
 import { origTableFor, tableChunkBaseMetadata } from './consolidate-metadata.js';
 import type { ChunkContext } from './context.js';
 import { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table.js';
@@ -26,11 +26,10 @@ type TextAndHtml = [text: string, html: string];
 export function tableChunks(table: Element, overlapPrefix: string, ctx: ChunkContext): Element[] {
   const rawHtml = table.metadata.text_as_html;
   const html = typeof rawHtml === 'string' ? rawHtml : '';
-  if (surrogatePairs(table.text) === 0 && surrogatePairs(html) === 0 && surrogatePairs(overlapPrefix) === 0) {
-    return tableChunksOf(table, overlapPrefix, ctx, table);
-  }
-  // Lengths and cuts in code points: chunk the table's one-unit-per-code-point form, map back.
+  // Lengths and cuts in code points: with astral characters, chunk the table's
+  // one-unit-per-code-point form and map the chunks back.
   const codec = codecFor([table.text, html, overlapPrefix]);
+  if (codec.identity) return tableChunksOf(table, overlapPrefix, ctx, table);
   const encoded: Element = { ...table, text: codec.encode(table.text) };
   if (html) encoded.metadata = { ...table.metadata, text_as_html: codec.encode(html) };
   return tableChunksOf(encoded, codec.encode(overlapPrefix), ctx, table).map((chunk) => {
