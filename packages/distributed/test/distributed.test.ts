@@ -78,6 +78,11 @@ const listOnlySource = defineSource<{ n: number }>({
 
 const textDoc = (id: string) => ({ record_id: id, filename: `${id}.txt`, data_source: {}, read: async () => new TextEncoder().encode(`The document ${id} says something worth keeping.`) });
 
+/** Polls `cond` every 20 ms for up to 5 s. */
+async function until(cond: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 250 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 20));
+}
+
 /** Gates a `slow_list` source with `hold` waits on before listing its last document. */
 const listGates = new Map<string, Promise<void>>();
 
@@ -378,15 +383,12 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
         const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 0, hold: 'forged' } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
         // While the job runs, its spec is in Redis: read it as anyone with access to Redis could.
         let specKeys: string[] = [];
-        for (let i = 0; i < 250 && specKeys.length === 0; i++) {
-          await new Promise((r) => setTimeout(r, 20));
-          specKeys = await reader.keys('*:spec');
-        }
+        await until(async () => (specKeys = await reader.keys('*:spec')).length > 0);
         for (const key of specKeys) specs.push((await reader.get(key)) ?? '');
         // And queue a document of one's own for it: without the secret the task cannot be signed.
         const { job_id, workflow_id, workflow_version } = JSON.parse(specs[0] ?? '{}') as { job_id: string; workflow_id: string; workflow_version: string };
         const forged = await forger.add('document', { job_id, workflow_id, workflow_version, record: { record_id: 'doc-forged', filename: 'doc-forged.txt', data_source: {} } }, { jobId: 'forged', attempts: 1 });
-        for (let i = 0; i < 250 && !(await forged.isCompleted()); i++) await new Promise((r) => setTimeout(r, 20));
+        await until(() => forged.isCompleted());
         open();
         const summary = await job.done;
         // Refused on its (only) attempt: reported as a failure, nothing read or written.
