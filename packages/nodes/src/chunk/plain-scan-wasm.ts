@@ -9,8 +9,7 @@
  *   a space or line break, bit `OTHER_BIT` a unit that takes a text off the fast path, bit
  *   `REPORT_BIT` one the caller wants reported (surrogates, whose code points it counts). Only
  *   `" "` and `"\n"` may be separators, and OTHER and REPORT units must lie in the prefilter's
- *   superset below (Python's whitespace, surrogates, private-use characters and noncharacters
- *   all do).
+ *   superset below (Python's whitespace and surrogates do).
  * - `[UNITS_AT, UNITS_AT + 2 * WINDOW_UNITS)`: the text, as the caller writes it (`utf16le`).
  * - `[NEWLINES_AT, NEWLINES_AT + 4 * WINDOW_UNITS)`: the line-break positions found (`i32`).
  *
@@ -23,7 +22,7 @@
  * U+0100-U+7FFF become 0xFF, units from U+8000 become 0x00, neither of which is a space, a line
  * break or in the ranges tested) and their high byte. Space and line-break tests on the first are
  * exact; the OTHER and REPORT test is a cheap superset (control characters, U+0085-U+00A0, high
- * bytes 0x16, 0x20, 0x30 and 0xD8-0xFD), made by nibble-table lookups, and a block that hits it
+ * bytes 0x16, 0x20, 0x30 and 0xD8-0xDF), made by nibble-table lookups, and a block that hits it
  * is checked unit by unit through the class table, so the result is exact. Units past `n` in the
  * last block are replaced by 'a' before the tests. Nothing else in memory is read.
  */
@@ -192,14 +191,12 @@ const SUSPECT_LOW = nibbleTables([
   [0x9, nibbles(0x0, 0xf)],
   [0xa, [0x0]],
 ]);
-/** Suspect high bytes: 0x16, 0x20, 0x30 and 0xD8-0xFD. */
+/** Suspect high bytes: 0x16, 0x20, 0x30 and 0xD8-0xDF (surrogates). */
 const SUSPECT_HIGH = nibbleTables([
   [0x1, [0x6]],
   [0x2, [0x0]],
   [0x3, [0x0]],
   [0xd, nibbles(0x8, 0xf)],
-  [0xe, nibbles(0x0, 0xf)],
-  [0xf, nibbles(0x0, 0xd)],
 ]);
 
 // Lanes of the byte vector in local `v` that are in the class of `tables`: non-zero where they are.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { REPORT_BIT, REPORT_FLAG, NEWLINES_AT, OTHER_BIT, SEPARATOR_BIT, UNITS_AT, WINDOW_UNITS, createWasmScanner } from '../../src/chunk/plain-scan-wasm.js';
 
 // A fresh kernel with a minimal class table of its own (within the prefilter's superset, as the
-// kernel requires): ' ' and '\n' separators, '\t' OTHER, U+E000 REPORT.
+// kernel requires): ' ' and '\n' separators, '\t' OTHER, the high surrogate U+D83D REPORT.
 function kernel() {
   const scanner = createWasmScanner();
   if (scanner === undefined) throw new Error('WebAssembly SIMD is unavailable in this runtime');
@@ -10,7 +10,7 @@ function kernel() {
   classes[0x20] = SEPARATOR_BIT;
   classes[0x0a] = SEPARATOR_BIT;
   classes[0x09] = OTHER_BIT;
-  classes[0xe000] = REPORT_BIT;
+  classes[0xd83d] = REPORT_BIT;
   const units = new Uint16Array(scanner.memory.buffer, UNITS_AT, WINDOW_UNITS);
   const newlines = new Int32Array(scanner.memory.buffer, NEWLINES_AT, WINDOW_UNITS);
   return {
@@ -30,11 +30,11 @@ describe('createWasmScanner', () => {
     expect(k.scan('a b\nc')).toBe(1);
     expect(k.newlines(1)).toEqual([3]);
     expect(k.scan('a\tb')).toBe(-1);
-    expect(k.scan('a \ue000 b')).toBe(REPORT_FLAG);
-    expect(k.scan('\ue000\n\ue000')).toBe(REPORT_FLAG + 1);
-    // Other units in the prefilter's superset (a private-use neighbour, a surrogate) are looked up
-    // one by one and pass when their class is 0.
-    expect(k.scan('\ue001 \ud800 \u2019')).toBe(0);
+    expect(k.scan('a \ud83d b')).toBe(REPORT_FLAG);
+    expect(k.scan('\ud83d\n\ud83d')).toBe(REPORT_FLAG + 1);
+    // Other units in the prefilter's superset (another surrogate, punctuation next to Python's
+    // whitespace) are looked up one by one and pass when their class is 0.
+    expect(k.scan('\ud800 \udfff \u2019 \u3001')).toBe(0);
     expect(k.scan('a  b')).toBe(-1);
     expect(k.scan(' a')).toBe(-1);
     expect(k.scan('a\n')).toBe(-1);
@@ -47,7 +47,7 @@ describe('createWasmScanner', () => {
     for (let length = 1; length <= 48; length++) {
       const text = 'ab\ncd ef'.repeat(8).slice(0, length).replace(/^[ \n]|[ \n]$/g, 'x');
       const expected = text.includes('\n') ? [...text.matchAll(/\n/g)].length : 0;
-      for (const after of ['\t', ' ', '\n', '\ue000']) expect([length, after, k.scan(text, after)]).toEqual([length, after, expected]);
+      for (const after of ['\t', ' ', '\n', '\ud83d']) expect([length, after, k.scan(text, after)]).toEqual([length, after, expected]);
     }
   });
 
