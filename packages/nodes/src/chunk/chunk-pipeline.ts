@@ -18,10 +18,12 @@ export interface ChunkingPlan {
 
 /** Appends to `out` the chunks of one pre-chunk: a lone table goes to the table chunker, the rest become composites. */
 export function appendChunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext, out: Element[]): void {
-  const { elements } = preChunk;
-  if (elements.length === 1 && isTableFamily(elements[0] as Element)) {
-    for (const chunk of tableChunks(elements[0] as Element, preChunk.overlapPrefix, ctx)) out.push(chunk);
-    return;
+  if (preChunk.elementCount === 1) {
+    const only = preChunk.source.elements[preChunk.from] as Element;
+    if (isTableFamily(only)) {
+      for (const chunk of tableChunks(only, preChunk.overlapPrefix, ctx)) out.push(chunk);
+      return;
+    }
   }
   appendCompositeChunks(preChunk, ctx, out);
 }

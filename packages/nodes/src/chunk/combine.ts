@@ -1,4 +1,3 @@
-import type { Element } from '@quarry/core';
 import type { ChunkingOptions } from './options.js';
 import { PreChunk, canCombine, joinedLength, type CombineCandidate, type PreChunkSink } from './pre-chunk.js';
 
@@ -26,18 +25,13 @@ class CombinedRun implements CombineCandidate {
   merged(): PreChunk {
     const { first, rest } = this;
     if (rest === undefined) return first;
-    // Filled at their final sizes: `concat(...spread)` built an argument list and grew the result.
-    let count = first.elements.length;
-    for (const pc of rest) count += pc.elements.length;
-    const elements = new Array<Element>(count);
-    const segments = new Array<string>(this.segmentCount);
-    let e = appendAll(elements, 0, first.elements);
-    let s = appendAll(segments, 0, first.segments);
+    // Consecutive ranges of one source (as pre-chunking hands them over) merge into one range.
+    let to = first.to;
     for (const pc of rest) {
-      e = appendAll(elements, e, pc.elements);
-      s = appendAll(segments, s, pc.segments);
+      if (pc.source !== first.source || pc.from !== to) return rest.reduce((acc, next) => acc.combine(next), first);
+      to = pc.to;
     }
-    return new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.hasTable, this.astral);
+    return new PreChunk(first.source, first.from, to, this.overlapPrefix, this.segmentsLength, this.segmentCount, this.hasTable, this.astral);
   }
 
   private count(pc: PreChunk): void {
@@ -47,12 +41,6 @@ class CombinedRun implements CombineCandidate {
     if (pc.astral) this.astral = true;
     this.textLength = joinedLength(this.overlapPrefix, this.segmentsLength, this.segmentCount);
   }
-}
-
-// Copies `items` into `out` from index `at`; returns the index after them.
-function appendAll<T>(out: T[], at: number, items: readonly T[]): number {
-  for (let i = 0; i < items.length; i++) out[at + i] = items[i] as T;
-  return at + items.length;
 }
 
 /**

@@ -13,8 +13,9 @@ import { randomUuid } from './uuid.js';
 export function appendCompositeChunks(preChunk: PreChunk, ctx: ChunkContext, out: Element[]): void {
   const text = preChunk.text;
   if (!text) return;
-  const metadata = consolidateMetadata(preChunk.elements);
-  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(preChunk.elements);
+  const { source, from, to } = preChunk;
+  const metadata = consolidateMetadata(source.elements, from, to);
+  if (ctx.opts.include_orig_elements) metadata.orig_elements = origElementsFor(source.elements, from, to);
   if (preChunk.textLength <= ctx.splitter.maxlen) {
     out.push({ element_id: randomUuid(), type: 'CompositeElement', text, metadata });
     return;

@@ -178,25 +178,31 @@ const planner = new ConsolidationPlanner((field) => STRATEGY_OF[field], {
 });
 
 /**
- * The metadata of a chunk made of `elements` (the reference `_Chunker._consolidated_metadata`):
- * every known field with a value on at least one element, consolidated by its strategy, in the
- * order fields first appear. Values are copies; nothing is shared with the elements.
+ * The metadata of a chunk made of `elements[from, to)` (the reference
+ * `_Chunker._consolidated_metadata`): every known field with a value on at least one element,
+ * consolidated by its strategy, in the order fields first appear. Values are copies; nothing is
+ * shared with the elements.
+ *
+ * @example
+ * ```ts
+ * consolidateMetadata([title, paragraph]); // { filename: 'a.pdf', languages: ['eng'], page_number: 1 }
+ * ```
  */
-export function consolidateMetadata(elements: readonly Element[]): ElementMetadata {
-  return planner.consolidate(elements) ?? consolidateFieldByField(elements);
+export function consolidateMetadata(elements: readonly Element[], from = 0, to = elements.length): ElementMetadata {
+  return planner.consolidate(elements, from, to) ?? consolidateFieldByField(elements, from, to);
 }
 
 /**
  * {@link consolidateMetadata} without compiled consolidators: every field of every element looked
  * up by name. Exported so that tests hold both paths to the same results.
  */
-export function consolidateFieldByField(elements: readonly Element[]): ElementMetadata {
+export function consolidateFieldByField(elements: readonly Element[], from = 0, to = elements.length): ElementMetadata {
   const out: ElementMetadata = {};
   // The common strategies fold each value into `out` as it comes; the dict-merging ones (rare)
   // gather their values and are consolidated at the end.
   let gathered: Map<string, unknown[]> | undefined;
-  for (const el of elements) {
-    const metadata = el.metadata;
+  for (let i = from; i < to; i++) {
+    const metadata = (elements[i] as Element).metadata;
     for (const field in metadata) {
       const v = metadata[field];
       if (v === undefined || v === null) continue;
@@ -259,12 +265,18 @@ function withoutOrigElements(el: Element): Element {
 }
 
 /**
- * The `orig_elements` of a chunk: its source elements. As in the reference library, an element is
- * shared, not copied, unless it has `orig_elements` of its own (it is a chunk being re-chunked);
- * then a copy without them is used, so orig_elements never nest and the input stays untouched.
+ * The `orig_elements` of a chunk: its source elements, `elements[from, to)`. As in the reference
+ * library, an element is shared, not copied, unless it has `orig_elements` of its own (it is a
+ * chunk being re-chunked); then a copy without them is used, so orig_elements never nest and the
+ * input stays untouched.
  */
-export function origElementsFor(elements: readonly Element[]): Element[] {
-  return elements.map((el) => (el.metadata.orig_elements === undefined || el.metadata.orig_elements === null ? el : withoutOrigElements(el)));
+export function origElementsFor(elements: readonly Element[], from = 0, to = elements.length): Element[] {
+  const out = new Array<Element>(to - from);
+  for (let i = from; i < to; i++) {
+    const el = elements[i] as Element;
+    out[i - from] = el.metadata.orig_elements === undefined || el.metadata.orig_elements === null ? el : withoutOrigElements(el);
+  }
+  return out;
 }
 
 /** `orig_elements` of a table's chunks: one deep copy of the table, its `orig_elements` cleared. */

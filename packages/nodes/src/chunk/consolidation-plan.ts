@@ -13,7 +13,8 @@ export interface ConsolidationHelpers {
   strip(s: string): string;
 }
 
-type Consolidator = (elements: readonly Element[]) => ElementMetadata | undefined;
+/** Consolidates `elements[from, to)`. */
+type Consolidator = (elements: readonly Element[], from: number, to: number) => ElementMetadata | undefined;
 
 interface Plan {
   /** The consolidated fields (known, not dropped), in order. */
@@ -54,10 +55,13 @@ export class ConsolidationPlanner {
     private readonly helpers: ConsolidationHelpers,
   ) {}
 
-  /** The consolidated metadata of `elements`, or `undefined` when the generic path must run. */
-  consolidate(elements: readonly Element[]): ElementMetadata | undefined {
-    if (!this.compiling || elements.length === 0) return undefined;
-    const first = (elements[0] as Element).metadata;
+  /**
+   * The consolidated metadata of `elements[from, to)`, or `undefined` when the generic path must
+   * run.
+   */
+  consolidate(elements: readonly Element[], from: number, to: number): ElementMetadata | undefined {
+    if (!this.compiling || to <= from) return undefined;
+    const first = (elements[from] as Element).metadata;
     let plan = this.last;
     if (plan === undefined || !this.matches(first, plan)) {
       plan = this.planFor(first);
@@ -66,8 +70,8 @@ export class ConsolidationPlanner {
     }
     const { run } = plan;
     if (run === undefined) return undefined;
-    for (let i = 1; i < elements.length; i++) if (!this.matches((elements[i] as Element).metadata, plan)) return undefined;
-    return run(elements);
+    for (let i = from + 1; i < to; i++) if (!this.matches((elements[i] as Element).metadata, plan)) return undefined;
+    return run(elements, from, to);
   }
 
   // True when `metadata` has the plan's order of kept fields: exactly one of the full orders seen
@@ -126,7 +130,7 @@ export class ConsolidationPlanner {
     }
     // Field names are embedded as JSON string literals, so any name is safe in the source.
     const name = (i: number): string => JSON.stringify((kept[i] as [string, CompiledStrategy])[0]);
-    const lines: string[] = ['const m0 = els[0].metadata;', 'let v;'];
+    const lines: string[] = ['const m0 = els[from].metadata;', 'let v;'];
     kept.forEach(([, strategy], i) => {
       lines.push(`v = m0[${name(i)}]; if (v === undefined || v === null) return undefined;`);
       const init = { FIRST: 'h.copy(v)', LIST_UNIQUE: 'h.uniqueList(v)', LIST_CONCATENATE: 'h.copiedList(v)', STRING_CONCATENATE: 'h.strip(String(v))' }[strategy];
@@ -138,9 +142,9 @@ export class ConsolidationPlanner {
       const fold = { LIST_UNIQUE: `h.appendUnique(f${i}, v)`, LIST_CONCATENATE: `h.appendCopies(f${i}, v)`, STRING_CONCATENATE: `f${i} = f${i} + ' ' + h.strip(String(v))` }[strategy];
       more.push(`v = m[${name(i)}]; if (v !== undefined && v !== null) ${fold};`);
     });
-    if (more.length > 0) lines.push('for (let i = 1; i < els.length; i++) {', 'const m = els[i].metadata;', ...more, '}');
+    if (more.length > 0) lines.push('for (let i = from + 1; i < to; i++) {', 'const m = els[i].metadata;', ...more, '}');
     lines.push(`return { ${kept.map((_, i) => `${name(i)}: f${i}`).join(', ')} };`);
-    const factory = new Function('h', `return function consolidateCompiled(els) {\n${lines.join('\n')}\n};`) as (h: ConsolidationHelpers) => Consolidator;
+    const factory = new Function('h', `return function consolidateCompiled(els, from, to) {\n${lines.join('\n')}\n};`) as (h: ConsolidationHelpers) => Consolidator;
     return factory(this.helpers);
   }
 }

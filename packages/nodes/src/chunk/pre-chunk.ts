@@ -21,18 +21,21 @@ export function segmentOf(el: Element): string {
   return el.type === 'CodeSnippet' ? el.text : collapseWhitespace(el.text);
 }
 
-function segmentsOf(elements: readonly Element[]): string[] {
-  const out: string[] = [];
-  for (const el of elements) {
-    const s = segmentOf(el);
-    if (s) out.push(s);
-  }
-  return out;
+/**
+ * The lists a pre-chunk is a range of: the elements, and each element's segment (`""` for an
+ * element without text). The pre-chunks of one run share their source, so forming one copies
+ * nothing, and consecutive ones merge into a wider range.
+ */
+export interface PreChunkSource {
+  readonly elements: readonly Element[];
+  /** `segmentOf` of each element. */
+  readonly segments: readonly string[];
 }
 
 /**
- * Elements staged to become one chunk (or, for a single oversized element, several split chunks).
- * Immutable; its text is built once, on first use. Lengths are in code points.
+ * Elements staged to become one chunk (or, for a single oversized element, several split chunks):
+ * the elements `[from, to)` of its source. Immutable; its text is built once, on first use.
+ * Lengths are in code points.
  */
 export class PreChunk {
   /** Length of `text` without building it. */
@@ -43,45 +46,89 @@ export class PreChunk {
   readonly astral: boolean;
   /** Total length of the element segments (the text without overlap prefix and separators). */
   readonly segmentsLength: number;
-  /** Number of element segments. */
+  /** Number of non-empty element segments. */
   readonly segmentCount: number;
   private joined: string | undefined;
+  private elementList: readonly Element[] | undefined;
 
   /**
-   * @param elements the elements, in order.
+   * A pre-chunk of `elements` in full, their segments computed here (see {@link segmentOf}).
+   *
+   * @example
+   * ```ts
+   * PreChunk.of([title, paragraph]).text; // 'Title\n\nParagraph text'
+   * ```
+   */
+  static of(elements: readonly Element[], overlapPrefix = ''): PreChunk {
+    return new PreChunk({ elements, segments: elements.map(segmentOf) }, 0, elements.length, overlapPrefix);
+  }
+
+  /**
+   * @param source the lists this pre-chunk is a range of.
+   * @param from index of its first element in `source`.
+   * @param to index after its last element.
    * @param overlapPrefix tail of the previous chunk (`overlap_all`), first segment of the text.
-   * @param segments the elements' non-empty segments, when already known.
-   * @param segmentsLength the total length of `segments`, when already known.
+   * @param segmentsLength the total length of its segments, in code points, when already known.
+   * @param segmentCount the number of its non-empty segments, when already known.
    * @param hasTable whether one of the elements is a table, when already known.
    * @param astral whether the segments hold surrogate pairs, when already known.
    */
   constructor(
-    readonly elements: readonly Element[],
+    readonly source: PreChunkSource,
+    readonly from: number,
+    readonly to: number,
     readonly overlapPrefix: string,
-    readonly segments: readonly string[] = segmentsOf(elements),
     segmentsLength?: number,
+    segmentCount?: number,
     hasTable?: boolean,
     astral?: boolean,
   ) {
-    if (segmentsLength === undefined || astral === undefined) {
+    if (segmentsLength === undefined || segmentCount === undefined || hasTable === undefined || astral === undefined) {
       let units = 0;
       let pairs = 0;
-      for (const s of segments) {
-        units += s.length;
-        pairs += surrogatePairs(s);
+      let count = 0;
+      let table = false;
+      for (let i = from; i < to; i++) {
+        const s = source.segments[i] as string;
+        if (s) {
+          units += s.length;
+          pairs += surrogatePairs(s);
+          count++;
+        }
+        if (isTableFamily(source.elements[i] as Element)) table = true;
       }
       segmentsLength ??= units - pairs;
+      segmentCount ??= count;
+      hasTable ??= table;
       astral ??= pairs > 0;
     }
-    if (hasTable === undefined) {
-      hasTable = false;
-      for (const el of elements) if (isTableFamily(el)) hasTable = true;
-    }
     this.segmentsLength = segmentsLength;
-    this.segmentCount = segments.length;
-    this.textLength = joinedLength(overlapPrefix, segmentsLength, segments.length);
+    this.segmentCount = segmentCount;
+    this.textLength = joinedLength(overlapPrefix, segmentsLength, segmentCount);
     this.hasTable = hasTable;
     this.astral = astral || (overlapPrefix !== '' && surrogatePairs(overlapPrefix) > 0);
+  }
+
+  /** Number of elements. */
+  get elementCount(): number {
+    return this.to - this.from;
+  }
+
+  /** The elements, as a list (made on first use unless the pre-chunk spans its whole source). */
+  get elements(): readonly Element[] {
+    const all = this.source.elements;
+    if (this.from === 0 && this.to === all.length) return all;
+    return (this.elementList ??= copyRange(all, this.from, this.to));
+  }
+
+  /** The non-empty element segments, in order. */
+  get segments(): string[] {
+    const out: string[] = [];
+    for (let i = this.from; i < this.to; i++) {
+      const s = this.source.segments[i] as string;
+      if (s) out.push(s);
+    }
+    return out;
   }
 
   /** The chunk text: overlap prefix and element segments joined by a blank line. */
@@ -89,8 +136,12 @@ export class PreChunk {
     if (this.joined === undefined) {
       // Concatenation (not Array.join) lets V8 keep the chunk as a rope over the element texts
       // instead of copying every character once more.
+      const { segments } = this.source;
       let text = this.overlapPrefix;
-      for (const segment of this.segments) text = text ? text + TEXT_SEPARATOR + segment : segment;
+      for (let i = this.from; i < this.to; i++) {
+        const segment = segments[i] as string;
+        if (segment) text = text ? text + TEXT_SEPARATOR + segment : segment;
+      }
       this.joined = text;
     }
     return this.joined;
@@ -105,16 +156,23 @@ export class PreChunk {
     return pyStrip(this.astral ? codePointTail(this.text, overlap) : this.text.slice(-overlap));
   }
 
-  /** This pre-chunk followed by `other`; only the first overlap prefix is kept. */
+  /**
+   * This pre-chunk followed by `other`; only the first overlap prefix is kept. The next range of
+   * the same source merges without copying.
+   */
   combine(other: PreChunk): PreChunk {
-    return new PreChunk(
-      [...this.elements, ...other.elements],
-      this.overlapPrefix,
-      [...this.segments, ...other.segments],
-      this.segmentsLength + other.segmentsLength,
-      this.hasTable || other.hasTable,
-      this.astral || other.astral,
-    );
+    const segmentsLength = this.segmentsLength + other.segmentsLength;
+    const segmentCount = this.segmentCount + other.segmentCount;
+    const hasTable = this.hasTable || other.hasTable;
+    const astral = this.astral || other.astral;
+    if (other.source === this.source && other.from === this.to) {
+      return new PreChunk(this.source, this.from, other.to, this.overlapPrefix, segmentsLength, segmentCount, hasTable, astral);
+    }
+    const source: PreChunkSource = {
+      elements: [...this.elements, ...other.elements],
+      segments: [...this.source.segments.slice(this.from, this.to), ...other.source.segments.slice(other.from, other.to)],
+    };
+    return new PreChunk(source, 0, source.elements.length, this.overlapPrefix, segmentsLength, segmentCount, hasTable, astral);
   }
 
   /**
@@ -221,7 +279,7 @@ export function preChunkTexts(elements: readonly Element[], segments: readonly s
 }
 
 // Accumulates a run of consecutive elements while they fit, as indexes into the element list;
-// sizes use raw element text, as the library does. A flushed run becomes one array slice.
+// sizes use raw element text, as the library does. A flushed run becomes a range of the source.
 class PreChunkBuilder {
   private start = 0;
   private end = 0;
@@ -232,16 +290,17 @@ class PreChunkBuilder {
   private holdsTable = false;
   // Surrogate pairs in the run's segments or overlap prefix.
   private astral = false;
-  // The non-empty segments of the run: the first `segmentsHeld` of this list, copied out at their
-  // final size when the run is flushed (the list itself is reused, never shrunk).
-  private readonly segments: string[] = [];
+  // Non-empty segments in the run.
   private segmentsHeld = 0;
+  private readonly source: PreChunkSource;
 
   constructor(
     private readonly opts: ChunkingOptions,
-    private readonly elements: readonly Element[],
+    elements: readonly Element[],
     private readonly texts: PreChunkTexts,
-  ) {}
+  ) {
+    this.source = { elements, segments: texts.segments };
+  }
 
   // Whether elements[i] may join the run.
   willFit(i: number): boolean {
@@ -265,7 +324,7 @@ class PreChunkBuilder {
     this.end = i + 1;
     const segment = texts.segments[i] as string;
     if (segment) {
-      this.segments[this.segmentsHeld++] = segment;
+      this.segmentsHeld++;
       const pairs = texts.pairs === undefined ? 0 : (texts.pairs[i] as number);
       this.segmentsLength += segment.length - pairs;
       if (pairs > 0) this.astral = true;
@@ -281,9 +340,7 @@ class PreChunkBuilder {
   flush(): PreChunk | undefined {
     const { start, end } = this;
     if (end === start) return undefined;
-    const elements = copyRange(this.elements, start, end);
-    const segments = copyRange(this.segments, 0, this.segmentsHeld);
-    const preChunk = new PreChunk(elements, this.overlapPrefix, segments, this.segmentsLength, this.holdsTable, this.astral);
+    const preChunk = new PreChunk(this.source, start, end, this.overlapPrefix, this.segmentsLength, this.segmentsHeld, this.holdsTable, this.astral);
     const { opts } = this;
     const tableOnly = opts.isolate_table && end - start === 1 && this.texts.tables[start] === 1;
     this.reset(tableOnly ? '' : preChunk.overlapTail(opts.overlap_all ? opts.overlap : 0), end);

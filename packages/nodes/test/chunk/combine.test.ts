@@ -4,7 +4,7 @@ import { chunkingOptions } from '../../src/chunk/options.js';
 import { PreChunk } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
-const pc = (...t: string[]) => new PreChunk(t.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), '');
+const pc = (...t: string[]) => PreChunk.of(t.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), '');
 
 describe('combinePreChunks', () => {
   it('merges while the accumulated text is under the threshold and the result fits', () => {
@@ -40,7 +40,7 @@ describe('combinePreChunks', () => {
       const opts = chunkingOptions('by_title', { max_characters: max, combine_text_under_n_chars: next() % (max + 1), isolate_table: next() % 2 === 0 });
       const pcs = Array.from({ length: 1 + (next() % 12) }, (_, i) => {
         const texts = Array.from({ length: 1 + (next() % 3) }, () => (next() % 7 === 0 ? 'T:' : '') + 'x'.repeat(next() % 60));
-        return new PreChunk(texts.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), i > 0 && next() % 4 === 0 ? 'prefix' : '');
+        return PreChunk.of(texts.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), i > 0 && next() % 4 === 0 ? 'prefix' : '');
       });
       const expected: PreChunk[] = [];
       let acc: PreChunk | undefined;

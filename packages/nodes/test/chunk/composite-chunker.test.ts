@@ -12,7 +12,7 @@ const ctx = (input: Parameters<typeof chunkingOptions>[1]) => {
 
 describe('compositeChunks', () => {
   it('forms one CompositeElement with consolidated metadata', () => {
-    const pc = new PreChunk([el('Title', 'T', { page_number: 3, languages: ['eng'] }), el('NarrativeText', 'body', { page_number: 4, languages: ['deu'] })], '');
+    const pc = PreChunk.of([el('Title', 'T', { page_number: 3, languages: ['eng'] }), el('NarrativeText', 'body', { page_number: 4, languages: ['deu'] })], '');
     const [chunk, ...rest] = compositeChunks(pc, ctx({ include_orig_elements: false }));
     expect(rest).toEqual([]);
     expect(chunk).toMatchObject({ type: 'CompositeElement', text: 'T\n\nbody', metadata: { page_number: 3, languages: ['eng', 'deu'] } });
@@ -20,7 +20,7 @@ describe('compositeChunks', () => {
   });
 
   it('gives continuation chunks their own metadata object with is_continuation', () => {
-    const pc = new PreChunk([el('NarrativeText', 'one two three four five six', { filename: 'f' })], '');
+    const pc = PreChunk.of([el('NarrativeText', 'one two three four five six', { filename: 'f' })], '');
     const chunks = compositeChunks(pc, ctx({ max_characters: 10 }));
     expect(chunks.map((c) => c.text)).toEqual(['one two', 'three four', 'five six']);
     expect(chunks[0]?.metadata.is_continuation).toBeUndefined();
@@ -29,6 +29,6 @@ describe('compositeChunks', () => {
   });
 
   it('gives nothing for a pre-chunk without text', () => {
-    expect(compositeChunks(new PreChunk([el('PageBreak', '')], ''), ctx({}))).toEqual([]);
+    expect(compositeChunks(PreChunk.of([el('PageBreak', '')], ''), ctx({}))).toEqual([]);
   });
 });

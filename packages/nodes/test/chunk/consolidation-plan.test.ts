@@ -64,6 +64,20 @@ describe('compiled consolidation', () => {
     expect(sameOrder).toBeGreaterThan(2000);
   });
 
+  it('consolidates a range of a longer list exactly as the range alone, on both paths', () => {
+    const rand = random(7);
+    // Blocks of five elements share a field order (the compiled path), their values drawn anew.
+    const orders = Array.from({ length: 12 }, () => FIELDS.filter((f) => f !== 'enrichment_origins' && rand() < 0.6));
+    const elements: Element[] = Array.from({ length: 60 }, (_, i) => el('NarrativeText', `t${i}`, metadataOf(rand, orders[Math.floor(i / 5)] as string[])));
+    for (let c = 0; c < 500; c++) {
+      const from = Math.floor(rand() * 58);
+      const to = from + 1 + Math.floor(rand() * Math.min(4, 60 - from));
+      const alone = elements.slice(from, to);
+      expect(JSON.stringify(consolidateMetadata(elements, from, to)), `[${from}, ${to})`).toBe(JSON.stringify(consolidateMetadata(alone)));
+      expect(JSON.stringify(consolidateFieldByField(elements, from, to)), `[${from}, ${to})`).toBe(JSON.stringify(consolidateFieldByField(alone)));
+    }
+  });
+
   it('orders fields as they first appear with a value when the first element lacks one', () => {
     const a = el('Title', 'A', { filename: null, page_number: 1 } as unknown as ElementMetadata);
     const b = el('NarrativeText', 'B', { filename: 'b.pdf', page_number: 2 });

@@ -15,21 +15,40 @@ describe('segmentOf', () => {
 
 describe('PreChunk', () => {
   it('joins non-empty segments after the overlap prefix with blank lines', () => {
-    const pc = new PreChunk([el('Title', 'foo'), el('PageBreak', ''), el('NarrativeText', ' bar  baz ')], 'da bang.');
+    const pc = PreChunk.of([el('Title', 'foo'), el('PageBreak', ''), el('NarrativeText', ' bar  baz ')], 'da bang.');
     expect(pc.text).toBe('da bang.\n\nfoo\n\nbar baz');
     expect(pc.textLength).toBe(pc.text.length);
   });
 
   it('keeps only the first overlap prefix when combined', () => {
-    const a = new PreChunk([el('Title', 'one')], 'pre');
-    const b = new PreChunk([el('NarrativeText', 'two')], 'ignored');
+    const a = PreChunk.of([el('Title', 'one')], 'pre');
+    const b = PreChunk.of([el('NarrativeText', 'two')], 'ignored');
     const ab = a.combine(b);
     expect(ab.text).toBe('pre\n\none\n\ntwo');
     expect(ab.textLength).toBe(ab.text.length);
   });
 
+  it('is a range of its source: the next range merges without copying, any other by copying', () => {
+    const items = [el('Title', 'T'), el('PageBreak', ''), el('NarrativeText', 'a\nb'), el('NarrativeText', 'c 😀'), el('Table', 'x y')];
+    const whole = PreChunk.of(items, 'pre');
+    const { source } = whole;
+    const head = new PreChunk(source, 0, 2, 'pre');
+    const tail = new PreChunk(source, 2, 5, 'dropped');
+    const merged = head.combine(tail);
+    expect(merged.source).toBe(source);
+    expect([merged.from, merged.to]).toEqual([0, 5]);
+    expect(merged.elements).toBe(items);
+    for (const pc of [merged, head.combine(PreChunk.of(items.slice(2), 'dropped'))]) {
+      expect([pc.text, pc.textLength, pc.segmentCount, pc.hasTable, pc.astral]).toEqual([whole.text, whole.textLength, 4, true, true]);
+      expect(pc.elements).toEqual(items);
+      expect(pc.segments).toEqual(['T', 'a b', 'c 😀', 'x y']);
+    }
+    expect(tail.elements).toEqual(items.slice(2));
+    expect([tail.elementCount, tail.text]).toEqual([3, 'dropped\n\na b\n\nc 😀\n\nx y']);
+  });
+
   it('takes the stripped tail of its text as overlap', () => {
-    const pc = new PreChunk([el('NarrativeText', 'alpha beta gamma')], '');
+    const pc = PreChunk.of([el('NarrativeText', 'alpha beta gamma')], '');
     expect(pc.overlapTail(6)).toBe('gamma');
     expect(pc.overlapTail(0)).toBe('');
     expect(pc.overlapTail(1000)).toBe('alpha beta gamma');
