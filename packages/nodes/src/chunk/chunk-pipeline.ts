@@ -4,7 +4,7 @@ import { appendCompositeChunks } from './composite-chunker.js';
 import type { ChunkContext } from './context.js';
 import { elementTexts } from './element-texts.js';
 import type { ChunkingOptions } from './options.js';
-import { forEachPreChunk, isTableFamily, type BoundaryPredicate, type PreChunk, type PreChunkSink } from './pre-chunk.js';
+import { forEachPreChunk, isTableFamily, type BoundaryPredicate, type PreChunkSink, type PreChunkView } from './pre-chunk.js';
 import { tableChunks } from './table-chunker.js';
 import { TextSplitter } from './text-splitter.js';
 
@@ -17,7 +17,7 @@ export interface ChunkingPlan {
 }
 
 /** Appends to `out` the chunks of one pre-chunk: a lone table goes to the table chunker, the rest become composites. */
-export function appendChunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext, out: Element[]): void {
+export function appendChunksOfPreChunk(preChunk: PreChunkView, ctx: ChunkContext, out: Element[]): void {
   if (preChunk.elementCount === 1) {
     const only = preChunk.source.elements[preChunk.from] as Element;
     if (isTableFamily(only)) {
@@ -26,13 +26,6 @@ export function appendChunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext, ou
     }
   }
   appendCompositeChunks(preChunk, ctx, out);
-}
-
-/** Forms the chunks of one pre-chunk (see {@link appendChunksOfPreChunk}). */
-export function chunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext): Element[] {
-  const out: Element[] = [];
-  appendChunksOfPreChunk(preChunk, ctx, out);
-  return out;
 }
 
 /**
@@ -59,7 +52,7 @@ class ChunkFormer implements PreChunkSink {
 
   constructor(private readonly ctx: ChunkContext) {}
 
-  add(preChunk: PreChunk): void {
+  add(preChunk: PreChunkView): void {
     appendChunksOfPreChunk(preChunk, this.ctx, this.out);
   }
 }

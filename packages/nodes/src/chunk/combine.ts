@@ -1,5 +1,5 @@
 import type { ChunkingOptions } from './options.js';
-import { PreChunk, canCombine, joinedLength, type CombineCandidate, type PreChunkSink } from './pre-chunk.js';
+import { PreChunk, canCombine, joinedLength, type CombineCandidate, type PreChunkSink, type PreChunkView } from './pre-chunk.js';
 
 // A run of pre-chunks being merged; the merged PreChunk is built once, when the run ends.
 class CombinedRun implements CombineCandidate {
@@ -62,7 +62,8 @@ export class PreChunkCombiner implements PreChunkSink {
   ) {}
 
   /** Takes the next pre-chunk. */
-  add(pc: PreChunk): void {
+  add(next: PreChunkView): void {
+    const pc = next.keep();
     const { run } = this;
     if (run === undefined) this.run = new CombinedRun(pc);
     else if (canCombine(run, pc, this.opts)) run.add(pc);
@@ -82,7 +83,7 @@ export class PreChunkCombiner implements PreChunkSink {
 /** {@link PreChunkCombiner} over a sequence of pre-chunks: the merged pre-chunks, in order. */
 export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
   const all: PreChunk[] = [];
-  const combiner = new PreChunkCombiner(opts, { add: (pc) => all.push(pc) });
+  const combiner = new PreChunkCombiner(opts, { add: (pc) => all.push(pc.keep()) });
   for (const pc of preChunks) combiner.add(pc);
   combiner.finish();
   yield* all;

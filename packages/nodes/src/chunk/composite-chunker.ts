@@ -2,7 +2,7 @@ import type { Element, ElementMetadata } from '@quarry/core';
 import { codecFor } from './code-points.js';
 import { consolidateMetadata, origElementsFor } from './consolidate-metadata.js';
 import type { ChunkContext } from './context.js';
-import type { PreChunk } from './pre-chunk.js';
+import type { PreChunkView } from './pre-chunk.js';
 import { randomUuid } from './uuid.js';
 
 /**
@@ -10,7 +10,7 @@ import { randomUuid } from './uuid.js';
  * `_Chunker`): one chunk when the text fits, else the split pieces, the second and later ones marked
  * `is_continuation`. A pre-chunk without text (only page breaks, say) gives no chunk.
  */
-export function appendCompositeChunks(preChunk: PreChunk, ctx: ChunkContext, out: Element[]): void {
+export function appendCompositeChunks(preChunk: PreChunkView, ctx: ChunkContext, out: Element[]): void {
   const text = preChunk.text;
   if (!text) return;
   const { source, from, to } = preChunk;
@@ -50,7 +50,7 @@ export function splitText(text: string, astral: boolean, ctx: ChunkContext): str
 }
 
 /** The chunks {@link appendCompositeChunks} forms from `preChunk`. */
-export function compositeChunks(preChunk: PreChunk, ctx: ChunkContext): Element[] {
+export function compositeChunks(preChunk: PreChunkView, ctx: ChunkContext): Element[] {
   const out: Element[] = [];
   appendCompositeChunks(preChunk, ctx, out);
   return out;

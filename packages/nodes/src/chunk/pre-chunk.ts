@@ -33,11 +33,61 @@ export interface PreChunkSource {
 }
 
 /**
+ * What forming chunks reads from a pre-chunk: a {@link PreChunk}, or the run pre-chunking hands
+ * over, which is valid only during the sink's `add` call (see {@link PreChunkSink}).
+ */
+export interface PreChunkView {
+  /** The lists this pre-chunk is a range of. */
+  readonly source: PreChunkSource;
+  /** Index of its first element in `source`. */
+  readonly from: number;
+  /** Index after its last element. */
+  readonly to: number;
+  /** Tail of the previous chunk (`overlap_all`), first segment of the text. */
+  readonly overlapPrefix: string;
+  /** Length of `text` in code points, without building it. */
+  readonly textLength: number;
+  /** True when one of the elements is a table. */
+  readonly hasTable: boolean;
+  /** True when the text holds astral characters (surrogate pairs): code points and units differ. */
+  readonly astral: boolean;
+  /** Total length of the element segments (the text without overlap prefix and separators). */
+  readonly segmentsLength: number;
+  /** Number of non-empty element segments. */
+  readonly segmentCount: number;
+  /** Number of elements. */
+  readonly elementCount: number;
+  /** The chunk text: overlap prefix and element segments joined by a blank line. */
+  readonly text: string;
+  /** An immutable pre-chunk with the same content, to keep past the sink's `add` call. */
+  keep(): PreChunk;
+}
+
+// The overlap prefix and the non-empty segments of source[from, to), joined. Concatenation (not
+// Array.join) lets V8 keep the chunk as a rope over the element texts instead of copying every
+// character once more.
+function joinRange(source: PreChunkSource, from: number, to: number, overlapPrefix: string): string {
+  const { segments } = source;
+  let text = overlapPrefix;
+  for (let i = from; i < to; i++) {
+    const segment = segments[i] as string;
+    if (segment) text = text ? text + TEXT_SEPARATOR + segment : segment;
+  }
+  return text;
+}
+
+// The last `overlap` code points of `text`, stripped (see PreChunk.overlapTail).
+function overlapTailOf(text: string, astral: boolean, overlap: number): string {
+  if (!overlap) return '';
+  return pyStrip(astral ? codePointTail(text, overlap) : text.slice(-overlap));
+}
+
+/**
  * Elements staged to become one chunk (or, for a single oversized element, several split chunks):
  * the elements `[from, to)` of its source. Immutable; its text is built once, on first use.
  * Lengths are in code points.
  */
-export class PreChunk {
+export class PreChunk implements PreChunkView {
   /** Length of `text` without building it. */
   readonly textLength: number;
   /** True when one of the elements is a table. */
@@ -133,18 +183,12 @@ export class PreChunk {
 
   /** The chunk text: overlap prefix and element segments joined by a blank line. */
   get text(): string {
-    if (this.joined === undefined) {
-      // Concatenation (not Array.join) lets V8 keep the chunk as a rope over the element texts
-      // instead of copying every character once more.
-      const { segments } = this.source;
-      let text = this.overlapPrefix;
-      for (let i = this.from; i < this.to; i++) {
-        const segment = segments[i] as string;
-        if (segment) text = text ? text + TEXT_SEPARATOR + segment : segment;
-      }
-      this.joined = text;
-    }
-    return this.joined;
+    return (this.joined ??= joinRange(this.source, this.from, this.to, this.overlapPrefix));
+  }
+
+  /** This pre-chunk itself (it is immutable). */
+  keep(): PreChunk {
+    return this;
   }
 
   /**
@@ -152,8 +196,7 @@ export class PreChunk {
    * `overlap` code points, stripped.
    */
   overlapTail(overlap: number): string {
-    if (!overlap) return '';
-    return pyStrip(this.astral ? codePointTail(this.text, overlap) : this.text.slice(-overlap));
+    return overlapTailOf(this.text, this.astral, overlap);
   }
 
   /**
@@ -279,20 +322,24 @@ export function preChunkTexts(elements: readonly Element[], segments: readonly s
 }
 
 // Accumulates a run of consecutive elements while they fit, as indexes into the element list;
-// sizes use raw element text, as the library does. A flushed run becomes a range of the source.
-class PreChunkBuilder {
-  private start = 0;
-  private end = 0;
-  private overlapPrefix = '';
-  private segmentCount = 0;
-  private textLen = 0;
-  private segmentsLength = 0;
-  private holdsTable = false;
-  // Surrogate pairs in the run's segments or overlap prefix.
-  private astral = false;
+// sizes use raw element text, as the library does. A complete run is handed to the sink as it is
+// (the builder is its PreChunkView), so a sink that forms chunks at once allocates no pre-chunk;
+// one that keeps it calls `keep()`.
+class PreChunkBuilder implements PreChunkView {
+  readonly source: PreChunkSource;
+  from = 0;
+  to = 0;
+  overlapPrefix = '';
+  segmentsLength = 0;
   // Non-empty segments in the run.
-  private segmentsHeld = 0;
-  private readonly source: PreChunkSource;
+  segmentCount = 0;
+  hasTable = false;
+  // Surrogate pairs in the run's segments or overlap prefix.
+  astral = false;
+  // For the size checks: the overlap prefix and each element with text, and their total length.
+  private counted = 0;
+  private textLen = 0;
+  private joined: string | undefined;
 
   constructor(
     private readonly opts: ChunkingOptions,
@@ -302,61 +349,77 @@ class PreChunkBuilder {
     this.source = { elements, segments: texts.segments };
   }
 
+  get textLength(): number {
+    return joinedLength(this.overlapPrefix, this.segmentsLength, this.segmentCount);
+  }
+
+  get elementCount(): number {
+    return this.to - this.from;
+  }
+
+  get text(): string {
+    return (this.joined ??= joinRange(this.source, this.from, this.to, this.overlapPrefix));
+  }
+
+  keep(): PreChunk {
+    return new PreChunk(this.source, this.from, this.to, this.overlapPrefix, this.segmentsLength, this.segmentCount, this.hasTable, this.astral);
+  }
+
   // Whether elements[i] may join the run.
   willFit(i: number): boolean {
     const { opts, texts } = this;
-    const empty = this.end === this.start;
+    const empty = this.to === this.from;
     if (opts.isolate_table) {
       if (texts.tables[i] === 1) return empty;
-      if (this.holdsTable) return false;
+      if (this.hasTable) return false;
     }
     if (empty) return true;
-    const currentLength = this.textLen + (this.segmentCount > 0 ? (this.segmentCount - 1) * SEP_LEN : 0);
+    const currentLength = this.textLen + (this.counted > 0 ? (this.counted - 1) * SEP_LEN : 0);
     if (currentLength > opts.new_after_n_chars) return false;
-    return opts.max_characters - this.textLen - SEP_LEN * this.segmentCount >= (texts.lengths[i] as number);
+    return opts.max_characters - this.textLen - SEP_LEN * this.counted >= (texts.lengths[i] as number);
   }
 
   // Adds elements[i], the next element after the run.
   add(i: number): void {
     const { texts } = this;
     const table = texts.tables[i] === 1;
-    if (table && this.opts.isolate_table && this.end === this.start) this.reset('', i);
-    this.end = i + 1;
+    if (table && this.opts.isolate_table && this.to === this.from) this.reset('', i);
+    this.to = i + 1;
     const segment = texts.segments[i] as string;
     if (segment) {
-      this.segmentsHeld++;
+      this.segmentCount++;
       const pairs = texts.pairs === undefined ? 0 : (texts.pairs[i] as number);
       this.segmentsLength += segment.length - pairs;
       if (pairs > 0) this.astral = true;
     }
-    if (table) this.holdsTable = true;
+    if (table) this.hasTable = true;
     const length = texts.lengths[i] as number;
     if (length > 0) {
-      this.segmentCount++;
+      this.counted++;
       this.textLen += length;
     }
   }
 
-  flush(): PreChunk | undefined {
-    const { start, end } = this;
-    if (end === start) return undefined;
-    const preChunk = new PreChunk(this.source, start, end, this.overlapPrefix, this.segmentsLength, this.segmentsHeld, this.holdsTable, this.astral);
-    const { opts } = this;
-    const tableOnly = opts.isolate_table && end - start === 1 && this.texts.tables[start] === 1;
-    this.reset(tableOnly ? '' : preChunk.overlapTail(opts.overlap_all ? opts.overlap : 0), end);
-    return preChunk;
+  // Hands the run, when it holds elements, to `sink`, and starts the next one after it.
+  flush(sink: PreChunkSink): void {
+    const { from, to, opts } = this;
+    if (to === from) return;
+    sink.add(this);
+    const tableOnly = opts.isolate_table && to - from === 1 && this.texts.tables[from] === 1;
+    this.reset(tableOnly || !opts.overlap_all ? '' : overlapTailOf(this.text, this.astral, opts.overlap), to);
   }
 
   private reset(overlapPrefix: string, start: number): void {
     this.overlapPrefix = overlapPrefix;
-    this.start = start;
-    this.end = start;
-    this.holdsTable = false;
-    this.astral = false;
-    this.segmentCount = overlapPrefix ? 1 : 0;
+    this.from = start;
+    this.to = start;
+    this.hasTable = false;
+    this.astral = overlapPrefix !== '' && surrogatePairs(overlapPrefix) > 0;
+    this.counted = overlapPrefix ? 1 : 0;
     this.textLen = overlapPrefix ? codePointLength(overlapPrefix) : 0;
     this.segmentsLength = 0;
-    this.segmentsHeld = 0;
+    this.segmentCount = 0;
+    this.joined = undefined;
   }
 }
 
@@ -375,7 +438,11 @@ function copyRange<T>(list: readonly T[], from: number, to: number): T[] {
  * the same function for every instance.
  */
 export interface PreChunkSink {
-  add(preChunk: PreChunk): void;
+  /**
+   * Takes the next pre-chunk. It may be valid only during this call: a sink that keeps it keeps
+   * `preChunk.keep()`.
+   */
+  add(preChunk: PreChunkView): void;
 }
 
 /**
@@ -405,10 +472,7 @@ export function forEachPreChunk(
       const el = elements[i] as Element;
       for (let p = 0; p < np; p++) if ((predicates[p] as BoundaryPredicate)(el)) boundary = true;
     }
-    if (boundary || !builder.willFit(i)) {
-      const done = builder.flush();
-      if (done) sink.add(done);
-    }
+    if (boundary || !builder.willFit(i)) builder.flush(sink);
     if (i < n) builder.add(i);
   }
 }
@@ -426,6 +490,6 @@ export function* preChunks(
 ): Generator<PreChunk> {
   const list: readonly Element[] = Array.isArray(elements) ? elements : [...elements];
   const all: PreChunk[] = [];
-  forEachPreChunk(list, opts, predicates, preChunkTexts(list, segments), { add: (pc) => all.push(pc) });
+  forEachPreChunk(list, opts, predicates, preChunkTexts(list, segments), { add: (pc) => all.push(pc.keep()) });
   yield* all;
 }

@@ -114,7 +114,7 @@ describe('forEachPreChunk', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
     const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
     const seen: Array<[string[], string[]]> = [];
-    forEachPreChunk(items, opts, [], preChunkTexts(items), { add: (pc) => seen.push([pc.elements.map((e) => e.text), [...pc.segments]]) });
+    forEachPreChunk(items, opts, [], preChunkTexts(items), { add: (pc) => seen.push([pc.keep().elements.map((e) => e.text), pc.keep().segments]) });
     expect(seen).toEqual([
       [['a', 'b', '', 'c'], ['a', 'b', 'c']],
       [['d'.repeat(18)], ['d'.repeat(18)]],
