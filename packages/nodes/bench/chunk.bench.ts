@@ -5,20 +5,28 @@
  *    prose in many scripts, repeated), both at 500 characters without overlap. The peer is handed
  *    the whole text as one string; we are handed the elements made by splitting that same text at
  *    blank lines (what a text partitioner gives), so both see the same characters. MB = UTF-8
- *    megabytes of that text. Each round times both contenders once, the one going first alternating
- *    from round to round, so that load from other processes and collection of each other's garbage
- *    hit both alike; the medians of ROUNDS rounds are reported, with `ratio` = our MB/s / their
- *    MB/s, and the means (`ratio_mean`): the median leaves out the runs in which a
- *    young-generation collection fell, and a contender that allocates less is hit in fewer of its
- *    runs, so the mean is the throughput a long chunking job sees. No forced GC between runs: a full GC shrinks the young generation, which then makes the
- *    next run of either contender collect far more often than it would in a running application.
- *    Ours does more: chunk elements with consolidated metadata and fresh ids (and, in the second
- *    line, orig_elements), not bare strings.
- *    Sharing one heap cuts both ways: each contender's garbage-collection pauses can land in the
- *    other's runs, and how often the young generation is collected depends on both. So each line
- *    also reports the GC pause time that fell inside each contender's timed runs, the 1-minute load
- *    average before and after, and, for comparison, `ratio_solo`: the same medians when each
- *    contender runs ROUNDS times in a row (after its own warm-up) rather than alternating.
+ *    megabytes of that text. Ours does more: chunk elements with consolidated metadata and fresh
+ *    ids (and, in the second line, orig_elements), not bare strings.
+ *
+ *    Each contender runs in processes of its own (PROCESSES each, started alternately, ours first
+ *    in every other pair): PROCESS_ROUNDS timed runs after PROCESS_WARMUP_SECONDS of warm-up runs
+ *    in each. A process of its own gives each contender a heap of its own: in one shared heap, how
+ *    expensively the young generation is collected depends on both contenders' garbage, and the
+ *    peer's measured speed moved with ours (from about 250 to 290-320 MB/s, its code unchanged,
+ *    when ours came to allocate a quarter less). Figures are each contender's fastest process:
+ *    this VM runs some processes at about 60% speed throughout, both contenders alike (pinned with
+ *    `taskset`, three of four processes on CPU 0 ran so, none on CPU 1), and in some bench runs
+ *    that was most processes of one contender. `ours_mb_s` / `peer_mb_s` are the fastest process's
+ *    median run, `ratio` their quotient; the `_mean` figures use the process with the fastest mean
+ *    run, the throughput a long chunking job sees (the median leaves out the runs in which a
+ *    young-generation collection fell). Every process's median is listed, and
+ *    `ratio_median_process` compares the median processes.
+ *
+ *    For comparison, `ratio_shared_heap`: both contenders in this process, each round timing
+ *    both once, the one going first alternating (medians of ROUNDS rounds, and the GC pause time
+ *    that fell inside each contender's runs). No forced GC between runs: a full GC shrinks the
+ *    young generation, which then makes the next runs collect far more often than they would in
+ *    a running application.
  * 2. chunk_by_title MB/s on the elements of the 619-page PDF (partitioned once with strategy
  *    'fast' in a child process, not timed), max_characters 500, library defaults otherwise. When
  *    the PDF cannot be partitioned, the UDHR text is used instead and the line says so.
@@ -45,7 +53,13 @@ const REPEAT = 16;
 const WARMUP = 10;
 const ROUNDS = 41;
 const MAX_CHARACTERS = 500;
+const PROCESSES = 9;
+// Per process: warm-up time, then timed runs (a fresh heap's young generation and the compiled
+// code take about a second of runs to settle).
+const PROCESS_WARMUP_SECONDS = 1.5;
+const PROCESS_ROUNDS = 101;
 const PARTITION_FLAG = '--partition-for-title-bench';
+const CONTENDER_FLAG = '--chunk-contender';
 
 function mean(xs: readonly number[]): number {
   let sum = 0;
@@ -110,72 +124,128 @@ async function timeAlternating(fns: ReadonlyArray<() => unknown>): Promise<Timin
   return { seconds, windows };
 }
 
-// Seconds per run of one contender run ROUNDS times in a row, after WARMUP runs.
-async function timeSolo(fn: () => unknown): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await fn();
-  const seconds: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) seconds.push(await timeOnce(fn));
-  return seconds;
-}
-
 const load1m = (): number => Number((loadavg()[0] as number).toFixed(2));
 
 const mbS = (mb: number, seconds: number): number => Number((mb / seconds).toFixed(2));
 
-async function characterVsLangChain(): Promise<void> {
-  const missing = SOURCES.filter((f) => !existsSync(path.join(docs, f)));
-  if (missing.length > 0) {
-    console.log(JSON.stringify({ bench: 'chunk', case: 'chunk_by_character vs langchain', skipped: `corpus files not found in ${docs}: ${missing.join(', ')}` }));
-    return;
-  }
+type Contender = 'ours' | 'peer';
+
+interface CharacterCase {
+  text: string;
+  mb: number;
+  elements: Element[];
+}
+
+// The text both contenders chunk, and the elements ours is handed; undefined when the corpus is
+// missing.
+function characterCase(): CharacterCase | undefined {
+  if (SOURCES.some((f) => !existsSync(path.join(docs, f)))) return undefined;
   const base = SOURCES.map((f) => readFileSync(path.join(docs, f), 'utf8')).join('\n\n');
   const text = Array.from({ length: REPEAT }, () => base).join('\n\n');
-  const mb = Buffer.byteLength(text, 'utf8') / 1e6;
   const elements: Element[] = text
     .split(/\n\s*\n/)
     .map((t) => t.trim())
     .filter((t) => t.length > 0)
     .map((t, i) => ({ element_id: String(i), type: 'NarrativeText', text: t, metadata: { filename: 'corpus.txt', languages: ['eng'], page_number: 1 } }));
+  return { text, mb: Buffer.byteLength(text, 'utf8') / 1e6, elements };
+}
 
-  const splitter = new RecursiveCharacterTextSplitter({ chunkSize: MAX_CHARACTERS, chunkOverlap: 0 });
-  for (const includeOrig of [false, true]) {
+// One contender's run function and a count of the chunks of its last run.
+function contender(which: Contender, input: CharacterCase, includeOrig: boolean): { run: () => Promise<number> | number; chunks: () => number } {
+  let chunks = 0;
+  if (which === 'ours') {
     const options = resolveChunkingOptions('chunk_by_character', { max_characters: MAX_CHARACTERS, include_orig_elements: includeOrig });
-    let oursChunks = 0;
-    let theirsChunks = 0;
-    const runOurs = (): number => (oursChunks = chunkByCharacter(elements, options).length);
-    const runTheirs = async (): Promise<number> => (theirsChunks = (await splitter.splitText(text)).length);
+    return { run: () => (chunks = chunkByCharacter(input.elements, options).length), chunks: () => chunks };
+  }
+  const splitter = new RecursiveCharacterTextSplitter({ chunkSize: MAX_CHARACTERS, chunkOverlap: 0 });
+  return { run: async () => (chunks = (await splitter.splitText(input.text)).length), chunks: () => chunks };
+}
+
+interface ProcessTimings {
+  seconds: number[];
+  chunks: number;
+}
+
+// Child mode: times one contender alone in this process and prints its run times.
+async function timeContenderHere(which: Contender, includeOrig: boolean): Promise<void> {
+  const input = characterCase() as CharacterCase;
+  const { run, chunks } = contender(which, input, includeOrig);
+  const warmUntil = performance.now() + PROCESS_WARMUP_SECONDS * 1000;
+  while (performance.now() < warmUntil) await run();
+  const seconds: number[] = [];
+  for (let round = 0; round < PROCESS_ROUNDS; round++) seconds.push(await timeOnce(run));
+  const out: ProcessTimings = { seconds, chunks: chunks() };
+  process.stdout.write(`\n${CONTENDER_FLAG}${JSON.stringify(out)}`);
+}
+
+// Times one contender in a child process of its own.
+function timeContenderInChild(which: Contender, includeOrig: boolean): ProcessTimings {
+  const child = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), CONTENDER_FLAG, which, String(includeOrig)], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`timing ${which} in a child process failed (exit ${child.status})`);
+  return JSON.parse(child.stdout.slice(child.stdout.lastIndexOf(CONTENDER_FLAG) + CONTENDER_FLAG.length)) as ProcessTimings;
+}
+
+async function characterVsLangChain(): Promise<void> {
+  const input = characterCase();
+  if (input === undefined) {
+    console.log(JSON.stringify({ bench: 'chunk', case: 'chunk_by_character vs langchain', skipped: `corpus files not found in ${docs}: ${SOURCES.join(', ')}` }));
+    return;
+  }
+  const { mb } = input;
+  for (const includeOrig of [false, true]) {
     const loadBefore = load1m();
-    const { seconds, windows } = await timeAlternating([runOurs, runTheirs]);
-    const ours = median(seconds[0] as number[]);
-    const theirs = median(seconds[1] as number[]);
-    const oursMean = mean(seconds[0] as number[]);
-    const theirsMean = mean(seconds[1] as number[]);
-    const oursSolo = median(await timeSolo(runOurs));
-    const theirsSolo = median(await timeSolo(runTheirs));
+    // Isolated: PROCESSES processes per contender, started alternately.
+    const perProcess: Record<Contender, ProcessTimings[]> = { ours: [], peer: [] };
+    for (let k = 0; k < PROCESSES; k++) {
+      const order: Contender[] = k % 2 === 0 ? ['ours', 'peer'] : ['peer', 'ours'];
+      for (const which of order) perProcess[which].push(timeContenderInChild(which, includeOrig));
+    }
+    const processMedians = (which: Contender): number[] => perProcess[which].map((t) => median(t.seconds));
+    const processMeans = (which: Contender): number[] => perProcess[which].map((t) => mean(t.seconds));
+    // The fastest process of each contender (see the header); the median process for comparison.
+    const ours = Math.min(...processMedians('ours'));
+    const theirs = Math.min(...processMedians('peer'));
+    const oursMean = Math.min(...processMeans('ours'));
+    const theirsMean = Math.min(...processMeans('peer'));
+    const oursMedianProcess = median(processMedians('ours'));
+    const theirsMedianProcess = median(processMedians('peer'));
+    // Shared heap: both here, alternating.
+    const a = contender('ours', input, includeOrig);
+    const b = contender('peer', input, includeOrig);
+    const { seconds, windows } = await timeAlternating([a.run, b.run]);
+    const oursShared = median(seconds[0] as number[]);
+    const theirsShared = median(seconds[1] as number[]);
     console.log(
       JSON.stringify({
         bench: 'chunk',
         case: `chunk_by_character max_characters=${MAX_CHARACTERS} include_orig_elements=${includeOrig}`,
         text: `${SOURCES.join(' + ')} joined by blank lines, x${REPEAT}`,
         input_mb: Number(mb.toFixed(3)),
-        ours_input: `${elements.length} NarrativeText elements: the text split at blank lines`,
+        ours_input: `${input.elements.length} NarrativeText elements: the text split at blank lines`,
         peer_input: 'the same text as one string',
-        method: `median of ${ROUNDS} rounds, contenders alternating which goes first, ${WARMUP} warm-up runs each`,
+        method: `each contender in ${PROCESSES} processes of its own, started alternately; ${PROCESS_ROUNDS} runs after ${PROCESS_WARMUP_SECONDS} s of warm-up runs per process; MB/s of each contender's fastest process (its median run; _mean: its mean run)`,
         ours_mb_s: mbS(mb, ours),
-        ours_chunks: oursChunks,
+        ours_chunks: (perProcess.ours[0] as ProcessTimings).chunks,
         peer: `@langchain/textsplitters RecursiveCharacterTextSplitter chunkSize=${MAX_CHARACTERS} chunkOverlap=0`,
         peer_mb_s: mbS(mb, theirs),
-        peer_chunks: theirsChunks,
+        peer_chunks: (perProcess.peer[0] as ProcessTimings).chunks,
         ratio: Number((theirs / ours).toFixed(2)),
         ours_mb_s_mean: mbS(mb, oursMean),
         peer_mb_s_mean: mbS(mb, theirsMean),
         ratio_mean: Number((theirsMean / oursMean).toFixed(2)),
-        ours_gc_ms_per_run: gcMsPerRun(windows[0] as Windows),
-        peer_gc_ms_per_run: gcMsPerRun(windows[1] as Windows),
+        ours_mb_s_per_process: processMedians('ours').map((sec) => mbS(mb, sec)),
+        peer_mb_s_per_process: processMedians('peer').map((sec) => mbS(mb, sec)),
+        ratio_median_process: Number((theirsMedianProcess / oursMedianProcess).toFixed(2)),
+        ours_mb_s_shared_heap: mbS(mb, oursShared),
+        peer_mb_s_shared_heap: mbS(mb, theirsShared),
+        ratio_shared_heap: Number((theirsShared / oursShared).toFixed(2)),
+        ratio_shared_heap_mean: Number((mean(seconds[1] as number[]) / mean(seconds[0] as number[])).toFixed(2)),
+        ours_gc_ms_per_run_shared_heap: gcMsPerRun(windows[0] as Windows),
+        peer_gc_ms_per_run_shared_heap: gcMsPerRun(windows[1] as Windows),
         load_avg_1m: [loadBefore, load1m()],
-        ours_mb_s_solo: mbS(mb, oursSolo),
-        peer_mb_s_solo: mbS(mb, theirsSolo),
-        ratio_solo: Number((theirsSolo / oursSolo).toFixed(2)),
       }),
     );
   }
@@ -243,7 +313,10 @@ async function byTitleOnPdf(): Promise<void> {
   );
 }
 
-if (process.argv.includes(PARTITION_FLAG)) {
+const contenderAt = process.argv.indexOf(CONTENDER_FLAG);
+if (contenderAt >= 0) {
+  await timeContenderHere(process.argv[contenderAt + 1] as Contender, process.argv[contenderAt + 2] === 'true');
+} else if (process.argv.includes(PARTITION_FLAG)) {
   const input = await partitionTitleInput();
   process.stdout.write(`\n${PARTITION_FLAG}${JSON.stringify({ ...input, elements: input.elements.map(elementToJSON) })}`);
 } else {
