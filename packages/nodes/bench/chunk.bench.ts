@@ -15,7 +15,7 @@
  *    peer's measured speed moved with ours (from about 250 to 290-320 MB/s, its code unchanged,
  *    when ours came to allocate a quarter less). Figures are each contender's fastest process:
  *    this VM runs some processes at about 60% speed throughout, both contenders alike (pinned with
- *    `taskset`, three of four processes on CPU 0 ran so, none on CPU 1), and in some bench runs
+ *    `taskset`, 5 of 10 processes on CPU 0 ran so, none of 10 on CPU 1), and in some bench runs
  *    that was most processes of one contender. `ours_mb_s` / `peer_mb_s` are the fastest process's
  *    median run, `ratio` their quotient; the `_mean` figures use the process with the fastest mean
  *    run, the throughput a long chunking job sees (the median leaves out the runs in which a
