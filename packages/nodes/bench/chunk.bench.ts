@@ -29,7 +29,7 @@
  *    a running application.
  * 2. chunk_by_title MB/s on the elements of the 619-page PDF (partitioned once with strategy
  *    'fast' in a child process, not timed), max_characters 500, library defaults otherwise, in
- *    TITLE_PROCESSES processes of its own, figures as above. When the PDF cannot be partitioned,
+ *    PROCESSES processes of its own, figures as above. When the PDF cannot be partitioned,
  *    the UDHR text is used instead and the line says so.
  *
  * One JSON line per case.
@@ -62,7 +62,6 @@ const PROCESS_ROUNDS = 101;
 const PARTITION_FLAG = '--partition-for-title-bench';
 const CONTENDER_FLAG = '--chunk-contender';
 const TITLE_FLAG = '--chunk-by-title';
-const TITLE_PROCESSES = 5;
 // Precedes a child's run times on its stdout.
 const CHILD_MARK = '--chunk-timings';
 
@@ -315,7 +314,7 @@ async function byTitleOnPdf(): Promise<void> {
     let bytes = 0;
     for (const el of elements) bytes += Buffer.byteLength(el.text, 'utf8');
     const mb = bytes / 1e6;
-    const processes = Array.from({ length: TITLE_PROCESSES }, () => timeInChild([TITLE_FLAG, file]));
+    const processes = Array.from({ length: PROCESSES }, () => timeInChild([TITLE_FLAG, file]));
     const processMedians = processes.map((t) => median(t.seconds));
     console.log(
       JSON.stringify({
@@ -326,7 +325,7 @@ async function byTitleOnPdf(): Promise<void> {
         partition: `partitionFile${source === PDF ? " strategy 'fast'" : ''} in a child process, not timed`,
         input_mb: Number(mb.toFixed(3)),
         input: `${elements.length} elements; MB = UTF-8 megabytes of their text`,
-        method: `${TITLE_PROCESSES} processes of its own, ${PROCESS_ROUNDS} runs after ${PROCESS_WARMUP_SECONDS} s of warm-up runs each; MB/s of the fastest process (its median run; _mean: its mean run)`,
+        method: `${PROCESSES} processes of its own, ${PROCESS_ROUNDS} runs after ${PROCESS_WARMUP_SECONDS} s of warm-up runs each; MB/s of the fastest process (its median run; _mean: its mean run)`,
         ours_mb_s: mbS(mb, Math.min(...processMedians)),
         ours_mb_s_mean: mbS(mb, Math.min(...processes.map((t) => mean(t.seconds)))),
         ours_mb_s_per_process: processMedians.map((sec) => mbS(mb, sec)),
