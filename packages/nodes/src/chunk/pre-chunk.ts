@@ -47,14 +47,8 @@ export interface PreChunkView {
   readonly overlapPrefix: string;
   /** Length of `text` in code points, without building it. */
   readonly textLength: number;
-  /** True when one of the elements is a table. */
-  readonly hasTable: boolean;
   /** True when the text holds astral characters (surrogate pairs): code points and units differ. */
   readonly astral: boolean;
-  /** Total length of the element segments (the text without overlap prefix and separators). */
-  readonly segmentsLength: number;
-  /** Number of non-empty element segments. */
-  readonly segmentCount: number;
   /** Number of elements. */
   readonly elementCount: number;
   /** The chunk text: overlap prefix and element segments joined by a blank line. */
@@ -330,12 +324,12 @@ class PreChunkBuilder implements PreChunkView {
   from = 0;
   to = 0;
   overlapPrefix = '';
-  segmentsLength = 0;
-  // Non-empty segments in the run.
-  segmentCount = 0;
-  hasTable = false;
-  // Surrogate pairs in the run's segments or overlap prefix.
+  // True when the run's segments or overlap prefix hold surrogate pairs.
   astral = false;
+  private segmentsLength = 0;
+  // Non-empty segments in the run.
+  private segmentCount = 0;
+  private hasTable = false;
   // For the size checks: the overlap prefix and each element with text, and their total length.
   private counted = 0;
   private textLen = 0;

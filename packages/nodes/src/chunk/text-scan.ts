@@ -10,9 +10,9 @@ import { NEWLINES_AT, OTHER_BIT, REPORT_BIT, REPORT_FLAG, SEPARATOR_BIT, UNITS_A
  * SIMD (`plain-scan-wasm.ts`), or, where that is unavailable or the text is very long, copied into a
  * scratch buffer and classified two at a time through a 64 KiB table. Either is several times
  * faster; the same pass reports whether the text holds surrogates (astral characters, which make
- * code points and code units differ), and the line breaks
- * it finds are replaced by splicing the text (no character copied). A text off the fast path is
- * collapsed by `collapseWhitespace`, exactly; the fast path only has to be right when it says yes.
+ * code points and code units differ), and the line breaks it finds are replaced by splicing the
+ * text (no character copied). A text off the fast path is collapsed by `collapseWhitespace`,
+ * exactly; the fast path only has to be right when it says yes.
  */
 
 // Class bits of a UTF-16 code unit.
