@@ -6,6 +6,9 @@ export interface RateLimits {
   tokensPerMinute?: number;
 }
 
+/** The share of a bucket's size below which a shortfall is rounding error, not a missing unit. */
+const ROUNDING = 1e-9;
+
 /** A token bucket holding up to one minute of budget, refilled continuously. */
 class Bucket {
   level: number;
@@ -30,7 +33,9 @@ class Bucket {
     this.refill(now);
     // A request larger than the whole bucket goes once the bucket is full, or it would never go.
     const need = Math.min(n, this.perMinute);
-    if (this.level >= need) return 0;
+    // The refill is summed in floating point, step by step, so after sleeping exactly the computed
+    // wait the level can fall short by a rounding error (0.9999999999999999 of 1): that is enough.
+    if (this.level >= need - this.perMinute * ROUNDING) return 0;
     return Math.ceil(((need - this.level) * 60_000) / this.perMinute);
   }
 

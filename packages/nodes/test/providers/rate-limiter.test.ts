@@ -3,11 +3,14 @@ import { RateLimiter } from '../../src/providers/rate-limiter.js';
 import type { Clock } from '../../src/providers/sleep.js';
 
 /** A clock that only moves when someone sleeps on it. */
-function manualClock(): Clock & { sleeps: number[] } {
+function manualClock(): Clock & { sleeps: number[]; advance(ms: number): void } {
   let now = 1_000_000;
   const sleeps: number[] = [];
   return {
     sleeps,
+    advance: (ms) => {
+      now += ms;
+    },
     now: () => now,
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw signal.reason;
@@ -25,6 +28,20 @@ describe('RateLimiter', () => {
     expect(clock.sleeps).toEqual([]);
     await l.acquire();
     expect(clock.sleeps).toEqual([1000]);
+  });
+
+  it('wakes once: the refill it slept for is not lost to rounding', async () => {
+    // Refilled in steps of 16, 12 and 4 ms, the level sums to 0.9999999999999999 instead of 1 after
+    // the computed wait, which once asked for a second, 1 ms sleep.
+    const clock = manualClock();
+    const l = new RateLimiter({ requestsPerMinute: 2 }, clock);
+    clock.advance(16);
+    await l.acquire();
+    clock.advance(12);
+    await l.acquire();
+    clock.advance(4);
+    await l.acquire();
+    expect(clock.sleeps).toEqual([29_984]);
   });
 
   it('budgets tokens per minute and corrects the budget from the reported usage', async () => {
