@@ -79,12 +79,3 @@ export class PreChunkCombiner implements PreChunkSink {
     this.run = undefined;
   }
 }
-
-/** {@link PreChunkCombiner} over a sequence of pre-chunks: the merged pre-chunks, in order. */
-export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
-  const all: PreChunk[] = [];
-  const combiner = new PreChunkCombiner(opts, { add: (pc) => all.push(pc.keep()) });
-  for (const pc of preChunks) combiner.add(pc);
-  combiner.finish();
-  yield* all;
-}

@@ -299,22 +299,6 @@ export interface PreChunkTexts {
   readonly pairs?: Int32Array | undefined;
 }
 
-/** {@link PreChunkTexts} of `elements`, for callers that have not gathered them on the way. */
-export function preChunkTexts(elements: readonly Element[], segments: readonly string[] = elements.map(segmentOf)): PreChunkTexts {
-  const n = elements.length;
-  const lengths = new Int32Array(n);
-  const tables = new Uint8Array(n);
-  let pairs: Int32Array | undefined;
-  for (let i = 0; i < n; i++) {
-    const el = elements[i] as Element;
-    const astral = el.text ? surrogatePairs(el.text) : 0;
-    lengths[i] = el.text ? el.text.length - astral : 0;
-    if (astral > 0) (pairs ??= new Int32Array(n))[i] = astral;
-    tables[i] = isTableFamily(el) ? 1 : 0;
-  }
-  return { segments, lengths, tables, pairs };
-}
-
 // Accumulates a run of consecutive elements while they fit, as indexes into the element list;
 // sizes use raw element text, as the library does. A complete run is handed to the sink as it is
 // (the builder is its PreChunkView), so a sink that forms chunks at once allocates no pre-chunk;
@@ -445,7 +429,7 @@ export interface PreChunkSink {
  * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every element.
  * Each pre-chunk is handed to `sink` as soon as it is complete.
  *
- * @param texts the elements' segments, lengths and table flags (see {@link preChunkTexts}).
+ * @param texts the elements' segments, lengths and table flags (gathered by `elementTexts`).
  */
 export function forEachPreChunk(
   elements: readonly Element[],
@@ -469,21 +453,4 @@ export function forEachPreChunk(
     if (boundary || !builder.willFit(i)) builder.flush(sink);
     if (i < n) builder.add(i);
   }
-}
-
-/**
- * The pre-chunks of `elements` (see {@link forEachPreChunk}), in order.
- *
- * @param segments `segmentOf` of each element, in order, when the caller has them already.
- */
-export function* preChunks(
-  elements: Iterable<Element>,
-  opts: ChunkingOptions,
-  predicates: readonly BoundaryPredicate[] = [],
-  segments?: readonly string[],
-): Generator<PreChunk> {
-  const list: readonly Element[] = Array.isArray(elements) ? elements : [...elements];
-  const all: PreChunk[] = [];
-  forEachPreChunk(list, opts, predicates, preChunkTexts(list, segments), { add: (pc) => all.push(pc.keep()) });
-  yield* all;
 }

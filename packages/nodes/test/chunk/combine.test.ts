@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinePreChunks } from '../../src/chunk/combine.js';
+import { combinePreChunks } from './pre-chunk-lists.js';
 import { chunkingOptions } from '../../src/chunk/options.js';
 import { PreChunk } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { chunkingOptions } from '../../src/chunk/options.js';
-import { PreChunk, forEachPreChunk, isTitle, onNextPage, preChunkTexts, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
+import { elementTexts } from '../../src/chunk/element-texts.js';
+import { PreChunk, forEachPreChunk, isTitle, onNextPage, segmentOf } from '../../src/chunk/pre-chunk.js';
+import { preChunks } from './pre-chunk-lists.js';
 import { el } from './helpers.js';
 
 const groups = (pcs: Iterable<PreChunk>) => [...pcs].map((pc) => pc.elements.map((e) => e.text));
@@ -114,7 +116,7 @@ describe('forEachPreChunk', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
     const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
     const seen: Array<[string[], string[]]> = [];
-    forEachPreChunk(items, opts, [], preChunkTexts(items), { add: (pc) => seen.push([pc.keep().elements.map((e) => e.text), pc.keep().segments]) });
+    forEachPreChunk(items, opts, [], elementTexts(items), { add: (pc) => seen.push([pc.keep().elements.map((e) => e.text), pc.keep().segments]) });
     expect(seen).toEqual([
       [['a', 'b', '', 'c'], ['a', 'b', 'c']],
       [['d'.repeat(18)], ['d'.repeat(18)]],
