@@ -9,27 +9,27 @@ const pc = (...t: string[]) => PreChunk.of(t.map((x) => el(x.startsWith('T:') ? 
 describe('combinePreChunks', () => {
   it('merges while the accumulated text is under the threshold and the result fits', () => {
     const opts = chunkingOptions('by_title', { max_characters: 250, combine_text_under_n_chars: 80 });
-    const out = [...combinePreChunks([pc('a'.repeat(68)), pc('b'.repeat(71)), pc('c'.repeat(73))], opts)];
+    const out = combinePreChunks([pc('a'.repeat(68)), pc('b'.repeat(71)), pc('c'.repeat(73))], opts);
     expect(out.map((p) => p.textLength)).toEqual([68 + 2 + 71, 73]);
   });
 
   it('never merges past max_characters', () => {
     const opts = chunkingOptions('by_title', { max_characters: 115 });
-    const out = [...combinePreChunks([pc('x'.repeat(85)), pc('y'.repeat(33))], opts)];
+    const out = combinePreChunks([pc('x'.repeat(85)), pc('y'.repeat(33))], opts);
     expect(out).toHaveLength(2);
   });
 
   it('does nothing with a zero threshold', () => {
     const opts = chunkingOptions('by_title', { combine_text_under_n_chars: 0 });
-    expect([...combinePreChunks([pc('a'), pc('b'), pc('c')], opts)]).toHaveLength(3);
+    expect(combinePreChunks([pc('a'), pc('b'), pc('c')], opts)).toHaveLength(3);
   });
 
   it('never merges a table pre-chunk with isolate_table', () => {
     const opts = chunkingOptions('by_title');
-    const out = [...combinePreChunks([pc('a'), pc('T:table'), pc('b'), pc('c')], opts)];
+    const out = combinePreChunks([pc('a'), pc('T:table'), pc('b'), pc('c')], opts);
     expect(out.map((p) => p.text)).toEqual(['a', 'T:table', 'b\n\nc']);
     const loose = chunkingOptions('by_title', { isolate_table: false });
-    expect([...combinePreChunks([pc('a'), pc('T:table'), pc('b')], loose)].map((p) => p.text)).toEqual(['a\n\nT:table\n\nb']);
+    expect(combinePreChunks([pc('a'), pc('T:table'), pc('b')], loose).map((p) => p.text)).toEqual(['a\n\nT:table\n\nb']);
   });
 
   it('gives the same pre-chunks as merging pairwise with PreChunk.combine', () => {
@@ -53,7 +53,7 @@ describe('combinePreChunks', () => {
         }
       }
       if (acc) expected.push(acc);
-      const out = [...combinePreChunks(pcs, opts)];
+      const out = combinePreChunks(pcs, opts);
       expect(out.map((p) => [p.text, p.textLength, p.elements])).toEqual(expected.map((p) => [p.text, p.textLength, p.elements]));
     }
   });

@@ -5,7 +5,7 @@ import { PreChunk, forEachPreChunk, isTitle, onNextPage, segmentOf } from '../..
 import { preChunks } from './pre-chunk-lists.js';
 import { el } from './helpers.js';
 
-const groups = (pcs: Iterable<PreChunk>) => [...pcs].map((pc) => pc.elements.map((e) => e.text));
+const groups = (pcs: readonly PreChunk[]) => pcs.map((pc) => pc.elements.map((e) => e.text));
 
 describe('segmentOf', () => {
   it('collapses whitespace except in CodeSnippet', () => {
@@ -88,13 +88,13 @@ describe('preChunks', () => {
 
   it('adds elements without text but gives them no separator', () => {
     const opts = chunkingOptions('basic', { max_characters: 8 });
-    const pcs = [...preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts)];
+    const pcs = preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts);
     expect(pcs.map((p) => p.text)).toEqual(['foo\n\nbar']);
   });
 
   it('prefixes the next pre-chunk with the overlap tail when overlap_all, but not across tables', () => {
     const opts = chunkingOptions('basic', { max_characters: 30, overlap: 6, overlap_all: true });
-    const pcs = [...preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts)];
+    const pcs = preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts);
     expect(pcs.map((p) => p.text)).toEqual(['first sentence here.', 'here.\n\nsecond sentence here.', 'tab', 'after table']);
   });
 
