@@ -5,4 +5,4 @@ export * from './logger.js';
 export * from './pull-source.js';
 export * from './run-job.js';
 export * from './state-store.js';
-export * from './worker-pool.js';
+export * from './process-pool.js';

@@ -1,7 +1,7 @@
 import { errorMessage, isQuarryError } from '../errors.js';
 
 /**
- * The task function a {@link WorkerPool} worker module exports as its default export: it takes one
+ * The task function a {@link ProcessPool} worker module exports as its default export: it takes one
  * task and returns (or resolves to) its result. A thrown `QuarryError` fails that task alone with
  * its code and details; any other throw fails it with `NODE_FAILED`.
  *
@@ -27,10 +27,21 @@ export interface WorkerFailure {
  */
 export type WorkerReply<R> = { ok: true; result: R } | { ok: false; error: WorkerFailure };
 
-/** The `workerData` of every pool thread: which task module the entry loads. */
-export interface WorkerEntryData {
-  /** URL of the worker module whose default export is the {@link WorkerTaskHandler}. */
-  module: string;
+/** What the pool sends a worker process: one task, numbered. */
+export interface TaskMessage<T> {
+  id: number;
+  task: T;
+}
+
+/** What a worker process sends once its task module has loaded (or failed to load). */
+export interface ReadyMessage {
+  ready: true;
+}
+
+/** What a worker process answers for the task of the same `id`. */
+export interface WorkerReplyMessage<R> {
+  id: number;
+  reply: WorkerReply<R>;
 }
 
 /** The coded form of what a task threw. */

@@ -1,33 +1,36 @@
-import { WorkerPool, type Element, type Logger } from '@quarry/core';
+import { isQuarryError, ProcessPool, QuarryError, type Element, type Logger } from '@quarry/core';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
 import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
 
 /**
  * The `services` key under which a job finds its {@link PartitionPool}: when a run's services hold
- * one, the `unstructured_api` partition node partitions in the pool's worker threads instead of on
- * the main thread. The caller owns the pool (creates it before the run, closes it after).
+ * one, the `unstructured_api` partition node partitions in the pool's processes instead of in the
+ * caller's. The caller owns the pool (creates it before the run, closes it after).
  */
 export const PARTITION_POOL_SERVICE = 'quarry.partition.pool';
 
-const DEFAULT_YOUNG_GENERATION_MB = 96;
+/** The time limit of one document by default: the runtime's default node timeout. */
+const DEFAULT_DOCUMENT_TIMEOUT_MS = 10 * 60_000;
+// Pool failures that say nothing of the file on their own; the message gets its name.
+const POOL_CODES = new Set(['DOCUMENT_CRASHED', 'DOCUMENT_TOO_LARGE', 'NODE_TIMEOUT']);
 
 /** Options of {@link PartitionPool}. */
 export interface PartitionPoolOptions {
-  /** Worker threads (the `num_processes` of a run; default: available parallelism). */
+  /** Worker processes (the `num_processes` of a run; default: available parallelism). */
   size?: number;
-  /**
-   * Young-generation size of each worker's heap in MB (default 96). Parsers allocate many
-   * short-lived objects; a larger nursery means fewer scavenges, which in worker threads also
-   * contend for the process's shared GC helpers: it is what lets two workers reach ~2x one.
-   */
-  youngGenerationMb?: number;
+  /** A document taking longer fails with `NODE_TIMEOUT` and its process is killed (default 10 minutes; 0: no limit). */
+  documentTimeoutMs?: number;
+  /** V8 heap limit of each process in MB (default 2048); a document that exhausts it fails with `DOCUMENT_TOO_LARGE`. */
+  heapLimitMb?: number;
+  /** Resident memory limit of each process in MB, decoded images included (default 4096); over it, `DOCUMENT_TOO_LARGE`. */
+  memoryLimitMb?: number;
   /** Another worker module, whose default export partitions one {@link PartitionTask} (tests); default the built-in one. */
   workerUrl?: URL;
 }
 
 /** Per-document options of {@link PartitionPool.partition}. */
 export interface PooledPartitionOptions {
-  /** Withdraws the document: it leaves the queue, or its worker is terminated and replaced. */
+  /** Withdraws the document: it leaves the queue, or its process is killed at once and replaced. */
   signal?: AbortSignal;
   /** Receives the warnings the partitioners logged in the worker. */
   logger?: Logger;
@@ -40,48 +43,55 @@ export function partitionWorkerUrl(): URL {
 }
 
 /**
- * Partitions documents with `partitionFile` in a pool of worker threads (the piscina-based
- * `WorkerPool` of `@quarry/core`), for CPU-bound runs on several cores: `quarry run`, `quarry worker`
- * and `quarry ingest` with `--num-processes`. Bytes move to the worker (transferred, not copied);
- * elements come back as plain element data. A document whose worker crashes fails alone
- * (`NODE_FAILED`) and the worker is replaced; other failures keep `partitionFile`'s codes.
+ * Partitions documents with `partitionFile` in a pool of child processes (the `ProcessPool` of
+ * `@quarry/core`), so that a hostile file costs only itself: a native crash in a decoder, an endless
+ * loop or heap exhaustion fails that document with `DOCUMENT_CRASHED`, `NODE_TIMEOUT` or
+ * `DOCUMENT_TOO_LARGE` and the next one gets a fresh process. It also keeps parsing off the caller's
+ * event loop (a server keeps answering) and spreads documents over the cores. `quarry run`,
+ * `quarry partition`, `quarry serve`, `quarry worker` and `quarry ingest` partition here; other
+ * failures keep `partitionFile`'s codes.
  *
  * @example
  * ```ts
- * const pool = new PartitionPool({ size: 2 });
+ * const pool = new PartitionPool({ size: 2, documentTimeoutMs: 60_000 });
  * const job = engine.run(plan, { source, destination, services: new Map([[PARTITION_POOL_SERVICE, pool]]) });
  * await job.done;
  * await pool.close();
  * ```
  */
 export class PartitionPool {
-  private readonly pool: WorkerPool<PartitionTask, PartitionTaskResult>;
+  private readonly pool: ProcessPool<PartitionTask, PartitionTaskResult>;
 
   constructor(options: PartitionPoolOptions = {}) {
-    this.pool = new WorkerPool({
+    this.pool = new ProcessPool({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
       name: 'partition',
-      resourceLimits: { maxYoungGenerationSizeMb: options.youngGenerationMb ?? DEFAULT_YOUNG_GENERATION_MB },
+      taskTimeoutMs: options.documentTimeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS,
       ...(options.size === undefined ? {} : { size: options.size }),
+      ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
+      ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }),
     });
   }
 
-  /** Number of worker threads. */
+  /** Number of live worker processes (started on demand, up to `size`). */
   get size(): number {
     return this.pool.size;
   }
 
-  /** Partitions one document in the next free worker; same result and errors as `partitionFile`. */
+  /** Partitions one document in the next free process; same result and errors as `partitionFile`, plus the pool's. */
   async partition(bytes: Uint8Array, request: Omit<PartitionFileRequest, 'signal' | 'logger'>, options: PooledPartitionOptions = {}): Promise<Element[]> {
-    // The copy moves to the worker (one memcpy, no clone): the caller's bytes stay readable, as a
-    // source may hand out the same buffer again or a view into a larger, pooled one.
-    const moved = new Uint8Array(bytes);
-    const { elements, log } = await this.pool.run({ bytes: moved, request }, [moved.buffer as ArrayBuffer], options.signal);
-    if (options.logger) for (const entry of log) options.logger[entry.level](entry.message, entry.fields);
-    return elements;
+    let result: PartitionTaskResult;
+    try {
+      result = await this.pool.run({ bytes, request }, options.signal);
+    } catch (e) {
+      if (isQuarryError(e) && POOL_CODES.has(e.code)) throw new QuarryError(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
+      throw e;
+    }
+    if (options.logger) for (const entry of result.log) options.logger[entry.level](entry.message, entry.fields);
+    return result.elements;
   }
 
-  /** Stops the workers; documents still queued or running reject with `JOB_ABORTED`. */
+  /** Stops the processes; documents still queued or running reject with `JOB_ABORTED`. */
   close(): Promise<void> {
     return this.pool.close();
   }

@@ -58,7 +58,7 @@ describe('PartitionPool', () => {
     pool = undefined;
   });
 
-  it('partitions documents in worker threads with the same elements as on the main thread', async () => {
+  it('partitions documents in child processes with the same elements as in this process', async () => {
     const docs = generated(9);
     const inProcess = await run(docs);
     pool = new PartitionPool({ size: 2 });
@@ -87,7 +87,7 @@ describe('PartitionPool', () => {
     expect((await docs[0]!.read(new AbortController().signal)).byteLength).toBeGreaterThan(0);
   }, 120_000);
 
-  it('keeps partitionFile error codes for a document that fails in a worker', async () => {
+  it('keeps partitionFile error codes for a document that fails in a worker process', async () => {
     pool = new PartitionPool({ size: 1 });
     const e = await pool.partition(new Uint8Array(0), { filename: 'empty.txt' }).catch((err: unknown) => err);
     expect(isQuarryError(e) && e.code).toBe('FILE_EMPTY');
@@ -95,7 +95,7 @@ describe('PartitionPool', () => {
     expect(ok.map((el) => el.text)).toEqual(['Hello there, this is a sentence.']);
   }, 60_000);
 
-  it('fails only the document whose worker crashed, replaces the worker and completes the rest', async () => {
+  it('fails only the document whose process crashed (DOCUMENT_CRASHED), replaces the process and completes the rest', async () => {
     const enc = new TextEncoder();
     const docs = [...generated(6)];
     docs.splice(2, 0, doc('poison.txt', enc.encode('This document ends its worker.')));
@@ -103,20 +103,19 @@ describe('PartitionPool', () => {
     const { summary, out } = await run(docs, pool);
     expect(summary.status).toBe('COMPLETED');
     expect(summary.counts).toMatchObject({ total: 7, written: 6, failed: 1 });
-    expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'poison.txt', node: 'partition', code: 'NODE_FAILED' })]);
-    expect(summary.failures[0]!.message).toMatch(/partition worker stopped: exit code 7/);
+    expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'poison.txt', node: 'partition', code: 'DOCUMENT_CRASHED' })]);
+    expect(summary.failures[0]!.message).toBe('poison.txt: the partition process was killed by SIGSEGV');
     expect([...out.keys()].sort()).toEqual(generated(6).map((d) => d.record_id).sort());
-    expect(pool.size).toBe(2);
-    // The replacement worker takes new documents.
+    // A new process takes new documents.
     const again = await run(generated(3), pool);
     expect(again.summary.counts).toMatchObject({ written: 3, failed: 0 });
   }, 120_000);
 
-  it('times out a document whose worker never answers: its worker is replaced, the others complete', async () => {
+  it('times out a document whose process never answers (the run node timeout): its process is replaced, the others complete', async () => {
     const enc = new TextEncoder();
     const docs = [doc('hang.txt', enc.encode('This document blocks its worker.')), ...generated(4)];
     pool = new PartitionPool({ size: 2, workerUrl: crashingWorker });
-    // Workers booted first: the timeout clock must measure the blocked document, not start-up.
+    // Processes booted first: the run's timeout clock must measure the blocked document, not start-up.
     await run(generated(2), pool);
     const { summary } = await run(docs, pool, { nodeTimeoutMs: 4_000 });
     expect(summary.counts).toMatchObject({ total: 5, written: 4, failed: 1 });
@@ -125,12 +124,25 @@ describe('PartitionPool', () => {
     expect(again.summary.counts).toMatchObject({ written: 4, failed: 0 });
   }, 120_000);
 
-  it('stops a cancelled job although a worker is blocked, and the pool serves the next job', async () => {
+  it('fails a document past the pool time limit with NODE_TIMEOUT, naming the file', async () => {
+    const enc = new TextEncoder();
+    pool = new PartitionPool({ size: 1, workerUrl: crashingWorker, documentTimeoutMs: 1_000 });
+    const e = await pool.partition(enc.encode('blocks'), { filename: 'hang.txt' }).catch((err: unknown) => err);
+    expect(e).toMatchObject({ code: 'NODE_TIMEOUT', message: 'hang.txt: the partition process did not finish the task within 1000 ms', details: { filename: 'hang.txt', timeout_ms: 1000 } });
+    await expect(pool.partition(enc.encode('Hello there, this is a sentence.'), { filename: 'ok.txt' })).resolves.toHaveLength(1);
+  }, 60_000);
+
+  it('stops a cancelled job within a second although a process is blocked, and the pool serves the next job', async () => {
     const enc = new TextEncoder();
     pool = new PartitionPool({ size: 2, workerUrl: crashingWorker });
+    let cancelledAt = Infinity;
     const { summary } = await run([doc('hang.txt', enc.encode('This document blocks its worker.'))], pool, {
-      onJob: (job) => job.events$.subscribe((e) => e.type === 'document_started' && setTimeout(() => job.cancel(), 300)),
+      onJob: (job) =>
+        job.events$.subscribe((e) => {
+          if (e.type === 'document_started') setTimeout(() => ((cancelledAt = Date.now()), job.cancel()), 300);
+        }),
     });
+    expect(Date.now() - cancelledAt).toBeLessThan(1_000);
     expect(summary.status).toBe('STOPPED');
     expect(summary.counts).toMatchObject({ total: 1, stopped: 1, written: 0 });
     const again = await run(generated(4), pool);

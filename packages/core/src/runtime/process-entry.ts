@@ -1,0 +1,56 @@
+import { errorMessage, QuarryError } from '../errors.js';
+import { workerFailure, type ReadyMessage, type TaskMessage, type WorkerReply, type WorkerReplyMessage, type WorkerTaskHandler } from './worker-protocol.js';
+
+/*
+ * The program every process of a ProcessPool runs: it loads the pool's task module (its URL is the
+ * first argument) and answers each task message with the task function's result, or its failure as
+ * data with its code (an Error sent over IPC would lose `code` and `details`).
+ */
+
+async function loadHandler(url: string | undefined): Promise<WorkerTaskHandler<unknown, unknown>> {
+  if (!url) throw new QuarryError('INVALID_ARGUMENT', 'the process entry runs only in a ProcessPool process');
+  const mod = (await import(url)) as { default?: unknown };
+  if (typeof mod.default !== 'function') throw new QuarryError('INVALID_ARGUMENT', `the worker module ${url} has no default-export task function`);
+  return mod.default as WorkerTaskHandler<unknown, unknown>;
+}
+
+// Loading starts with the process, not with its first task; a module that cannot load fails every
+// task it is given (with the reason) instead of ending the process.
+const handler = loadHandler(process.argv[2]);
+handler.then(
+  () => process.send?.({ ready: true } satisfies ReadyMessage),
+  () => process.send?.({ ready: true } satisfies ReadyMessage),
+);
+
+function answer(id: number, reply: WorkerReply<unknown>): void {
+  try {
+    process.send?.({ id, reply } satisfies WorkerReplyMessage<unknown>);
+  } catch (e) {
+    // A result the serializer refuses (a function inside, say) fails its task, not the process.
+    process.send?.({ id, reply: { ok: false, error: { code: 'NODE_FAILED', message: `the result cannot be sent back: ${errorMessage(e)}` } } } satisfies WorkerReplyMessage<unknown>);
+  }
+}
+
+process.on('message', (message: TaskMessage<unknown>) => {
+  void handler
+    .then((run) => run(message.task))
+    .then(
+      (result) => answer(message.id, { ok: true, result }),
+      (e: unknown) => answer(message.id, { ok: false, error: workerFailure(e) }),
+    );
+});
+
+// A parser's stray rejection (pdf.js rejects promises nobody awaits on some broken files) is noted,
+// not fatal: the task it belongs to still answers, or meets the pool's time limit.
+process.on('unhandledRejection', (e) => {
+  process.stderr.write(`unhandled rejection: ${errorMessage(e)}\n`);
+});
+
+// An exception outside any await leaves the process in an unknown state: exit, and the pool fails
+// the running task with this last line (answering first could hand the dying process a new task).
+process.on('uncaughtException', (e) => {
+  process.stderr.write(`uncaught exception: ${errorMessage(e)}\n`, () => process.exit(70));
+});
+
+// The pool went away (closed, or its process ended): nothing is left to answer.
+process.on('disconnect', () => process.exit(0));

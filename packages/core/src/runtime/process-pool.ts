@@ -1,0 +1,329 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { errorMessage, QuarryError } from '../errors.js';
+import type { ReadyMessage, TaskMessage, WorkerReplyMessage } from './worker-protocol.js';
+
+export type { WorkerTaskHandler } from './worker-protocol.js';
+
+/** Options of {@link ProcessPool}. */
+export interface ProcessPoolOptions {
+  /**
+   * The worker module, whose default export is the task function ({@link WorkerTaskHandler}): a
+   * `.js` file, or a `.ts` file when running from sources (tests).
+   */
+  workerUrl: URL;
+  /** Number of worker processes (default: available parallelism). */
+  size?: number;
+  /** Names the processes in error messages, e.g. `partition` ("the partition process crashed"). */
+  name?: string;
+  /** A task running longer than this fails with `NODE_TIMEOUT` and its process is killed (default 0: no limit). */
+  taskTimeoutMs?: number;
+  /** V8 heap limit of each process in MB; a task that exhausts it fails with `DOCUMENT_TOO_LARGE` (default 2048). */
+  heapLimitMb?: number;
+  /**
+   * Resident memory limit of each process in MB, native allocations included (decoded images), read
+   * from `/proc` every 100 ms while a task runs on Linux; over it the task fails with
+   * `DOCUMENT_TOO_LARGE` (default 4096; 0: no limit).
+   */
+  memoryLimitMb?: number;
+  /** Further Node options of each process, e.g. `['--max-semi-space-size=32']`. */
+  execArgv?: string[];
+}
+
+const DEFAULT_HEAP_LIMIT_MB = 2048;
+const DEFAULT_MEMORY_LIMIT_MB = 4096;
+const MEMORY_CHECK_MS = 100;
+const STDERR_TAIL_CHARS = 4096;
+const PAGE_BYTES = 4096;
+// What V8 prints when a heap limit is reached, before it aborts the process.
+const HEAP_EXHAUSTED = /heap out of memory|Reached heap limit|Allocation failed/i;
+
+/** The pool's entry module next to this file: `.js` when built, `.ts` when run from sources. */
+function entryPath(): string {
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return new URL(`./process-entry.${ext}`, import.meta.url).pathname;
+}
+
+/**
+ * Node options of processes that load `.ts` modules (sources, under tests): tsx's ESM hooks and the
+ * `source` export condition, so workspace packages resolve to their sources as under vitest.
+ */
+function tsExecArgv(): string[] {
+  const api = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
+  const register = `import { register } from ${JSON.stringify(api)}; register();`;
+  return ['--conditions=source', '--import', `data:text/javascript,${encodeURIComponent(register)}`];
+}
+
+function abortError(signal: AbortSignal): QuarryError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof QuarryError) return reason;
+  return new QuarryError('JOB_ABORTED', `the task was aborted${reason === undefined ? '' : `: ${errorMessage(reason)}`}`);
+}
+
+/** Resident set size of a process in MB, or undefined where `/proc` cannot tell. */
+function residentMb(pid: number): number | undefined {
+  try {
+    const pages = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]);
+    return Number.isFinite(pages) ? (pages * PAGE_BYTES) / (1024 * 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Pending<T, R> {
+  task: T;
+  signal: AbortSignal | undefined;
+  resolve(result: R): void;
+  reject(error: QuarryError): void;
+  onAbort?: () => void;
+}
+
+interface Slot<T, R> {
+  child: ChildProcess;
+  stderr: string;
+  /** The worker module has loaded (or failed to): time limits count from here, not from the process start. */
+  ready: boolean;
+  running?: { id: number; pending: Pending<T, R>; timer?: NodeJS.Timeout; memory?: NodeJS.Timeout };
+  /** Set when the pool killed the process on purpose, with the error its task gets. */
+  killed?: QuarryError;
+}
+
+/**
+ * A pool of child processes running one module's task function, for document work that may crash,
+ * loop or exhaust memory: a native crash (an image decoder's SIGSEGV), an endless loop or heap
+ * exhaustion ends one process, never the caller's. Each process runs one task at a time and is reused
+ * across tasks; tasks queue first-come first-served. A task fails alone with a coded error and its
+ * process is replaced:
+ *
+ * - `DOCUMENT_CRASHED`: the process died (a signal, an exit, an uncaught exception);
+ * - `NODE_TIMEOUT`: the task ran past `taskTimeoutMs` (counted once the worker module has loaded);
+ * - `DOCUMENT_TOO_LARGE`: the process exhausted its heap or went over `memoryLimitMb`;
+ * - `JOB_ABORTED` (or the signal's `QuarryError` reason): the task's signal aborted; a running task's
+ *   process is killed at once, so a cancel takes effect mid-document.
+ *
+ * An error the task function throws comes back with its code. Processes start on demand and idle
+ * ones do not keep the caller alive.
+ *
+ * @example
+ * ```ts
+ * const pool = new ProcessPool<{ word: string }, string>({ workerUrl: new URL('./upper-worker.js', import.meta.url), size: 2, taskTimeoutMs: 30_000 });
+ * await pool.run({ word: 'hi' }); // 'HI'
+ * await pool.close();
+ * ```
+ */
+export class ProcessPool<T, R> {
+  private readonly options: Required<Omit<ProcessPoolOptions, 'name'>> & { name: string };
+  private readonly slots: Array<Slot<T, R>> = [];
+  private readonly queue: Array<Pending<T, R>> = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(options: ProcessPoolOptions) {
+    this.options = {
+      workerUrl: options.workerUrl,
+      size: Math.max(1, Math.floor(options.size ?? availableParallelism())),
+      name: options.name ? `${options.name} ` : '',
+      taskTimeoutMs: options.taskTimeoutMs ?? 0,
+      heapLimitMb: options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB,
+      memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
+      execArgv: options.execArgv ?? [],
+    };
+  }
+
+  /** Number of live worker processes (they start on demand, up to `size`). */
+  get size(): number {
+    return this.slots.length;
+  }
+
+  /** Runs one task in the next free process; `signal` withdraws it (rejecting with its reason, or `JOB_ABORTED`). */
+  run(task: T, signal?: AbortSignal): Promise<R> {
+    if (this.closed) return Promise.reject(new QuarryError('INVALID_ARGUMENT', `the ${this.options.name}process pool is closed`));
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise<R>((resolve, reject) => {
+      const pending: Pending<T, R> = { task, signal, resolve, reject };
+      if (signal) {
+        pending.onAbort = () => this.abort(pending, abortError(signal));
+        signal.addEventListener('abort', pending.onAbort, { once: true });
+      }
+      this.queue.push(pending);
+      this.dispatch();
+    });
+  }
+
+  /** Kills every process; running and queued tasks reject with `JOB_ABORTED`. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const error = new QuarryError('JOB_ABORTED', `the ${this.options.name}process pool was closed`);
+    for (const pending of this.queue.splice(0)) this.settle(pending, error);
+    const exits = this.slots.map((slot) => new Promise<void>((done) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? done() : slot.child.once('close', () => done()))));
+    for (const slot of [...this.slots]) this.kill(slot, error);
+    await Promise.all(exits);
+  }
+
+  private dispatch(): void {
+    while (this.queue.length > 0) {
+      const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
+      if (!slot) return;
+      this.start(slot, this.queue.shift()!);
+    }
+  }
+
+  private spawn(): Slot<T, R> {
+    const { workerUrl, heapLimitMb, execArgv } = this.options;
+    const entry = entryPath();
+    const needsTsx = entry.endsWith('.ts') || workerUrl.pathname.endsWith('.ts');
+    const child = fork(entry, [workerUrl.href], {
+      execArgv: [...(needsTsx ? tsExecArgv() : []), `--max-old-space-size=${heapLimitMb}`, ...execArgv],
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    const slot: Slot<T, R> = { child, stderr: '', ready: false };
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (text: string) => {
+      slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage) => ('ready' in message ? this.onReady(slot) : this.onReply(slot, message)));
+    // A process that cannot start emits 'error' and then 'close'; the task fails there.
+    child.on('error', (e) => {
+      slot.stderr += `\n${errorMessage(e)}`;
+    });
+    child.on('close', (code, signal) => this.onExit(slot, code, signal));
+    this.slots.push(slot);
+    this.idle(slot);
+    return slot;
+  }
+
+  private start(slot: Slot<T, R>, pending: Pending<T, R>): void {
+    const id = this.nextId++;
+    const running: NonNullable<Slot<T, R>['running']> = { id, pending };
+    slot.running = running;
+    const { memoryLimitMb, name } = this.options;
+    try {
+      slot.child.send({ id, task: pending.task } satisfies TaskMessage<T>);
+    } catch (e) {
+      // Thrown by the serializer before the process saw anything: the process stays usable.
+      slot.running = undefined;
+      this.settle(pending, new QuarryError('INVALID_ARGUMENT', `the task cannot be sent to a ${name}process: ${errorMessage(e)}`));
+      return;
+    }
+    this.busy(slot);
+    if (slot.ready) this.armTimer(slot);
+    if (memoryLimitMb > 0 && slot.child.pid !== undefined) {
+      const pid = slot.child.pid;
+      running.memory = setInterval(() => {
+        const mb = residentMb(pid);
+        if (mb !== undefined && mb > memoryLimitMb) {
+          this.kill(slot, new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process went over its memory limit of ${memoryLimitMb} MB`, { details: { memory_limit_mb: memoryLimitMb } }));
+        }
+      }, MEMORY_CHECK_MS);
+    }
+  }
+
+  private onReady(slot: Slot<T, R>): void {
+    slot.ready = true;
+    this.armTimer(slot);
+  }
+
+  private armTimer(slot: Slot<T, R>): void {
+    const { taskTimeoutMs, name } = this.options;
+    const running = slot.running;
+    if (!running || taskTimeoutMs <= 0) return;
+    running.timer = setTimeout(() => this.kill(slot, new QuarryError('NODE_TIMEOUT', `the ${name}process did not finish the task within ${taskTimeoutMs} ms`, { details: { timeout_ms: taskTimeoutMs } })), taskTimeoutMs);
+  }
+
+  private onReply(slot: Slot<T, R>, message: WorkerReplyMessage<R>): void {
+    const running = slot.running;
+    if (!running || running.id !== message.id) return;
+    this.finish(slot);
+    const { reply } = message;
+    if (reply.ok) running.pending.resolve(reply.result);
+    else this.settle(running.pending, new QuarryError(reply.error.code, reply.error.message, { details: reply.error.details ?? {} }));
+    this.cleanup(running.pending);
+    this.dispatch();
+  }
+
+  private onExit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    const running = slot.running;
+    if (running) {
+      this.finish(slot);
+      this.settle(running.pending, slot.killed ?? this.exitError(slot, code, signal));
+    }
+    if (!this.closed) this.dispatch();
+  }
+
+  /** Why a process died under its task, from its exit and the last lines it wrote. */
+  private exitError(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): QuarryError {
+    const { name, heapLimitMb } = this.options;
+    const stderr = slot.stderr.trim();
+    if (HEAP_EXHAUSTED.test(stderr)) {
+      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory (heap limit ${heapLimitMb} MB)`, { details: { heap_limit_mb: heapLimitMb } });
+    }
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
+    const last = stderr.split('\n').filter((l) => l.trim()).at(-1);
+    return new QuarryError('DOCUMENT_CRASHED', `the ${name}process ${how}${last ? `: ${last.trim()}` : ''}`, { details: { ...(signal ? { signal } : { exit_code: code }) } });
+  }
+
+  /** Kills a process on purpose; its task (if any) fails with `error` right away. */
+  private kill(slot: Slot<T, R>, error: QuarryError): void {
+    slot.killed = error;
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    const running = slot.running;
+    if (running) {
+      this.finish(slot);
+      slot.running = undefined;
+      this.settle(running.pending, error);
+    }
+    slot.child.kill('SIGKILL');
+    if (!this.closed) this.dispatch();
+  }
+
+  private abort(pending: Pending<T, R>, error: QuarryError): void {
+    const queued = this.queue.indexOf(pending);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.settle(pending, error);
+      return;
+    }
+    const slot = this.slots.find((s) => s.running?.pending === pending);
+    if (slot) this.kill(slot, error);
+  }
+
+  private finish(slot: Slot<T, R>): void {
+    const running = slot.running;
+    if (!running) return;
+    clearTimeout(running.timer);
+    clearInterval(running.memory);
+    slot.running = undefined;
+    this.idle(slot);
+  }
+
+  private settle(pending: Pending<T, R>, error: QuarryError): void {
+    this.cleanup(pending);
+    pending.reject(error);
+  }
+
+  private cleanup(pending: Pending<T, R>): void {
+    if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
+  }
+
+  /** A busy process keeps the caller alive until its task answers. */
+  private busy(slot: Slot<T, R>): void {
+    slot.child.ref();
+    slot.child.channel?.ref();
+  }
+
+  /** An idle process does not keep the caller alive. */
+  private idle(slot: Slot<T, R>): void {
+    slot.child.unref();
+    slot.child.channel?.unref();
+    (slot.child.stderr as { unref?: () => void } | null)?.unref?.();
+  }
+}

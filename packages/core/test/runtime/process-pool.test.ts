@@ -1,0 +1,193 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isQuarryError } from '../../src/errors.js';
+import { ProcessPool } from '../../src/runtime/process-pool.js';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+const workerUrl = new URL('../support/busy-worker.ts', import.meta.url);
+const probeUrl = new URL('../support/probe-worker.ts', import.meta.url);
+type Task = { ms: number; bytes?: Uint8Array };
+type Result = { pid: number; length: number };
+type Probe = { word: string; ms: number };
+type ProbeResult = { word: string; pid: number };
+
+describe('ProcessPool', () => {
+  let pool: ProcessPool<Task, Result> | undefined;
+  let probes: ProcessPool<Probe, ProbeResult> | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    await probes?.close();
+    pool = undefined;
+    probes = undefined;
+  });
+
+  it('runs tasks in every process in parallel, none of them this one', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 3 });
+    const results = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((word) => probes!.run({ word, ms: 300 })));
+    expect(results.map((r) => r.word)).toEqual(['A', 'B', 'C', 'D', 'E', 'F']);
+    const pids = new Set(results.map((r) => r.pid));
+    expect(pids.size).toBe(3);
+    expect(pids.has(process.pid)).toBe(false);
+    expect(probes.size).toBe(3);
+  }, 60_000);
+
+  it('reuses its processes across tasks', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1 });
+    const a = await probes.run({ word: 'a', ms: 1 });
+    const b = await probes.run({ word: 'b', ms: 1 });
+    expect(b.pid).toBe(a.pid);
+  }, 30_000);
+
+  it('fails a task alone with the coded error its worker reports', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 2 });
+    const [ok, bad, plain] = await Promise.allSettled([probes.run({ word: 'x', ms: 1 }), probes.run({ word: 'fail', ms: 1 }), probes.run({ word: 'oops', ms: 1 })]);
+    expect(ok).toMatchObject({ status: 'fulfilled', value: { word: 'X' } });
+    const e = (bad as PromiseRejectedResult).reason as Error;
+    expect(isQuarryError(e) && e.code).toBe('FILE_UNREADABLE');
+    expect(e).toMatchObject({ message: 'cannot read fail', details: { word: 'fail' } });
+    // Any other throw is a failed node, with its message.
+    expect((plain as PromiseRejectedResult).reason).toMatchObject({ code: 'NODE_FAILED', message: 'not a word' });
+  }, 30_000);
+
+  it('fails the task of a process that exits with DOCUMENT_CRASHED, and runs the next task in a new process', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const crashed = probes.run({ word: 'crash', ms: 1 });
+    const after = probes.run({ word: 'next', ms: 1 });
+    await expect(crashed).rejects.toMatchObject({ code: 'DOCUMENT_CRASHED', message: 'the probe process exited with code 3', details: { exit_code: 3 } });
+    await expect(after).resolves.toMatchObject({ word: 'NEXT' });
+  }, 30_000);
+
+  it('fails the task of a process killed by a signal (a native crash) with DOCUMENT_CRASHED', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const first = await probes.run({ word: 'a', ms: 1 });
+    await expect(probes.run({ word: 'segv', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_CRASHED', message: expect.stringMatching(/^the probe process was killed by SIGSEGV/), details: { signal: 'SIGSEGV' } });
+    const next = await probes.run({ word: 'b', ms: 1 });
+    expect(next.pid).not.toBe(first.pid);
+  }, 30_000);
+
+  it('fails the running task of a process that throws outside it, naming the exception', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    await expect(probes.run({ word: 'uncaught', ms: 60_000 })).rejects.toMatchObject({
+      code: 'DOCUMENT_CRASHED',
+      message: 'the probe process exited with code 70: uncaught exception: boom outside the task',
+    });
+    await expect(probes.run({ word: 'b', ms: 1 })).resolves.toMatchObject({ word: 'B' });
+  }, 30_000);
+
+  it('lets a task finish despite a stray unhandled rejection in its process', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const first = await probes.run({ word: 'rejection', ms: 50 });
+    expect(first.word).toBe('REJECTION');
+    expect((await probes.run({ word: 'b', ms: 1 })).pid).toBe(first.pid);
+  }, 30_000);
+
+  it('fails the task of a process that exhausts its heap with DOCUMENT_TOO_LARGE', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 64 });
+    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: 'the probe process ran out of memory (heap limit 64 MB)' });
+    await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+  }, 60_000);
+
+  it.runIf(process.platform === 'linux')('kills a process whose resident memory goes over the limit, outside the heap too', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', memoryLimitMb: 300 });
+    const t0 = Date.now();
+    await expect(probes.run({ word: 'native', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: 'the probe process went over its memory limit of 300 MB' });
+    expect(Date.now() - t0).toBeLessThan(20_000);
+    await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+  }, 60_000);
+
+  it('kills a process whose task runs past the time limit with NODE_TIMEOUT', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', taskTimeoutMs: 500 });
+    const t0 = Date.now();
+    await expect(probes.run({ word: 'loop', ms: 1 })).rejects.toMatchObject({ code: 'NODE_TIMEOUT', message: 'the probe process did not finish the task within 500 ms' });
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+  }, 30_000);
+
+  it('fails a task whose result cannot be serialized, and keeps its process', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const first = await probes.run({ word: 'a', ms: 1 });
+    await expect(probes.run({ word: 'clone', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringMatching(/^the result cannot be sent back: .*could not be cloned/) });
+    expect((await probes.run({ word: 'after', ms: 1 })).pid).toBe(first.pid);
+  }, 30_000);
+
+  it('rejects a task that cannot be sent to a process, and runs the next one', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const unsendable = { word: 'fn', ms: 1, call: () => 1 } as Probe;
+    await expect(probes.run(unsendable)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^the task cannot be sent to a probe process: .*could not be cloned/) });
+    await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+  }, 30_000);
+
+  it('carries bytes to the process and leaves the caller its copy', async () => {
+    pool = new ProcessPool({ workerUrl, size: 1 });
+    const bytes = new Uint8Array(3 * 1024 * 1024).fill(7);
+    const r = await pool.run({ ms: 1, bytes });
+    expect(r.length).toBe(3 * 1024 * 1024);
+    expect(bytes[0]).toBe(7);
+  }, 30_000);
+
+  it('kills the process of a running task whose signal aborts, within a moment', async () => {
+    pool = new ProcessPool({ workerUrl, size: 1, name: 'busy' });
+    const first = await pool.run({ ms: 1 });
+    const ac = new AbortController();
+    // Blocks its process for a minute: only killing it can stop it.
+    const stuck = pool.run({ ms: 60_000 }, ac.signal);
+    setTimeout(() => ac.abort(new Error('too slow')), 200);
+    const t0 = Date.now();
+    await expect(stuck).rejects.toMatchObject({ code: 'JOB_ABORTED', message: expect.stringContaining('too slow') });
+    expect(Date.now() - t0).toBeLessThan(1_000);
+    const next = await pool.run({ ms: 1 });
+    expect(next.pid).not.toBe(first.pid);
+  }, 30_000);
+
+  it('withdraws a queued task whose signal aborts without running it', async () => {
+    pool = new ProcessPool({ workerUrl, size: 1 });
+    const busy = pool.run({ ms: 300 });
+    const ac = new AbortController();
+    const queued = pool.run({ ms: 60_000 }, ac.signal);
+    ac.abort();
+    await expect(queued).rejects.toMatchObject({ code: 'JOB_ABORTED' });
+    await expect(busy).resolves.toMatchObject({ length: 0 });
+    await expect(pool.run({ ms: 1 })).resolves.toMatchObject({ length: 0 });
+  }, 30_000);
+
+  it('runs queued tasks first-come first-served', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1 });
+    const order: string[] = [];
+    const ac = new AbortController();
+    // Tasks with and without a signal share one queue.
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map((word, i) => probes!.run({ word, ms: 20 }, i % 2 ? ac.signal : undefined).then((r) => order.push(r.word))));
+    expect(order).toEqual(['A', 'B', 'C', 'D', 'E']);
+  }, 30_000);
+
+  it('rejects running and queued tasks when closed', async () => {
+    pool = new ProcessPool({ workerUrl, size: 1 });
+    const running = pool.run({ ms: 60_000 });
+    const queued = pool.run({ ms: 1 });
+    const settled = Promise.allSettled([running, queued]);
+    await new Promise((r) => setTimeout(r, 300));
+    await pool.close();
+    const [r, q] = await settled;
+    expect(r).toMatchObject({ status: 'rejected', reason: { code: 'JOB_ABORTED' } });
+    expect(q).toMatchObject({ status: 'rejected', reason: { code: 'JOB_ABORTED' } });
+    expect(pool.size).toBe(0);
+    await expect(pool.run({ ms: 1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  }, 30_000);
+
+  it('fails every task with the reason when the worker module cannot load, without crashing the pool', async () => {
+    probes = new ProcessPool({ workerUrl: new URL('../support/no-such-worker.ts', import.meta.url), size: 1 });
+    await expect(probes.run({ word: 'a', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringContaining('no-such-worker') });
+    await expect(probes.run({ word: 'b', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringContaining('no-such-worker') });
+  }, 30_000);
+
+  it('lets the caller exit while its processes are idle', () => {
+    // A script that runs one task and never closes its pool: the process must still end.
+    const script = fileURLToPath(new URL('../support/idle-pool-script.ts', import.meta.url));
+    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(r.stderr).toBe('');
+    expect(r.signal).toBeNull();
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim()).toBe('done 7');
+  }, 70_000);
+});
