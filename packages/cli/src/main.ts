@@ -1,3 +1,4 @@
+import { DOCUMENT_TIMEOUT_HELP, NUM_PROCESSES_HELP } from './partition-processes.js';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ENGINE_VERSION } from '@quarry/core';
 import { runCommand } from './commands/run.js';
@@ -35,7 +36,8 @@ export function buildProgram(): Command {
     .option('--source <connector.json>', 'read from a search index: a connector create body file (instead of --input)')
     .option('--destination <connector.json>', 'write to a search index: a connector create body file (instead of --output)')
     .option('-c, --concurrency <n>', 'documents in flight at once', positiveInt, 4)
-    .option('--num-processes <n>', 'partition in <n> worker threads (default: on the main thread)', positiveInt)
+    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
+    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .option('--reprocess-all', 'process every document even if unchanged (overrides the workflow)')
     .option('--redis <url>', 'run on `quarry worker`s through this Redis (redis://host:port/db) instead of in this process')
     .option('--queue <name>', 'queue of the workers (with --redis)')
@@ -49,7 +51,8 @@ export function buildProgram(): Command {
     .requiredOption('--redis <url>', 'Redis URL (redis://host:port/db)')
     .option('--queue <name>', 'queue to take tasks from', DEFAULT_QUEUE)
     .option('-c, --concurrency <n>', 'tasks run at once', positiveInt, 4)
-    .option('--num-processes <n>', 'partition in <n> worker threads (default: on the main thread)', positiveInt)
+    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
+    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .option('--lock-ms <ms>', 'a task of a worker that stops answering moves to another worker after this long', positiveInt, 30_000)
     .option('--stalled-interval-ms <ms>', 'how often to look for tasks of workers that stopped answering', positiveInt, 30_000)
     .option('--name <name>', 'this worker\'s name in logs and results (default host:pid)')
@@ -79,6 +82,8 @@ export function buildProgram(): Command {
     .option('--ocr-languages <langs>', 'comma-separated tesseract languages', 'eng')
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
+    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
+    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .action(partitionCommand);
 
   program
@@ -106,6 +111,8 @@ export function buildProgram(): Command {
     .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
     .option('-k, --keys-file <file>', 'key=workspace lines (else QUARRY_API_KEYS, else <data-dir>/api-keys)')
     .option('--log-level <level>', 'request log level', 'info')
+    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
+    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .action(async (opts) => {
       const handle = await serveCommand(opts);
       await handle.closed;

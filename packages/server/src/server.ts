@@ -2,6 +2,7 @@ import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { WorkflowService, type Clock, type Engine, type Logger, type Store, type WorkflowServiceOptions } from '@quarry/core';
+import { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions } from '@quarry/nodes';
 import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';
 import { httpErrorOf } from './http-errors.js';
@@ -35,6 +36,12 @@ export interface ServerOptions {
   clock?: Clock;
   /** Fastify's logger option (default: info level to stdout); the API key headers are always redacted. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * The processes that partition every document the server handles (legacy endpoint, workflow and
+   * on-demand jobs), off its event loop: how many, and each document's time and memory limits.
+   * Default: one process per core, 10 minutes, 2048 MB heap, 4096 MB resident.
+   */
+  partitionPool?: Omit<PartitionPoolOptions, 'workerUrl'>;
   /** Further WorkflowService options (limits, concurrency, templates). */
   service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
 }
@@ -89,10 +96,14 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     logger: loggerOption(options.logger),
     routerOptions: { ignoreTrailingSlash: true },
   });
+  const pool = new PartitionPool(options.partitionPool);
+  const services = new Map(options.service?.services);
+  services.set(PARTITION_POOL_SERVICE, pool);
   let service: WorkflowService;
   try {
     service = await WorkflowService.open({
       ...options.service,
+      services,
       engine: options.engine ?? defaultEngine(),
       store,
       dataDir,
@@ -101,6 +112,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
       ...(options.clock ? { clock: options.clock } : {}),
     });
   } catch (e) {
+    await pool.close();
     if (ownStore) await store.close();
     throw e;
   }
@@ -155,7 +167,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx.stagingDir);
+  legacyPartitionRoutes(app, ctx.stagingDir, pool);
 
   let closed = false;
   return {
@@ -170,6 +182,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
       closed = true;
       await app.close();
       await service.close();
+      await pool.close();
       if (ownStore) await store.close();
     },
   };

@@ -91,7 +91,7 @@ export function addIngestCommand(program: Command): Command {
     .option('--fields <fields>', 'comma-separated _source field names to read (default: all)', commaList)
     .option('--metadata-exclude <fields>', 'comma-separated metadata fields to exclude (dotted paths allowed)', commaList)
     .requiredOption('--output-dir <dir>', 'local output directory')
-    .option('--num-processes <n>', 'documents partitioned in parallel (worker threads)', positiveInt, 2)
+    .option('--num-processes <n>', 'documents partitioned in parallel (child processes)', positiveInt, 2)
     .addOption(new Option('--strategy <strategy>', 'partitioning strategy, for example hi_res').choices(STRATEGIES).default('auto'))
     .option('--partition-by-api', 'send each document to the legacy partition endpoint instead of partitioning locally')
     .option('--partition-endpoint <url>', `partition endpoint URL or base URL (default $${PARTITION_ENDPOINT_ENV} or ${DEFAULT_PARTITION_ENDPOINT})`)
@@ -156,7 +156,7 @@ function apiPartitioner(endpoint: string, apiKey: string, strategy: string): Par
 
 /**
  * Runs `quarry ingest search-index`: lists the index through the search-index source, partitions up
- * to `--num-processes` documents at a time (in the worker threads of a `PartitionPool`, as `quarry
+ * to `--num-processes` documents at a time (in the child processes of a `PartitionPool`, as `quarry
  * run --num-processes` does, or by requests to the partition endpoint with `--partition-by-api`),
  * removes `--metadata-exclude` fields and writes `<output-dir>/<record_id>.json`. A document that fails is reported and the others go on; the exit
  * code is 1 when any failed.

@@ -1,11 +1,13 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { elementToJSON, errorMessage, isQuarryError } from '@quarry/core';
-import { partitionFile, type PartitionStrategy } from '@quarry/nodes';
+import { PartitionPool, type PartitionStrategy } from '@quarry/nodes';
+import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry partition`. */
-export interface PartitionCommandOptions {
+export interface PartitionCommandOptions extends PartitionProcessFlags {
   strategy: string;
   output?: string;
   coordinates?: boolean;
@@ -20,49 +22,65 @@ const STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'];
 
 /**
  * `quarry partition FILE... [--strategy S] [--output DIR]`: writes `<file name>.json` per input
- * into DIR, or prints the element array for a single file without --output. A file that fails is
- * reported on stderr and the others go on.
+ * into DIR, or prints the element array for a single file without --output. Files are partitioned
+ * in child processes (`--num-processes`, one per core by default), so a file that crashes, hangs
+ * or exhausts its parser fails alone, reported on stderr with its code, and the others go on.
  */
 export async function partitionCommand(files: string[], opts: PartitionCommandOptions): Promise<void> {
   if (!STRATEGIES.includes(opts.strategy)) throw new UserError(`--strategy must be one of ${STRATEGIES.join(', ')}, got "${opts.strategy}"`);
   if (!opts.output && files.length > 1) throw new UserError('--output DIR is required when partitioning several files');
   if (opts.output) await mkdir(opts.output, { recursive: true });
+  const pool = new PartitionPool(partitionPoolOptions(opts));
   let failed = 0;
-  for (const file of files) {
+  const one = async (file: string): Promise<void> => {
     try {
-      const path = resolve(file);
-      let bytes: Uint8Array;
-      try {
-        bytes = await readFile(path);
-      } catch (e) {
-        throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}`);
-      }
-      const elements = await partitionFile(bytes, {
-        filename: basename(path),
-        file_directory: dirname(path),
-        strategy: opts.strategy as PartitionStrategy,
-        coordinates: opts.coordinates ?? false,
-        include_page_breaks: opts.includePageBreaks ?? false,
-        infer_table_structure: opts.inferTableStructure ?? false,
-        ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
-        encoding: opts.encoding,
-        unique_element_ids: opts.uniqueElementIds,
-      });
-      const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
-      if (!opts.output) {
-        process.stdout.write(json);
-      } else {
-        const target = join(opts.output, `${basename(path)}.json`);
-        const tmp = `${target}.${process.pid}.tmp`;
-        await writeFile(tmp, json);
-        await rename(tmp, target);
-      }
+      await partitionOne(pool, file, opts);
     } catch (e) {
       failed++;
       const what = e instanceof UserError ? e.message : isQuarryError(e) ? `${file}: ${e.code}: ${e.message}` : `${file}: ${errorMessage(e)}`;
       process.stderr.write(`quarry: ${what}\n`);
     }
+  };
+  try {
+    // Twice as many files in hand as processes: the next one is read while a process is busy.
+    const lanes = Math.min(files.length, 2 * (opts.numProcesses ?? availableParallelism()));
+    let next = 0;
+    await Promise.all(Array.from({ length: lanes }, async () => {
+      while (next < files.length) await one(files[next++]!);
+    }));
+  } finally {
+    await pool.close();
   }
   if (files.length > 1 || opts.output) process.stderr.write(`${files.length - failed} partitioned, ${failed} failed\n`);
   process.exitCode = failed ? 1 : 0;
+}
+
+async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCommandOptions): Promise<void> {
+  const path = resolve(file);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}`);
+  }
+  const elements = await pool.partition(bytes, {
+    filename: basename(path),
+    file_directory: dirname(path),
+    strategy: opts.strategy as PartitionStrategy,
+    coordinates: opts.coordinates ?? false,
+    include_page_breaks: opts.includePageBreaks ?? false,
+    infer_table_structure: opts.inferTableStructure ?? false,
+    ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
+    encoding: opts.encoding,
+    unique_element_ids: opts.uniqueElementIds,
+  });
+  const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
+  if (!opts.output) {
+    process.stdout.write(json);
+    return;
+  }
+  const target = join(opts.output, `${basename(path)}.json`);
+  const tmp = `${target}.${process.pid}.tmp`;
+  await writeFile(tmp, json);
+  await rename(tmp, target);
 }

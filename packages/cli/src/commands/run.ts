@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -17,7 +19,7 @@ import { UserError } from '../user-error.js';
 export const STATE_DIR_ENV = 'QUARRY_STATE_DIR';
 
 /** Options of `quarry run`. */
-export interface RunCommandOptions {
+export interface RunCommandOptions extends PartitionProcessFlags {
   /** Input directory (or file): the local source. */
   input?: string;
   /** Output directory: the local destination. */
@@ -27,8 +29,6 @@ export interface RunCommandOptions {
   /** A connector create body file (`type: "search_index"`) to write to instead of `output`. */
   destination?: string;
   concurrency: number;
-  /** Partition in this many worker threads (absent: on the main thread). */
-  numProcesses?: number;
   reprocessAll?: boolean;
   /** Run on `quarry worker`s through this Redis (`redis://host:port/db`) instead of in-process. */
   redis?: string;
@@ -62,7 +62,7 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   }
   const sourceFile = opts.source === undefined ? undefined : await readConnectorFile(opts.source);
   const destinationFile = opts.destination === undefined ? undefined : await readConnectorFile(opts.destination);
-  if (opts.redis !== undefined && opts.numProcesses !== undefined) throw new UserError('run: --num-processes applies to in-process runs; give it to each `quarry worker` instead');
+  if (opts.redis !== undefined && (opts.numProcesses !== undefined || opts.documentTimeout !== undefined)) throw new UserError('run: --num-processes and --document-timeout apply to in-process runs; give them to each `quarry worker` instead');
   if (opts.redis === undefined && opts.queue !== undefined) throw new UserError('run: --queue needs --redis');
   const engine = defaultEngine();
   const plan = engine.build(body);
@@ -76,7 +76,8 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   const state = await FileStateStore.open(join(stateDir, `state-${key}.jsonl`));
   const onSigint = (): void => ac.abort();
   process.once('SIGINT', onSigint);
-  const pool = opts.numProcesses === undefined ? undefined : new PartitionPool({ size: opts.numProcesses });
+  // Documents are partitioned in child processes: a file that crashes or hangs its parser fails alone.
+  const pool = opts.redis === undefined ? new PartitionPool(partitionPoolOptions(opts)) : undefined;
   let summary: JobSummary;
   try {
     let job: Job;
@@ -103,12 +104,12 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
         source,
         destination,
         // Twice as many documents in flight as workers: the next one is read while a worker is busy.
-        concurrency: pool ? Math.max(opts.concurrency, 2 * pool.size) : opts.concurrency,
+        concurrency: Math.max(opts.concurrency, 2 * (opts.numProcesses ?? availableParallelism())),
         ...(opts.reprocessAll ? { reprocessAll: true } : {}),
         state,
         signal: ac.signal,
         logger,
-        ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+        services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]),
       });
     }
     if (opts.progress) attachProgress(job);

@@ -1,10 +1,11 @@
 import path from 'node:path';
 import { createServer, loadApiKeys } from '@quarry/server';
+import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry serve`. */
-export interface ServeCommandOptions {
+export interface ServeCommandOptions extends PartitionProcessFlags {
   /** Port to listen on (default 8080; 0 picks a free one). */
   port?: number | string;
   /** Interface to bind (default 127.0.0.1; use 0.0.0.0 to accept remote clients). */
@@ -37,7 +38,7 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<Serv
   const port = opts.port === undefined ? 8080 : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${String(opts.port)}`);
   const { keys, source } = await loadApiKeys({ dataDir, ...(opts.keysFile ? { keysFile: opts.keysFile } : {}) });
-  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' } });
+  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' }, partitionPool: partitionPoolOptions(opts) });
   let url: string;
   try {
     url = await server.listen({ port, host: opts.host ?? '127.0.0.1' });

@@ -2,19 +2,18 @@ import { consoleLogger } from '@quarry/core';
 import { startWorker } from '@quarry/distributed';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { distributedSecret } from '../distributed-secret.js';
+import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { defaultEngine } from '../engine.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 
 /** Options of `quarry worker`. */
-export interface WorkerCommandOptions {
+export interface WorkerCommandOptions extends PartitionProcessFlags {
   /** Redis URL (`redis://host:port/db`). */
   redis: string;
   /** Queue to take tasks from (default `quarry`). */
   queue?: string;
   /** Tasks run at once (default 4). */
   concurrency?: number;
-  /** Partition in this many worker threads (absent: on the main thread). */
-  numProcesses?: number;
   /** Lock of a running task; a dead worker's task moves on after this long (default 30 s). */
   lockMs?: number;
   /** How often to look for tasks of dead workers (default 30 s). */
@@ -40,7 +39,7 @@ export interface WorkerHandle {
  */
 export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerHandle> {
   const logger = consoleLogger();
-  const pool = opts.numProcesses === undefined ? undefined : new PartitionPool({ size: opts.numProcesses });
+  const pool = new PartitionPool(partitionPoolOptions(opts));
   const worker = await startWorker(defaultEngine(), {
     redis: opts.redis,
     ...(opts.queue ? { queue: opts.queue } : {}),
@@ -49,15 +48,15 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerH
     ...(opts.stalledIntervalMs ? { stalledIntervalMs: opts.stalledIntervalMs } : {}),
     ...(opts.name ? { name: opts.name } : {}),
     ...distributedSecret(),
-    ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+    services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]),
     logger,
   }).catch(async (e: unknown) => {
-    await pool?.close();
+    await pool.close();
     throw e;
   });
   const { closed, close } = stopOnSignals(async () => {
     await worker.close();
-    await pool?.close();
+    await pool.close();
     const c = worker.counts;
     process.stderr.write(`quarry worker ${worker.name}: stopped (${c.written} written, ${c.failed} failed, ${c.stopped} stopped, ${c.retried} retried)\n`);
   });

@@ -160,7 +160,11 @@ export class ProcessPool<T, R> {
     this.closed = true;
     const error = new QuarryError('JOB_ABORTED', `the ${this.options.name}process pool was closed`);
     for (const pending of this.queue.splice(0)) this.settle(pending, error);
-    const exits = this.slots.map((slot) => new Promise<void>((done) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? done() : slot.child.once('close', () => done()))));
+    const exits = this.slots.map((slot) => {
+      // Kept referenced until it is gone: the caller awaits this.
+      slot.child.ref();
+      return new Promise<void>((done) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? done() : slot.child.once('close', () => done())));
+    });
     for (const slot of [...this.slots]) this.kill(slot, error);
     await Promise.all(exits);
   }

@@ -44,6 +44,8 @@ interface Entry {
 /** Dependencies of {@link JobRunner}. */
 export interface JobRunnerDeps {
   engine: Engine;
+  /** Services handed to every job's nodes (a partition process pool, say). */
+  services?: Map<string, unknown>;
   store: Store;
   clock: Clock;
   logger: Logger;
@@ -160,6 +162,7 @@ export class JobRunner {
         concurrency: this.deps.concurrency,
         signal: entry.controller.signal,
         logger,
+        ...(this.deps.services ? { services: this.deps.services } : {}),
         ...(prepared.state ? { state: prepared.state } : {}),
       });
       entry.job = job;

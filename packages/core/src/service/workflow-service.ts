@@ -65,6 +65,11 @@ export interface WorkflowServiceOptions {
   documentConcurrency?: number;
   /** Input file limits per job (default 10 files of at most 10 MiB). */
   inputLimits?: Partial<InputLimits>;
+  /**
+   * Services handed to the nodes of every job (`RunOptions.services`): `quarry serve` puts its
+   * partition process pool here, so documents are parsed off the service's event loop.
+   */
+  services?: Map<string, unknown>;
   /** Local filesystem connectors: type `local`, paths sandboxed per workspace under `<dataDir>/workspaces/<workspace>/files` by default. */
   localConnectors?: Partial<LocalConnectorPolicy>;
 }
@@ -144,6 +149,7 @@ export class WorkflowService {
     };
     this.runner = new JobRunner({
       engine: this.engine,
+      ...(options.services ? { services: options.services } : {}),
       store: this.store,
       clock: this.clock,
       logger: this.logger,

@@ -181,10 +181,12 @@ describe('ProcessPool', () => {
     await expect(probes.run({ word: 'b', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringContaining('no-such-worker') });
   }, 30_000);
 
-  it('lets the caller exit while its processes are idle', () => {
-    // A script that runs one task and never closes its pool: the process must still end.
+  it.each([
+    ['lets the caller exit while its processes are idle', []],
+    ['keeps the caller alive until close() has seen its processes end', ['close']],
+  ])('%s', (_, args) => {
     const script = fileURLToPath(new URL('../support/idle-pool-script.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
     expect(r.stderr).toBe('');
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { elementToJSON, encodeOrigElements, errorMessage, isQuarryError, type Element } from '@quarry/core';
-import { chunkByCharacter, chunkByPage, chunkByTitle, detectFileType, partitionFile, type ChunkingOptionsInput, type PartitionStrategy } from '@quarry/nodes';
+import { chunkByCharacter, chunkByPage, chunkByTitle, detectFileType, type ChunkingOptionsInput, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { elementsToCsv } from '../legacy/csv.js';
 import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
@@ -20,6 +20,7 @@ class LegacyError extends Error {
   constructor(
     readonly status: number,
     readonly detail: unknown,
+    readonly code?: string,
   ) {
     super(typeof detail === 'string' ? detail : 'invalid request');
   }
@@ -59,7 +60,7 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(pool: PartitionPool, file: UploadedFile, form: LegacyForm): Promise<Array<Record<string, unknown>>> {
   // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
   const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   let bytes = asBytes(await readFile(file.path));
@@ -79,7 +80,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
   const languages = form.languages;
   let elements: Element[];
   try {
-    elements = await partitionFile(bytes, {
+    elements = await pool.partition(bytes, {
       filename,
       ...(filetype ? { filetype } : {}),
       strategy,
@@ -109,6 +110,10 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
       }
       case 'INVALID_ARGUMENT':
         throw new LegacyError(400, e.message);
+      case 'DOCUMENT_CRASHED':
+      case 'DOCUMENT_TOO_LARGE':
+      case 'NODE_TIMEOUT':
+        throw new LegacyError(422, e.message, e.code);
       default:
         throw e;
     }
@@ -126,7 +131,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply): Promise<FastifyReply> {
+async function handle(pool: PartitionPool, files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
@@ -139,7 +144,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(f, form));
+  for (const f of files) results.push(await partitionUpload(pool, f, form));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
   return reply.type('application/json').send(results.length === 1 ? results[0] : results);
 }
@@ -148,21 +153,22 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * The legacy partition endpoint, `POST /general/v0/general` (REFERENCE.md c5): multipart `files`
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
- * corrupt file or form field, 405 on GET.
+ * corrupt file or form field, 405 on GET. Documents are partitioned in the server's process pool.
  */
-export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string): void {
+export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, pool: PartitionPool): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
     const body = await readMultipart(req, stagingDir);
     try {
       return await handle(
+        pool,
         body.files.filter((f) => f.field === 'files'),
         body.fields,
         reply,
       );
     } catch (e) {
-      if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail });
+      if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail, ...(e.code ? { code: e.code } : {}) });
       throw e;
     } finally {
       await body.cleanup();

@@ -16,6 +16,9 @@ import { runPageJob } from './pdf-page-worker-host.js';
 
 // Below this many pages a second thread does not pay for opening the document twice.
 const MIN_PAGES_FOR_WORKER = 16;
+// pdf.js settles its promises as microtasks, so the page loop alone never lets timers or I/O run:
+// a cancel, a node timeout or a server's other requests would wait for the last page.
+const YIELD_EVERY_MS = 50;
 
 /**
  * Whether a second thread would find a core to run on: at least two cores, and the last minute's
@@ -65,7 +68,12 @@ export async function extractLayouts(bytes: Uint8Array, options: ExtractLayoutsO
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      let yielded = performance.now();
       for (let p = Atomics.add(counter, 0, 1); p <= n; p = Atomics.add(counter, 0, 1)) {
+        if (performance.now() - yielded > YIELD_EVERY_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          yielded = performance.now();
+        }
         await layoutInto(doc, p, layouts, failures, signal);
       }
       // A worker that has not taken the job yet (still starting) is told not to; otherwise it
