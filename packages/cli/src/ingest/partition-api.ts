@@ -1,4 +1,4 @@
-import { elementsFromJSON, errorMessage, QuarryError, type Element } from '@quarry/core';
+import { elementsFromJSON, errorMessage, QuarryError, sleep, type Element } from '@quarry/core';
 
 /** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
@@ -54,14 +54,6 @@ function codeFor(status: number): string {
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(signal.reason);
-    }, { once: true });
-  });
 
 /**
  * Partitions one file with the legacy endpoint: `POST {endpoint}` as `multipart/form-data` with one

@@ -1,4 +1,4 @@
-import { errorMessage, QuarryError, quarryError, type Logger } from '@quarry/core';
+import { backoffDelay, errorMessage, QuarryError, quarryError, sleep, type Logger } from '@quarry/core';
 import type { Client } from '@elastic/elasticsearch';
 import { redact } from './auth.js';
 import { searchIndexError, statusOf, type ConnectionFacts } from './errors.js';
@@ -48,13 +48,6 @@ interface Item {
   index: number;
 }
 
-/** Delay before retry `attempt` (0-based): doubling from the initial delay, capped, with jitter. */
-export function backoffDelay(attempt: number, initialMs: number, maxMs: number, random: () => number = Math.random): number {
-  const base = Math.min(maxMs, initialMs * 2 ** attempt);
-  return Math.round(base / 2 + random() * (base / 2));
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** True for answers worth repeating: rejected for load (429), a server error, or no answer at all. */
 function retryable(status: number | undefined): boolean {

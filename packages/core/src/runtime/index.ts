@@ -6,3 +6,4 @@ export * from './pull-source.js';
 export * from './run-job.js';
 export * from './state-store.js';
 export * from './process-pool.js';
+export * from './sleep.js';

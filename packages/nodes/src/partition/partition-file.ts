@@ -3,6 +3,7 @@ import {
   errorMessage,
   isQuarryError,
   quarryError,
+  silentLogger,
   type DataSourceMetadata,
   type Element,
   type Logger,
@@ -64,7 +65,6 @@ const STRATEGIES: readonly PartitionStrategy[] = ['fast', 'hi_res', 'auto', 'vlm
 // An e-mail attached to an e-mail attached to ... stops here.
 const MAX_EMBEDDING_DEPTH = 8;
 
-const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /**
  * Partitions one document: detects its type, runs the matching format partitioner, then applies

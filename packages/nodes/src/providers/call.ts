@@ -1,4 +1,4 @@
-import { isQuarryError, QuarryError, type Logger } from '@quarry/core';
+import { backoffDelay, isQuarryError, QuarryError, type Logger } from '@quarry/core';
 import { classifyError, isRetryable, requestIdOf, type Failure } from './classify-error.js';
 import { providerError, redactSecrets, sanitizedCause, type ProviderErrorCode } from './errors.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -70,10 +70,9 @@ const KIND_TEXT: Record<Failure['kind'], string> = {
   other: 'failed',
 };
 
-/** Exponential backoff with "equal jitter": half the delay fixed, half random, so callers spread out. */
-export function backoffDelay(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** retry);
-  return Math.round(exp / 2 + (exp / 2) * random());
+/** Exponential backoff with "equal jitter" under a retry policy. */
+export function policyBackoff(retry: number, policy: RetryPolicy, random: () => number = Math.random): number {
+  return backoffDelay(retry, policy.baseDelayMs, policy.maxDelayMs, random);
 }
 
 function cancelled(signal: AbortSignal): QuarryError {
@@ -125,7 +124,7 @@ export async function callProvider<T>(ctx: CallContext, opts: CallOptions, attem
     if (!isRetryable(failure) || !retriesLeft || tooLong) {
       throw finalError(ctx, opts, failure, error, n + 1, tooLong);
     }
-    const delay = failure.retryAfterMs ?? backoffDelay(n, policy, random);
+    const delay = failure.retryAfterMs ?? policyBackoff(n, policy, random);
     if (failure.kind === 'rate_limited') ctx.limiter?.pause(delay);
     ctx.logger?.warn('provider call failed; retrying', {
       provider: ctx.provider,

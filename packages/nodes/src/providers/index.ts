@@ -4,7 +4,7 @@
  */
 export * from './types.js';
 export * from './errors.js';
-export { DEFAULT_RETRY_POLICY, backoffDelay, callProvider, type AttemptResult, type CallContext, type CallOptions, type RetryPolicy } from './call.js';
+export { DEFAULT_RETRY_POLICY, callProvider, policyBackoff, type AttemptResult, type CallContext, type CallOptions, type RetryPolicy } from './call.js';
 export { classifyError, isRetryable, type Failure, type FailureKind } from './classify-error.js';
 export { DEFAULT_BASE_URLS, PROVIDER_ENV, type ProviderOptions } from './config.js';
 export { PROVIDER_POOL_SERVICE, ProviderPool, credentialId, providerPool } from './pool.js';

@@ -1,6 +1,6 @@
 import { isQuarryError } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, callProvider, DEFAULT_RETRY_POLICY, type CallContext } from '../../src/providers/call.js';
+import { callProvider, policyBackoff, DEFAULT_RETRY_POLICY, type CallContext } from '../../src/providers/call.js';
 import { providerError } from '../../src/providers/errors.js';
 import { RateLimiter } from '../../src/providers/rate-limiter.js';
 import { recordingClock } from '../support/recording-clock.js';
@@ -14,8 +14,8 @@ function context(over: Partial<CallContext> = {}): CallContext & { sleeps: numbe
 describe('callProvider', () => {
   it('caps each backoff delay at maxDelayMs', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 1000, maxDelayMs: 5000 };
-    expect([0, 1, 2, 3, 4].map((n) => backoffDelay(n, policy, () => 1))).toEqual([1000, 2000, 4000, 5000, 5000]);
-    expect(backoffDelay(3, policy, () => 0)).toBe(2500);
+    expect([0, 1, 2, 3, 4].map((n) => policyBackoff(n, policy, () => 1))).toEqual([1000, 2000, 4000, 5000, 5000]);
+    expect(policyBackoff(3, policy, () => 0)).toBe(2500);
   });
 
   it('passes its own coded errors through at once, unretried', async () => {

@@ -14,7 +14,7 @@
  * Metadata is finished like `partitionFile` does it (filename, file_directory, filetype,
  * last_modified, data_source, languages, parent_id, final ids).
  */
-import { assignElementIds, modelProvider, quarryError, QuarryError, type DataSourceMetadata, type Element, type Logger, type Provider as ProviderKind } from '@quarry/core';
+import { assignElementIds, modelProvider, quarryError, QuarryError, silentLogger, type DataSourceMetadata, type Element, type Logger, type Provider as ProviderKind } from '@quarry/core';
 import { createProvider } from '../../providers/create-provider.js';
 import type { ProviderOptions } from '../../providers/config.js';
 import type { ProviderPool } from '../../providers/pool.js';
@@ -67,7 +67,6 @@ export interface VlmPartitionRequest {
   page_concurrency?: number;
 }
 
-const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 /** The provider a request names; `auto` follows the model id. */
 export function vlmProviderName(provider: ProviderKind | 'auto', model: string): ProviderKind {
