@@ -41,7 +41,10 @@ export interface ServerOptions {
    * on-demand jobs), off its event loop: how many, and each document's time and memory limits.
    * Default: one process per core, 10 minutes, 2048 MB heap, 4096 MB resident.
    */
-  partitionPool?: Omit<PartitionPoolOptions, 'workerUrl'>;
+  partitionPool?: Omit<PartitionPoolOptions, 'workerUrl'> & {
+    /** Start the processes when the server starts listening, not on the first document (`quarry serve` does). */
+    warm?: boolean;
+  };
   /** Further WorkflowService options (limits, concurrency, templates). */
   service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
 }
@@ -175,6 +178,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     service,
     async listen(listenOptions = {}) {
       const address = await app.listen({ port: listenOptions.port ?? 8080, host: listenOptions.host ?? '127.0.0.1' });
+      if (options.partitionPool?.warm) pool.warm();
       return `${address.replace('[::1]', 'localhost')}${API_PREFIX}`;
     },
     async close() {

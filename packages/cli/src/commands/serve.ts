@@ -38,7 +38,7 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<Serv
   const port = opts.port === undefined ? 8080 : Number(opts.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${String(opts.port)}`);
   const { keys, source } = await loadApiKeys({ dataDir, ...(opts.keysFile ? { keysFile: opts.keysFile } : {}) });
-  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' }, partitionPool: partitionPoolOptions(opts) });
+  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' }, partitionPool: { ...partitionPoolOptions(opts), warm: true } });
   let url: string;
   try {
     url = await server.listen({ port, host: opts.host ?? '127.0.0.1' });

@@ -154,6 +154,14 @@ export class ProcessPool<T, R> {
     });
   }
 
+  /**
+   * Starts every process now instead of on demand, so that the first tasks do not wait for a
+   * process to start and load the worker module (a server calls this when it starts listening).
+   */
+  warm(): void {
+    while (!this.closed && this.slots.length < this.options.size) this.spawn();
+  }
+
   /** Kills every process; running and queued tasks reject with `JOB_ABORTED`. */
   async close(): Promise<void> {
     if (this.closed) return;

@@ -33,6 +33,16 @@ describe('ProcessPool', () => {
     expect(probes.size).toBe(3);
   }, 60_000);
 
+  it('starts every process at once when warmed, and uses them', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 2 });
+    expect(probes.size).toBe(0);
+    probes.warm();
+    expect(probes.size).toBe(2);
+    const results = await Promise.all(['a', 'b'].map((word) => probes!.run({ word, ms: 300 })));
+    expect(new Set(results.map((r) => r.pid)).size).toBe(2);
+    expect(probes.size).toBe(2);
+  }, 30_000);
+
   it('reuses its processes across tasks', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1 });
     const a = await probes.run({ word: 'a', ms: 1 });

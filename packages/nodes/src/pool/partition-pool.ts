@@ -91,6 +91,11 @@ export class PartitionPool {
     return result.elements;
   }
 
+  /** Starts every process now, so that the first documents do not wait for one to start. */
+  warm(): void {
+    this.pool.warm();
+  }
+
   /** Stops the processes; documents still queued or running reject with `JOB_ABORTED`. */
   close(): Promise<void> {
     return this.pool.close();
