@@ -106,6 +106,10 @@ export function buildProgram(): Command {
     .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
     .option('-k, --keys-file <file>', 'key=workspace lines (else QUARRY_API_KEYS, else <data-dir>/api-keys)')
     .option('--log-level <level>', 'request log level', 'info')
+    .option('--similarity-embedder <model>', 'enables chunking_strategy=by_similarity on /general/v0/general: a local ONNX model directory, or an embedder as JSON ({"subtype": "openai", "model_name": "..."})')
+    .option('--vlm-provider <provider>', 'enables strategy=vlm on /general/v0/general: anthropic, bedrock, openai or vertexai (key from the provider\'s environment variable)')
+    .option('--vlm-model <model>', 'model of strategy=vlm when a request names none (default: the provider\'s default)')
+    .option('--vlm-base-url <url>', 'endpoint of the VLM provider (e.g. an OpenAI-compatible base URL)')
     .action(async (opts) => {
       const handle = await serveCommand(opts);
       await handle.closed;

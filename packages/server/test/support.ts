@@ -44,7 +44,7 @@ export interface TestServer {
 }
 
 /** Starts a server listening on port 0 with the test keys, capturing its log output. */
-export async function startServer(options: { dataDir: string; engine?: Engine; clock?: Clock; store?: Store; logs?: string[]; responses?: string[]; service?: ServerOptions['service'] }): Promise<TestServer> {
+export async function startServer(options: { dataDir: string; engine?: Engine; clock?: Clock; store?: Store; logs?: string[]; responses?: string[]; service?: ServerOptions['service']; legacy?: ServerOptions['legacy'] }): Promise<TestServer> {
   const logs = options.logs ?? [];
   const responses = options.responses ?? [];
   const stream = new Writable({
@@ -61,6 +61,7 @@ export async function startServer(options: { dataDir: string; engine?: Engine; c
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.service ? { service: options.service } : {}),
+    ...(options.legacy ? { legacy: options.legacy } : {}),
   });
   const base = await server.listen({ port: 0, host: '127.0.0.1' });
   const origin = base.replace(/\/api\/v1$/, '');

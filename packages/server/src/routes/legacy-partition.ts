@@ -2,15 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { elementToJSON, encodeOrigElements, errorMessage, isQuarryError, type Element } from '@quarry/core';
-import { chunkByCharacter, chunkByPage, chunkByTitle, detectFileType, partitionFile, type ChunkingOptionsInput, type PartitionStrategy } from '@quarry/nodes';
+import { detectFileType, partitionFile, type PartitionFileRequest, type PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
+import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
 import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
+import type { LegacyTools } from '../legacy/legacy-tools.js';
 
-/** Strategies the legacy endpoint accepts (the reference's open-source list). */
-export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'] as const;
-/** Chunking strategies: the library's `basic` and `by_title`, plus the platform's `by_page`. */
-export const LEGACY_CHUNKING_STRATEGIES = ['basic', 'by_title', 'by_page'] as const;
+/** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
+export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
 const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 
 /** The reference's Python list repr, used in its messages: `['fast', 'hi_res']`. */
@@ -22,24 +22,6 @@ class LegacyError extends Error {
     readonly detail: unknown,
   ) {
     super(typeof detail === 'string' ? detail : 'invalid request');
-  }
-}
-
-function chunk(elements: Element[], form: LegacyForm): Element[] {
-  const options: ChunkingOptionsInput = {
-    max_characters: form.max_characters ?? 500,
-    new_after_n_chars: form.new_after_n_chars ?? null,
-    overlap: form.overlap ?? 0,
-    overlap_all: form.overlap_all ?? false,
-    include_orig_elements: form.include_orig_elements ?? null,
-  };
-  switch (form.chunking_strategy?.toLowerCase()) {
-    case 'by_title':
-      return chunkByTitle(elements, { ...options, multipage_sections: form.multipage_sections ?? true, combine_text_under_n_chars: form.combine_under_n_chars ?? null });
-    case 'by_page':
-      return chunkByPage(elements, options);
-    default:
-      return chunkByCharacter(elements, options);
   }
 }
 
@@ -59,7 +41,7 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools): Promise<Array<Record<string, unknown>>> {
   // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
   const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   let bytes = asBytes(await readFile(file.path));
@@ -79,7 +61,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
   const languages = form.languages;
   let elements: Element[];
   try {
-    elements = await partitionFile(bytes, {
+    const request: PartitionFileRequest = {
       filename,
       ...(filetype ? { filetype } : {}),
       strategy,
@@ -92,7 +74,10 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
       extract_image_block_types: form.extract_image_block_types ?? [],
       coordinates: form.coordinates ?? false,
       unique_element_ids: form.unique_element_ids ?? false,
-    });
+      // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
+      ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
+    };
+    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await partitionFile(bytes, request);
   } catch (e) {
     if (!isQuarryError(e)) throw e;
     const detail = e.details as { filetype?: string };
@@ -113,11 +98,9 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
         throw e;
     }
   }
-  const start = form.starting_page_number;
-  if (start !== undefined && start !== 1) for (const el of elements) if (el.metadata.page_number !== undefined) el.metadata.page_number += start - 1;
   if (form.chunking_strategy) {
     try {
-      elements = chunk(elements, form);
+      elements = await chunkElements(elements, form, tools.embed, new AbortController().signal);
     } catch (e) {
       if (isQuarryError(e) && e.code === 'CHUNKING_OPTIONS_INVALID') throw new LegacyError(422, e.message);
       throw e;
@@ -126,7 +109,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm): Promise<Ar
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply): Promise<FastifyReply> {
+async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
@@ -136,10 +119,12 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
   if (chunking && !(LEGACY_CHUNKING_STRATEGIES as readonly string[]).includes(chunking)) {
     throw new LegacyError(400, `Invalid chunking strategy: ${chunking}. Must be one of ${pyList(LEGACY_CHUNKING_STRATEGIES)}`);
   }
+  const unavailable = tools.problem(form);
+  if (unavailable) throw new LegacyError(422, unavailable);
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(f, form));
+  for (const f of files) results.push(await partitionUpload(f, form, tools));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
   return reply.type('application/json').send(results.length === 1 ? results[0] : results);
 }
@@ -150,7 +135,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
  * corrupt file or form field, 405 on GET.
  */
-export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string): void {
+export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, tools: LegacyTools): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
@@ -160,6 +145,7 @@ export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string):
         body.files.filter((f) => f.field === 'files'),
         body.fields,
         reply,
+        tools,
       );
     } catch (e) {
       if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail });
