@@ -113,6 +113,10 @@ export function buildProgram(): Command {
     .option('--log-level <level>', 'request log level', 'info')
     .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
     .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
+    .option('--similarity-embedder <model>', 'enables chunking_strategy=by_similarity on /general/v0/general: a local ONNX model directory, or an embedder as JSON ({"subtype": "openai", "model_name": "..."})')
+    .option('--vlm-provider <provider>', 'enables strategy=vlm on /general/v0/general: anthropic, bedrock, openai or vertexai (key from the provider\'s environment variable)')
+    .option('--vlm-model <model>', 'model of strategy=vlm when a request names none (default: the provider\'s default)')
+    .option('--vlm-base-url <url>', 'endpoint of the VLM provider (e.g. an OpenAI-compatible base URL)')
     .action(async (opts) => {
       const handle = await serveCommand(opts);
       await handle.closed;

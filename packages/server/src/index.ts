@@ -8,4 +8,6 @@ export { SqliteStore } from './sqlite-store.js';
 export { defaultEngine } from './default-engine.js';
 export { buildOpenApi, API_PREFIX } from './openapi.js';
 export { STATUS_BY_CODE, pointerToLoc, problemsDetail, type ValidationDetail } from './http-errors.js';
-export { LEGACY_STRATEGIES, LEGACY_CHUNKING_STRATEGIES } from './routes/legacy-partition.js';
+export { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
+export { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
+export type { LegacyPartitionOptions, LegacyVlmConfig, SimilarityEmbedderConfig } from './legacy/legacy-tools.js';

@@ -22,6 +22,8 @@ import {
   workflowStatusField,
   workflowUpdateBody,
 } from '@quarry/core';
+import { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
+import { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
 
 type Json = Record<string, unknown>;
 
@@ -168,7 +170,7 @@ export function buildOpenApi(): Json {
     requestBody: multipart(
       {
         files,
-        strategy: { type: 'string', enum: ['fast', 'hi_res', 'auto', 'ocr_only'], default: 'auto' },
+        strategy: { type: 'string', enum: [...LEGACY_STRATEGIES], default: 'auto', description: 'vlm: only when the server has a VLM provider (else 422)' },
         output_format: { type: 'string', enum: ['application/json', 'text/csv'], default: 'application/json' },
         coordinates: { type: 'boolean', default: false },
         encoding: { type: 'string', default: 'utf-8' },
@@ -180,7 +182,7 @@ export function buildOpenApi(): Json {
         extract_image_block_types: { type: 'array', items: { type: 'string' } },
         unique_element_ids: { type: 'boolean', default: false },
         starting_page_number: { type: 'integer' },
-        chunking_strategy: { type: 'string', enum: ['basic', 'by_title', 'by_page'] },
+        chunking_strategy: { type: 'string', enum: [...LEGACY_CHUNKING_STRATEGIES], description: 'by_similarity: only when the server has an embedder (else 422)' },
         combine_under_n_chars: { type: 'integer' },
         max_characters: { type: 'integer', default: 500 },
         multipage_sections: { type: 'boolean', default: true },
@@ -188,6 +190,10 @@ export function buildOpenApi(): Json {
         overlap: { type: 'integer', default: 0 },
         overlap_all: { type: 'boolean', default: false },
         include_orig_elements: { type: 'boolean' },
+        similarity_threshold: { type: 'number', default: 0.5, minimum: 0.01, maximum: 0.99 },
+        do_not_break_similarity_on_footer_header: { type: 'boolean', default: false },
+        vlm_model: { type: 'string' },
+        vlm_model_provider: { type: 'string' },
       },
       ['files'],
     ),

@@ -6,6 +6,7 @@ import { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions } from
 import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';
 import { httpErrorOf } from './http-errors.js';
+import { LegacyTools, type LegacyPartitionOptions } from './legacy/legacy-tools.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import type { RouteContext } from './route-context.js';
 import { connectorRoutes } from './routes/connectors.js';
@@ -47,6 +48,12 @@ export interface ServerOptions {
   };
   /** Further WorkflowService options (limits, concurrency, templates). */
   service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
+  /**
+   * The legacy endpoint's optional models: `similarityEmbedder` enables
+   * `chunking_strategy=by_similarity`, `vlm` enables `strategy=vlm`. Without them those requests
+   * answer 422 naming the option.
+   */
+  legacy?: LegacyPartitionOptions;
 }
 
 /** A server that is set up but maybe not listening yet. */
@@ -67,9 +74,9 @@ function loggerOption(option: FastifyServerOptions['logger']): FastifyServerOpti
   return { level: 'info', ...base, redact: { paths: REDACT, censor: '********' } };
 }
 
-/** The service's log lines go to Fastify's logger. */
-function serviceLogger(app: FastifyInstance): Logger {
-  const log = app.log.child({ component: 'service' });
+/** A component's log lines go to Fastify's logger. */
+function componentLogger(app: FastifyInstance, component: string): Logger {
+  const log = app.log.child({ component });
   return {
     debug: (m, f) => log.debug(f ?? {}, m),
     info: (m, f) => log.info(f ?? {}, m),
@@ -103,7 +110,9 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
   const services = new Map(options.service?.services);
   services.set(PARTITION_POOL_SERVICE, pool);
   let service: WorkflowService;
+  let legacy: LegacyTools | undefined;
   try {
+    legacy = await LegacyTools.open(options.legacy ?? {}, componentLogger(app, 'legacy'));
     service = await WorkflowService.open({
       ...options.service,
       services,
@@ -111,14 +120,16 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
       store,
       dataDir,
       inputLimits: limits,
-      logger: serviceLogger(app),
+      logger: componentLogger(app, 'service'),
       ...(options.clock ? { clock: options.clock } : {}),
     });
   } catch (e) {
     await pool.close();
+    await legacy?.close();
     if (ownStore) await store.close();
     throw e;
   }
+  const legacyTools = legacy;
   const ctx: RouteContext = { service, stagingDir: path.join(dataDir, 'uploads') };
 
   // Empty JSON bodies are read as "no body" (a run may be POSTed with a JSON content type and nothing else).
@@ -170,7 +181,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx.stagingDir, pool);
+  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, pool);
 
   let closed = false;
   return {
@@ -187,6 +198,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
       await app.close();
       await service.close();
       await pool.close();
+      await legacyTools.close();
       if (ownStore) await store.close();
     },
   };

@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serveCommand } from '../../src/commands/serve.js';
+import { serveCommand, similarityEmbedderOption } from '../../src/commands/serve.js';
+import { writeTinyBert } from '../../../nodes/test/support/tiny-bert.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quarry-serve-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -47,6 +48,30 @@ describe('quarry serve', () => {
     } finally {
       if (saved !== undefined) process.env.QUARRY_API_KEYS = saved;
     }
+  });
+
+  it('serves by_similarity on the legacy endpoint with --similarity-embedder, and checks the model flags', async () => {
+    const keysFile = path.join(dir, 'keys-sim');
+    await writeFile(keysFile, 'serve-test-key-2=acme\n');
+    const model = writeTinyBert(path.join(dir, 'tiny-bert'));
+    const h = await serveCommand({ port: 0, dataDir: path.join(dir, 'sim'), keysFile, logLevel: 'warn', similarityEmbedder: model.dir });
+    try {
+      const form = new FormData();
+      form.append('files', new Blob(['Cats purr.\n\nKittens purr too.\n\nMarkets fell.']), 'notes.txt');
+      form.append('chunking_strategy', 'by_similarity');
+      const res = await fetch(h.url.replace('/api/v1', '/general/v0/general'), { method: 'POST', headers: { 'unstructured-api-key': 'serve-test-key-2' }, body: form });
+      expect(res.status).toBe(200);
+      const chunks = (await res.json()) as Array<{ type: string; element_id: string }>;
+      expect(chunks.every((c) => c.type === 'CompositeElement' && /^[0-9a-f]{32}$/.test(c.element_id))).toBe(true);
+    } finally {
+      await h.close();
+    }
+    expect(similarityEmbedderOption('{"subtype": "openai", "model_name": "text-embedding-3-small"}')).toEqual({ subtype: 'openai', model_name: 'text-embedding-3-small' });
+    expect(similarityEmbedderOption('models/mini')).toEqual({ subtype: 'local', model_path: path.resolve('models/mini') });
+    expect(() => similarityEmbedderOption('{"model_name": "x"}')).toThrow(/needs a "subtype"/);
+    await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-vlm'), vlmProvider: 'acme' })).rejects.toThrow(/--vlm-provider must be/);
+    await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-vlm'), vlmModel: 'gpt-4o' })).rejects.toThrow(/need --vlm-provider/);
+    await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-sim'), similarityEmbedder: path.join(dir, 'no-such-model') })).rejects.toThrow(/no such directory/);
   });
 
   it('rejects an invalid port', async () => {

@@ -10,7 +10,8 @@ import { chunkingOptions, type ChunkingOptionsInput } from './options.js';
  * `options` use the library's semantics and defaults; pass `resolveChunkingOptions(...)` output to
  * get a chunker node's SPEC defaults.
  *
- * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids.
+ * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids (hash ids with
+ *   `unique_element_ids: false`).
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` for invalid options.
  * @example
  * ```ts

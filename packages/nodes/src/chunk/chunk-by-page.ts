@@ -8,7 +8,8 @@ import { onNextPage } from './pre-chunk.js';
  * always closes the chunk, so content of different pages never shares a chunk. An element without
  * `page_number` stays on the current page. No combining, no `multipage_sections`.
  *
- * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids.
+ * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids (hash ids with
+ *   `unique_element_ids: false`).
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` for invalid options.
  * @example
  * ```ts

@@ -12,7 +12,15 @@ export interface SimilarityChunkingInput extends ChunkingOptionsInput {
   similarity_threshold?: number | null;
   /** The embedding function (the platform uses a sentence-transformer model). */
   embed: EmbedTexts;
+  /**
+   * Treat `Header`, `Footer` and `PageNumber` elements as similar to the text before them and
+   * compare the next element with that text instead (the Unstructured API's option of this name),
+   * so running headers and footers do not cut a passage that continues on the next page. Default false.
+   */
+  do_not_break_similarity_on_footer_header?: boolean | null;
 }
+
+const PAGE_FURNITURE: ReadonlySet<string> = new Set(['Header', 'Footer', 'PageNumber']);
 
 /** Cosine similarity of two vectors; 0 when either is all zeros. */
 export function cosineSimilarity(a: readonly number[], b: readonly number[]): number {
@@ -38,7 +46,8 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
  * without text (page breaks) never start a chunk. `embed` is called once, with the whitespace-
  * normalised text of every non-table element that has text.
  *
- * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids.
+ * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids (hash ids with
+ *   `unique_element_ids: false`).
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` for invalid options, `INVALID_ARGUMENT` when
  *   `embed` does not return one numeric vector per text.
  * @example
@@ -47,7 +56,7 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
  * ```
  */
 export async function chunkBySimilarity(elements: readonly Element[], options: SimilarityChunkingInput): Promise<Element[]> {
-  const { embed, similarity_threshold, ...rest } = options;
+  const { embed, similarity_threshold, do_not_break_similarity_on_footer_header: keepFurniture, ...rest } = options;
   const opts = chunkingOptions('basic', rest);
   const threshold = similarityThreshold(similarity_threshold);
   if (typeof embed !== 'function') {
@@ -79,6 +88,7 @@ export async function chunkBySimilarity(elements: readonly Element[], options: S
     }
     if (embedded[k] !== i) return;
     const v = vectors[k++] as number[];
+    if (keepFurniture && PAGE_FURNITURE.has(el.type)) return;
     if (previous && cosineSimilarity(previous, v) < threshold) starts[i] = true;
     previous = v;
   });

@@ -9,7 +9,8 @@ import { isTitle, onNextPage, type BoundaryPredicate } from './pre-chunk.js';
  * change); then small consecutive sections are merged while the first is shorter than
  * `combine_text_under_n_chars` and the result fits `max_characters`.
  *
- * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids.
+ * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids (hash ids with
+ *   `unique_element_ids: false`).
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` for invalid options.
  * @example
  * ```ts

@@ -1,4 +1,4 @@
-import type { Element } from '@quarry/core';
+import { assignElementIds, type Element } from '@quarry/core';
 import { PreChunkCombiner } from './combine.js';
 import { appendCompositeChunks } from './composite-chunker.js';
 import type { ChunkContext } from './context.js';
@@ -29,8 +29,9 @@ export function appendChunksOfPreChunk(preChunk: PreChunkView, ctx: ChunkContext
 }
 
 /**
- * Runs pre-chunking, optional combining and chunk forming over `elements` with resolved options.
- * Lengths are code points, as in the reference library (see `code-points.ts`).
+ * Runs pre-chunking, optional combining and chunk forming over `elements` with resolved options,
+ * then gives the chunks hash ids when `unique_element_ids` is false. Lengths are code points, as in
+ * the reference library (see `code-points.ts`).
  */
 export function runChunking(elements: readonly Element[], opts: ChunkingOptions, plan: ChunkingPlan): Element[] {
   // Each element's text is scanned once, for its segment and its length in code points.
@@ -43,6 +44,9 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
   } else {
     forEachPreChunk(elements, opts, plan.predicates(), texts, former);
   }
+  // The reference hashes chunks made inside a partition call like elements (`apply_metadata` runs
+  // after chunking), so their ids are deterministic there too.
+  if (!opts.unique_element_ids) assignElementIds(former.out, { unique: false });
   return former.out;
 }
 

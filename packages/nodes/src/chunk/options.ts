@@ -32,6 +32,12 @@ export interface ChunkingOptions {
   isolate_table: boolean;
   /** Repeat a split table's header rows at the top of each continuation chunk. */
   repeat_table_headers: boolean;
+  /**
+   * true (default): chunks get UUID v4 ids. false: the SHA-256 ids a partition call of the Python
+   * library unstructured gives the chunks it makes: filename, chunk text, page number and the
+   * chunk's index among the chunks of that page number, hashed like element ids.
+   */
+  unique_element_ids: boolean;
 }
 
 /** Chunking options as a caller gives them: any field may be missing or `null` (= default). */
@@ -89,7 +95,8 @@ function boolOption(input: ChunkingOptionsInput, name: keyof ChunkingOptions, fa
  * Resolves and validates options with the reference library's semantics and defaults
  * (`max_characters` 500, `new_after_n_chars` = max and capped at max, `overlap` 0,
  * `include_orig_elements` true, `multipage_sections` true, `combine_text_under_n_chars` = max for
- * by_title and unused by basic). Already-resolved options pass through unchanged.
+ * by_title and unused by basic), plus UUID chunk ids unless `unique_element_ids: false`.
+ * Already-resolved options pass through unchanged.
  *
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` with the library's messages, checked in its order.
  * @example
@@ -135,6 +142,7 @@ export function chunkingOptions(strategy: LibraryChunkingStrategy, input: Chunki
     include_orig_elements: boolOption(input, 'include_orig_elements', true),
     isolate_table: boolOption(input, 'isolate_table', true),
     repeat_table_headers: boolOption(input, 'repeat_table_headers', true),
+    unique_element_ids: boolOption(input, 'unique_element_ids', true),
   };
 }
 

@@ -12,6 +12,7 @@ import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType
 import { setElementHierarchy } from './element-hierarchy.js';
 import { findFormatPartitioner } from './formats/index.js';
 import { fileBaseName, stampFileMetadata } from './file-metadata.js';
+import { shiftPageNumbers, validStartingPageNumber } from './page-numbers.js';
 import type { FormatPartitionOptions, PartitionStrategy } from './types.js';
 
 /** What to partition and how; every field but `filename` is optional (defaults from SPEC.md). */
@@ -48,6 +49,12 @@ export interface PartitionFileRequest {
   exclude_elements?: string[];
   /** Default true: UUID ids; false: the reference's deterministic SHA-256 ids. */
   unique_element_ids?: boolean;
+  /**
+   * Page number of the document's first page (default 1). Page numbers are shifted before ids are
+   * hashed, so a page range sent alone (the official clients split PDFs and send each range with
+   * its first page's number) gets the same ids as in the whole document.
+   */
+  starting_page_number?: number;
   /** Document languages (ISO 639 codes); absent or containing `auto` means detect. */
   languages?: string[];
   /**
@@ -70,8 +77,9 @@ const MAX_EMBEDDING_DEPTH = 8;
  * Partitions one document: detects its type, runs the matching format partitioner, then applies
  * what every format shares, as the reference's `apply_metadata` does: `filename` (basename),
  * `file_directory`, `filetype` (canonical MIME type), `last_modified`, `data_source`, `languages`
- * (detected when the partitioner set none), `parent_id` from the element hierarchy, final ids
- * (UUIDs, or with `unique_element_ids: false` the reference's hashes) and `exclude_elements`.
+ * (detected when the partitioner set none), `parent_id` from the element hierarchy, page numbers
+ * from `starting_page_number`, final ids (UUIDs, or with `unique_element_ids: false` the
+ * reference's hashes of the final page numbers) and `exclude_elements`.
  *
  * Errors: `FILE_EMPTY` (no bytes), `FILETYPE_UNSUPPORTED` (no partitioner for the type),
  * `FILE_UNREADABLE` (the partitioner failed; the cause is kept), `JOB_ABORTED` (signal),
@@ -87,6 +95,7 @@ export async function partitionFile(bytes: Uint8Array, request: PartitionFileReq
   // Some parsers (pdf.js) refuse a Node Buffer; hand every partitioner a plain Uint8Array.
   if (Buffer.isBuffer(bytes)) bytes = new Uint8Array(bytes);
   const elements = await partitionDocument(bytes, request, 0);
+  shiftPageNumbers(elements, request.starting_page_number ?? 1);
   assignElementIds(elements, { unique: request.unique_element_ids ?? true });
   return excludeElements(elements, request.exclude_elements ?? []);
 }
@@ -193,6 +202,7 @@ function validate(request: PartitionFileRequest): void {
   if (typeof request?.filename !== 'string' || !request.filename.trim()) {
     throw quarryError('INVALID_ARGUMENT', 'partitionFile needs a non-empty filename');
   }
+  validStartingPageNumber(request.starting_page_number);
   if (request.strategy !== undefined && !STRATEGIES.includes(request.strategy)) {
     throw quarryError('INVALID_ARGUMENT', `unknown strategy "${String(request.strategy)}"; expected one of ${STRATEGIES.join(', ')}`, {
       details: { strategy: request.strategy },

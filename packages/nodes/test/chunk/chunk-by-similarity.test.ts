@@ -41,6 +41,18 @@ describe('chunkBySimilarity', () => {
     expect(calls[0]).toHaveLength(6);
   });
 
+  it('with do_not_break_similarity_on_footer_header, lets a passage run past a footer and a header', async () => {
+    const pages = () => [
+      el('NarrativeText', 'Cats purr when a kitten is near.'),
+      el('Footer', 'Stock market shares'),
+      el('Header', 'Dogs bark'),
+      el('NarrativeText', 'A kitten and cats purr all day.'),
+    ];
+    expect(texts(await chunkBySimilarity(pages(), { similarity_threshold: 0.5, embed }))).toHaveLength(4);
+    const joined = await chunkBySimilarity(pages(), { similarity_threshold: 0.5, embed, do_not_break_similarity_on_footer_header: true });
+    expect(texts(joined)).toEqual(['Cats purr when a kitten is near.\n\nStock market shares\n\nDogs bark\n\nA kitten and cats purr all day.']);
+  });
+
   it('never exceeds max_characters even for similar elements', async () => {
     const similar = Array.from({ length: 6 }, () => el('NarrativeText', 'cats purr and cats purr again'));
     const chunks = await chunkBySimilarity(similar, { similarity_threshold: 0.9, max_characters: 70, embed });

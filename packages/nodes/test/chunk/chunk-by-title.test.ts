@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Element } from '@quarry/core';
+import { hashElementId, type Element } from '@quarry/core';
 import { chunkByTitle, resolveChunkingOptions } from '../../src/chunk/index.js';
 import { el, texts } from './helpers.js';
 
@@ -21,6 +21,25 @@ describe('chunkByTitle', () => {
       ['CompositeElement', 'An Okay Day\n\nToday is an okay day.'],
     ]);
     expect(chunks[0]?.metadata.page_number).toBe(1);
+  });
+
+  it('gives hash ids numbered per page with unique_element_ids false, UUIDs otherwise', () => {
+    const doc = () => [
+      el('Title', 'Summary', { filename: 'dir/report.pdf', page_number: 1 }),
+      el('NarrativeText', 'Sales rose.', { filename: 'dir/report.pdf', page_number: 1 }),
+      el('Title', 'Outlook', { filename: 'dir/report.pdf', page_number: 1 }),
+      el('Title', 'Risks', { filename: 'dir/report.pdf', page_number: 2 }),
+    ];
+    const options = { combine_text_under_n_chars: 0, unique_element_ids: false };
+    const chunks = chunkByTitle(doc(), options);
+    expect(chunks.map((c) => [c.text, c.metadata.page_number])).toEqual([['Summary\n\nSales rose.', 1], ['Outlook', 1], ['Risks', 2]]);
+    expect(chunks.map((c) => c.element_id)).toEqual([
+      hashElementId('report.pdf', 'Summary\n\nSales rose.', 1, 0),
+      hashElementId('report.pdf', 'Outlook', 1, 1),
+      hashElementId('report.pdf', 'Risks', 2, 0),
+    ]);
+    expect(chunkByTitle(doc(), options).map((c) => c.element_id)).toEqual(chunks.map((c) => c.element_id));
+    expect(chunkByTitle(doc(), { combine_text_under_n_chars: 0 })[0]!.element_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
   });
 
   it('breaks on page changes when multipage_sections is false (the node default)', () => {

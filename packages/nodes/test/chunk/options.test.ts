@@ -24,6 +24,7 @@ describe('chunkingOptions (library semantics)', () => {
       include_orig_elements: true,
       isolate_table: true,
       repeat_table_headers: true,
+      unique_element_ids: true,
     });
     expect(chunkingOptions('by_title', { max_characters: 300 }).combine_text_under_n_chars).toBe(300);
   });

@@ -5,6 +5,8 @@ import { FORMAT_PARTITIONERS, registerFormatPartitioner } from '../../src/partit
 import { partitionFile } from '../../src/partition/partition-file.js';
 import type { FormatPartitioner } from '../../src/partition/types.js';
 import { utf8 } from './format-options.js';
+import { makePdf, textLines, type FixturePage } from './formats/pdf-fixture.js';
+import { corpusBytes, expectedElements, hasCorpus } from './reference-metrics.js';
 
 const DOC = utf8(
   [
@@ -80,6 +82,28 @@ describe('partitionFile', () => {
     out.forEach((el, i) => expect(el.element_id).toBe(hashElementId('q3.txt', el.text, undefined, i)));
     const again = await partitionFile(DOC, { filename: 'dir/q3.txt', unique_element_ids: false });
     expect(again.map((e) => e.element_id)).toEqual(out.map((e) => e.element_id));
+  });
+
+  it('numbers pages from starting_page_number before hashing, so a page range sent alone keeps its ids', async () => {
+    // Every page opens with the same running header: hashed with the file's own page numbers, the
+    // split's first page would collide with page 1 of the whole document.
+    const page = (n: number): FixturePage => ({ texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here in full detail.`]) });
+    const whole = await partitionFile(makePdf([page(1), page(2), page(3)]), { filename: 'report.pdf', strategy: 'fast', unique_element_ids: false });
+    const tail = await partitionFile(makePdf([page(2), page(3)]), { filename: 'report.pdf', strategy: 'fast', unique_element_ids: false, starting_page_number: 2 });
+    const onPages23 = whole.filter((e) => (e.metadata.page_number ?? 0) >= 2);
+    expect(tail.map((e) => [e.metadata.page_number, e.text])).toEqual(onPages23.map((e) => [e.metadata.page_number, e.text]));
+    expect(tail.map((e) => e.element_id)).toEqual(onPages23.map((e) => e.element_id));
+    expect(tail[0]!.element_id).toBe(hashElementId('report.pdf', tail[0]!.text, 2, 0));
+    expect(new Set([...whole, ...tail].map((e) => e.element_id)).size).toBe(whole.length);
+    expect(await codeOf(partitionFile(DOC, { filename: 'a.txt', starting_page_number: 1.5 }))).toBe('INVALID_ARGUMENT');
+  });
+
+  // Documents whose elements come out with the reference's texts, so their ids must be the reference's.
+  it.skipIf(!hasCorpus).each(['book-war-and-peace-1p.txt', 'factbook.xml', 'docx-tables.docx'])('gives %s the ids of its reference output (skipped without ../shared/corpus)', async (name) => {
+    const out = await partitionFile(corpusBytes(name), { filename: name, unique_element_ids: false });
+    const reference = expectedElements(name);
+    expect(out.map((e) => e.text)).toEqual(reference.map((e) => e.text));
+    expect(out.map((e) => e.element_id)).toEqual(reference.map((e) => e.element_id));
   });
 
   it('removes excluded element types and re-points orphaned children', async () => {

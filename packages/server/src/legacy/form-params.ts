@@ -33,6 +33,7 @@ export const LEGACY_FIELDS = {
   overlap_all: 'bool',
   include_orig_elements: 'bool',
   similarity_threshold: 'number',
+  do_not_break_similarity_on_footer_header: 'bool',
   vlm_model: 'string',
   vlm_model_provider: 'string',
   split_pdf_page: 'bool',
@@ -50,7 +51,10 @@ export type LegacyForm = { -readonly [K in keyof Fields]?: ValueOf<Fields[K]> };
 const TRUE = new Set(['true', '1', 'yes', 'on', 't', 'y']);
 const FALSE = new Set(['false', '0', 'no', 'off', 'f', 'n']);
 
-/** A list field: repeated parts, or one part holding a JSON array (`["eng","deu"]`), or a single value. */
+/**
+ * A list field: repeated parts, or one part holding a JSON array (`["eng","deu"]`) or a `,` or `+`
+ * separated list (the official TS SDK sends arrays as `eng,deu`; `eng+deu` is Tesseract's form).
+ */
 function listValue(values: readonly string[]): string[] {
   if (values.length === 1) {
     const v = values[0]!.trim();
@@ -59,9 +63,10 @@ function listValue(values: readonly string[]): string[] {
         const parsed: unknown = JSON.parse(v);
         if (Array.isArray(parsed)) return parsed.map(String);
       } catch {
-        // Not JSON: the value itself, as the reference's SmartValueParser does.
+        // Not JSON: read as a separated list below.
       }
     }
+    return v.split(/[,+]/).map((x) => x.trim()).filter((x) => x !== '');
   }
   return values.filter((v) => v !== '');
 }
@@ -71,7 +76,8 @@ export function parseLegacyForm(fields: ReadonlyMap<string, readonly string[]>):
   const form: Record<string, unknown> = {};
   const problems: ValidationDetail[] = [];
   for (const [name, kind] of Object.entries(LEGACY_FIELDS) as Array<[keyof Fields, Kind]>) {
-    const values = fields.get(name);
+    // `name[]` is how the official SDKs send some lists (one part per item).
+    const values = fields.get(name) ?? (kind === 'list' ? fields.get(`${name}[]`) : undefined);
     if (!values?.length) continue;
     const first = values[0]!.trim();
     switch (kind) {

@@ -2,15 +2,15 @@ import { readFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { elementToJSON, encodeOrigElements, errorMessage, isQuarryError, type Element } from '@quarry/core';
-import { chunkByCharacter, chunkByPage, chunkByTitle, detectFileType, type ChunkingOptionsInput, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
+import { detectFileType, type PartitionFileRequest, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
+import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
 import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
+import type { LegacyTools } from '../legacy/legacy-tools.js';
 
-/** Strategies the legacy endpoint accepts (the reference's open-source list). */
-export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'] as const;
-/** Chunking strategies: the library's `basic` and `by_title`, plus the platform's `by_page`. */
-export const LEGACY_CHUNKING_STRATEGIES = ['basic', 'by_title', 'by_page'] as const;
+/** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
+export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
 const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 
 /** The reference's Python list repr, used in its messages: `['fast', 'hi_res']`. */
@@ -20,27 +20,8 @@ class LegacyError extends Error {
   constructor(
     readonly status: number,
     readonly detail: unknown,
-    readonly code?: string,
   ) {
     super(typeof detail === 'string' ? detail : 'invalid request');
-  }
-}
-
-function chunk(elements: Element[], form: LegacyForm): Element[] {
-  const options: ChunkingOptionsInput = {
-    max_characters: form.max_characters ?? 500,
-    new_after_n_chars: form.new_after_n_chars ?? null,
-    overlap: form.overlap ?? 0,
-    overlap_all: form.overlap_all ?? false,
-    include_orig_elements: form.include_orig_elements ?? null,
-  };
-  switch (form.chunking_strategy?.toLowerCase()) {
-    case 'by_title':
-      return chunkByTitle(elements, { ...options, multipage_sections: form.multipage_sections ?? true, combine_text_under_n_chars: form.combine_under_n_chars ?? null });
-    case 'by_page':
-      return chunkByPage(elements, options);
-    default:
-      return chunkByCharacter(elements, options);
   }
 }
 
@@ -60,7 +41,7 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(pool: PartitionPool, file: UploadedFile, form: LegacyForm): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, pool: PartitionPool): Promise<Array<Record<string, unknown>>> {
   // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
   const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   let bytes = asBytes(await readFile(file.path));
@@ -80,7 +61,7 @@ async function partitionUpload(pool: PartitionPool, file: UploadedFile, form: Le
   const languages = form.languages;
   let elements: Element[];
   try {
-    elements = await pool.partition(bytes, {
+    const request: PartitionFileRequest = {
       filename,
       ...(filetype ? { filetype } : {}),
       strategy,
@@ -93,7 +74,10 @@ async function partitionUpload(pool: PartitionPool, file: UploadedFile, form: Le
       extract_image_block_types: form.extract_image_block_types ?? [],
       coordinates: form.coordinates ?? false,
       unique_element_ids: form.unique_element_ids ?? false,
-    });
+      // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
+      ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
+    };
+    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await pool.partition(bytes, request);
   } catch (e) {
     if (!isQuarryError(e)) throw e;
     const detail = e.details as { filetype?: string };
@@ -110,19 +94,13 @@ async function partitionUpload(pool: PartitionPool, file: UploadedFile, form: Le
       }
       case 'INVALID_ARGUMENT':
         throw new LegacyError(400, e.message);
-      case 'DOCUMENT_CRASHED':
-      case 'DOCUMENT_TOO_LARGE':
-      case 'NODE_TIMEOUT':
-        throw new LegacyError(422, e.message, e.code);
       default:
         throw e;
     }
   }
-  const start = form.starting_page_number;
-  if (start !== undefined && start !== 1) for (const el of elements) if (el.metadata.page_number !== undefined) el.metadata.page_number += start - 1;
   if (form.chunking_strategy) {
     try {
-      elements = chunk(elements, form);
+      elements = await chunkElements(elements, form, tools.embed, new AbortController().signal);
     } catch (e) {
       if (isQuarryError(e) && e.code === 'CHUNKING_OPTIONS_INVALID') throw new LegacyError(422, e.message);
       throw e;
@@ -131,7 +109,7 @@ async function partitionUpload(pool: PartitionPool, file: UploadedFile, form: Le
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(pool: PartitionPool, files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply): Promise<FastifyReply> {
+async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, pool: PartitionPool): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
@@ -141,10 +119,12 @@ async function handle(pool: PartitionPool, files: UploadedFile[], fields: Readon
   if (chunking && !(LEGACY_CHUNKING_STRATEGIES as readonly string[]).includes(chunking)) {
     throw new LegacyError(400, `Invalid chunking strategy: ${chunking}. Must be one of ${pyList(LEGACY_CHUNKING_STRATEGIES)}`);
   }
+  const unavailable = tools.problem(form);
+  if (unavailable) throw new LegacyError(422, unavailable);
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(pool, f, form));
+  for (const f of files) results.push(await partitionUpload(f, form, tools, pool));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
   return reply.type('application/json').send(results.length === 1 ? results[0] : results);
 }
@@ -153,22 +133,23 @@ async function handle(pool: PartitionPool, files: UploadedFile[], fields: Readon
  * The legacy partition endpoint, `POST /general/v0/general` (REFERENCE.md c5): multipart `files`
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
- * corrupt file or form field, 405 on GET. Documents are partitioned in the server's process pool.
+ * corrupt file or form field, 405 on GET.
  */
-export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, pool: PartitionPool): void {
+export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, tools: LegacyTools, pool: PartitionPool): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
     const body = await readMultipart(req, stagingDir);
     try {
       return await handle(
-        pool,
         body.files.filter((f) => f.field === 'files'),
         body.fields,
         reply,
+        tools,
+        pool,
       );
     } catch (e) {
-      if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail, ...(e.code ? { code: e.code } : {}) });
+      if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail });
       throw e;
     } finally {
       await body.cleanup();

@@ -4,6 +4,8 @@ import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISSING_KEY_DETAIL } from '../../src/index.js';
+import { hashElementId } from '@quarry/core';
+import { makePdf, textLines, type FixturePage } from '../../../nodes/test/partition/formats/pdf-fixture.js';
 import { KEYS, corpusDir, form, repoRoot, startServer, tempDir, type TestServer } from '../support.js';
 
 const docs = path.join(repoRoot, 'examples', 'docs');
@@ -67,8 +69,8 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
 
   it('keeps the reference error shapes', async () => {
     const txt = form([['a.txt', 'hello']], 'files', { strategy: 'slow' });
-    expect(await post(txt)).toMatchObject({ status: 400, body: { detail: "Invalid strategy: slow. Must be one of ['fast', 'hi_res', 'auto', 'ocr_only']" } });
-    expect(await post(form([['a.txt', 'hello']], 'files', { chunking_strategy: 'by_magic' }))).toMatchObject({ status: 400, body: { detail: "Invalid chunking strategy: by_magic. Must be one of ['basic', 'by_title', 'by_page']" } });
+    expect(await post(txt)).toMatchObject({ status: 400, body: { detail: "Invalid strategy: slow. Must be one of ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm']" } });
+    expect(await post(form([['a.txt', 'hello']], 'files', { chunking_strategy: 'by_magic' }))).toMatchObject({ status: 400, body: { detail: "Invalid chunking strategy: by_magic. Must be one of ['basic', 'by_title', 'by_page', 'by_similarity']" } });
     expect(await post(form([['broken.pdf', '%PDF-1.7\n this is not a pdf']], 'files'))).toMatchObject({ status: 422, body: { detail: 'File does not appear to be a valid PDF' } });
     expect(await post(form([['broken.docx', 'PK\u0003\u0004 not a zip']], 'files'))).toMatchObject({ status: 422, body: { detail: 'File is not a valid docx' } });
     expect(await post(form([['blob.bin', new Uint8Array([0, 159, 146, 150, 0, 1, 2, 3, 255, 254, 0, 7])]], 'files'))).toMatchObject({ status: 400, body: { detail: 'File type application/octet-stream is not supported.' } });
@@ -84,6 +86,47 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
     expect(get.status).toBe(405);
     expect(await get.json()).toEqual({ detail: 'Only POST requests are supported.' });
     expect(await t.call('POST', '/general/v0/general', { form: form([['a.txt', 'x']], 'files'), key: null })).toMatchObject({ status: 401, body: { detail: MISSING_KEY_DETAIL } });
+  });
+
+  it('hashes ids with the final page numbers, so a page range sent with starting_page_number keeps its ids; chunks get hash ids too', async () => {
+    // Every page opens with the same running header, the case where ids hashed before the page
+    // numbers were shifted collided.
+    const page = (n: number): FixturePage => ({ texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here in full.`]) });
+    const elements = async (pdf: Uint8Array, fields: Record<string, string>) => {
+      const r = await post(form([['report.pdf', pdf]], 'files', { strategy: 'fast', ...fields }));
+      expect(r.status).toBe(200);
+      return r.body as Array<{ element_id: string; text: string; metadata: { page_number: number } }>;
+    };
+    const whole = await elements(makePdf([page(1), page(2), page(3)]), {});
+    const tail = await elements(makePdf([page(3)]), { starting_page_number: '3' });
+    expect(tail.map((e) => e.metadata.page_number)).toEqual(tail.map(() => 3));
+    expect(tail.map((e) => e.element_id)).toEqual(whole.filter((e) => e.metadata.page_number === 3).map((e) => e.element_id));
+    expect(new Set([...whole, ...tail].map((e) => e.element_id)).size).toBe(whole.length);
+
+    const chunks = await elements(makePdf([page(1), page(2), page(3)]), { chunking_strategy: 'by_page' });
+    expect(chunks.map((c) => c.element_id)).toEqual(chunks.map((c) => hashElementId('report.pdf', c.text, c.metadata.page_number, 0)));
+    const tailChunks = await elements(makePdf([page(3)]), { chunking_strategy: 'by_page', starting_page_number: '3' });
+    expect(tailChunks.map((c) => c.element_id)).toEqual([chunks[2]!.element_id]);
+    const uuids = await elements(makePdf([page(1)]), { chunking_strategy: 'basic', unique_element_ids: 'true' });
+    expect(uuids[0]!.element_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4/);
+  });
+
+  it('answers 422 naming the server option for by_similarity and vlm when they are not configured', async () => {
+    const sim = await post(form([['a.txt', 'hello there']], 'files', { chunking_strategy: 'by_similarity' }));
+    expect(sim.status).toBe(422);
+    expect(sim.body.detail).toContain('--similarity-embedder');
+    expect(sim.body.detail).toContain('ServerOptions.legacy.similarityEmbedder');
+    const vlm = await post(form([['a.txt', 'hello there']], 'files', { strategy: 'vlm' }));
+    expect(vlm.status).toBe(422);
+    expect(vlm.body.detail).toContain('--vlm-provider');
+    expect(vlm.body.detail).toContain('ServerOptions.legacy.vlm');
+  });
+
+  it('reads list fields sent as `a,b`, `a+b` or `name[]` parts, as the official SDKs send them', async () => {
+    const langs = async (fields: Record<string, string | string[]>) => (await post(form([['a.txt', 'Hello there, this is a note.']], 'files', fields))).body[0].metadata.languages;
+    expect(await langs({ languages: 'eng,fra' })).toEqual(['eng', 'fra']);
+    expect(await langs({ languages: 'eng+fra' })).toEqual(['eng', 'fra']);
+    expect(await langs({ 'languages[]': ['eng', 'deu'] })).toEqual(['eng', 'deu']);
   });
 
   it('unzips .gz uploads', async () => {

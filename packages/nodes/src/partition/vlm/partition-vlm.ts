@@ -28,6 +28,7 @@ import { loadPdfjs, withPdf } from '../formats/pdf-load.js';
 import { layoutPageText, readPageText } from '../formats/pdf-page-layout.js';
 import { findTables } from '../formats/pdf-tables.js';
 import { fileBaseName, stampFileMetadata } from '../file-metadata.js';
+import { shiftPageNumbers, validStartingPageNumber } from '../page-numbers.js';
 import { partitionFile, type PartitionFileRequest } from '../partition-file.js';
 import { pageFeatures, routePage, type PageRoute, type RouteDecision } from './auto-router.js';
 import { imageFileParts, renderPagePng } from './page-image.js';
@@ -50,10 +51,14 @@ export interface VlmPartitionRequest {
   provider: ProviderKind | 'auto';
   /** null or absent: the provider's key from the environment. */
   provider_api_key?: string | null;
+  /** The provider's API endpoint (an OpenAI-compatible base URL, say); absent: the SDK's default or the environment's. */
+  provider_base_url?: string;
   model: string;
   output_format: VlmOutputFormat;
   format_html: boolean;
   unique_element_ids: boolean;
+  /** Page number of the document's first page (default 1), applied before ids are hashed. */
+  starting_page_number?: number;
   /** true: Auto; false: VLM. */
   is_dynamic: boolean;
   allow_fast: boolean;
@@ -78,10 +83,11 @@ export function vlmProviderName(provider: ProviderKind | 'auto', model: string):
  * bedrock, which signs requests with AWS credentials, it is `ACCESS_KEY_ID:SECRET_ACCESS_KEY`
  * (optionally `:SESSION_TOKEN`).
  */
-export function vlmProvider(request: Pick<VlmPartitionRequest, 'provider' | 'provider_api_key' | 'model' | 'pool' | 'env' | 'logger'>): Provider {
+export function vlmProvider(request: Pick<VlmPartitionRequest, 'provider' | 'provider_api_key' | 'provider_base_url' | 'model' | 'pool' | 'env' | 'logger'>): Provider {
   const name = vlmProviderName(request.provider, request.model);
   const key = request.provider_api_key ?? undefined;
   const opts: ProviderOptions = {
+    ...(request.provider_base_url ? { baseURL: request.provider_base_url } : {}),
     ...(request.pool ? { pool: request.pool } : {}),
     ...(request.env ? { env: request.env } : {}),
     ...(request.logger ? { logger: request.logger } : {}),
@@ -109,6 +115,7 @@ export async function partitionWithVlm(bytes: Uint8Array, request: VlmPartitionR
   if (Buffer.isBuffer(bytes)) bytes = new Uint8Array(bytes);
   const filename = fileBaseName(request.filename);
   const signal = request.signal ?? new AbortController().signal;
+  const start = validStartingPageNumber(request.starting_page_number);
   assertNotEmpty(bytes, filename);
   const mime = request.filetype ? canonicalMimeType(request.filetype) : (await detectFileType(bytes, filename)).mime;
   let elements: Element[];
@@ -118,6 +125,7 @@ export async function partitionWithVlm(bytes: Uint8Array, request: VlmPartitionR
   for (const el of elements) el.metadata.filetype ??= mime;
   for (const el of elements) delete el.metadata.parent_id;
   setElementHierarchy(elements);
+  shiftPageNumbers(elements, start);
   return assignElementIds(elements, { unique: request.unique_element_ids });
 }
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isQuarryError, type Element } from '@quarry/core';
+import { hashElementId, isQuarryError, type Element } from '@quarry/core';
 import { partitionWithVlm, type VlmPartitionRequest } from '../../../src/partition/vlm/partition-vlm.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../../support/loopback-server.js';
 import { anthropicError } from '../../support/provider-wire.js';
@@ -102,6 +102,19 @@ describe('Auto partitioning', () => {
     const els = await partitionWithVlm(PDF, request('openai', wireEnv('openai', server.url, KEY), { allow_fast: true }));
     expect(new Set(els.filter((e) => e.metadata.page_number === 1).map((e) => e.metadata.routing))).toEqual(new Set(['fast']));
     expect(server.requests.map(pageOf)).toEqual([2]);
+  });
+});
+
+describe('VLM page numbers and endpoint', () => {
+  it('numbers pages from starting_page_number before hashing ids, and reaches provider_base_url', async () => {
+    server = await startLoopbackServer(answeringWire('openai', htmlAnswer));
+    // No endpoint in the environment: only provider_base_url leads to the loopback server.
+    const els = await partitionWithVlm(PDF, request('openai', { OPENAI_API_KEY: KEY }, { provider_base_url: `${server.url}/v1`, starting_page_number: 7 }));
+    expect(els.map((e) => e.metadata.page_number)).toEqual([7, 7, 8, 8, 8, 8]);
+    expect(els[0]!.element_id).toBe(hashElementId('report.pdf', 'Quarterly report', 7, 0));
+    expect(els[2]!.element_id).toBe(hashElementId('report.pdf', 'North', 8, 0));
+    // The model is still asked about the file's own pages.
+    expect(server.requests.map(pageOf).sort()).toEqual([1, 2]);
   });
 });
 
