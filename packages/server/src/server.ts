@@ -155,7 +155,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx.stagingDir);
+  legacyPartitionRoutes(app, ctx.stagingDir, limits.maxFileBytes);
 
   let closed = false;
   return {
