@@ -1,4 +1,4 @@
-import { isQuarryError, type QuarryError } from '@quarry/core';
+import { isQuarryError, scrubValue, type QuarryError } from '@quarry/core';
 
 /** One entry of a 422 `detail` list, FastAPI style. */
 export interface ValidationDetail {
@@ -73,8 +73,16 @@ export function multipartParseDetail(e: unknown): string | undefined {
   return hit ? `malformed multipart body: ${hit[1]}` : undefined;
 }
 
-/** Maps anything thrown by a route to a status and a body; `undefined` means an unexpected error (500). */
+/**
+ * Maps anything thrown by a route to a status and a body; `undefined` means an unexpected error
+ * (500). A URL in the detail (a connector's host echoed by a message) has its password masked.
+ */
 export function httpErrorOf(e: unknown): HttpError | undefined {
+  const h = mapError(e);
+  return h && { status: h.status, body: scrubValue(h.body, []) };
+}
+
+function mapError(e: unknown): HttpError | undefined {
   if (isQuarryError(e)) {
     const h = quarryHttpError(e);
     return h.status === 500 ? undefined : h;

@@ -5,6 +5,7 @@ import { WorkflowService, type Clock, type Engine, type Logger, type Store, type
 import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';
 import { httpErrorOf } from './http-errors.js';
+import { scrubLogLine } from './log-scrub.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import type { RouteContext } from './route-context.js';
 import { connectorRoutes } from './routes/connectors.js';
@@ -33,7 +34,7 @@ export interface ServerOptions {
   store?: Store;
   /** Default: the real clock. */
   clock?: Clock;
-  /** Fastify's logger option (default: info level to stdout); the API key headers are always redacted. */
+  /** Fastify's logger option (default: info level to stdout); the API key headers and URL passwords are always redacted. */
   logger?: FastifyServerOptions['logger'];
   /** Further WorkflowService options (limits, concurrency, templates). */
   service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
@@ -54,7 +55,11 @@ const REDACT = API_KEY_HEADERS.map((h) => `req.headers["${h}"]`).concat(['req.he
 function loggerOption(option: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (option === false) return false;
   const base = option === undefined || option === true ? {} : (option as Record<string, unknown>);
-  return { level: 'info', ...base, redact: { paths: REDACT, censor: '********' } };
+  const hooks = (base.hooks ?? {}) as { streamWrite?: (line: string) => string };
+  const own = hooks.streamWrite;
+  // Every line, whoever wrote it, loses the passwords of URLs it quotes.
+  const streamWrite = own ? (line: string): string => scrubLogLine(own(line)) : scrubLogLine;
+  return { level: 'info', ...base, hooks: { ...hooks, streamWrite }, redact: { paths: REDACT, censor: '********' } };
 }
 
 /** The service's log lines go to Fastify's logger. */
