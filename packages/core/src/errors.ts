@@ -31,6 +31,7 @@ export const ERROR_CODES = {
   INVALID_PLUGIN: 'a plugin definition is malformed',
   JOB_ABORTED: 'the job was cancelled before this document finished',
   JOB_FINISHED: 'a job that already ended cannot be cancelled (409)',
+  MULTIPART_INVALID: 'a multipart/form-data body is malformed: no boundary, truncated, or a part without valid headers (400)',
   NODE_FAILED: 'a node threw while processing a document',
   NODE_TIMEOUT: 'a node (or a document process) did not settle within its time limit',
   NOT_FOUND: 'no such workflow, connector, job, template or file in this workspace (404)',

@@ -83,7 +83,7 @@ async function open(sealed: SealedConnectors, secret: string | undefined, jobId:
   }
 }
 
-/** True when a connector config holds a credential (a value under a key such as `api_key` or `password`). */
+/** True when a connector config holds a credential (a value under a key such as `api_key` or `password`, or a password in a URL). */
 export function holdsSecrets(connectors: JobConnectors): boolean {
   return [connectors.source, ...connectors.destinations].some((c) => c.config !== undefined && JSON.stringify(maskSecrets(c.config)) !== JSON.stringify(c.config));
 }

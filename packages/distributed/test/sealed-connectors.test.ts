@@ -64,5 +64,7 @@ describe('sealed connectors', () => {
     expect(holdsSecrets({ source: { type: 'local', config: { path: '/d' } }, destinations: [{ type: 'local', config: { path: '/o' } }] })).toBe(false);
     expect(holdsSecrets({ source: { type: 'local' }, destinations: [{ type: 'x', config: { nested: { password: 'p' } } }] })).toBe(true);
     expect(holdsSecrets({ source: { type: 'local' }, destinations: [{ type: 'x', config: { api_key: null } }] })).toBe(false);
+    // A password written in a host URL is a credential too.
+    expect(holdsSecrets({ source: { type: 'local' }, destinations: [{ type: 'search_index', config: { hosts: ['https://elastic:pw@es:9200'], index_name: 'docs' } }] })).toBe(true);
   });
 });

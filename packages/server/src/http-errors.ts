@@ -1,4 +1,4 @@
-import { isQuarryError, type QuarryError } from '@quarry/core';
+import { isQuarryError, scrubValue, type QuarryError } from '@quarry/core';
 
 /** One entry of a 422 `detail` list, FastAPI style. */
 export interface ValidationDetail {
@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   WORKFLOW_INACTIVE: 409,
   WORKFLOW_NOT_UPDATABLE: 409,
   INPUT_TOO_LARGE: 413,
+  MULTIPART_INVALID: 400,
   INVALID_ARGUMENT: 422,
   REQUEST_INVALID: 422,
   SETTINGS_INVALID: 422,
@@ -57,8 +58,31 @@ export function quarryHttpError(e: QuarryError): HttpError {
   return { status, body: { detail: status === 500 ? 'Internal Server Error' : e.message } };
 }
 
-/** Maps anything thrown by a route to a status and a body; `undefined` means an unexpected error (500). */
+// busboy reports a malformed multipart body with uncoded errors; these are their messages.
+const BUSBOY_PARSE_ERRORS: ReadonlyArray<[RegExp, string]> = [
+  [/^Unexpected end of multipart data$/, 'the body ends before the closing boundary (truncated, or the boundary of the Content-Type is not in it)'],
+  [/terminated early due to unexpected end of multipart data$/, 'the body ends inside a part, before the closing boundary'],
+  [/^Multipart: Boundary not found$/, 'no boundary parameter in the Content-Type'],
+  [/^The needle cannot/, 'the boundary of the Content-Type is empty or too long'],
+];
+
+/** The 400 detail of one of busboy's parse errors, or undefined for any other error. */
+export function multipartParseDetail(e: unknown): string | undefined {
+  if (!(e instanceof Error) || typeof (e as { code?: unknown }).code === 'string') return undefined;
+  const hit = BUSBOY_PARSE_ERRORS.find(([re]) => re.test(e.message));
+  return hit ? `malformed multipart body: ${hit[1]}` : undefined;
+}
+
+/**
+ * Maps anything thrown by a route to a status and a body; `undefined` means an unexpected error
+ * (500). A URL in the detail (a connector's host echoed by a message) has its password masked.
+ */
 export function httpErrorOf(e: unknown): HttpError | undefined {
+  const h = mapError(e);
+  return h && { status: h.status, body: scrubValue(h.body, []) };
+}
+
+function mapError(e: unknown): HttpError | undefined {
   if (isQuarryError(e)) {
     const h = quarryHttpError(e);
     return h.status === 500 ? undefined : h;
@@ -72,6 +96,13 @@ export function httpErrorOf(e: unknown): HttpError | undefined {
   }
   if (err.statusCode === 400 && err instanceof SyntaxError) {
     return { status: 422, body: { detail: [{ loc: ['body'], msg: `JSON decode error: ${err.message}`, type: 'json_invalid' }] } };
+  }
+  const multipart = multipartParseDetail(e);
+  if (multipart) return { status: 400, body: { detail: multipart } };
+  // @fastify/multipart answers 406 for these; 415 and 422 are what they are.
+  if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return { status: 415, body: { detail: 'the request is not multipart/form-data' } };
+  if (err.code === 'FST_INVALID_JSON_FIELD_ERROR') {
+    return { status: 422, body: { detail: [{ loc: ['body'], msg: 'JSON decode error: a multipart field declared as application/json is not valid JSON', type: 'json_invalid' }] } };
   }
   // @fastify/multipart limits and malformed multipart bodies.
   if (typeof err.code === 'string' && err.code.startsWith('FST_') && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {

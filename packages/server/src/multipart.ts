@@ -4,6 +4,8 @@ import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
+import { quarryError } from '@quarry/core';
+import { multipartBoundary, PartHeaderCheck } from './multipart-check.js';
 
 /** An uploaded file, written to a staging directory as it streamed in. */
 export interface UploadedFile {
@@ -32,27 +34,48 @@ export function isMultipart(req: FastifyRequest): boolean {
 /**
  * Reads a multipart/form-data body, streaming each file to `<stagingRoot>/<uuid>/` so that large
  * uploads never sit in memory. Size and count limits are those registered with @fastify/multipart;
- * going over them rejects with a 413 error.
+ * going over them rejects with a 413 error. A malformed body (no boundary, a part without a
+ * Content-Disposition or with a garbled header, see {@link PartHeaderCheck}) rejects with
+ * `MULTIPART_INVALID`; busboy's own parse errors (a truncated body) are mapped in `http-errors.ts`.
  */
 export async function readMultipart(req: FastifyRequest, stagingRoot: string): Promise<MultipartBody> {
+  const boundary = multipartBoundary(req.headers['content-type']);
+  if (!boundary) throw quarryError('MULTIPART_INVALID', 'multipart/form-data needs a boundary parameter of 1 to 70 characters in its Content-Type');
   const dir = path.join(stagingRoot, randomUUID());
   await mkdir(dir, { recursive: true });
   const body: MultipartBody = { fields: new Map(), files: [], cleanup: () => rm(dir, { recursive: true, force: true }) };
+  const check = new PartHeaderCheck(boundary);
+  const watch = (chunk: Buffer): void => check.push(chunk);
+  const failIfMalformed = (): void => {
+    if (check.problem) throw quarryError('MULTIPART_INVALID', `malformed multipart body: ${check.problem}`);
+  };
+  const parts = req.parts()[Symbol.asyncIterator]();
+  // The first next() pipes the request into busboy; the check listens from then on, beside it.
+  let next = parts.next();
+  req.raw.on('data', watch);
   try {
-    for await (const part of req.parts()) {
+    for (let r = await next; !r.done; r = await next) {
+      // The check reads each chunk right after busboy, so it has seen every header of this part.
+      failIfMalformed();
+      const part = r.value;
       if (part.type === 'file') {
         const target = path.join(dir, randomUUID());
         await pipeline(part.file, createWriteStream(target));
         body.files.push({ field: part.fieldname, filename: part.filename || 'file', mimetype: part.mimetype, path: target });
       } else {
         const list = body.fields.get(part.fieldname) ?? [];
-        list.push(typeof part.value === 'string' ? part.value : String(part.value));
+        // A field sent as application/json arrives parsed; the routes read the text.
+        list.push(typeof part.value === 'string' ? part.value : JSON.stringify(part.value));
         body.fields.set(part.fieldname, list);
       }
+      next = parts.next();
     }
+    failIfMalformed();
   } catch (e) {
     await body.cleanup();
     throw e;
+  } finally {
+    req.raw.off('data', watch);
   }
   return body;
 }

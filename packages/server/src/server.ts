@@ -7,6 +7,7 @@ import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';
 import { httpErrorOf } from './http-errors.js';
 import { LegacyTools, type LegacyPartitionOptions } from './legacy/legacy-tools.js';
+import { scrubLogLine } from './log-scrub.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
 import type { RouteContext } from './route-context.js';
 import { connectorRoutes } from './routes/connectors.js';
@@ -35,7 +36,7 @@ export interface ServerOptions {
   store?: Store;
   /** Default: the real clock. */
   clock?: Clock;
-  /** Fastify's logger option (default: info level to stdout); the API key headers are always redacted. */
+  /** Fastify's logger option (default: info level to stdout); the API key headers and URL passwords are always redacted. */
   logger?: FastifyServerOptions['logger'];
   /**
    * The processes that partition every document the server handles (legacy endpoint, workflow and
@@ -71,7 +72,11 @@ const REDACT = API_KEY_HEADERS.map((h) => `req.headers["${h}"]`).concat(['req.he
 function loggerOption(option: FastifyServerOptions['logger']): FastifyServerOptions['logger'] {
   if (option === false) return false;
   const base = option === undefined || option === true ? {} : (option as Record<string, unknown>);
-  return { level: 'info', ...base, redact: { paths: REDACT, censor: '********' } };
+  const hooks = (base.hooks ?? {}) as { streamWrite?: (line: string) => string };
+  const own = hooks.streamWrite;
+  // Every line, whoever wrote it, loses the passwords of URLs it quotes.
+  const streamWrite = own ? (line: string): string => scrubLogLine(own(line)) : scrubLogLine;
+  return { level: 'info', ...base, hooks: { ...hooks, streamWrite }, redact: { paths: REDACT, censor: '********' } };
 }
 
 /** A component's log lines go to Fastify's logger. */
@@ -181,7 +186,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, pool);
+  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, { pool, maxFileBytes: limits.maxFileBytes });
 
   let closed = false;
   return {

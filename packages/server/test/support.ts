@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -108,4 +109,34 @@ export async function waitForJob(t: TestServer, jobId: string, key: string = KEY
     await new Promise((res) => setTimeout(res, 20));
   }
   throw new Error(`job ${jobId} did not end`);
+}
+
+/**
+ * A request with exactly these headers and body bytes, over node:http (fetch would fix up a
+ * malformed multipart body or its Content-Type). The API key header is added unless given.
+ */
+export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Reply> {
+  const body = options.body ?? '';
+  const headers: Record<string, string> = { 'service-api-key': KEYS.acme, 'content-length': String(Buffer.byteLength(body)), ...options.headers };
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        const responseHeaders = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') responseHeaders.set(k, v);
+        resolve({ status: res.statusCode ?? 0, headers: responseHeaders, text, body: parsed });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }

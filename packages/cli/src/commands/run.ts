@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileStateStore, consoleLogger, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput } from '@quarry/core';
+import { FileStateStore, SECRET_MASK, consoleLogger, maskValuePasswords, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput } from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
 import { runDistributed } from '@quarry/distributed';
 import { distributedSecret } from '../distributed-secret.js';
@@ -39,7 +39,7 @@ export interface RunCommandOptions extends PartitionProcessFlags {
 }
 
 function describeIndex(c: ConnectorFile): string {
-  return `index "${c.config.index_name}" at ${c.config.hosts?.join(', ') ?? `cloud id ${c.config.cloud_id?.split(':')[0]}`}`;
+  return `index "${c.config.index_name}" at ${c.config.hosts?.map((h) => maskValuePasswords(h, SECRET_MASK)).join(', ') ?? `cloud id ${c.config.cloud_id?.split(':')[0]}`}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { decodeUrlPart, valueCredentials } from '@quarry/core';
 import type { SearchIndexConfig } from './config.js';
 
 /** The authentication form a config selects; named in errors (never with the secret). */
@@ -26,9 +27,10 @@ export function encodeApiKey(id: string, key: string): string {
  * Picks the authentication form of a config. The schema allows one form at most, so there is no
  * precedence to learn: an API key (encoded for the user when `api_key_id` is given), basic
  * authentication (user `elastic` when only a password is given, as cloud deployments expect),
- * a bearer token, or none.
+ * a bearer token, or none; with none, a user and password written in a host URL are basic
+ * authentication too (the client reads them from the URL).
  */
-export function resolveAuth(config: Pick<SearchIndexConfig, 'search_api_key' | 'es_api_key' | 'api_key_id' | 'username' | 'password' | 'bearer_auth'>): ResolvedAuth {
+export function resolveAuth(config: Pick<SearchIndexConfig, 'search_api_key' | 'es_api_key' | 'api_key_id' | 'username' | 'password' | 'bearer_auth'> & { hosts?: readonly string[] | undefined }): ResolvedAuth {
   const key = config.search_api_key ?? config.es_api_key;
   if (key && config.api_key_id) {
     return { form: 'api_key_id', auth: { apiKey: encodeApiKey(config.api_key_id, key) }, description: `API key id "${config.api_key_id}"` };
@@ -39,6 +41,8 @@ export function resolveAuth(config: Pick<SearchIndexConfig, 'search_api_key' | '
     return { form: 'basic', auth: { username, password: config.password }, description: `user "${username}" and password` };
   }
   if (config.bearer_auth) return { form: 'bearer', auth: { bearer: config.bearer_auth }, description: 'a bearer token' };
+  const inUrl = (config.hosts ?? []).flatMap(valueCredentials)[0];
+  if (inUrl) return { form: 'basic', auth: undefined, description: `user "${decodeUrlPart(inUrl.user)}" and password in the host URL` };
   return { form: 'none', auth: undefined, description: 'no credentials' };
 }
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { errorMessage, QuarryError } from '@quarry/core';
+import { collectSecrets, errorMessage, maskUrlPasswords, QuarryError, SECRET_MASK } from '@quarry/core';
 import type { Client, ClientOptions } from '@elastic/elasticsearch';
 import { resolveAuth, secretsOf, type ResolvedAuth } from './auth.js';
 import type { SearchIndexConfig } from './config.js';
@@ -9,7 +9,7 @@ import { searchIndexError, type ConnectionFacts } from './errors.js';
 export interface SearchClient {
   client: Client;
   facts: ConnectionFacts;
-  /** Cluster URLs as configured (for `record_locator.hosts`), or the URL a cloud id stands for. */
+  /** Cluster URLs as configured, a password in one masked (for `record_locator.hosts`), or the URL a cloud id stands for. */
   hosts: string[];
 }
 
@@ -31,10 +31,15 @@ function tlsDescription(config: SearchIndexConfig): string {
   return parts.length ? parts.join(' + ') : 'system CAs';
 }
 
-/** What error messages may say about a config's connection (no secrets). */
+/** A cluster URL as messages and records may show it: `https://user:********@host:9200`. */
+export function displayHost(host: string): string {
+  return maskUrlPasswords(normalizeHost(host), SECRET_MASK);
+}
+
+/** What error messages may say about a config's connection (no secrets, a password in a host URL included). */
 export function connectionFacts(config: SearchIndexConfig, auth: ResolvedAuth = resolveAuth(config)): ConnectionFacts {
-  const target = config.cloud_id ? `cloud id "${config.cloud_id.split(':')[0]}"` : (config.hosts ?? []).map(normalizeHost).join(', ');
-  return { target, auth, tls: tlsDescription(config), secrets: secretsOf(config) };
+  const target = config.cloud_id ? `cloud id "${config.cloud_id.split(':')[0]}"` : (config.hosts ?? []).map(displayHost).join(', ');
+  return { target, auth, tls: tlsDescription(config), secrets: [...secretsOf(config), ...collectSecrets({ hosts: config.hosts ?? [] })] };
 }
 
 /**
@@ -85,7 +90,7 @@ export async function createSearchClient(config: SearchIndexConfig): Promise<Sea
   } catch (e) {
     throw searchIndexError(e, 'configuring the client', facts);
   }
-  const hosts = config.hosts?.map(normalizeHost) ?? [cloudIdUrl(config.cloud_id ?? '') ?? ''];
+  const hosts = config.hosts?.map(displayHost) ?? [cloudIdUrl(config.cloud_id ?? '') ?? ''];
   return { client, facts, hosts };
 }
 

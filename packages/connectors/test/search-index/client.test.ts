@@ -62,6 +62,19 @@ describe('search client: authentication forms', () => {
     });
   }
 
+  it('connects with credentials in a host URL, and never shows their password', async () => {
+    const withUserinfo = (user: string, password: string): string => es.url.replace('://', `://${user}:${encodeURIComponent(password)}@`);
+    await connect({ hosts: [withUserinfo('ingest', 'pass-secret-value')] });
+    const e = await failureOf(connect({ hosts: [withUserinfo('ingest', 'wrong-url-pass/9')] }));
+    expect(e.code).toBe('SEARCH_INDEX_AUTH_FAILED');
+    expect(e.message).toContain(`${withUserinfo('ingest', 'x').replace(':x@', ':********@')}: the cluster rejected authentication with user "ingest" and password in the host URL (auth form basic, HTTP 401)`);
+    expect(JSON.stringify({ m: e.message, d: e.details })).not.toMatch(/wrong-url-pass|wrong-url-pass%2F9/);
+    const gone = await failureOf(connect({ hosts: ['http://ingest:url-pass-secret@127.0.0.1:9', 'ingest:bare-pass-secret@127.0.0.1:9'] }));
+    expect(gone.code).toBe('SEARCH_INDEX_UNREACHABLE');
+    expect(gone.message).toContain('http://ingest:********@127.0.0.1:9, http://ingest:********@127.0.0.1:9: no answer');
+    expect(JSON.stringify({ m: gone.message, d: gone.details })).not.toMatch(/url-pass-secret|bare-pass-secret/);
+  });
+
   it('names the auth form and never the secret when nothing answers', async () => {
     const e = await failureOf(connect({ hosts: ['http://127.0.0.1:9'], username: 'ingest', password: 'pass-secret-value' }));
     expect(e.code).toBe('SEARCH_INDEX_UNREACHABLE');

@@ -4,6 +4,7 @@ export type * from './records.js';
 export * from './store.js';
 export * from './memory-store.js';
 export * from './secrets.js';
+export { decodeUrlPart, maskUrlPasswords, maskValuePasswords, urlCredentials, valueCredentials, type UrlCredential } from './url-credentials.js';
 export * from './templates.js';
 export * from './service-errors.js';
 export { connectorConfigProblems, runtimeConnectorConfig, type LocalConnectorPolicy } from './connector-config.js';

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { quarryError } from '@quarry/core';
+import { errorMessage, quarryError } from '@quarry/core';
 
 /** A detected document type: its canonical MIME type and the file name's lower-case extension. */
 export interface DetectedFileType {
@@ -109,13 +109,15 @@ const MAIL_HEADERS = new Set(['from', 'to', 'cc', 'subject', 'date', 'message-id
  * named by their extension keep it (as in the reference); anything else that decodes as text is
  * `text/plain`.
  *
- * Throws `FILE_EMPTY` for zero bytes and `FILETYPE_UNSUPPORTED` for binary content of no known type.
+ * Throws `FILE_EMPTY` for zero bytes, `FILETYPE_UNSUPPORTED` for binary content of no known type, and
+ * `FILE_UNREADABLE` for a damaged container (a ZIP whose central directory is broken) whose name has
+ * no binary extension to go by.
  */
 export async function detectFileType(bytes: Uint8Array, filename: string): Promise<DetectedFileType> {
   const extension = fileExtension(filename);
   if (bytes.length === 0) throw quarryError('FILE_EMPTY', `${filename} is empty`, { details: { filename } });
 
-  const found = await fileTypeFromBuffer(bytes);
+  const found = await sniffMagic(bytes, filename, extension);
   if (found) {
     const mime = canonicalMimeType(found.mime);
     if (mime === 'application/xml') return { mime: xmlOrHtml(sniffText(bytes), extension), extension };
@@ -136,6 +138,21 @@ export async function detectFileType(bytes: Uint8Array, filename: string): Promi
     });
   }
   return { mime: sniffTextType(sniffText(bytes), extension), extension };
+}
+
+/**
+ * `file-type`'s verdict, or undefined when it knows no type. It reads inside containers (a ZIP's
+ * central directory, to tell DOCX from XLSX) and throws on a damaged one: then a binary extension
+ * decides, so that the format's partitioner reports the damage; without one it is FILE_UNREADABLE.
+ */
+async function sniffMagic(bytes: Uint8Array, filename: string, extension: string): Promise<{ mime: string } | undefined> {
+  try {
+    return await fileTypeFromBuffer(bytes);
+  } catch (e) {
+    const byExt = EXTENSION_MIME_TYPES[extension];
+    if (byExt && byExt !== 'text/plain') return { mime: byExt };
+    throw quarryError('FILE_UNREADABLE', `${filename}: damaged content, its type cannot be detected (${errorMessage(e)})`, { cause: e, details: { filename } });
+  }
 }
 
 function sniffTextType(text: string, extension: string): string {

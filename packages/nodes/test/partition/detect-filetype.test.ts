@@ -37,6 +37,14 @@ async function docxBytes(withContentTypes: boolean): Promise<Uint8Array> {
   return zip.generateAsync({ type: 'uint8array' });
 }
 
+/** The bytes with the central directory's first signature zeroed: the zip's index is broken, its entries intact. */
+function damageCentralDirectory(zip: Uint8Array): Uint8Array {
+  const out = Buffer.from(zip);
+  const eocd = out.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  out.fill(0, out.readUInt32LE(eocd + 16), out.readUInt32LE(eocd + 16) + 4);
+  return new Uint8Array(out);
+}
+
 describe('detectFileType', () => {
   it('rejects empty files with FILE_EMPTY', async () => {
     const err = await detectFileType(new Uint8Array(), 'empty.txt').catch((e: unknown) => e);
@@ -84,6 +92,14 @@ describe('detectFileType', () => {
   it('falls back to the extension for a zip file-type cannot name', async () => {
     expect(await mimeOf(await docxBytes(false), 'legacy.docx')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
     expect(await mimeOf(await docxBytes(false), 'archive.zip')).toBe('application/zip');
+  });
+
+  it('takes a damaged zip by its extension, or answers FILE_UNREADABLE naming the file without one', async () => {
+    const damaged = damageCentralDirectory(await docxBytes(true));
+    expect(await mimeOf(damaged, 'report.docx')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+    const err = await detectFileType(damaged, 'report').catch((e: unknown) => e);
+    expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
+    expect((err as Error).message).toMatch(/^report: damaged content/);
   });
 });
 

@@ -1,29 +1,27 @@
 import { readFile } from 'node:fs/promises';
-import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { elementToJSON, encodeOrigElements, errorMessage, isQuarryError, type Element } from '@quarry/core';
-import { detectFileType, type PartitionFileRequest, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
+import { elementToJSON, encodeOrigElements, isQuarryError, type Element } from '@quarry/core';
+import { type PartitionFileRequest, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
 import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
+import { inflateUpload } from '../legacy/inflate-upload.js';
 import type { LegacyTools } from '../legacy/legacy-tools.js';
+import { LegacyError, legacyPartitionError } from '../legacy/partition-errors.js';
 
 /** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
 export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
 const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 
 /** The reference's Python list repr, used in its messages: `['fast', 'hi_res']`. */
-const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
-
-class LegacyError extends Error {
-  constructor(
-    readonly status: number,
-    readonly detail: unknown,
-  ) {
-    super(typeof detail === 'string' ? detail : 'invalid request');
-  }
+/** Where the legacy endpoint partitions, and how large an (inflated) upload may be. */
+export interface LegacyLimits {
+  pool: PartitionPool;
+  maxFileBytes: number;
 }
+
+const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
 
 /** What the reference strips from each element before answering. */
 function clean(elements: Element[], filename: string, coordinates: boolean): Array<Record<string, unknown>> {
@@ -41,20 +39,22 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, pool: PartitionPool): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits): Promise<Array<Record<string, unknown>>> {
   // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
   const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  let bytes = asBytes(await readFile(file.path));
+  let bytes: Uint8Array;
   let filename = file.filename;
   let filetype = form.content_type;
   if (file.mimetype === 'application/gzip' || filename.endsWith('.gz')) {
     try {
-      bytes = asBytes(gunzipSync(bytes));
+      bytes = asBytes(await inflateUpload(file.path, filename, limits.maxFileBytes));
     } catch (e) {
-      throw new LegacyError(422, `File ${filename} is not valid gzip: ${errorMessage(e)}`);
+      throw (await legacyPartitionError(e, { filename, bytes: new Uint8Array() })) ?? e;
     }
     filename = filename.replace(/\.gz$/, '');
     filetype = form.gz_uncompressed_content_type ?? filetype;
+  } else {
+    bytes = asBytes(await readFile(file.path));
   }
   const strategy = (form.strategy ?? 'auto').toLowerCase() as PartitionStrategy;
   const skipPdf = (form.skip_infer_table_types ?? []).includes('pdf');
@@ -77,26 +77,9 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
       // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
       ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
     };
-    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await pool.partition(bytes, request);
+    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await limits.pool.partition(bytes, request);
   } catch (e) {
-    if (!isQuarryError(e)) throw e;
-    const detail = e.details as { filetype?: string };
-    switch (e.code) {
-      case 'FILETYPE_UNSUPPORTED':
-        throw new LegacyError(400, `File type ${detail.filetype ?? 'unknown'} is not supported.`);
-      case 'FILE_EMPTY':
-        throw new LegacyError(400, `File ${filename} is empty.`);
-      case 'FILE_UNREADABLE': {
-        const mime = detail.filetype ?? filetype ?? (await detectFileType(bytes, filename).then((d) => d.mime, () => undefined));
-        if (mime === 'application/pdf') throw new LegacyError(422, 'File does not appear to be a valid PDF');
-        if (mime === 'application/vnd.openxmlformats-officedocument.wordprocessingml.document') throw new LegacyError(422, 'File is not a valid docx');
-        throw new LegacyError(422, e.message);
-      }
-      case 'INVALID_ARGUMENT':
-        throw new LegacyError(400, e.message);
-      default:
-        throw e;
-    }
+    throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), bytes })) ?? e;
   }
   if (form.chunking_strategy) {
     try {
@@ -109,7 +92,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, pool: PartitionPool): Promise<FastifyReply> {
+async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, limits: LegacyLimits): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
@@ -124,7 +107,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(f, form, tools, pool));
+  for (const f of files) results.push(await partitionUpload(f, form, tools, limits));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
   return reply.type('application/json').send(results.length === 1 ? results[0] : results);
 }
@@ -133,9 +116,11 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * The legacy partition endpoint, `POST /general/v0/general` (REFERENCE.md c5): multipart `files`
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
- * corrupt file or form field, 405 on GET.
+ * corrupt file or form field, 405 on GET; a coded document error also carries its `code`. Documents
+ * are partitioned in the server's process pool; a `.gz` upload is inflated within `maxFileBytes`,
+ * the size limit of an uploaded file (413 past it).
  */
-export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, tools: LegacyTools, pool: PartitionPool): void {
+export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, tools: LegacyTools, limits: LegacyLimits): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
@@ -146,10 +131,10 @@ export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, 
         body.fields,
         reply,
         tools,
-        pool,
+        limits,
       );
     } catch (e) {
-      if (e instanceof LegacyError) return reply.code(e.status).send({ detail: e.detail });
+      if (e instanceof LegacyError) return reply.code(e.status).send(e.body());
       throw e;
     } finally {
       await body.cleanup();
