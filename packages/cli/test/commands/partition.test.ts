@@ -2,6 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hostileFiles } from '../../../nodes/test/support/hostile-files.js';
 import { runCli } from '../run-cli.js';
 
 let dir: string;
@@ -31,6 +32,23 @@ describe('quarry partition', () => {
     const eml = JSON.parse(await readFile(join(out, 'team-update.eml.json'), 'utf8')) as Array<{ metadata: Record<string, unknown> }>;
     expect(eml[0]!.metadata).toMatchObject({ subject: 'Nightly runs moved to 02:00', filetype: 'message/rfc822' });
   });
+
+  it('keeps every other file when one crashes or hangs its parser, naming each failure with its code', async () => {
+    const chosen = hostileFiles().filter((f) => ['huge-header.png', 'corrupt-palette.png', 'bad-huffman.jpg', 'cff-charset-loop.pdf'].includes(f.name));
+    const paths = await Promise.all(chosen.map(async (f) => {
+      const path = join(dir, f.name);
+      await writeFile(path, f.bytes);
+      return path;
+    }));
+    const out = join(dir, 'out-hostile');
+    // Good files before, between and after: a crash must not lose any of them.
+    const r = await runCli(['partition', 'examples/docs/reading-list.csv', ...paths.slice(0, 2), 'examples/docs/field-guide.md', ...paths.slice(2), 'examples/docs/team-update.eml', '--output', out, '--strategy', 'fast', '--document-timeout', '15']);
+    expect(r.code).toBe(1);
+    expect((await readdir(out)).sort()).toEqual(['field-guide.md.json', 'reading-list.csv.json', 'team-update.eml.json']);
+    for (const name of ['huge-header.png', 'corrupt-palette.png', 'bad-huffman.jpg']) expect(r.stderr).toContain(`quarry: ${join(dir, name)}: DOCUMENT_CRASHED: ${name}: the partition process was killed by SIG`);
+    expect(r.stderr).toContain(`quarry: ${join(dir, 'cff-charset-loop.pdf')}: NODE_TIMEOUT: cff-charset-loop.pdf: the partition process did not finish the task within 15000 ms`);
+    expect(r.stderr).toContain('3 partitioned, 4 failed');
+  }, 120_000);
 
   it('needs --output for several files and a known strategy', async () => {
     expect((await runCli(['partition', 'examples/docs/reading-list.csv', 'examples/docs/field-guide.md'])).stderr).toBe('quarry: --output DIR is required when partitioning several files\n');
