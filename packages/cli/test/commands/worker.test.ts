@@ -116,7 +116,7 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     expect(again.stdout).toContain(`0 written, 0 failed, ${DOCS} unchanged`);
     const bad = await runCli(['run', wf, '--input', path.join(tmp, 'in'), '--output', path.join(tmp, 'run-out'), '--redis', redis.url, '--num-processes', '2']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--num-processes applies to in-process runs');
+    expect(bad.stderr).toContain('--num-processes and --document-timeout apply to in-process runs');
     w.child.kill('SIGTERM');
     await new Promise((r) => w.child.once('exit', r));
   }, 120_000);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { elementToJSON, encodeOrigElements, isQuarryError, type Element } from '@quarry/core';
+import { elementToJSON, encodeOrigElements, type Element } from '@quarry/core';
 import { type PartitionFileRequest, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
@@ -85,8 +85,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
     try {
       elements = await chunkElements(elements, form, tools.embed, new AbortController().signal);
     } catch (e) {
-      if (isQuarryError(e) && e.code === 'CHUNKING_OPTIONS_INVALID') throw new LegacyError(422, e.message);
-      throw e;
+      throw (await legacyPartitionError(e, { filename, bytes })) ?? e;
     }
   }
   return clean(elements, filename, form.coordinates ?? false);
