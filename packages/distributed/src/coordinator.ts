@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import {
   createJobShell,
   errorMessage,
+  isUnchanged,
   quarryError,
   silentLogger,
   type ConnectorSpec,
@@ -100,7 +101,7 @@ interface Outstanding {
 export function runDistributed(engine: Engine, plan: Plan, options: DistributedRunOptions): Job {
   const logger = options.logger ?? silentLogger;
   const shell = createJobShell(plan.nodes, options.signal);
-  const { id, signal, emit, stats, counts, failures, announce } = shell;
+  const { id, signal, emit, stats, counts, announce } = shell;
   const statsByNode = new Map(stats.map((s) => [s.node, s]));
   const keys = queueKeys(options.queue ?? DEFAULT_QUEUE);
   const window = Math.max(1, options.window ?? 256);
@@ -151,19 +152,13 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       } catch (e) {
         logger.warn('state store: cannot record a written version', { record_id: record.record_id, error: errorMessage(e) });
       }
-      counts.written++;
-      counts.elements += result.elements;
-      emit({ type: 'document_written', record_id: record.record_id, filename: record.filename, elements: result.elements, ms: Date.now() - task.queuedAt });
+      shell.endDocument({ type: 'document_written', record_id: record.record_id, filename: record.filename, elements: result.elements, ms: Date.now() - task.queuedAt }, logger);
     } else if (result.outcome === 'failed') {
       const s = statsByNode.get(result.failure.node);
       if (s) s.failure++;
-      counts.failed++;
-      failures.push(result.failure);
-      emit({ type: 'document_failed', ...result.failure });
-      logger.warn('document failed', { ...result.failure });
+      shell.endDocument({ type: 'document_failed', ...result.failure }, logger);
     } else {
-      counts.stopped++;
-      emit({ type: 'document_stopped', record_id: record.record_id, filename: record.filename });
+      shell.endDocument({ type: 'document_stopped', record_id: record.record_id, filename: record.filename }, logger);
     }
   }
 
@@ -296,9 +291,8 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       for await (const doc of source.list(signal)) {
         if (signal.aborted) break;
         counts.total++;
-        if (!reprocessAll && options.state && doc.version !== undefined && (await options.state.get(doc.record_id)) === doc.version) {
-          counts.skipped++;
-          emit({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version });
+        if (!reprocessAll && (await isUnchanged(options.state, doc))) {
+          shell.endDocument({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version }, logger);
           continue;
         }
         if (outstanding.size >= window) await tasks.flush();

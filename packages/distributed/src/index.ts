@@ -2,6 +2,6 @@ export { runDistributed, type DistributedRunOptions } from './coordinator.js';
 export { startWorker, type DistributedWorker, type WorkerOptions } from './worker.js';
 export { redisOptions, type RedisTarget } from './redis.js';
 export { DEFAULT_QUEUE } from './keys.js';
-export type { JobSpec, StoredJobSpec, TaskData, TaskNodeTime, TaskResult } from './task.js';
-export { DISTRIBUTED_KEY_ENV, openConnectors, sealConnectors, type JobConnectors, type SealedConnectors } from './sealed-connectors.js';
+export type { JobSpec, TaskData, TaskNodeTime, TaskResult } from './task.js';
+export { DISTRIBUTED_KEY_ENV, openConnectors, sealConnectors, type JobConnectors, type SealedConnectors, type StoredJobSpec } from './sealed-connectors.js';
 export { pipelineOf, workflowVersion } from './workflow-version.js';

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt } from 'node:crypto';
 import { maskSecrets, quarryError, stableStringify, type ConnectorSpec } from '@quarry/core';
 import { taskKeyOf } from './task-mac.js';
-import type { JobSpec, StoredJobSpec } from './task.js';
+import type { JobSpec } from './task.js';
 
 /** The environment variable the CLI reads the shared secret of coordinators and workers from. */
 export const DISTRIBUTED_KEY_ENV = 'QUARRY_DISTRIBUTED_KEY';
@@ -21,6 +21,9 @@ export interface SealedConnectors {
   tag: string;
   data: string;
 }
+
+/** A job spec as stored in Redis: its connectors in clear, or sealed with the shared secret. */
+export type StoredJobSpec = Omit<JobSpec, 'source' | 'destinations'> & (JobConnectors | { sealed: SealedConnectors });
 
 // scrypt's defaults (N = 2^14, r = 8, p = 1): about 50 ms, once per job on each side.
 const KEY_BYTES = 32;

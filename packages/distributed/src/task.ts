@@ -1,5 +1,4 @@
 import type { ConnectorSpec, DocumentFailure, PipelineInput, SourceRecord } from '@quarry/core';
-import type { SealedConnectors } from './sealed-connectors.js';
 
 /** One queued task: a document of a job, named by its record (the worker reads the bytes itself). */
 export interface TaskData {
@@ -35,9 +34,6 @@ export interface JobSpec {
   stall_warning_ms: number;
   node_timeout_ms: number;
 }
-
-/** A job spec as stored in Redis: its connectors in clear, or sealed with the shared secret. */
-export type StoredJobSpec = Omit<JobSpec, 'source' | 'destinations'> & ({ source: ConnectorSpec; destinations: ConnectorSpec[] } | { sealed: SealedConnectors });
 
 /** A workflow version as stored for workers. */
 export interface WorkflowRecord {

@@ -4,9 +4,9 @@ import type { Redis } from 'ioredis';
 import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import { openJobSpec } from './sealed-connectors.js';
+import { openJobSpec, type StoredJobSpec } from './sealed-connectors.js';
 import { hasValidMac } from './task-mac.js';
-import type { JobSpec, StoredJobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
+import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
 import { workflowVersion } from './workflow-version.js';
 import { WorkerJob } from './worker-job.js';
 

@@ -3,7 +3,7 @@ import { Subject } from 'rxjs';
 import { errorMessage, isQuarryError } from '../errors.js';
 import type { Logger } from '../plugin/types.js';
 import type { DocumentFailure, Job, JobEvent, JobSummary, NodeStats } from './events.js';
-import { summarizeJob } from './job-summary.js';
+import { countDocumentEnd, summarizeJob, type DocumentEnd } from './job-summary.js';
 
 /**
  * What every job runner (in-process or distributed) keeps the same way: its id, its cancel signal
@@ -17,6 +17,8 @@ export interface JobShell {
   readonly counts: JobSummary['counts'];
   readonly failures: DocumentFailure[];
   emit(e: JobEvent): void;
+  /** Counts how a document ended ({@link countDocumentEnd}), emits it, and logs a failure. */
+  endDocument(end: DocumentEnd, logger: Logger): void;
   /** Emits `job_started` (once). */
   announce(total?: number): void;
   /** Records, logs and announces that the job itself could not run. */
@@ -55,6 +57,14 @@ export function createJobShell(nodes: ReadonlyArray<{ name: string; type: string
     counts,
     failures,
     emit,
+    endDocument(end, logger) {
+      countDocumentEnd({ counts, failures }, end);
+      emit(end);
+      if (end.type === 'document_failed') {
+        const { type: _type, ...failure } = end;
+        logger.warn('document failed', failure);
+      }
+    },
     announce,
     fail(e, logger) {
       error = { code: isQuarryError(e) ? e.code : 'JOB_FAILED', message: errorMessage(e) };

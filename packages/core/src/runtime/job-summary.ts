@@ -1,4 +1,4 @@
-import type { DocumentFailure, JobStatus, JobSummary, NodeStats } from './events.js';
+import type { DocumentFailure, JobEvent, JobStatus, JobSummary, NodeStats } from './events.js';
 
 /** What a runner tallied over a job, to be turned into its {@link JobSummary}. */
 export interface JobTally {
@@ -10,6 +10,35 @@ export interface JobTally {
   failures: DocumentFailure[];
   nodes: NodeStats[];
   error?: JobSummary['error'];
+}
+
+/** How one document ended, as the event that reports it. */
+export type DocumentEnd = Extract<JobEvent, { type: 'document_skipped' | 'document_written' | 'document_failed' | 'document_stopped' }>;
+
+/**
+ * Adds how one document ended to a job's counts (and a failure to its failures): the one counting
+ * rule of every runner, so that the counts {@link summarizeJob} decides the status from agree.
+ */
+export function countDocumentEnd(tally: Pick<JobTally, 'counts' | 'failures'>, end: DocumentEnd): void {
+  const { counts } = tally;
+  switch (end.type) {
+    case 'document_skipped':
+      counts.skipped++;
+      break;
+    case 'document_written':
+      counts.written++;
+      counts.elements += end.elements;
+      break;
+    case 'document_failed': {
+      const { type: _type, ...failure } = end;
+      counts.failed++;
+      tally.failures.push(failure);
+      break;
+    }
+    case 'document_stopped':
+      counts.stopped++;
+      break;
+  }
 }
 
 /**

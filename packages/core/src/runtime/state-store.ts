@@ -13,6 +13,14 @@ export interface StateStore {
   set(recordId: string, version: string): Promise<void>;
 }
 
+/**
+ * True when the state store holds this very version of the document: an incremental run skips it.
+ * A document without a version is never unchanged.
+ */
+export async function isUnchanged(state: StateStore | undefined, doc: { record_id: string; version?: string | undefined }): Promise<boolean> {
+  return state !== undefined && doc.version !== undefined && (await state.get(doc.record_id)) === doc.version;
+}
+
 /** A {@link StateStore} that lives in memory (tests, one-shot runs). */
 export class MemoryStateStore implements StateStore {
   private readonly map = new Map<string, string>();
