@@ -194,10 +194,12 @@ export class JobRunner {
       record.finished_at = now;
       record.node_stats = entry.tracker.stats();
       record.outputs = prepared.outputs;
+      // Before the final record is stored: a client that sees the job ended can rerun its workflow
+      // at once, and no longer finds an on-demand job's workflow.
+      await this.deps.onEnded(record);
       await this.deps.store.put('jobs', record);
       scrubbingLogger(this.deps.logger, secrets).info('job finished', { job_id: record.id, workflow_id: record.workflow_id, status: record.status, ...(record.counts ? { counts: record.counts } : {}) });
       if (prepared.inputDir) await rm(prepared.inputDir, { recursive: true, force: true });
-      await this.deps.onEnded(record);
     } catch (e) {
       this.deps.logger.error('could not store the end of a job', { job_id: record.id, error: scrubSecrets(errorMessage(e), secrets) });
     } finally {
