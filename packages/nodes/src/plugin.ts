@@ -2,10 +2,12 @@ import { definePlugin, ENGINE_VERSION } from '@quarry/core';
 import { unstructuredApiPartitionNode } from './partition/partition-node.js';
 import { vlmPartitionNode } from './partition/vlm/vlm-node.js';
 import { EMBED_NODES } from './embed/embed-nodes.js';
-import { chunkBySimilarityNode } from './chunk/chunk-by-similarity-node.js';
+import { chunkBySimilarityNode } from './chunk/chunk-by-similarity.node.js';
 import { PROMPTER_NODES } from './prompter/prompter-nodes.js';
 import { EMBEDDING_MODELS } from './embed/embedding-models.js';
-import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from './chunk/chunker-nodes.js';
+import { chunkByCharacterNode } from './chunk/chunk-by-character.node.js';
+import { chunkByPageNode } from './chunk/chunk-by-page.node.js';
+import { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
 
 /**
  * Every built-in node of @quarry/nodes: partitioners, prompters (enrichment), chunkers and embedders.

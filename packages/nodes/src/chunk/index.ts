@@ -31,8 +31,10 @@ export {
 } from './consolidate-metadata.js';
 export { TextSplitter } from './text-splitter.js';
 export { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table.js';
-export { chunkByCharacterNode, chunkByTitleNode, chunkByPageNode } from './chunker-nodes.js';
-export { chunkBySimilarityNode, chunkBySimilarityNodeSettings, type ChunkBySimilarityNodeSettings } from './chunk-by-similarity-node.js';
+export { chunkByCharacterNode } from './chunk-by-character.node.js';
+export { chunkByTitleNode } from './chunk-by-title.node.js';
+export { chunkByPageNode } from './chunk-by-page.node.js';
+export { chunkBySimilarityNode, chunkBySimilarityNodeSettings, type ChunkBySimilarityNodeSettings } from './chunk-by-similarity.node.js';
 export { CONTEXTUAL_CHUNKING_SERVICE, CONTEXTUAL_DEFAULT, CONTEXTUAL_CONCURRENCY, CONTEXTUAL_MAX_DOCUMENT_CHARS, contextualConfig, contextualLlm, contextualizeChunks, type ContextualChunkingConfig, type ContextualizeOptions } from './contextual.js';
 export { createSimilarityEmbedder, embeddingRef, type EmbeddingRef, type SimilarityEmbedder } from './similarity-embedder.js';
-export { chunkerProcess, type DocumentChunker } from './chunker-nodes.js';
+export { chunkerProcess, type DocumentChunker } from './chunker-node.js';

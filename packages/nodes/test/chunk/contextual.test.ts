@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { chunkByCharacterNode, chunkByTitleNode } from '../../src/chunk/chunker-nodes.js';
+import { chunkByCharacterNode } from '../../src/chunk/chunk-by-character.node.js';
+import { chunkByTitleNode } from '../../src/chunk/chunk-by-title.node.js';
 import { CONTEXTUAL_CHUNKING_SERVICE, contextualConfig, contextualizeChunks } from '../../src/chunk/contextual.js';
 import { prompterLlm } from '../../src/prompter/prompter-llm.js';
 import { silentLogger } from '@quarry/core';

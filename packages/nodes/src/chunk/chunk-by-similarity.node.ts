@@ -1,7 +1,7 @@
 import { chunkBySimilaritySettings, defineNode, quarryError, type NodeDefinition } from '@quarry/core';
 import { z } from 'zod';
 import { chunkBySimilarity } from './chunk-by-similarity.js';
-import { chunkerProcess } from './chunker-nodes.js';
+import { chunkerProcess } from './chunker-node.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings } from './options.js';
 import { createSimilarityEmbedder, embeddingRef, embedTextsFor } from './similarity-embedder.js';
 

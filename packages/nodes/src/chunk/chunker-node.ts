@@ -1,17 +1,5 @@
-import {
-  chunkByCharacterSettings,
-  chunkByPageSettings,
-  chunkByTitleSettings,
-  defineNode,
-  type Element,
-  type NodeCreateContext,
-  type NodeDefinition,
-  type ProcessNode,
-} from '@quarry/core';
+import { defineNode, type Element, type NodeCreateContext, type NodeDefinition, type ProcessNode } from '@quarry/core';
 import type { ZodType } from 'zod';
-import { chunkByCharacter } from './chunk-by-character.js';
-import { chunkByPage } from './chunk-by-page.js';
-import { chunkByTitle } from './chunk-by-title.js';
 import { contextualizeChunks, contextualLlm } from './contextual.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkerSubtype, type ChunkingOptions } from './options.js';
 
@@ -34,13 +22,19 @@ export function chunkerProcess(settings: ChunkerNodeSettings, ctx: NodeCreateCon
   };
 }
 
-type ChunkFn = (elements: Element[], options: ChunkingOptions) => Element[];
+/** A synchronous chunking function over resolved options. */
+export type ChunkFunction = (elements: Element[], options: ChunkingOptions) => Element[];
 
 /**
  * Lifts a chunking function into a chunker node. Options are resolved once per job, so invalid
  * combinations fail at build time (workflow validation) and again here for library callers.
  */
-function chunkerNode(subtype: ChunkerSubtype, schema: ZodType<ChunkerNodeSettings>, chunk: ChunkFn, description: string): NodeDefinition<ChunkerNodeSettings> {
+export function chunkerNode(
+  subtype: ChunkerSubtype,
+  schema: ZodType<ChunkerNodeSettings>,
+  chunk: ChunkFunction,
+  description: string,
+): NodeDefinition<ChunkerNodeSettings> {
   return defineNode<ChunkerNodeSettings>({
     type: 'chunk',
     subtype,
@@ -52,10 +46,3 @@ function chunkerNode(subtype: ChunkerSubtype, schema: ZodType<ChunkerNodeSetting
     },
   });
 }
-
-/** `chunk_by_character`: the reference library's `basic` strategy. */
-export const chunkByCharacterNode = chunkerNode('chunk_by_character', chunkByCharacterSettings, chunkByCharacter, 'fills chunks up to max_characters regardless of sections');
-/** `chunk_by_title`: sections start at titles (and pages unless multipage_sections). */
-export const chunkByTitleNode = chunkerNode('chunk_by_title', chunkByTitleSettings, chunkByTitle, 'keeps sections together; small sections are combined');
-/** `chunk_by_page`: like chunk_by_character, but never mixes pages. */
-export const chunkByPageNode = chunkerNode('chunk_by_page', chunkByPageSettings, chunkByPage, 'one page never shares a chunk with another');

@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { WorkflowNodeRef } from '@quarry/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cosineSimilarity } from '../../src/chunk/chunk-by-similarity.js';
-import { chunkBySimilarityNode } from '../../src/chunk/chunk-by-similarity-node.js';
+import { chunkBySimilarityNode } from '../../src/chunk/chunk-by-similarity.node.js';
 import { localEmbedSettings } from '../../src/embed/embed-node-settings.js';
 import { loadLocalModel } from '../../src/embed/local-model.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
