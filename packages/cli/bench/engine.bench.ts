@@ -1,3 +1,4 @@
+import { Services } from '@quarry/core';
 // Engine overhead and memory: JSON lines.
 // 1. engine_overhead: the same node functions (partition + chunk) over the same in-memory documents,
 //    driven by engine.run() versus a plain sequential loop; ratio = engine time / loop time (goal <= 1.10).
@@ -42,7 +43,7 @@ async function instances(): Promise<ProcessNode[]> {
   const ac = new AbortController();
   const logger = { debug() {}, info() {}, warn() {}, error() {} };
   const made: NodeInstance[] = await Promise.all(
-    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger, signal: ac.signal, services: new Map() })),
+    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger, signal: ac.signal, services: new Services() })),
   );
   return made as ProcessNode[];
 }

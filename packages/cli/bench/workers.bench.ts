@@ -1,3 +1,4 @@
+import { Services } from '@quarry/core';
 // Worker pool scaling: JSON line.
 // workers_speedup: the PDFs of /work/shared/corpus/docs with a text layer, repeated, through a
 // partition node (fast strategy) in a PartitionPool of 1 worker and of 2 workers, driven by
@@ -40,7 +41,7 @@ async function timed(docs: SourceDocument[], pool?: PartitionPool): Promise<numb
     source: { async *list() { yield* docs; } },
     destination: { async write() {} },
     concurrency: pool ? 2 * pool.size : 1,
-    ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+    ...(pool ? { services: new Services().set(PARTITION_POOL_SERVICE, pool) } : {}),
   });
   const summary = await job.done;
   if (summary.counts.written !== docs.length) throw new Error(JSON.stringify(summary.failures.slice(0, 3)));
@@ -50,6 +51,7 @@ async function timed(docs: SourceDocument[], pool?: PartitionPool): Promise<numb
 /** A pool whose workers have loaded and JIT-compiled the partitioners: start-up is not what we measure. */
 async function warmPool(size: number, docs: SourceDocument[]): Promise<PartitionPool> {
   const pool = new PartitionPool({ size });
+  pool.warm();
   await timed(docs, pool);
   return pool;
 }

@@ -1,3 +1,4 @@
+import { Services } from './plugin/services.js';
 import { quarryError } from './errors.js';
 import { assertNoProblems, compilePlan, type Plan, type PlanProblem } from './plan/plan.js';
 import { Registry } from './plugin/registry.js';
@@ -41,7 +42,7 @@ export interface RunOptions {
   /** Fail a node call running longer than this (default 10 min; 0 disables). */
   nodeTimeoutMs?: number;
   /** Shared per-job services handed to node factories. */
-  services?: Map<string, unknown>;
+  services?: Services;
   /**
    * Other processes write this job's documents to the same destinations meanwhile (a distributed
    * run's workers): destinations are told so at `prepare` (`PlanInfo.sharedWriters`).
@@ -158,7 +159,7 @@ export class Engine {
     if (!plan || !Array.isArray(plan.nodes)) throw quarryError('INVALID_ARGUMENT', 'run() needs a plan from engine.build()');
     if (!options?.source) throw quarryError('INVALID_ARGUMENT', 'run() needs options.source');
     const logger = options.logger ?? silentLogger;
-    const services = options.services ?? new Map<string, unknown>();
+    const services = options.services ?? new Services();
     const connectorCtx = (signal: AbortSignal) => ({ logger, signal });
     const dests = options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination];
     return runJob({

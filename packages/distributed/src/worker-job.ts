@@ -1,4 +1,4 @@
-import { quarryError, QuarryError, type Engine, type Job, type JobEvent, type JobSummary, type Logger, type PipelineInput, type SourceConnector, type SourceDocument } from '@quarry/core';
+import { quarryError, QuarryError, type Engine, type Job, type JobEvent, type JobSummary, type Logger, type PipelineInput, type SourceConnector, type SourceDocument, type Services } from '@quarry/core';
 import { ChannelSource } from './channel-source.js';
 import type { JobSpec, TaskNodeTime, TaskResult } from './task.js';
 
@@ -10,7 +10,7 @@ export interface WorkerJobOptions {
   /** Documents of this job in flight at once in this worker. */
   concurrency: number;
   logger: Logger;
-  services?: Map<string, unknown>;
+  services?: Services;
   /** This worker's name, reported with each result. */
   worker: string;
   /** Called once when the job's runtime in this worker has ended. */

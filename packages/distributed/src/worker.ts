@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { Worker, type Job as BullJob } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger } from '@quarry/core';
+import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger, type Services } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
 import { openJobSpec, type StoredJobSpec } from './sealed-connectors.js';
@@ -30,7 +30,7 @@ export interface WorkerOptions {
   idleCloseMs?: number;
   logger?: Logger;
   /** Shared services handed to node factories (a partition pool, say). */
-  services?: Map<string, unknown>;
+  services?: Services;
   /** This worker's name in results and logs (default `host:pid`). */
   name?: string;
   /** The coordinators' shared secret, to open connector configs they keep encrypted (see `runDistributed`). */

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { WorkflowService, type Clock, type Engine, type Logger, type Store, type WorkflowServiceOptions } from '@quarry/core';
+import { WorkflowService, type Clock, type Engine, type Logger, type Store, type WorkflowServiceOptions, Services } from '@quarry/core';
 import { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions } from '@quarry/nodes';
 import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';
@@ -112,7 +112,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     routerOptions: { ignoreTrailingSlash: true },
   });
   const pool = new PartitionPool(options.partitionPool);
-  const services = new Map(options.service?.services);
+  const services = options.service?.services?.clone() ?? new Services();
   services.set(PARTITION_POOL_SERVICE, pool);
   let service: WorkflowService;
   let legacy: LegacyTools | undefined;

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileStateStore, SECRET_MASK, consoleLogger, maskValuePasswords, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput } from '@quarry/core';
+import { FileStateStore, SECRET_MASK, consoleLogger, maskValuePasswords, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput, Services } from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
 import { runDistributed } from '@quarry/distributed';
 import { distributedSecret } from '../distributed-secret.js';
@@ -109,7 +109,7 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
         state,
         signal: ac.signal,
         logger,
-        services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]),
+        services: new Services().set(PARTITION_POOL_SERVICE, pool),
       });
     }
     if (opts.progress) attachProgress(job);

@@ -1,4 +1,4 @@
-import { consoleLogger } from '@quarry/core';
+import { consoleLogger, Services } from '@quarry/core';
 import { startWorker } from '@quarry/distributed';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { distributedSecret } from '../distributed-secret.js';
@@ -48,7 +48,7 @@ export async function workerCommand(opts: WorkerCommandOptions): Promise<WorkerH
     ...(opts.stalledIntervalMs ? { stalledIntervalMs: opts.stalledIntervalMs } : {}),
     ...(opts.name ? { name: opts.name } : {}),
     ...distributedSecret(),
-    services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]),
+    services: new Services().set(PARTITION_POOL_SERVICE, pool),
     logger,
   }).catch(async (e: unknown) => {
     await pool.close();

@@ -1,3 +1,4 @@
+import type { Services } from './services.js';
 import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
 import type { DataSourceMetadata } from '../element/types.js';
@@ -95,7 +96,7 @@ export interface NodeCreateContext {
   /** Aborts when the job is cancelled. */
   signal: AbortSignal;
   /** Shared per-job services registered by plugins (provider clients, tokenizers, ...). */
-  services: Map<string, unknown>;
+  services: Services;
 }
 
 /** What a per-document node call receives. */

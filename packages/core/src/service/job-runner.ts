@@ -1,3 +1,4 @@
+import { type Services } from '../plugin/services.js';
 import { rm } from 'node:fs/promises';
 import type { DestinationInput, Engine, SourceInput } from '../engine.js';
 import { errorMessage } from '../errors.js';
@@ -45,7 +46,7 @@ interface Entry {
 export interface JobRunnerDeps {
   engine: Engine;
   /** Services handed to every job's nodes (a partition process pool, say). */
-  services?: Map<string, unknown>;
+  services?: Services;
   store: Store;
   clock: Clock;
   logger: Logger;

@@ -1,3 +1,4 @@
+import { type Services } from '../plugin/services.js';
 import path from 'node:path';
 import type { Engine } from '../engine.js';
 import type { Logger } from '../plugin/types.js';
@@ -35,7 +36,7 @@ export interface WorkflowServiceOptions {
    * Services handed to the nodes of every job (`RunOptions.services`): `quarry serve` puts its
    * partition process pool here, so documents are parsed off the service's event loop.
    */
-  services?: Map<string, unknown>;
+  services?: Services;
   /** Local filesystem connectors: type `local`, paths sandboxed per workspace under `<dataDir>/workspaces/<workspace>/files` by default. */
   localConnectors?: Partial<LocalConnectorPolicy>;
 }

@@ -1,4 +1,4 @@
-import { VLM_DEFAULT_MODEL, quarryError, type Element, type Logger } from '@quarry/core';
+import { VLM_DEFAULT_MODEL, quarryError, type Element, type Logger, serviceKey, type ServiceKey, type Services } from '@quarry/core';
 import { withOrigin } from '../prompter/enrichment-task.js';
 import { mapConcurrent } from '../prompter/map-concurrent.js';
 import { prompterLlm, type PrompterLlm } from '../prompter/prompter-llm.js';
@@ -8,7 +8,7 @@ import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
  * Key of `NodeCreateContext.services` under which a host may set the model of contextual chunking
  * (`{ provider?, model?, concurrency? }`); SPEC.md gives the chunker no setting for it.
  */
-export const CONTEXTUAL_CHUNKING_SERVICE = 'quarry.contextualChunking';
+export const CONTEXTUAL_CHUNKING_SERVICE: ServiceKey<ContextualChunkingConfig> = serviceKey<ContextualChunkingConfig>('quarry.contextualChunking');
 
 /** The model contextual chunking uses unless the host says otherwise: the platform's default (provider_a). */
 export const CONTEXTUAL_DEFAULT: { provider: ProviderName; model: string } = { provider: 'anthropic', model: VLM_DEFAULT_MODEL };
@@ -138,10 +138,10 @@ export async function contextualizeChunks(chunks: readonly Element[], documentEl
  * @throws QuarryError `SETTINGS_INVALID` for an unknown provider, a provider other than the
  *   default without a model, or a concurrency that is not a positive integer.
  */
-export function contextualConfig(services: Map<string, unknown>): Required<ContextualChunkingConfig> {
+export function contextualConfig(services: Services): Required<ContextualChunkingConfig> {
   const raw = services.get(CONTEXTUAL_CHUNKING_SERVICE);
   if (raw === undefined) return { ...CONTEXTUAL_DEFAULT, concurrency: CONTEXTUAL_CONCURRENCY };
-  const bad = (why: string) => quarryError('SETTINGS_INVALID', `services["${CONTEXTUAL_CHUNKING_SERVICE}"] ${why}`);
+  const bad = (why: string) => quarryError('SETTINGS_INVALID', `services["${CONTEXTUAL_CHUNKING_SERVICE.name}"] ${why}`);
   if (!raw || typeof raw !== 'object') throw bad('must be an object { provider?, model?, concurrency? }');
   const c = raw as Record<string, unknown>;
   if (c.provider !== undefined && !(typeof c.provider === 'string' && (PROVIDER_NAMES as readonly string[]).includes(c.provider))) {
@@ -158,7 +158,7 @@ export function contextualConfig(services: Map<string, unknown>): Required<Conte
 }
 
 /** The chat model of contextual chunking for a job: the host's {@link ContextualChunkingConfig}, else {@link CONTEXTUAL_DEFAULT}. */
-export function contextualLlm(deps: { services: Map<string, unknown>; logger: Logger }): { llm: PrompterLlm; concurrency: number } {
+export function contextualLlm(deps: { services: Services; logger: Logger }): { llm: PrompterLlm; concurrency: number } {
   const config = contextualConfig(deps.services);
   return { llm: prompterLlm(config.provider, config.model, deps), concurrency: config.concurrency };
 }

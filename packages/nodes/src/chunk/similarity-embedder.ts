@@ -1,4 +1,4 @@
-import { quarryError, type Logger, type WorkflowNodeRef } from '@quarry/core';
+import { quarryError, type Logger, type WorkflowNodeRef, type Services } from '@quarry/core';
 import { z } from 'zod';
 import type { EmbedBackend } from '../embed/batch-operator.js';
 import { localEmbedSettings, REMOTE_EMBED_SUBTYPES, remoteEmbedSettings, type RemoteEmbedSettings, type RemoteEmbedSubtype } from '../embed/embed-node-settings.js';
@@ -90,7 +90,7 @@ function batchedEmbed<P>(backend: EmbedBackend<P>, maxInputs: number, maxTokens:
  * @throws QuarryError `SETTINGS_INVALID` for an unknown subtype or model, or invalid settings;
  *   `EMBED_MODEL_UNAVAILABLE` when a local model cannot be loaded.
  */
-export async function createSimilarityEmbedder(ref: EmbeddingRef, deps: { services: Map<string, unknown>; logger: Logger }): Promise<SimilarityEmbedder> {
+export async function createSimilarityEmbedder(ref: EmbeddingRef, deps: { services: Services; logger: Logger }): Promise<SimilarityEmbedder> {
   if (ref.subtype === 'local') {
     const settings = parse(localEmbedSettings, ref.settings, 'chunk_by_similarity embedding (local)');
     const model = await loadLocalModel(settings);

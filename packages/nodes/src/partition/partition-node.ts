@@ -1,5 +1,5 @@
 import { defineNode, partitionUnstructuredApiSettings, type Flow, type PartitionUnstructuredApiSettings, type ProcessContext, type SourceDocument } from '@quarry/core';
-import { isPartitionPool, PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
+import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
 
 type Request = Omit<PartitionFileRequest, 'signal' | 'logger'>;
@@ -28,8 +28,8 @@ function requestFor(document: SourceDocument, settings: PartitionUnstructuredApi
 /**
  * The High Res and Fast partitioners (`type: "partition", subtype: "unstructured_api"`): reads the
  * document's bytes, detects its type and partitions it with the matching format partitioner. When
- * the run's services hold a {@link PARTITION_POOL_SERVICE} pool, partitioning runs in its worker
- * threads (`quarry run --num-processes N`).
+ * the run's services hold a {@link PARTITION_POOL_SERVICE} pool, partitioning runs in its child
+ * processes (`quarry run --num-processes N`).
  */
 export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiSettings>({
   type: 'partition',
@@ -37,8 +37,7 @@ export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiS
   description: 'Fast (text layer) and High Res (OCR, tables, images) partitioning of every supported file type',
   settings: partitionUnstructuredApiSettings,
   create: (settings, ctx) => {
-    const service = ctx.services.get(PARTITION_POOL_SERVICE);
-    const pool = isPartitionPool(service) ? service : undefined;
+    const pool = ctx.services.get(PARTITION_POOL_SERVICE);
     return {
       async process(flow: Flow, pctx: ProcessContext) {
         const { document } = flow;

@@ -1,4 +1,4 @@
-import { isQuarryError, ProcessPool, QuarryError, type Element, type Logger } from '@quarry/core';
+import { isQuarryError, ProcessPool, QuarryError, type Element, type Logger, serviceKey, type ServiceKey } from '@quarry/core';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
 import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
 
@@ -7,7 +7,7 @@ import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
  * one, the `unstructured_api` partition node partitions in the pool's processes instead of in the
  * caller's. The caller owns the pool (creates it before the run, closes it after).
  */
-export const PARTITION_POOL_SERVICE = 'quarry.partition.pool';
+export const PARTITION_POOL_SERVICE: ServiceKey<PartitionPool> = serviceKey<PartitionPool>('quarry.partition.pool');
 
 /** The time limit of one document by default: the runtime's default node timeout. */
 const DEFAULT_DOCUMENT_TIMEOUT_MS = 10 * 60_000;
@@ -54,7 +54,7 @@ export function partitionWorkerUrl(): URL {
  * @example
  * ```ts
  * const pool = new PartitionPool({ size: 2, documentTimeoutMs: 60_000 });
- * const job = engine.run(plan, { source, destination, services: new Map([[PARTITION_POOL_SERVICE, pool]]) });
+ * const job = engine.run(plan, { source, destination, services: new Services().set(PARTITION_POOL_SERVICE, pool) });
  * await job.done;
  * await pool.close();
  * ```
@@ -100,10 +100,4 @@ export class PartitionPool {
   close(): Promise<void> {
     return this.pool.close();
   }
-}
-
-/** Whether a value is a {@link PartitionPool} (a service found by key is `unknown`). */
-export function isPartitionPool(value: unknown): value is PartitionPool {
-  // Duck-typed: a second copy of this module (sources and build side by side) has another class.
-  return typeof value === 'object' && value !== null && typeof (value as PartitionPool).partition === 'function' && typeof (value as PartitionPool).close === 'function';
 }

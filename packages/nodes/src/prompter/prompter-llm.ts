@@ -1,3 +1,4 @@
+import { type Services } from '@quarry/core';
 import type { Logger } from '@quarry/core';
 import { createProvider } from '../providers/create-provider.js';
 import { providerPool } from '../providers/pool.js';
@@ -19,7 +20,7 @@ export interface PrompterLlm {
  * `services`) gives every node that uses the same key one shared rate budget, and its clock times
  * the retries.
  */
-export function prompterLlm(provider: ProviderName, model: string, deps: { services: Map<string, unknown>; logger: Logger }): PrompterLlm {
+export function prompterLlm(provider: ProviderName, model: string, deps: { services: Services; logger: Logger }): PrompterLlm {
   const pool = providerPool(deps.services);
   const client = createProvider(provider, { pool, logger: deps.logger, clock: pool.clock });
   const chat = client.chat;

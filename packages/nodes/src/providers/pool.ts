@@ -1,3 +1,4 @@
+import { serviceKey, type ServiceKey, type Services } from '@quarry/core';
 import { createHash } from 'node:crypto';
 import { RateLimiter, type RateLimits } from './rate-limiter.js';
 import { systemClock, type Clock } from './sleep.js';
@@ -6,7 +7,7 @@ import { systemClock, type Clock } from './sleep.js';
  * The key under which the job's {@link ProviderPool} lives in `NodeCreateContext.services`.
  * Every node of a job that calls a provider gets the pool with {@link providerPool}.
  */
-export const PROVIDER_POOL_SERVICE = 'quarry.providerPool';
+export const PROVIDER_POOL_SERVICE: ServiceKey<ProviderPool> = serviceKey<ProviderPool>('quarry.providerPool');
 
 /** A short, one-way identity of a credential: raw keys never become map keys or log fields. */
 export function credentialId(...parts: ReadonlyArray<string | undefined>): string {
@@ -55,9 +56,9 @@ export class ProviderPool {
  * The job's provider pool from `ctx.services`, created if absent under {@link PROVIDER_POOL_SERVICE}.
  * A host can pre-register its own pool (to share budgets across jobs) in `RunOptions.services`.
  */
-export function providerPool(services: Map<string, unknown>): ProviderPool {
+export function providerPool(services: Services): ProviderPool {
   const existing = services.get(PROVIDER_POOL_SERVICE);
-  if (existing instanceof ProviderPool) return existing;
+  if (existing) return existing;
   const pool = new ProviderPool();
   services.set(PROVIDER_POOL_SERVICE, pool);
   return pool;

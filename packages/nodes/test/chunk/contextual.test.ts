@@ -1,3 +1,5 @@
+import { Services } from '@quarry/core';
+import type { ContextualChunkingConfig } from '../../src/chunk/contextual.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { chunkByCharacterNode } from '../../src/chunk/chunk-by-character.node.js';
 import { chunkByTitleNode } from '../../src/chunk/chunk-by-title.node.js';
@@ -28,7 +30,7 @@ describe('contextualizeChunks', () => {
     const doc = [el('Title', 'Revenue'), el('NarrativeText', 'Revenue grew.'), el('Title', 'Costs'), el('NarrativeText', 'Costs fell.')];
     const docText = texts(doc).join('\n\n');
     server = await startChatServer('anthropic', contextAnswer(docText));
-    const llm = prompterLlm('anthropic', 'claude-sonnet-4-20250514', { services: new Map(), logger: silentLogger });
+    const llm = prompterLlm('anthropic', 'claude-sonnet-4-20250514', { services: new Services(), logger: silentLogger });
     const chunks = [el('CompositeElement', 'Revenue\n\nRevenue grew.'), el('CompositeElement', 'Costs\n\nCosts fell.'), el('CompositeElement', 'Revenue\n\nRevenue grew.'), el('CompositeElement', '')];
     const out = await contextualizeChunks(chunks, doc, { llm });
     expect(texts(out)).toEqual([
@@ -50,7 +52,7 @@ describe('contextualizeChunks', () => {
       const numbers = [...window.matchAll(/Paragraph (\d+)/g)].map((m) => Number(m[1]));
       return `${window.length} chars, paragraphs ${numbers[0]}-${numbers[numbers.length - 1]}`;
     });
-    const llm = prompterLlm('anthropic', 'claude-sonnet-4-20250514', { services: new Map(), logger: silentLogger });
+    const llm = prompterLlm('anthropic', 'claude-sonnet-4-20250514', { services: new Services(), logger: silentLogger });
     const chunks = [doc[0]!, doc[25]!, doc[49]!].map((d) => el('CompositeElement', d.text));
     const out = await contextualizeChunks(chunks, doc, { llm, maxDocumentChars: 1000 });
     // 1000 characters of the document, plus "[…]\n" where the window starts after the document does
@@ -78,7 +80,7 @@ describe('contextual_chunking_strategy "v1" on the chunker nodes', () => {
 
   it('uses the model the host sets in services, and retries a 429 without losing a chunk', async () => {
     server = await startChatServer('openai', () => 'An excerpt');
-    const services = new Map<string, unknown>([[CONTEXTUAL_CHUNKING_SERVICE, { provider: 'openai', model: 'gpt-4o-mini', concurrency: 2 }]]);
+    const services = new Services().set(CONTEXTUAL_CHUNKING_SERVICE, { provider: 'openai', model: 'gpt-4o-mini', concurrency: 2 });
     const { run } = await createNode(chunkByCharacterNode, { contextual_chunking_strategy: 'v1', max_characters: 20 }, [], services);
     server.inject({ status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down', type: 'rate_limit_error' } } });
     const out = await run([el('NarrativeText', 'First paragraph.'), el('NarrativeText', 'Second paragraph.'), el('NarrativeText', 'Third one.')]);
@@ -104,8 +106,8 @@ describe('contextual_chunking_strategy "v1" on the chunker nodes', () => {
 
 describe('contextualConfig', () => {
   it('defaults, and rejects a configuration it cannot use', () => {
-    expect(contextualConfig(new Map())).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-20250514', concurrency: 8 });
-    const bad = (v: unknown) => () => contextualConfig(new Map([[CONTEXTUAL_CHUNKING_SERVICE, v]]));
+    expect(contextualConfig(new Services())).toEqual({ provider: 'anthropic', model: 'claude-sonnet-4-20250514', concurrency: 8 });
+    const bad = (v: unknown) => () => contextualConfig(new Services().set(CONTEXTUAL_CHUNKING_SERVICE, v as ContextualChunkingConfig));
     expect(bad({ provider: 'openai' })).toThrow(expect.objectContaining({ code: 'SETTINGS_INVALID' }));
     expect(bad({ provider: 'nope', model: 'm' })).toThrow(/provider must be one of/);
     expect(bad({ concurrency: 0 })).toThrow(/concurrency/);

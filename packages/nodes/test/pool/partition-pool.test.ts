@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, isQuarryError, type DestinationConnector, type Job, type Element, type JobSummary, type SourceConnector, type SourceDocument } from '@quarry/core';
+import { createEngine, isQuarryError, Services, type DestinationConnector, type Job, type Element, type JobSummary, type SourceConnector, type SourceDocument } from '@quarry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../../src/index.js';
 
@@ -45,7 +45,7 @@ async function run(
     destination,
     concurrency: 4,
     ...(options.nodeTimeoutMs ? { nodeTimeoutMs: options.nodeTimeoutMs } : {}),
-    ...(pool ? { services: new Map<string, unknown>([[PARTITION_POOL_SERVICE, pool]]) } : {}),
+    ...(pool ? { services: new Services().set(PARTITION_POOL_SERVICE, pool) } : {}),
   });
   options.onJob?.(job);
   return { summary: await job.done, out };

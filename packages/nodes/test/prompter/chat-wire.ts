@@ -1,3 +1,4 @@
+import { Services } from '@quarry/core';
 /**
  * Chat answers in each provider's real wire format (Anthropic Messages, OpenAI chat completions,
  * Bedrock Converse, Gemini generateContent) whose text a test chooses per request, plus the helpers
@@ -134,7 +135,7 @@ export function chats(provider: ChatProvider, server: LoopbackServer): ChatSeen[
 }
 
 /** A node context for `node` in a plan of `nodes`. */
-export function nodeContext(node: WorkflowNodeRef, nodes: readonly WorkflowNodeRef[], services = new Map<string, unknown>()): NodeCreateContext {
+export function nodeContext(node: WorkflowNodeRef, nodes: readonly WorkflowNodeRef[], services = new Services()): NodeCreateContext {
   return { node, nodes, logger: silentLogger, signal: new AbortController().signal, services };
 }
 
@@ -143,7 +144,7 @@ export async function createNode<S>(
   def: NodeDefinition<S>,
   settings: Record<string, unknown>,
   nodes: readonly WorkflowNodeRef[] = [],
-  services = new Map<string, unknown>(),
+  services = new Services(),
 ): Promise<{ run: (elements: Element[]) => Promise<Element[]>; instance: NodeInstance }> {
   const schema = def.settings as { parse(v: unknown): S };
   const parsed = schema.parse(settings);

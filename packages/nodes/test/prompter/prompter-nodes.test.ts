@@ -1,3 +1,4 @@
+import { Services } from '@quarry/core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -47,7 +48,7 @@ describe('enrichment node behaviour', () => {
     server = await startChatServer('anthropic', (seen) => `described: ${seen.text.split('\n').pop()}`);
     server.inject(anthropicError(429, 'rate_limit_error', 'slow down', { 'retry-after': '2' }), 2);
     const { clock, sleeps } = recordingClock();
-    const services = new Map<string, unknown>([[PROVIDER_POOL_SERVICE, new ProviderPool(clock)]]);
+    const services = new Services().set(PROVIDER_POOL_SERVICE, new ProviderPool(clock));
     const { run } = await createNode(IMAGE_DESCRIPTION_NODES[0]!, claude, [hiRes()], services);
     const input = Array.from({ length: 5 }, (_, i) => el('Image', `image ${i}`, pic));
     const out = await run(input);

@@ -1,18 +1,19 @@
+import { Services } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
 import { credentialId, PROVIDER_POOL_SERVICE, ProviderPool, providerPool } from '../../src/providers/pool.js';
 
 describe('providerPool', () => {
-  it('creates the pool once per services map, under the documented key', () => {
-    const services = new Map<string, unknown>();
+  it('creates the pool once per run services, under the documented key', () => {
+    const services = new Services();
     const a = providerPool(services);
     expect(services.get(PROVIDER_POOL_SERVICE)).toBe(a);
     expect(providerPool(services)).toBe(a);
-    expect(providerPool(new Map())).not.toBe(a);
+    expect(providerPool(new Services())).not.toBe(a);
   });
 
   it('uses a pool the host registered beforehand', () => {
     const mine = new ProviderPool();
-    expect(providerPool(new Map([[PROVIDER_POOL_SERVICE, mine]]))).toBe(mine);
+    expect(providerPool(new Services().set(PROVIDER_POOL_SERVICE, mine))).toBe(mine);
   });
 
   it('shares one limiter per provider and key, and never keys by the raw secret', () => {

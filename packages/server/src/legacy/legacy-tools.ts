@@ -1,4 +1,4 @@
-import { modelProviderMismatch, normalizeProvider, quarryError, VLM_DEFAULT_MODELS, type Element, type Logger, type Provider } from '@quarry/core';
+import { modelProviderMismatch, normalizeProvider, quarryError, VLM_DEFAULT_MODELS, type Element, type Logger, type Provider, Services } from '@quarry/core';
 import { createSimilarityEmbedder, partitionWithVlm, providerPool, type PartitionFileRequest, type ProviderPool, type SimilarityEmbedder } from '@quarry/nodes';
 import type { LegacyEmbed } from './chunk-elements.js';
 import type { LegacyForm } from './form-params.js';
@@ -56,7 +56,7 @@ export class LegacyTools {
    * @throws QuarryError `SETTINGS_INVALID` for an unknown provider or embedder, `EMBED_MODEL_UNAVAILABLE` when a local model cannot be loaded.
    */
   static async open(options: LegacyPartitionOptions, logger: Logger): Promise<LegacyTools> {
-    const services = new Map<string, unknown>();
+    const services = new Services();
     let vlm: (LegacyVlmConfig & { model: string }) | undefined;
     if (options.vlm) {
       const provider = normalizeProvider(options.vlm.provider);
