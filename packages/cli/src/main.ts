@@ -1,4 +1,4 @@
-import { DOCUMENT_TIMEOUT_HELP, NUM_PROCESSES_HELP } from './partition-processes.js';
+import { partitionProcessOptions } from './partition-processes.js';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { ENGINE_VERSION } from '@quarry/core';
 import { runCommand } from './commands/run.js';
@@ -27,8 +27,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith('error:') ? `quarry: ${s.slice(7)}` : s) });
 
-  program
-    .command('run')
+  partitionProcessOptions(program.command('run'), positiveInt)
     .description('run a workflow over a local directory')
     .argument('<workflow>', 'workflow JSON file (a workflow create body)')
     .option('-i, --input <dir>', 'input directory (or file)')
@@ -36,8 +35,6 @@ export function buildProgram(): Command {
     .option('--source <connector.json>', 'read from a search index: a connector create body file (instead of --input)')
     .option('--destination <connector.json>', 'write to a search index: a connector create body file (instead of --output)')
     .option('-c, --concurrency <n>', 'documents in flight at once', positiveInt, 4)
-    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
-    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .option('--reprocess-all', 'process every document even if unchanged (overrides the workflow)')
     .option('--redis <url>', 'run on `quarry worker`s through this Redis (redis://host:port/db) instead of in this process')
     .option('--queue <name>', 'queue of the workers (with --redis)')
@@ -45,14 +42,11 @@ export function buildProgram(): Command {
     .option('--json', 'print the job summary as JSON')
     .action(runCommand);
 
-  program
-    .command('worker')
+  partitionProcessOptions(program.command('worker'), positiveInt)
     .description('take document tasks of distributed runs (`quarry run --redis`) from Redis and run them')
     .requiredOption('--redis <url>', 'Redis URL (redis://host:port/db)')
     .option('--queue <name>', 'queue to take tasks from', DEFAULT_QUEUE)
     .option('-c, --concurrency <n>', 'tasks run at once', positiveInt, 4)
-    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
-    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .option('--lock-ms <ms>', 'a task of a worker that stops answering moves to another worker after this long', positiveInt, 30_000)
     .option('--stalled-interval-ms <ms>', 'how often to look for tasks of workers that stopped answering', positiveInt, 30_000)
     .option('--name <name>', 'this worker\'s name in logs and results (default host:pid)')
@@ -70,8 +64,7 @@ export function buildProgram(): Command {
     .option('--json', 'print {"valid", "problems"} as JSON')
     .action(validateCommand);
 
-  program
-    .command('partition')
+  partitionProcessOptions(program.command('partition'), positiveInt)
     .description('partition files into elements')
     .argument('<files...>', 'files to partition')
     .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
@@ -82,8 +75,6 @@ export function buildProgram(): Command {
     .option('--ocr-languages <langs>', 'comma-separated tesseract languages', 'eng')
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
-    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
-    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .action(partitionCommand);
 
   program
@@ -103,16 +94,13 @@ export function buildProgram(): Command {
     .option('--json', 'print the report as JSON')
     .action(evalCommand);
 
-  program
-    .command('serve')
+  partitionProcessOptions(program.command('serve'), positiveInt)
     .description('run the REST workflow service (SPEC.md endpoints under /api/v1)')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('-H, --host <host>', 'interface to bind', '127.0.0.1')
     .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
     .option('-k, --keys-file <file>', 'key=workspace lines (else QUARRY_API_KEYS, else <data-dir>/api-keys)')
     .option('--log-level <level>', 'request log level', 'info')
-    .option('--num-processes <n>', NUM_PROCESSES_HELP, positiveInt)
-    .option('--document-timeout <seconds>', DOCUMENT_TIMEOUT_HELP, positiveInt)
     .option('--similarity-embedder <model>', 'enables chunking_strategy=by_similarity on /general/v0/general: a local ONNX model directory, or an embedder as JSON ({"subtype": "openai", "model_name": "..."})')
     .option('--vlm-provider <provider>', 'enables strategy=vlm on /general/v0/general: anthropic, bedrock, openai or vertexai (key from the provider\'s environment variable)')
     .option('--vlm-model <model>', 'model of strategy=vlm when a request names none (default: the provider\'s default)')

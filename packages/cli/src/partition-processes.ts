@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+import type { Command } from 'commander';
 import type { PartitionPoolOptions } from '@quarry/nodes';
 
 /** The flags every partitioning command takes: how many processes, and each document's time limit. */
@@ -8,10 +10,17 @@ export interface PartitionProcessFlags {
   documentTimeout?: number;
 }
 
-/** Help text of `--num-processes`. */
-export const NUM_PROCESSES_HELP = 'partition in <n> child processes, one document each at a time (default: one per core)';
-/** Help text of `--document-timeout`. */
-export const DOCUMENT_TIMEOUT_HELP = 'a document partitioning longer fails alone with NODE_TIMEOUT (seconds, default 600)';
+/** Adds `--num-processes` and `--document-timeout` to a command that partitions. */
+export function partitionProcessOptions(command: Command, positiveInt: (value: string) => number): Command {
+  return command
+    .option('--num-processes <n>', 'partition in <n> child processes, one document each at a time (default: one per core)', positiveInt)
+    .option('--document-timeout <seconds>', 'a document partitioning longer fails alone with NODE_TIMEOUT (seconds, default 600)', positiveInt);
+}
+
+/** Documents to keep in hand: twice the processes, so the next one is read while a process is busy. */
+export function documentsInFlight(flags: PartitionProcessFlags): number {
+  return 2 * (flags.numProcesses ?? availableParallelism());
+}
 
 /** The partition pool options of those flags. */
 export function partitionPoolOptions(flags: PartitionProcessFlags): PartitionPoolOptions {

@@ -1,9 +1,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { availableParallelism } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { elementToJSON, errorMessage, isQuarryError } from '@quarry/core';
 import { PartitionPool, type PartitionStrategy } from '@quarry/nodes';
-import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
+import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry partition`. */
@@ -42,8 +41,7 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
     }
   };
   try {
-    // Twice as many files in hand as processes: the next one is read while a process is busy.
-    const lanes = Math.min(files.length, 2 * (opts.numProcesses ?? availableParallelism()));
+    const lanes = Math.min(files.length, documentsInFlight(opts));
     let next = 0;
     await Promise.all(Array.from({ length: lanes }, async () => {
       while (next < files.length) await one(files[next++]!);

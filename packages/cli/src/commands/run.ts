@@ -1,5 +1,4 @@
-import { availableParallelism } from 'node:os';
-import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
+import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
@@ -103,8 +102,7 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
       job = engine.run(plan, {
         source,
         destination,
-        // Twice as many documents in flight as workers: the next one is read while a worker is busy.
-        concurrency: Math.max(opts.concurrency, 2 * (opts.numProcesses ?? availableParallelism())),
+        concurrency: Math.max(opts.concurrency, documentsInFlight(opts)),
         ...(opts.reprocessAll ? { reprocessAll: true } : {}),
         state,
         signal: ac.signal,

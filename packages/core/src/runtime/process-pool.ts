@@ -88,8 +88,6 @@ interface Slot<T, R> {
   /** The worker module has loaded (or failed to): time limits count from here, not from the process start. */
   ready: boolean;
   running?: { id: number; pending: Pending<T, R>; timer?: NodeJS.Timeout; memory?: NodeJS.Timeout };
-  /** Set when the pool killed the process on purpose, with the error its task gets. */
-  killed?: QuarryError;
 }
 
 /**
@@ -265,7 +263,7 @@ export class ProcessPool<T, R> {
     const running = slot.running;
     if (running) {
       this.finish(slot);
-      this.settle(running.pending, slot.killed ?? this.exitError(slot, code, signal));
+      this.settle(running.pending, this.exitError(slot, code, signal));
     }
     if (!this.closed) this.dispatch();
   }
@@ -284,7 +282,6 @@ export class ProcessPool<T, R> {
 
   /** Kills a process on purpose; its task (if any) fails with `error` right away. */
   private kill(slot: Slot<T, R>, error: QuarryError): void {
-    slot.killed = error;
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
     const running = slot.running;
