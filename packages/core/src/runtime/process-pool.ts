@@ -167,9 +167,10 @@ export class ProcessPool<T, R> {
     const error = new QuarryError('JOB_ABORTED', `the ${this.options.name}process pool was closed`);
     for (const pending of this.queue.splice(0)) this.settle(pending, error);
     const exits = this.slots.map((slot) => {
-      // Kept referenced until it is gone: the caller awaits this.
-      slot.child.ref();
-      return new Promise<void>((done) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? done() : slot.child.once('close', () => done())));
+      // Kept referenced until it is gone: the caller awaits this. 'exit', not 'close': a grandchild
+      // may hold the process's stderr open long after the process is gone.
+      this.busy(slot);
+      return new Promise<void>((done) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? done() : slot.child.once('exit', () => done())));
     });
     for (const slot of [...this.slots]) this.kill(slot, error);
     await Promise.all(exits);
@@ -323,10 +324,15 @@ export class ProcessPool<T, R> {
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
   }
 
-  /** A busy process keeps the caller alive until its task answers. */
+  /**
+   * A busy process keeps the caller alive until its task answers. Its stderr pipe counts too:
+   * 'close' (which settles a crashed task) waits for the pipe's end, and an unreferenced pipe let
+   * the event loop empty first, so the caller exited with its await unsettled (code 13).
+   */
   private busy(slot: Slot<T, R>): void {
     slot.child.ref();
     slot.child.channel?.ref();
+    (slot.child.stderr as { ref?: () => void } | null)?.ref?.();
   }
 
   /** An idle process does not keep the caller alive. */

@@ -192,14 +192,16 @@ describe('ProcessPool', () => {
   }, 30_000);
 
   it.each([
-    ['lets the caller exit while its processes are idle', []],
-    ['keeps the caller alive until close() has seen its processes end', ['close']],
-  ])('%s', (_, args) => {
+    ['lets the caller exit while its processes are idle', 'open', 'done SEVEN'],
+    ['keeps the caller alive until close() has seen its processes end', 'close', 'done SEVEN'],
+    ['keeps the caller alive through close() while a grandchild holds a process stderr', 'close-lingering', 'done LINGER'],
+    ['keeps the caller alive until a crashed task settles while a grandchild holds its stderr', 'crash-lingering', 'failed DOCUMENT_CRASHED'],
+  ])('%s', (_, mode, out) => {
     const script = fileURLToPath(new URL('../support/idle-pool-script.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, ...args], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, mode], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
     expect(r.stderr).toBe('');
     expect(r.signal).toBeNull();
     expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe('done 7');
+    expect(r.stdout.trim()).toBe(out);
   }, 70_000);
 });

@@ -2,7 +2,15 @@ import { ProcessPool } from '../../src/runtime/process-pool.js';
 
 // Run by the pool test in a child process: one task, then the pool is left open (or, with the
 // argument "close", closed and awaited at top level: the script must still exit 0, not 13).
-const pool = new ProcessPool<{ ms: number; bytes?: Uint8Array }, { pid: number; length: number }>({ workerUrl: new URL('./busy-worker.ts', import.meta.url), size: 2 });
-const r = await pool.run({ ms: 1, bytes: new Uint8Array(7) });
-if (process.argv[2] === 'close') await pool.close();
-process.stdout.write(`done ${r.length}\n`);
+// "close-lingering" and "crash-lingering" run a task whose process leaves a grandchild holding
+// its stderr: closing, and a crash under a task, must still settle before this script exits.
+const mode = process.argv[2] ?? 'open';
+const pool = new ProcessPool<{ word: string; ms: number }, { word: string; pid: number }>({ workerUrl: new URL('./probe-worker.ts', import.meta.url), size: 2 });
+if (mode === 'crash-lingering') {
+  const error = await pool.run({ word: 'linger-crash', ms: 1 }).then(() => undefined, (e: unknown) => e as { code?: string });
+  process.stdout.write(`failed ${error?.code}\n`);
+} else {
+  const r = await pool.run({ word: mode === 'close-lingering' ? 'linger' : 'seven', ms: 1 });
+  if (mode !== 'open') await pool.close();
+  process.stdout.write(`done ${r.word}\n`);
+}

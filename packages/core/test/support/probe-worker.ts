@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { QuarryError } from '../../src/errors.js';
 import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
 
@@ -6,9 +7,14 @@ import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
  * misbehave: "fail" throws a coded error, "oops" a plain one; "crash" exits, "segv" dies of a
  * signal, "uncaught" throws outside the task, "rejection" leaves a promise rejection unhandled,
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
- * a result that cannot be serialized (a function).
+ * a result that cannot be serialized (a function). "linger" and "linger-crash" first start a
+ * grandchild that holds this process's stderr open for a second and a half, then answer or exit.
  */
 const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number }> = async (task) => {
+  if (task.word.startsWith('linger')) {
+    spawn(process.execPath, ['-e', 'setTimeout(() => {}, 1500)'], { stdio: ['ignore', 'ignore', 'inherit'], detached: true }).unref();
+    if (task.word === 'linger-crash') process.exit(3);
+  }
   if (task.word === 'crash') process.exit(3);
   if (task.word === 'segv') process.kill(process.pid, 'SIGSEGV');
   if (task.word === 'uncaught') setTimeout(() => {
