@@ -4,3 +4,4 @@ export { detectLanguages } from './languages.js';
 export { FORMAT_PARTITIONERS, registerFormatPartitioner, findFormatPartitioner } from './formats/index.js';
 export { unstructuredApiPartitionNode } from './partition-node.js';
 export type { FormatPartitioner, FormatPartitionOptions, PartitionStrategy } from './types.js';
+export { partitionLimits, limitError, limitWarning, DEFAULT_LIMITS, LIMIT_ENV, type PartitionLimits } from './limits.js';
