@@ -43,7 +43,7 @@ async function instances(): Promise<ProcessNode[]> {
   const ac = new AbortController();
   const logger = { debug() {}, info() {}, warn() {}, error() {} };
   const made: NodeInstance[] = await Promise.all(
-    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger, signal: ac.signal, services: new Services() })),
+    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger, signal: ac.signal, services: new Services(), formats: engine.registry.formats() })),
   );
   return made as ProcessNode[];
 }

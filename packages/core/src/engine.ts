@@ -178,7 +178,7 @@ export class Engine {
         Promise.all(
           plan.nodes.map(
             (n): Promise<NodeInstance> =>
-              Promise.resolve(n.definition.create(n.parsedSettings, { node: { name: n.name, type: n.type, subtype: n.subtype, settings: n.settings }, nodes: plan.nodes, logger, signal, services })),
+              Promise.resolve(n.definition.create(n.parsedSettings, { node: { name: n.name, type: n.type, subtype: n.subtype, settings: n.settings }, nodes: plan.nodes, logger, signal, services, formats: this.registry.formats() })),
           ),
         ),
     });

@@ -16,6 +16,7 @@ export const ERROR_CODES = {
   DOCUMENT_TOO_COMPLEX: 'a document is past a structural limit (pages, nesting depth); the message names the limit and the variable that raises it',
   DOCUMENT_TOO_LARGE: 'a document needed more memory than its process may use (heap or resident memory limit)',
   DUPLICATE_CONNECTOR: 'a plugin registers a connector type that is already registered',
+  DUPLICATE_FORMAT: 'a plugin registers a document format whose name is already registered',
   DUPLICATE_NODE: 'a plugin registers a node type/subtype that is already registered',
   DUPLICATE_PLUGIN: 'a plugin with this name is already registered',
   ELEMENT_INVALID: 'an element JSON object is malformed',

@@ -8,9 +8,11 @@ import { EMBEDDING_MODELS } from './embed/embedding-models.js';
 import { chunkByCharacterNode } from './chunk/chunk-by-character.node.js';
 import { chunkByPageNode } from './chunk/chunk-by-page.node.js';
 import { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
+import { BUILTIN_FORMATS } from './partition/formats/index.js';
 
 /**
- * Every built-in node of @quarry/nodes: partitioners, prompters (enrichment), chunkers and embedders.
+ * Every built-in node of @quarry/nodes (partitioners, prompters for enrichment, chunkers and
+ * embedders) and the document formats the partitioners read.
  *
  * @example
  * ```ts
@@ -22,4 +24,5 @@ export const nodesPlugin = definePlugin({
   engine: `^${ENGINE_VERSION}`,
   nodes: [unstructuredApiPartitionNode, vlmPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, chunkBySimilarityNode, ...PROMPTER_NODES, ...EMBED_NODES],
   embeddingModels: [...EMBEDDING_MODELS],
+  formats: [...BUILTIN_FORMATS],
 });

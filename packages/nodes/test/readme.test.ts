@@ -1,15 +1,39 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { createEngine, Services } from '@quarry/core';
+import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../src/index.js';
 import { partitionAndChunk } from './readme-example.js';
+import { vcardPlugin } from './readme-format-example.js';
 
 const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
 const example = readFileSync(fileURLToPath(new URL('./readme-example.ts', import.meta.url)), 'utf8');
+const formatExample = readFileSync(fileURLToPath(new URL('./readme-format-example.ts', import.meta.url)), 'utf8');
 
 describe('nodes README', () => {
   it('quotes the tested example verbatim', () => {
     expect(readme).toContain(example);
+    expect(readme).toContain(formatExample);
   });
+
+  it('the format example partitions vCards in a child process, through the engine', async () => {
+    const engine = createEngine().use(nodesPlugin).use(vcardPlugin);
+    const plan = engine.build({ name: 'cards', nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] });
+    const vcf = 'BEGIN:VCARD\nFN:Ada Lovelace\nEMAIL:ada@example.org\nEND:VCARD\nBEGIN:VCARD\nFN:Alan Turing\nEND:VCARD\n';
+    const texts: string[] = [];
+    const pool = new PartitionPool({ size: 1 });
+    try {
+      const job = engine.run(plan, {
+        source: { async *list() { yield { record_id: 'team.vcf', filename: 'team.vcf', data_source: {}, read: async () => new TextEncoder().encode(vcf) }; } },
+        destination: { write: async ({ elements }) => void texts.push(...elements.map((e) => e.text)) },
+        services: new Services().set(PARTITION_POOL_SERVICE, pool),
+      });
+      expect((await job.done).counts).toMatchObject({ written: 1, failed: 0 });
+    } finally {
+      await pool.close();
+    }
+    expect(texts).toEqual(['Ada Lovelace <ada@example.org>', 'Alan Turing']);
+  }, 60_000);
 
   it('the example partitions and chunks a document', async () => {
     const { elements, chunks } = await partitionAndChunk(fileURLToPath(new URL('../../../examples/docs/field-guide.md', import.meta.url)));

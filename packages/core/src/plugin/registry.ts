@@ -1,7 +1,7 @@
 import semver from 'semver';
 import { quarryError } from '../errors.js';
 import { ENGINE_VERSION } from '../version.js';
-import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
+import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
 
@@ -15,6 +15,8 @@ export class Registry {
   private readonly sources = new Map<string, SourceDefinition<any>>();
   private readonly destinations = new Map<string, DestinationDefinition<any>>();
   private readonly models = new Map<string, EmbeddingModelInfo>();
+  // Lookup order: the last registered plugin's formats first.
+  private formatList: FormatDefinition[] = [];
 
   /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes. */
   register(plugin: Plugin): void {
@@ -54,7 +56,14 @@ export class Registry {
         local.add(c.type);
       }
     }
+    const formats = (plugin.formats ?? []).map((f) => checkFormat(plugin.name, f));
+    for (const f of formats) {
+      if (this.formatList.some((g) => g.name === f.name) || formats.filter((g) => g.name === f.name).length > 1) {
+        throw quarryError('DUPLICATE_FORMAT', `plugin "${plugin.name}": format "${f.name}" is already registered`, { details: { format: f.name } });
+      }
+    }
     this.plugins.set(plugin.name, plugin);
+    this.formatList = [...formats, ...this.formatList];
     for (const n of plugin.nodes ?? []) this.nodes.set(key(n.type, n.subtype), { def: n, plugin: plugin.name });
     for (const s of plugin.sources ?? []) this.sources.set(s.type, s);
     for (const d of plugin.destinations ?? []) this.destinations.set(d.type, d);
@@ -105,8 +114,29 @@ export class Registry {
     return [...this.models.values()].filter((m) => provider === undefined || m.provider === provider).sort((a, b) => a.model_name.localeCompare(b.model_name));
   }
 
+  /** Every registered format, in lookup order (later plugins first). */
+  formats(): readonly FormatDefinition[] {
+    return this.formatList;
+  }
+
   /** Names of registered plugins. */
   pluginNames(): string[] {
     return [...this.plugins.keys()];
   }
+}
+
+const isStrings = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string' && x.length > 0);
+
+/** A plugin's format, checked and frozen (it is shared with every job and process). */
+function checkFormat(plugin: string, f: FormatDefinition): FormatDefinition {
+  const name = typeof f?.name === 'string' && f.name ? f.name : undefined;
+  const bad = (what: string): never => {
+    throw quarryError('INVALID_PLUGIN', `plugin "${plugin}": format "${name ?? String(f?.name)}" ${what}`);
+  };
+  if (!name) bad('needs a non-empty name');
+  if (!isStrings(f.mimeTypes) || f.mimeTypes.length === 0) bad('needs a non-empty mimeTypes array of strings');
+  if (!isStrings(f.extensions) || f.extensions.some((e) => !/^\.[a-z0-9]+$/.test(e))) bad('needs an extensions array of lower-case extensions with their dot');
+  if (typeof f.module !== 'string' || !URL.canParse(f.module)) bad('needs "module", the absolute URL of the module that partitions it');
+  if (typeof f.exportName !== 'string' || !f.exportName) bad('needs "exportName", the export holding its partitioner');
+  return Object.freeze({ name: f.name, mimeTypes: Object.freeze([...f.mimeTypes]), extensions: Object.freeze([...f.extensions]), module: f.module, exportName: f.exportName });
 }

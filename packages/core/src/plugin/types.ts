@@ -97,6 +97,8 @@ export interface NodeCreateContext {
   signal: AbortSignal;
   /** Shared per-job services registered by plugins (provider clients, tokenizers, ...). */
   services: Services;
+  /** Every registered document format, in lookup order (a partition node hands them on). */
+  formats: readonly FormatDefinition[];
 }
 
 /** What a per-document node call receives. */
@@ -227,6 +229,27 @@ export interface EmbeddingModelInfo {
   max_characters: number;
 }
 
+/**
+ * A document format a plugin partitions: which files, and the module that partitions them. Only
+ * data, so that it travels to the child processes that partition documents, which import the
+ * module there (and only when a document of the format arrives).
+ */
+export interface FormatDefinition {
+  /** Short unique name, e.g. `rtf`. */
+  name: string;
+  /** MIME types handled. The first is the canonical `filetype` written to metadata. */
+  mimeTypes: readonly string[];
+  /** Lower-case extensions with the dot, e.g. `.rtf`: they decide for `application/octet-stream`. */
+  extensions: readonly string[];
+  /**
+   * Absolute URL of the module that partitions the format, e.g.
+   * `new URL('./rtf.js', import.meta.url).href` or `import.meta.resolve('my-pkg/rtf')`.
+   */
+  module: string;
+  /** The module's export holding the partitioner (an object with a `partition` function). */
+  exportName: string;
+}
+
 /** A bundle of nodes, connectors and models registered together. */
 export interface Plugin {
   name: string;
@@ -236,4 +259,6 @@ export interface Plugin {
   sources?: SourceDefinition<any>[];
   destinations?: DestinationDefinition<any>[];
   embeddingModels?: EmbeddingModelInfo[];
+  /** Document formats; a later plugin's format wins over an earlier one's for a MIME type they share. */
+  formats?: FormatDefinition[];
 }

@@ -6,11 +6,12 @@ import {
   silentLogger,
   type DataSourceMetadata,
   type Element,
+  type FormatDefinition,
   type Logger,
 } from '@quarry/core';
 import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType } from './detect-filetype.js';
 import { setElementHierarchy } from './element-hierarchy.js';
-import { findFormatPartitioner } from './formats/index.js';
+import { BUILTIN_FORMATS, findFormat, loadFormat } from './formats/index.js';
 import { fileBaseName, stampFileMetadata } from './file-metadata.js';
 import { shiftPageNumbers, validStartingPageNumber } from './page-numbers.js';
 import type { FormatPartitionOptions, PartitionStrategy } from './types.js';
@@ -66,6 +67,11 @@ export interface PartitionFileRequest {
   signal?: AbortSignal;
   /** Receives warnings from format partitioners. */
   logger?: Logger;
+  /**
+   * The formats to partition with, in lookup order: an engine's registered formats (plugins
+   * first). Default the built-in ones.
+   */
+  formats?: readonly FormatDefinition[];
 }
 
 const STRATEGIES: readonly PartitionStrategy[] = ['fast', 'hi_res', 'auto', 'vlm', 'ocr_only'];
@@ -110,8 +116,8 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
   const detected: DetectedFileType = request.filetype
     ? { mime: canonicalMimeType(request.filetype), extension: fileExtension(filename) }
     : await detectFileType(bytes, filename);
-  const partitioner = findFormatPartitioner(detected.mime, detected.extension);
-  if (!partitioner) {
+  const format = findFormat(request.formats ?? BUILTIN_FORMATS, detected.mime, detected.extension);
+  if (!format) {
     throw quarryError('FILETYPE_UNSUPPORTED', `cannot partition ${filename}: no partitioner for file type ${detected.mime}`, {
       details: { filename, filetype: detected.mime },
     });
@@ -142,6 +148,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     },
   };
 
+  const partitioner = await loadFormat(format);
   let elements: Element[];
   try {
     elements = await partitioner.partition(bytes, options);
@@ -150,7 +157,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     throwIfAborted(signal, filename);
     throw quarryError('FILE_UNREADABLE', `cannot partition ${filename} as ${detected.mime}: ${errorMessage(e)}`, {
       cause: e,
-      details: { filename, filetype: detected.mime, partitioner: partitioner.name },
+      details: { filename, filetype: detected.mime, partitioner: format.name },
     });
   }
   throwIfAborted(signal, filename);

@@ -1,11 +1,12 @@
-import { defineNode, partitionUnstructuredApiSettings, type Flow, type PartitionUnstructuredApiSettings, type ProcessContext, type SourceDocument } from '@quarry/core';
+import { defineNode, partitionUnstructuredApiSettings, type Flow, type FormatDefinition, type PartitionUnstructuredApiSettings, type ProcessContext, type SourceDocument } from '@quarry/core';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
 
 type Request = Omit<PartitionFileRequest, 'signal' | 'logger'>;
 
-function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings): Request {
+function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings, formats: readonly FormatDefinition[]): Request {
   return {
+    formats,
     filename: document.filename,
     ...(document.file_directory ? { file_directory: document.file_directory } : {}),
     ...(document.filetype ? { filetype: document.filetype } : {}),
@@ -42,7 +43,7 @@ export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiS
       async process(flow: Flow, pctx: ProcessContext) {
         const { document } = flow;
         const bytes = await document.read(pctx.signal);
-        const request = requestFor(document, settings);
+        const request = requestFor(document, settings, ctx.formats);
         if (pool) return pool.partition(bytes, request, { signal: pctx.signal, logger: pctx.logger });
         return partitionFile(bytes, { ...request, signal: pctx.signal, logger: pctx.logger });
       },

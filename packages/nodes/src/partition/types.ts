@@ -1,4 +1,6 @@
-import type { Element, Logger } from '@quarry/core';
+import type { Element, FormatDefinition, Logger } from '@quarry/core';
+
+export type { FormatDefinition };
 
 /** Partitioning strategies (SPEC.md `strategy`; `auto` and `vlm` come from the VLM node variants). */
 export type PartitionStrategy = 'fast' | 'hi_res' | 'auto' | 'vlm' | 'ocr_only';
@@ -34,18 +36,12 @@ export interface FormatPartitionOptions {
 }
 
 /**
- * Partitions one file format. Returns elements whose `element_id` is a temporary unique string
- * (used only to link `metadata.parent_id`); the partition node assigns final ids, and adds
- * filename, filetype, languages (detected when the partitioner did not set them), data_source and
- * last_modified. Throw a `QuarryError` with code `FILE_UNREADABLE` (or a more specific code) for a
- * file that cannot be parsed.
+ * Partitions one file format; the {@link FormatDefinition} that names it says which files. Returns
+ * elements whose `element_id` is a temporary unique string (used only to link `metadata.parent_id`);
+ * the partition node assigns final ids, and adds filename, filetype, languages (detected when the
+ * partitioner did not set them), data_source and last_modified. Throw a `QuarryError` with code
+ * `FILE_UNREADABLE` (or a more specific code) for a file that cannot be parsed.
  */
 export interface FormatPartitioner {
-  /** Short name, e.g. `html`. */
-  name: string;
-  /** MIME types handled. The first is the canonical `filetype` written to metadata. */
-  mimeTypes: readonly string[];
-  /** Lower-case extensions handled, with the dot, e.g. `.html`. */
-  extensions: readonly string[];
   partition(bytes: Uint8Array, options: FormatPartitionOptions): Element[] | Promise<Element[]>;
 }

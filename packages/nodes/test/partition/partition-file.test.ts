@@ -1,9 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { hashElementId, isQuarryError, quarryError, type Element } from '@quarry/core';
-import { FORMAT_PARTITIONERS, registerFormatPartitioner } from '../../src/partition/formats/index.js';
+import { hashElementId, isQuarryError } from '@quarry/core';
 import { partitionFile } from '../../src/partition/partition-file.js';
-import type { FormatPartitioner } from '../../src/partition/types.js';
+import { testFormat, withBuiltins } from '../support/test-formats.js';
 import { utf8 } from './format-options.js';
 import { makePdf, textLines, type FixturePage } from './formats/pdf-fixture.js';
 import { corpusBytes, expectedElements, hasCorpus } from './reference-metrics.js';
@@ -33,17 +32,6 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   return isQuarryError(e) ? e.code : undefined;
 }
 
-const added: string[] = [];
-function addPartitioner(p: FormatPartitioner): void {
-  registerFormatPartitioner(p);
-  added.push(p.name);
-}
-afterEach(() => {
-  for (const name of added.splice(0)) {
-    const i = FORMAT_PARTITIONERS.findIndex((p) => p.name === name);
-    if (i >= 0) FORMAT_PARTITIONERS.splice(i, 1);
-  }
-});
 
 describe('partitionFile', () => {
   it('writes the shared metadata on every element', async () => {
@@ -147,33 +135,23 @@ describe('partitionFile', () => {
   });
 
   it('wraps a partitioner crash as FILE_UNREADABLE with the file name and cause', async () => {
-    const boom = new TypeError('unexpected token at byte 7');
-    addPartitioner({ name: 'test-crash', mimeTypes: ['application/x-test-crash'], extensions: [], partition: () => { throw boom; } });
-    const err = await partitionFile(DOC, { filename: 'bad.crash', filetype: 'application/x-test-crash' }).catch((e: unknown) => e);
+    const formats = withBuiltins(testFormat('test-crash', ['application/x-test-crash'], 'crashPartitioner'));
+    const err = await partitionFile(DOC, { filename: 'bad.crash', filetype: 'application/x-test-crash', formats }).catch((e: unknown) => e);
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('bad.crash');
     expect((err as Error).message).toContain('unexpected token at byte 7');
-    expect((err as Error).cause).toBe(boom);
+    expect((err as Error).cause).toBeInstanceOf(TypeError);
   });
 
   it('passes a QuarryError from a partitioner through unchanged', async () => {
-    const own = quarryError('FILE_UNREADABLE', 'encrypted PDF');
-    addPartitioner({ name: 'test-own-error', mimeTypes: ['application/x-test-own'], extensions: [], partition: async () => { throw own; } });
-    expect(await partitionFile(DOC, { filename: 'x.own', filetype: 'application/x-test-own' }).catch((e: unknown) => e)).toBe(own);
+    const formats = withBuiltins(testFormat('test-own-error', ['application/x-test-own'], 'ownErrorPartitioner'));
+    const err = await partitionFile(DOC, { filename: 'x.own', filetype: 'application/x-test-own', formats }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'FILE_UNREADABLE', message: 'encrypted PDF' });
   });
 
   it('partitions embedded documents with attached_to_filename and their own file metadata', async () => {
-    addPartitioner({
-      name: 'test-container',
-      mimeTypes: ['application/x-test-container'],
-      extensions: [],
-      partition: async (_bytes, options) => {
-        const body: Element = { element_id: 'body', type: 'NarrativeText', text: 'The container body says hello to everyone.', metadata: {} };
-        const inner = await options.partitionEmbedded(utf8('Attachment Title\n\nThe attached note explains the plan in detail.\n'), 'note.txt');
-        return [body, ...inner];
-      },
-    });
-    const out = await partitionFile(utf8('container'), { filename: 'mail.box', filetype: 'application/x-test-container', unique_element_ids: false });
+    const formats = withBuiltins(testFormat('test-container', ['application/x-test-container'], 'containerPartitioner'));
+    const out = await partitionFile(utf8('container'), { filename: 'mail.box', filetype: 'application/x-test-container', unique_element_ids: false, formats });
     expect(out.map((e) => [e.type, e.metadata.filename, e.metadata.filetype, e.metadata.attached_to_filename])).toEqual([
       ['NarrativeText', 'mail.box', 'application/x-test-container', undefined],
       ['Title', 'note.txt', 'text/plain', 'mail.box'],

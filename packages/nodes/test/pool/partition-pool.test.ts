@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, isQuarryError, Services, type DestinationConnector, type Job, type Element, type JobSummary, type SourceConnector, type SourceDocument } from '@quarry/core';
+import { createEngine, definePlugin, ENGINE_VERSION, isQuarryError, Services, type DestinationConnector, type Job, type Element, type JobSummary, type SourceConnector, type SourceDocument } from '@quarry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../../src/index.js';
+import { testFormat } from '../support/test-formats.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const corpusDocs = path.resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
@@ -87,6 +88,20 @@ describe('PartitionPool', () => {
     expect((await docs[0]!.read(new AbortController().signal)).byteLength).toBeGreaterThan(0);
   }, 120_000);
 
+  it("partitions a plugin's format in the child processes, which import its module there", async () => {
+    const withPlugin = createEngine()
+      .use(nodesPlugin)
+      .use(definePlugin({ name: 'my-html', engine: `^${ENGINE_VERSION}`, formats: [testFormat('my-html', ['text/html'], 'myHtmlPartitioner')] }));
+    const out = new Map<string, string[]>();
+    const job = withPlugin.run(withPlugin.build({ name: 'plugin-format', nodes: plan.nodes.map((n) => ({ name: n.name, type: n.type, subtype: n.subtype, settings: n.settings })) }), {
+      source: listSource([doc('a.html', new TextEncoder().encode('<p>Ignored by the plugin format.</p>')), doc('b.md', new TextEncoder().encode('# Kept\n'))]),
+      destination: { write: async ({ document, elements }) => void out.set(document.record_id, elements.map((e) => e.text)) },
+      services: new Services().set(PARTITION_POOL_SERVICE, (pool = new PartitionPool({ size: 1 }))),
+    });
+    expect((await job.done).counts).toMatchObject({ written: 2, failed: 0 });
+    expect(Object.fromEntries(out)).toEqual({ 'a.html': ['partitioned by my-html'], 'b.md': ['Kept'] });
+  }, 60_000);
+
   it('keeps partitionFile error codes for a document that fails in a worker process', async () => {
     pool = new PartitionPool({ size: 1 });
     const e = await pool.partition(new Uint8Array(0), { filename: 'empty.txt' }).catch((err: unknown) => err);
@@ -126,9 +141,11 @@ describe('PartitionPool', () => {
 
   it('fails a document past the pool time limit with NODE_TIMEOUT, naming the file', async () => {
     const enc = new TextEncoder();
-    pool = new PartitionPool({ size: 1, workerUrl: crashingWorker, documentTimeoutMs: 1_000 });
+    // The limit also covers the replacement process's first document, which imports its format and
+    // warms up: a second is too tight for that on a loaded 2-core machine.
+    pool = new PartitionPool({ size: 1, workerUrl: crashingWorker, documentTimeoutMs: 5_000 });
     const e = await pool.partition(enc.encode('blocks'), { filename: 'hang.txt' }).catch((err: unknown) => err);
-    expect(e).toMatchObject({ code: 'NODE_TIMEOUT', message: 'hang.txt: the partition process did not finish the task within 1000 ms', details: { filename: 'hang.txt', timeout_ms: 1000 } });
+    expect(e).toMatchObject({ code: 'NODE_TIMEOUT', message: 'hang.txt: the partition process did not finish the task within 5000 ms', details: { filename: 'hang.txt', timeout_ms: 5000 } });
     await expect(pool.partition(enc.encode('Hello there, this is a sentence.'), { filename: 'ok.txt' })).resolves.toHaveLength(1);
   }, 60_000);
 

@@ -136,7 +136,7 @@ export function chats(provider: ChatProvider, server: LoopbackServer): ChatSeen[
 
 /** A node context for `node` in a plan of `nodes`. */
 export function nodeContext(node: WorkflowNodeRef, nodes: readonly WorkflowNodeRef[], services = new Services()): NodeCreateContext {
-  return { node, nodes, logger: silentLogger, signal: new AbortController().signal, services };
+  return { node, nodes, logger: silentLogger, signal: new AbortController().signal, services, formats: [] };
 }
 
 /** Parses `settings` with the node's schema, creates it for a plan, and returns a function processing one document. */

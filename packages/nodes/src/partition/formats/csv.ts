@@ -38,16 +38,10 @@ function partitionDelimited(bytes: Uint8Array, options: FormatPartitionOptions, 
  * by default.
  */
 export const csvPartitioner: FormatPartitioner = {
-  name: 'csv',
-  mimeTypes: ['text/csv', 'application/csv', 'text/x-csv'],
-  extensions: ['.csv'],
   partition: (bytes, options) => partitionDelimited(bytes, options, undefined),
 };
 
 /** TSV: as {@link csvPartitioner}, with a tab delimiter. */
 export const tsvPartitioner: FormatPartitioner = {
-  name: 'tsv',
-  mimeTypes: ['text/tab-separated-values'],
-  extensions: ['.tsv'],
   partition: (bytes, options) => partitionDelimited(bytes, options, '\t'),
 };

@@ -67,9 +67,6 @@ interface DocxContext {
  * text is dropped.
  */
 export const docxPartitioner: FormatPartitioner = {
-  name: 'docx',
-  mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-  extensions: ['.docx'],
   async partition(bytes, options) {
     const pkg = await OoxmlPackage.open(bytes, options.filename, 'DOCX');
     const mainPath = (await mainPartPath(pkg)) ?? 'word/document.xml';

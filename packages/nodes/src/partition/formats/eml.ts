@@ -102,9 +102,6 @@ async function bodyElements(mail: ParsedMail, options: FormatPartitionOptions): 
  * elements than the sender's own plain-text version.
  */
 export const emlPartitioner: FormatPartitioner = {
-  name: 'eml',
-  mimeTypes: ['message/rfc822'],
-  extensions: ['.eml'],
   async partition(bytes, options) {
     const { simpleParser } = await import('mailparser');
     let mail: ParsedMail;

@@ -12,9 +12,6 @@ const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
  * a single HTML document. Navigation documents outside the spine, images and styles give nothing.
  */
 export const epubPartitioner: FormatPartitioner = {
-  name: 'epub',
-  mimeTypes: ['application/epub', 'application/epub+zip'],
-  extensions: ['.epub'],
   async partition(bytes, options) {
     const pkg = await OoxmlPackage.open(bytes, options.filename, 'EPUB');
     const container = await pkg.requireXml('META-INF/container.xml');

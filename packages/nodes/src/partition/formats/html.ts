@@ -279,8 +279,5 @@ export function decodeHtml(bytes: Uint8Array, encoding: string): string {
 
 /** HTML and XHTML documents. */
 export const htmlPartitioner: FormatPartitioner = {
-  name: 'html',
-  mimeTypes: ['text/html', 'application/xhtml+xml'],
-  extensions: ['.html', '.htm', '.xhtml'],
   partition: (bytes, options) => partitionHtmlString(decodeHtml(bytes, options.encoding)),
 };

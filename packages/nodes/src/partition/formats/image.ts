@@ -60,9 +60,6 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
  * strategy OCRs: an image has no text layer to read instead.
  */
 export const imagePartitioner: FormatPartitioner = {
-  name: 'image',
-  mimeTypes: ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/gif', 'image/webp'],
-  extensions: ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp'],
   async partition(bytes, options) {
     const pages = await decodeImagePages(bytes, options.filename);
     const out: Element[] = [];

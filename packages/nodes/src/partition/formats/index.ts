@@ -1,66 +1,76 @@
-import { quarryError } from '@quarry/core';
+import { QuarryError, errorMessage, type FormatDefinition } from '@quarry/core';
 import { canonicalMimeType } from '../detect-filetype.js';
 import type { FormatPartitioner } from '../types.js';
-import { csvPartitioner, tsvPartitioner } from './csv.js';
-import { docxPartitioner } from './docx.js';
-import { emlPartitioner } from './eml.js';
-import { epubPartitioner } from './epub.js';
-import { htmlPartitioner } from './html.js';
-import { imagePartitioner } from './image.js';
-import { jsonPartitioner, ndjsonPartitioner } from './json.js';
-import { markdownPartitioner } from './markdown.js';
-import { odtPartitioner } from './odt.js';
-import { pdfPartitioner } from './pdf.js';
-import { pptxPartitioner } from './pptx.js';
-import { textPartitioner } from './text.js';
-import { xlsxPartitioner } from './xlsx.js';
-import { xmlPartitioner } from './xml.js';
+
+// Built-in modules sit beside this one, as .ts when run from source (tests) and .js when built.
+const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const builtin = (name: string, file: string, exportName: string, mimeTypes: readonly string[], extensions: readonly string[]): FormatDefinition =>
+  Object.freeze({ name, mimeTypes, extensions, module: new URL(`./${file}${EXT}`, import.meta.url).href, exportName });
 
 /**
- * Every format partitioner the partition node knows, in lookup order (the first whose
- * `mimeTypes` include a document's type partitions it). Add built-in formats here.
+ * The built-in formats, in lookup order (the first whose `mimeTypes` include a document's type
+ * partitions it). The nodes plugin registers them; `partitionFile` uses them when given no list.
+ * A format's module is imported the first time a document of that format arrives, so a process
+ * that partitions only text never loads pdf.js.
  */
-export const FORMAT_PARTITIONERS: FormatPartitioner[] = [
-  textPartitioner,
-  markdownPartitioner,
-  htmlPartitioner,
-  csvPartitioner,
-  tsvPartitioner,
-  docxPartitioner,
-  pptxPartitioner,
-  xlsxPartitioner,
-  emlPartitioner,
-  xmlPartitioner,
-  jsonPartitioner,
-  ndjsonPartitioner,
-  odtPartitioner,
-  epubPartitioner,
-  pdfPartitioner,
-  imagePartitioner,
-];
+export const BUILTIN_FORMATS: readonly FormatDefinition[] = Object.freeze([
+  builtin('text', 'text', 'textPartitioner', ['text/plain'], ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml']),
+  builtin('markdown', 'markdown', 'markdownPartitioner', ['text/markdown', 'text/x-markdown'], ['.md', '.markdown']),
+  builtin('html', 'html', 'htmlPartitioner', ['text/html', 'application/xhtml+xml'], ['.html', '.htm', '.xhtml']),
+  builtin('csv', 'csv', 'csvPartitioner', ['text/csv', 'application/csv', 'text/x-csv'], ['.csv']),
+  builtin('tsv', 'csv', 'tsvPartitioner', ['text/tab-separated-values'], ['.tsv']),
+  builtin('docx', 'docx', 'docxPartitioner', ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], ['.docx']),
+  builtin('pptx', 'pptx', 'pptxPartitioner', ['application/vnd.openxmlformats-officedocument.presentationml.presentation'], ['.pptx']),
+  builtin('xlsx', 'xlsx', 'xlsxPartitioner', ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel.sheet.macroEnabled.12'], ['.xlsx', '.xlsm']),
+  builtin('eml', 'eml', 'emlPartitioner', ['message/rfc822'], ['.eml']),
+  builtin('xml', 'xml', 'xmlPartitioner', ['application/xml', 'text/xml'], ['.xml']),
+  builtin('json', 'json', 'jsonPartitioner', ['application/json'], ['.json']),
+  builtin('ndjson', 'json', 'ndjsonPartitioner', ['application/x-ndjson', 'application/jsonl'], ['.ndjson', '.jsonl']),
+  builtin('odt', 'odt', 'odtPartitioner', ['application/vnd.oasis.opendocument.text'], ['.odt']),
+  builtin('epub', 'epub', 'epubPartitioner', ['application/epub', 'application/epub+zip'], ['.epub']),
+  builtin('pdf', 'pdf', 'pdfPartitioner', ['application/pdf'], ['.pdf']),
+  builtin('image', 'image', 'imagePartitioner', ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/gif', 'image/webp'], ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp']),
+]);
 
 /**
- * Adds a format partitioner, for hosts that support more formats. A partitioner with the same
- * `name` is replaced in place; a new one goes first, so it wins over built-in partitioners for
- * the MIME types they share.
+ * The format for a MIME type among `formats` (aliases such as `text/x-markdown` match their
+ * canonical form). For `application/octet-stream` the file extension decides.
  */
-export function registerFormatPartitioner(partitioner: FormatPartitioner): void {
-  if (!partitioner || typeof partitioner.name !== 'string' || !partitioner.name || !Array.isArray(partitioner.mimeTypes) || typeof partitioner.partition !== 'function') {
-    throw quarryError('INVALID_ARGUMENT', 'a format partitioner needs a name, a mimeTypes array and a partition function');
-  }
-  const i = FORMAT_PARTITIONERS.findIndex((p) => p.name === partitioner.name);
-  if (i >= 0) FORMAT_PARTITIONERS[i] = partitioner;
-  else FORMAT_PARTITIONERS.unshift(partitioner);
-}
-
-/**
- * The partitioner for a MIME type (aliases such as `text/x-markdown` match their canonical form).
- * For `application/octet-stream` the file extension decides.
- */
-export function findFormatPartitioner(mime: string, extension: string): FormatPartitioner | undefined {
+export function findFormat(formats: readonly FormatDefinition[], mime: string, extension: string): FormatDefinition | undefined {
   const wanted = canonicalMimeType(mime);
-  const byMime = FORMAT_PARTITIONERS.find((p) => p.mimeTypes.some((m) => canonicalMimeType(m) === wanted));
+  const byMime = formats.find((f) => f.mimeTypes.some((m) => canonicalMimeType(m) === wanted));
   if (byMime || wanted !== 'application/octet-stream') return byMime;
   const ext = extension.toLowerCase();
-  return FORMAT_PARTITIONERS.find((p) => p.extensions.includes(ext));
+  return formats.find((f) => f.extensions.includes(ext));
+}
+
+const loaded = new Map<string, Promise<FormatPartitioner>>();
+
+/**
+ * Imports a format's partitioner (once per process). Throws `INVALID_PLUGIN` naming the module
+ * when it cannot be imported or its export has no `partition` function.
+ */
+export function loadFormat(format: FormatDefinition): Promise<FormatPartitioner> {
+  const key = `${format.module}#${format.exportName}`;
+  let hit = loaded.get(key);
+  if (!hit) {
+    hit = import(format.module).then(
+      (mod: Record<string, unknown>) => {
+        const partitioner = mod[format.exportName] as Partial<FormatPartitioner> | undefined;
+        if (typeof partitioner?.partition !== 'function') throw invalid(format, `has no export "${format.exportName}" with a partition function`);
+        return partitioner as FormatPartitioner;
+      },
+      (e: unknown) => {
+        throw invalid(format, `cannot be imported (${errorMessage(e)})`);
+      },
+    );
+    // A failed import is not cached: the module may be installed later.
+    hit.catch(() => loaded.delete(key));
+    loaded.set(key, hit);
+  }
+  return hit;
+}
+
+function invalid(format: FormatDefinition, what: string): QuarryError {
+  return new QuarryError('INVALID_PLUGIN', `format "${format.name}": module ${format.module} ${what}`, { details: { format: format.name, module: format.module } });
 }

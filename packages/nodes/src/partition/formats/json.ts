@@ -79,9 +79,6 @@ function rehydrate(values: unknown[], options: FormatPartitionOptions): Element[
  * Malformed JSON is `FILE_UNREADABLE`.
  */
 export const jsonPartitioner: FormatPartitioner = {
-  name: 'json',
-  mimeTypes: ['application/json'],
-  extensions: ['.json'],
   partition(bytes, options) {
     const text = decodeText(bytes, options.encoding);
     if (!text.trim()) return [];
@@ -96,9 +93,6 @@ export const jsonPartitioner: FormatPartitioner = {
  * back; otherwise each non-blank line becomes one `UncategorizedText` holding its pretty JSON.
  */
 export const ndjsonPartitioner: FormatPartitioner = {
-  name: 'ndjson',
-  mimeTypes: ['application/x-ndjson', 'application/jsonl'],
-  extensions: ['.ndjson', '.jsonl'],
   partition(bytes, options) {
     const lines = decodeText(bytes, options.encoding)
       .split(/\r?\n/)

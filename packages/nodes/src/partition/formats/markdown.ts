@@ -20,8 +20,5 @@ export function partitionMarkdownString(markdown: string): Element[] {
 
 /** Markdown documents (`text/markdown`). */
 export const markdownPartitioner: FormatPartitioner = {
-  name: 'markdown',
-  mimeTypes: ['text/markdown', 'text/x-markdown'],
-  extensions: ['.md', '.markdown'],
   partition: (bytes, options) => partitionMarkdownString(decodeText(bytes, options.encoding)),
 };

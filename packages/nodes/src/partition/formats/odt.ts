@@ -27,9 +27,6 @@ interface OdtContext {
  * body and give nothing, as with the reference's conversion.
  */
 export const odtPartitioner: FormatPartitioner = {
-  name: 'odt',
-  mimeTypes: ['application/vnd.oasis.opendocument.text'],
-  extensions: ['.odt'],
   async partition(bytes, options) {
     const pkg = await OoxmlPackage.open(bytes, options.filename, 'ODT');
     const content = await pkg.requireXml('content.xml');

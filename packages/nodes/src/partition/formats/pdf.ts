@@ -20,9 +20,6 @@ import { PdfOpenError } from './pdf-load.js';
 
 /** Partitions PDF documents (see the module comment for the strategies). */
 export const pdfPartitioner: FormatPartitioner = {
-  name: 'pdf',
-  mimeTypes: ['application/pdf'],
-  extensions: ['.pdf'],
   async partition(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
     try {
       if (options.strategy === 'fast') return await partitionPdfFast(bytes, options);

@@ -34,9 +34,6 @@ interface Inheritance {
  * count as list items, and e-mail elements keep the slide's metadata.
  */
 export const pptxPartitioner: FormatPartitioner = {
-  name: 'pptx',
-  mimeTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
-  extensions: ['.pptx'],
   async partition(bytes, options) {
     const pkg = await OoxmlPackage.open(bytes, options.filename, 'PPTX');
     const mainPath = (await mainPartPath(pkg)) ?? 'ppt/presentation.xml';

@@ -31,8 +31,5 @@ export function partitionPlainText(text: string): Element[] {
  * byte-order mark wins over the `encoding` setting.
  */
 export const textPartitioner: FormatPartitioner = {
-  name: 'text',
-  mimeTypes: ['text/plain'],
-  extensions: ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'],
   partition: (bytes, options) => partitionPlainText(decodeText(bytes, options.encoding)),
 };

@@ -35,9 +35,6 @@ const key = (row: number, col: number): number => row * STRIDE + col;
  * and `page_number` (sheet position, from 1). Hidden sheets are included, like pandas does.
  */
 export const xlsxPartitioner: FormatPartitioner = {
-  name: 'xlsx',
-  mimeTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel.sheet.macroEnabled.12'],
-  extensions: ['.xlsx', '.xlsm'],
   async partition(bytes, options) {
     const workbook = await loadWorkbook(bytes, options.filename);
     const elements: Element[] = [];

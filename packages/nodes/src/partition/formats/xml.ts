@@ -74,9 +74,6 @@ export function xmlTexts(xml: string, filename: string): string[] {
  * becomes a single `UncategorizedText` element, as in the reference (after a well-formedness check).
  */
 export const xmlPartitioner: FormatPartitioner = {
-  name: 'xml',
-  mimeTypes: ['application/xml', 'text/xml'],
-  extensions: ['.xml'],
   partition(bytes, options) {
     const xml = decodeXml(bytes, options.encoding);
     const texts = xmlTexts(xml, options.filename);

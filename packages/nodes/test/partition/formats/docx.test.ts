@@ -65,7 +65,7 @@ describe('docxPartitioner', () => {
       ].join(''),
       { header: 'Company Confidential', footer: 'Page footer' },
     );
-    const els = await docxPartitioner.partition(bytes, makeOptions(docxPartitioner, 'report.docx'));
+    const els = await docxPartitioner.partition(bytes, makeOptions('report.docx'));
     expect(els.map((e) => [e.type, e.text])).toEqual([
       ['Header', 'Company Confidential'],
       ['Title', 'Annual Report'],
@@ -89,7 +89,7 @@ describe('docxPartitioner', () => {
 
   it('records bold and italic runs and external hyperlinks', async () => {
     const body = `<w:p><w:r><w:rPr><w:b/></w:rPr><w:t>Bold</w:t></w:r><w:r><w:t xml:space="preserve"> and </w:t></w:r><w:r><w:rPr><w:i w:val="1"/></w:rPr><w:t>italic</w:t></w:r><w:r><w:rPr><w:b w:val="0"/></w:rPr><w:t xml:space="preserve"> plain, see </w:t></w:r><w:hyperlink r:id="rIdLink"><w:r><w:t>the site</w:t></w:r></w:hyperlink><w:r><w:t xml:space="preserve"> for more.</w:t></w:r></w:p>`;
-    const [el] = await docxPartitioner.partition(await buildDocx(body), makeOptions(docxPartitioner, 'links.docx'));
+    const [el] = await docxPartitioner.partition(await buildDocx(body), makeOptions('links.docx'));
     expect(el!.text).toBe('Bold and italic plain, see the site for more.');
     expect(el!.metadata.emphasized_text_contents).toEqual(['Bold', 'italic']);
     expect(el!.metadata.emphasized_text_tags).toEqual(['b', 'i']);
@@ -105,7 +105,7 @@ describe('docxPartitioner', () => {
       `<w:tr>${tc('Ann', '<w:vMerge w:val="restart"/>')}${tc('1')}${tc('2')}</w:tr>` +
       `<w:tr>${tc('', '<w:vMerge/>')}${tc('3 &amp; 4')}${tc('&lt;5&gt;')}</w:tr>` +
       '</w:tbl>';
-    const els = await docxPartitioner.partition(await buildDocx(table), makeOptions(docxPartitioner, 't.docx'));
+    const els = await docxPartitioner.partition(await buildDocx(table), makeOptions('t.docx'));
     expect(els).toHaveLength(1);
     expect(els[0]!.type).toBe('Table');
     expect(els[0]!.text).toBe('Name Score Ann 1 2 3 & 4 <5>');
@@ -116,18 +116,18 @@ describe('docxPartitioner', () => {
 
   it('counts pages from rendered page breaks and emits PageBreak elements when asked', async () => {
     const bytes = await buildDocx(p('First page text is here.') + p('Second page text is here.', { pageBreakBefore: true }));
-    const plain = await docxPartitioner.partition(bytes, makeOptions(docxPartitioner, 'pages.docx'));
+    const plain = await docxPartitioner.partition(bytes, makeOptions('pages.docx'));
     expect(plain.map((e) => [e.text, e.metadata.page_number])).toEqual([
       ['First page text is here.', 1],
       ['Second page text is here.', 2],
     ]);
-    const withBreaks = await docxPartitioner.partition(bytes, makeOptions(docxPartitioner, 'pages.docx', { include_page_breaks: true }));
+    const withBreaks = await docxPartitioner.partition(bytes, makeOptions('pages.docx', { include_page_breaks: true }));
     expect(withBreaks.map((e) => e.type)).toEqual(['NarrativeText', 'PageBreak', 'NarrativeText']);
   });
 
   it('reads a section-less document', async () => {
     const bytes = await buildDocx(p('Only a paragraph without section properties is present.'), { sectPr: '' });
-    const els = await docxPartitioner.partition(bytes, makeOptions(docxPartitioner, 'nosect.docx'));
+    const els = await docxPartitioner.partition(bytes, makeOptions('nosect.docx'));
     expect(els.map((e) => e.type)).toEqual(['NarrativeText']);
   });
 
@@ -137,13 +137,13 @@ describe('docxPartitioner', () => {
       [good.subarray(0, Math.floor(good.length / 2)), 'truncated.docx'],
       [new TextEncoder().encode('this is just text, not a zip'), 'notes.docx'],
     ] as const) {
-      const err = await partitionError(docxPartitioner, bytes, makeOptions(docxPartitioner, name));
+      const err = await partitionError(docxPartitioner, bytes, makeOptions(name));
       expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
       expect((err as Error).message).toContain(name);
     }
     const zip = new JSZip();
     zip.file('readme.txt', 'a zip, but no word/document.xml');
-    const err = await partitionError(docxPartitioner, await zip.generateAsync({ type: 'uint8array' }), makeOptions(docxPartitioner, 'other.docx'));
+    const err = await partitionError(docxPartitioner, await zip.generateAsync({ type: 'uint8array' }), makeOptions('other.docx'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('other.docx');
   });
@@ -151,7 +151,7 @@ describe('docxPartitioner', () => {
 
 describe.skipIf(!hasCorpus)('docxPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('handbook-1p.docx matches the reference text and types', async () => {
-    const els = await docxPartitioner.partition(corpusDoc('handbook-1p.docx'), makeOptions(docxPartitioner, 'handbook-1p.docx'));
+    const els = await docxPartitioner.partition(corpusDoc('handbook-1p.docx'), makeOptions('handbook-1p.docx'));
     const { f1, types } = compareToReference('handbook-1p.docx', els);
     expect(f1).toBeGreaterThanOrEqual(0.99);
     expect(types).toBeGreaterThanOrEqual(0.9);
@@ -160,7 +160,7 @@ describe.skipIf(!hasCorpus)('docxPartitioner on the corpus (skipped without /wor
   });
 
   it('docx-tables.docx keeps every table cell; headings are untyped paragraphs in current reference versions', async () => {
-    const els = await docxPartitioner.partition(corpusDoc('docx-tables.docx'), makeOptions(docxPartitioner, 'docx-tables.docx'));
+    const els = await docxPartitioner.partition(corpusDoc('docx-tables.docx'), makeOptions('docx-tables.docx'));
     const { f1, types } = compareToReference('docx-tables.docx', els);
     expect(f1).toBeGreaterThanOrEqual(0.99);
     // The three Table elements agree; the reference (v0.14) also typed short paragraphs as Title,

@@ -55,7 +55,7 @@ async function dispatch(bytes: Uint8Array, name: string): Promise<Element[]> {
 
 describe('emlPartitioner', () => {
   it('partitions the text body with the e-mail metadata, then the attachments, skipping unsupported ones', async () => {
-    const options = makeOptions(emlPartitioner, 'mail.eml', { partitionEmbedded: dispatch });
+    const options = makeOptions('mail.eml', { partitionEmbedded: dispatch });
     const els = await emlPartitioner.partition(enc(MULTIPART), options);
     expect(els.map((e) => e.text)).toEqual(['The café budget is attached.', 'Budget: 100 units']);
     const body = els[0]!.metadata;
@@ -75,7 +75,7 @@ describe('emlPartitioner', () => {
 
   it('falls back to the HTML body when there is no text part', async () => {
     const mail = ['From: a@example.com', 'Subject: Hi', 'Content-Type: text/html; charset=utf-8', '', '<p>Hello <b>there</b></p>', ''].join('\r\n');
-    const options = makeOptions(emlPartitioner, 'h.eml');
+    const options = makeOptions('h.eml');
     const els = await emlPartitioner.partition(enc(mail), options);
     expect(options.embedded.map((c) => c.filename)).toEqual(['h.eml.body.html']);
     expect(els[0]!.text).toBe('<p>Hello <b>there</b></p>');
@@ -83,7 +83,7 @@ describe('emlPartitioner', () => {
   });
 
   it('keeps going when an attachment fails, with a warning', async () => {
-    const options = makeOptions(emlPartitioner, 'mail.eml', {
+    const options = makeOptions('mail.eml', {
       partitionEmbedded: async (bytes, name) => {
         if (name === 'budget.txt') throw new QuarryError('FILE_UNREADABLE', 'budget.txt: broken');
         return dispatch(bytes, name);
@@ -104,7 +104,7 @@ describe('emlPartitioner', () => {
 
 describe.skipIf(!hasCorpus)('emlPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('fake-email-attachment.eml: text body plus the .txt attachment', async () => {
-    const options = makeOptions(emlPartitioner, 'fake-email-attachment.eml');
+    const options = makeOptions('fake-email-attachment.eml');
     const els = await emlPartitioner.partition(corpusDoc('fake-email-attachment.eml'), options);
     expect(options.embedded.map((c) => c.filename)).toEqual(['fake-email-attachment.eml.body.txt', 'fake-attachment.txt']);
     expect(new TextDecoder().decode(options.embedded[0]!.bytes)).toContain('Lots of whitespace');
@@ -119,7 +119,7 @@ describe.skipIf(!hasCorpus)('emlPartitioner on the corpus (skipped without /work
   });
 
   it('email-no-utf8-2014-03-17.111517.eml (ISO-8859-1): text body and two image attachments', async () => {
-    const options = makeOptions(emlPartitioner, 'email-no-utf8-2014-03-17.111517.eml');
+    const options = makeOptions('email-no-utf8-2014-03-17.111517.eml');
     const els = await emlPartitioner.partition(corpusDoc('email-no-utf8-2014-03-17.111517.eml'), options);
     expect(options.embedded.map((c) => c.filename)).toEqual(['email-no-utf8-2014-03-17.111517.eml.body.txt', 'google.png', 'profilephoto.png']);
     expect(els[0]!.text).toContain('The password for your Google Account');

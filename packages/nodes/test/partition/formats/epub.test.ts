@@ -28,7 +28,7 @@ async function buildEpub(): Promise<Uint8Array> {
 
 describe('epubPartitioner', () => {
   it('partitions the spine documents in reading order with the HTML partitioner', async () => {
-    const els = await epubPartitioner.partition(await buildEpub(), makeOptions(epubPartitioner, 'book.epub'));
+    const els = await epubPartitioner.partition(await buildEpub(), makeOptions('book.epub'));
     expect(els.map((e) => [e.type, e.text])).toEqual([
       ['Title', 'The Departure'],
       ['NarrativeText', 'The ship left the harbour before dawn and sailed north.'],
@@ -40,7 +40,7 @@ describe('epubPartitioner', () => {
   it('fails with FILE_UNREADABLE naming the file without a container', async () => {
     const zip = new JSZip();
     zip.file('mimetype', 'application/epub+zip');
-    const err = await partitionError(epubPartitioner, await zip.generateAsync({ type: 'uint8array' }), makeOptions(epubPartitioner, 'bad.epub'));
+    const err = await partitionError(epubPartitioner, await zip.generateAsync({ type: 'uint8array' }), makeOptions('bad.epub'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('bad.epub');
   });

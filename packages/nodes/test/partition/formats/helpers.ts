@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Element } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../../../src/partition/types.js';
 import { formatOptions } from '../format-options.js';
+import { BUILTIN_FORMATS, findFormat } from '../../../src/partition/formats/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 /** The shared dev corpus (documents and reference outputs), outside the repo. */
@@ -33,7 +34,6 @@ export interface EmbeddedCall {
  * returns one element holding the embedded file's UTF-8 text.
  */
 export function makeOptions(
-  partitioner: FormatPartitioner,
   filename: string,
   overrides: Partial<FormatPartitionOptions> = {},
 ): FormatPartitionOptions & { embedded: EmbeddedCall[]; warnings: string[] } {
@@ -42,7 +42,8 @@ export function makeOptions(
   return {
     ...formatOptions({
       filename,
-      filetype: partitioner.mimeTypes[0]!,
+      // The built-in format of the file's extension gives the MIME type a partition node would.
+      filetype: findFormat(BUILTIN_FORMATS, 'application/octet-stream', path.extname(filename))?.mimeTypes[0] ?? 'application/octet-stream',
       logger: { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} },
       async partitionEmbedded(bytes: Uint8Array, name: string): Promise<Element[]> {
         embedded.push({ filename: name, bytes });

@@ -97,7 +97,7 @@ describe.skipIf(!hasFonts)('imagePartitioner (needs a system font to draw its fi
   it('OCRs a page into a title, narrative text and a table with text_as_html and coordinates', async () => {
     const { canvas, width, height } = drawPage();
     const png = new Uint8Array(canvas.toBuffer('image/png'));
-    const els = await imagePartitioner.partition(png, makeOptions(imagePartitioner, 'page.png', { infer_table_structure: true, coordinates: true }));
+    const els = await imagePartitioner.partition(png, makeOptions('page.png', { infer_table_structure: true, coordinates: true }));
     expect(els.map((e) => e.type)).toEqual(['Title', 'NarrativeText', 'Table']);
     expect(els[0]!.text).toBe('Quarterly Report');
     expect(els[1]!.text).toBe('The committee reviewed the budget and approved the plan for the next fiscal year without any changes.');
@@ -124,7 +124,7 @@ describe.skipIf(!hasFonts)('imagePartitioner (needs a system font to draw its fi
     const { canvas, width, height } = drawPage();
     const rgba = new Uint8Array(canvas.getContext('2d').getImageData(0, 0, width, height).data);
     const single = new Uint8Array(UTIF.encodeImage(rgba, width, height));
-    const els = await imagePartitioner.partition(single, makeOptions(imagePartitioner, 'page.tiff'));
+    const els = await imagePartitioner.partition(single, makeOptions('page.tiff'));
     expect(els.map((e) => e.type)).toEqual(['Title', 'NarrativeText', 'Table']);
     expect(els[2]!.metadata.text_as_html).toBeUndefined();
     expect(els[2]!.metadata.coordinates).toBeUndefined();
@@ -141,7 +141,7 @@ describe.skipIf(!hasFonts)('imagePartitioner (needs a system font to draw its fi
       ctx.fillText(title, 100, 150);
       return { width: 1400, height: 300, rgba: new Uint8Array(ctx.getImageData(0, 0, 1400, 300).data) };
     });
-    const els = await imagePartitioner.partition(multiPageTiff(pages), makeOptions(imagePartitioner, 'scan.tif', { include_page_breaks: true }));
+    const els = await imagePartitioner.partition(multiPageTiff(pages), makeOptions('scan.tif', { include_page_breaks: true }));
     expect(els.map((e) => [e.type, e.text, e.metadata.page_number])).toEqual([
       ['Title', 'First Page Heading', 1],
       ['PageBreak', '', 1],
@@ -150,7 +150,7 @@ describe.skipIf(!hasFonts)('imagePartitioner (needs a system font to draw its fi
   });
 
   it('fails with FILE_UNREADABLE naming the file for bytes that are not an image', async () => {
-    const err = await partitionError(imagePartitioner, new TextEncoder().encode('not an image at all'), makeOptions(imagePartitioner, 'photo.png'));
+    const err = await partitionError(imagePartitioner, new TextEncoder().encode('not an image at all'), makeOptions('photo.png'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('photo.png');
   });
@@ -158,7 +158,7 @@ describe.skipIf(!hasFonts)('imagePartitioner (needs a system font to draw its fi
 
 describe.skipIf(!hasCorpus)('imagePartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('table-multi-row-column-cells.png becomes a Table', async () => {
-    const els = await imagePartitioner.partition(corpusDoc('table-multi-row-column-cells.png'), makeOptions(imagePartitioner, 'table-multi-row-column-cells.png', { infer_table_structure: true }));
+    const els = await imagePartitioner.partition(corpusDoc('table-multi-row-column-cells.png'), makeOptions('table-multi-row-column-cells.png', { infer_table_structure: true }));
     const { f1 } = compareToReference('table-multi-row-column-cells.png', els);
     const table = els.find((e) => e.type === 'Table' && e.metadata.text_as_html?.startsWith('<table>'));
     expect(table).toBeDefined();
@@ -171,7 +171,7 @@ describe.skipIf(!hasCorpus)('imagePartitioner on the corpus (skipped without /wo
   });
 
   it('layout-parser-paper-with-table.jpg gives the title, caption, table and body paragraphs', async () => {
-    const els = await imagePartitioner.partition(corpusDoc('layout-parser-paper-with-table.jpg'), makeOptions(imagePartitioner, 'layout-parser-paper-with-table.jpg', { infer_table_structure: true }));
+    const els = await imagePartitioner.partition(corpusDoc('layout-parser-paper-with-table.jpg'), makeOptions('layout-parser-paper-with-table.jpg', { infer_table_structure: true }));
     const { f1, types } = compareToReference('layout-parser-paper-with-table.jpg', els);
     const gold = readFileSync(path.join(corpusDir, 'expected', 'layout-parser-paper-with-table.jpg.gold.txt'), 'utf8');
     const goldF1 = tokenF1(els.map((e) => e.text).join(' '), gold);

@@ -1,43 +1,62 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { isQuarryError } from '@quarry/core';
-import { FORMAT_PARTITIONERS, findFormatPartitioner, registerFormatPartitioner } from '../../../src/partition/formats/index.js';
-import type { FormatPartitioner } from '../../../src/partition/types.js';
+import { describe, expect, it } from 'vitest';
+import { createEngine, definePlugin, ENGINE_VERSION, isQuarryError, type FormatDefinition } from '@quarry/core';
+import { BUILTIN_FORMATS, findFormat, loadFormat } from '../../../src/partition/formats/index.js';
+import { partitionFile } from '../../../src/partition/partition-file.js';
+import { nodesPlugin } from '../../../src/plugin.js';
+import { testFormat, withBuiltins } from '../../support/test-formats.js';
 
-const snapshot = [...FORMAT_PARTITIONERS];
-afterEach(() => {
-  FORMAT_PARTITIONERS.splice(0, FORMAT_PARTITIONERS.length, ...snapshot);
-});
+const html = new TextEncoder().encode('<html><body><p>A paragraph of plain prose for the test.</p></body></html>');
 
-const fake = (name: string, mimeTypes: string[], extensions: string[] = []): FormatPartitioner => ({ name, mimeTypes, extensions, partition: () => [] });
-
-describe('format partitioner registry', () => {
+describe('document formats', () => {
   it('finds the built-in text formats by MIME type and alias', () => {
-    expect(findFormatPartitioner('text/plain', '.txt')?.name).toBe('text');
-    expect(findFormatPartitioner('text/x-markdown', '.md')?.name).toBe('markdown');
-    expect(findFormatPartitioner('text/html; charset=utf-8', '')?.name).toBe('html');
-    expect(findFormatPartitioner('audio/wav', '.txt')).toBeUndefined();
+    expect(findFormat(BUILTIN_FORMATS, 'text/plain', '.txt')?.name).toBe('text');
+    expect(findFormat(BUILTIN_FORMATS, 'text/x-markdown', '.md')?.name).toBe('markdown');
+    expect(findFormat(BUILTIN_FORMATS, 'text/html; charset=utf-8', '')?.name).toBe('html');
+    expect(findFormat(BUILTIN_FORMATS, 'audio/wav', '.txt')).toBeUndefined();
   });
 
   it('uses the extension only for application/octet-stream', () => {
-    expect(findFormatPartitioner('application/octet-stream', '.MD')?.name).toBe('markdown');
+    expect(findFormat(BUILTIN_FORMATS, 'application/octet-stream', '.MD')?.name).toBe('markdown');
   });
 
-  it('registers new formats ahead of the built-in ones and replaces by name', () => {
-    registerFormatPartitioner(fake('my-html', ['text/html']));
-    expect(findFormatPartitioner('text/html', '.html')?.name).toBe('my-html');
-    const replacement = fake('my-html', ['application/x-mine']);
-    registerFormatPartitioner(replacement);
-    expect(FORMAT_PARTITIONERS.filter((p) => p.name === 'my-html')).toEqual([replacement]);
-    expect(findFormatPartitioner('text/html', '.html')?.name).toBe('html');
+  it('loads every built-in format from its module', async () => {
+    for (const format of BUILTIN_FORMATS) expect(typeof (await loadFormat(format)).partition, format.name).toBe('function');
   });
 
-  it('rejects a malformed partitioner', () => {
-    let err: unknown;
-    try {
-      registerFormatPartitioner({ name: '', mimeTypes: [], extensions: [] } as unknown as FormatPartitioner);
-    } catch (e) {
-      err = e;
+  it('names the module of a format that cannot be loaded', async () => {
+    const missing: FormatDefinition = { ...testFormat('gone', ['application/x-gone'], 'nothing'), module: new URL('./no-such-format.js', import.meta.url).href };
+    const noExport = testFormat('no-export', ['application/x-none'], 'noSuchExport');
+    for (const format of [missing, noExport]) {
+      const err = await loadFormat(format).catch((e: unknown) => e);
+      expect(isQuarryError(err) && err.code).toBe('INVALID_PLUGIN');
+      expect((err as Error).message).toContain(format.module);
     }
-    expect(isQuarryError(err) && err.code).toBe('INVALID_ARGUMENT');
+  });
+
+  it('registers through plugins: a later plugin wins a shared MIME type, names are unique, shapes are checked', () => {
+    const engine = createEngine().use(nodesPlugin);
+    expect(engine.registry.formats().map((f) => f.name)).toEqual(BUILTIN_FORMATS.map((f) => f.name));
+    engine.use(definePlugin({ name: 'mine', engine: `^${ENGINE_VERSION}`, formats: [testFormat('my-html', ['text/html'], 'myHtmlPartitioner')] }));
+    expect(findFormat(engine.registry.formats(), 'text/html', '.html')?.name).toBe('my-html');
+    const again = (formats: FormatDefinition[]): unknown => {
+      try {
+        engine.use(definePlugin({ name: `p${Math.random()}`, engine: `^${ENGINE_VERSION}`, formats }));
+      } catch (e) {
+        return isQuarryError(e) && e.code;
+      }
+    };
+    expect(again([testFormat('pdf', ['application/x-pdf2'], 'myHtmlPartitioner')])).toBe('DUPLICATE_FORMAT');
+    expect(again([{ ...testFormat('rel', ['application/x-rel'], 'x'), module: './relative.js' }])).toBe('INVALID_PLUGIN');
+    expect(again([testFormat('ext', ['application/x-ext'], 'x', ['RTF'])])).toBe('INVALID_PLUGIN');
+    expect(again([testFormat('nomime', [], 'x')])).toBe('INVALID_PLUGIN');
+  });
+
+  it('partitions with the formats it is given, in their order', async () => {
+    const mine = await partitionFile(html, { filename: 'a.html', formats: withBuiltins(testFormat('my-html', ['text/html'], 'myHtmlPartitioner')) });
+    expect(mine.map((e) => e.text)).toEqual(['partitioned by my-html']);
+    const builtIn = await partitionFile(html, { filename: 'a.html' });
+    expect(builtIn.map((e) => e.text)).toEqual(['A paragraph of plain prose for the test.']);
+    const none = await partitionFile(html, { filename: 'a.html', formats: [] }).catch((e: unknown) => e);
+    expect(isQuarryError(none) && none.code).toBe('FILETYPE_UNSUPPORTED');
   });
 });

@@ -12,7 +12,7 @@ describe('jsonPartitioner', () => {
       { type: 'Paragraph', element_id: 'b2', text: 'Body text.', metadata: { parent_id: 'a1' } },
       { type: 'CheckBox', element_id: 'c3', text: '', checked: true, metadata: {} },
     ]);
-    const els = await jsonPartitioner.partition(enc(json), makeOptions(jsonPartitioner, 'els.json'));
+    const els = await jsonPartitioner.partition(enc(json), makeOptions('els.json'));
     expect(els.map((e) => [e.element_id, e.type, e.text])).toEqual([
       ['a1', 'Title', 'Intro'],
       ['b2', 'NarrativeText', 'Body text.'],
@@ -24,14 +24,14 @@ describe('jsonPartitioner', () => {
   });
 
   it('partitions other JSON as data: one element per object, keys sorted, pretty-printed', async () => {
-    const els = await jsonPartitioner.partition(enc('[{"b": 1, "a": {"y": 2, "x": [true, null]}}, {"type": "Unknown", "text": "x"}]'), makeOptions(jsonPartitioner, 'd.json'));
+    const els = await jsonPartitioner.partition(enc('[{"b": 1, "a": {"y": 2, "x": [true, null]}}, {"type": "Unknown", "text": "x"}]'), makeOptions('d.json'));
     expect(els.map((e) => e.type)).toEqual(['UncategorizedText', 'UncategorizedText']);
     expect(els[0]!.text).toBe('{\n  "a": {\n    "x": [\n      true,\n      null\n    ],\n    "y": 2\n  },\n  "b": 1\n}');
     expect(els[1]!.text).toBe('{\n  "text": "x",\n  "type": "Unknown"\n}');
   });
 
   it('gives one element for a scalar or a mixed array, none for empty values', async () => {
-    const run = (s: string) => jsonPartitioner.partition(enc(s), makeOptions(jsonPartitioner, 'x.json'));
+    const run = (s: string) => jsonPartitioner.partition(enc(s), makeOptions('x.json'));
     expect((await run('[1, {"a": 2}]')).map((e) => e.text)).toEqual(['[\n  1,\n  {\n    "a": 2\n  }\n]']);
     expect((await run('"hello"')).map((e) => e.text)).toEqual(['"hello"']);
     expect(await run('[]')).toEqual([]);
@@ -40,7 +40,7 @@ describe('jsonPartitioner', () => {
   });
 
   it('fails with FILE_UNREADABLE naming the file for malformed JSON', async () => {
-    const err = await partitionError(jsonPartitioner, enc('{"a": '), makeOptions(jsonPartitioner, 'broken.json'));
+    const err = await partitionError(jsonPartitioner, enc('{"a": '), makeOptions('broken.json'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('broken.json');
   });
@@ -48,9 +48,9 @@ describe('jsonPartitioner', () => {
 
 describe('ndjsonPartitioner', () => {
   it('gives one element per line, or the elements when every line is element JSON', async () => {
-    const data = await ndjsonPartitioner.partition(enc('{"a":1}\n\n[1,2]\n'), makeOptions(ndjsonPartitioner, 'd.ndjson'));
+    const data = await ndjsonPartitioner.partition(enc('{"a":1}\n\n[1,2]\n'), makeOptions('d.ndjson'));
     expect(data.map((e) => e.text)).toEqual(['{\n  "a": 1\n}', '[\n  1,\n  2\n]']);
-    const els = await ndjsonPartitioner.partition(enc('{"type":"Title","text":"T"}\n{"type":"NarrativeText","text":"N"}\n'), makeOptions(ndjsonPartitioner, 'e.ndjson'));
+    const els = await ndjsonPartitioner.partition(enc('{"type":"Title","text":"T"}\n{"type":"NarrativeText","text":"N"}\n'), makeOptions('e.ndjson'));
     expect(els.map((e) => [e.type, e.text])).toEqual([
       ['Title', 'T'],
       ['NarrativeText', 'N'],
@@ -60,7 +60,7 @@ describe('ndjsonPartitioner', () => {
 
 describe.skipIf(!hasCorpus)('jsonPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('spring-weather.html.json is read back as its 35 elements with their metadata', async () => {
-    const els = await jsonPartitioner.partition(corpusDoc('spring-weather.html.json'), makeOptions(jsonPartitioner, 'spring-weather.html.json'));
+    const els = await jsonPartitioner.partition(corpusDoc('spring-weather.html.json'), makeOptions('spring-weather.html.json'));
     console.log(`[corpus] spring-weather.html.json: ${els.length} elements, types ${[...new Set(els.map((e) => e.type))].join(', ')}`);
     expect(els).toHaveLength(35);
     expect(els[0]).toMatchObject({ type: 'Title', text: 'News Around NOAA', element_id: 'fb902c5b26b38e2d35a70a55d43a5de6' });
@@ -68,7 +68,7 @@ describe.skipIf(!hasCorpus)('jsonPartitioner on the corpus (skipped without /wor
   });
 
   it('arbitrary-records.json gives one element per record', async () => {
-    const els = await jsonPartitioner.partition(corpusDoc('arbitrary-records.json'), makeOptions(jsonPartitioner, 'arbitrary-records.json'));
+    const els = await jsonPartitioner.partition(corpusDoc('arbitrary-records.json'), makeOptions('arbitrary-records.json'));
     expect(els).toHaveLength(3);
     expect(els.every((e) => e.type === 'UncategorizedText')).toBe(true);
     expect(els[1]!.text).toContain('"name": "Watering Can"');

@@ -29,7 +29,7 @@ describe('odtPartitioner', () => {
       '<table:table-row><table:table-cell><text:p>Owl</text:p></table:table-cell><table:table-cell><text:p>3</text:p></table:table-cell></table:table-row></table:table>',
       '<text:p>   </text:p>',
     ].join('');
-    const els = await odtPartitioner.partition(await buildOdt(body), makeOptions(odtPartitioner, 'guide.odt'));
+    const els = await odtPartitioner.partition(await buildOdt(body), makeOptions('guide.odt'));
     expect(els.map((e) => [e.type, e.text, e.metadata.category_depth])).toEqual([
       ['Title', 'Field Guide', 0],
       ['Title', 'Getting started', 1],
@@ -46,7 +46,7 @@ describe('odtPartitioner', () => {
   it('fails with FILE_UNREADABLE naming the file when content.xml is missing', async () => {
     const zip = new JSZip();
     zip.file('mimetype', 'application/vnd.oasis.opendocument.text');
-    const err = await partitionError(odtPartitioner, await zip.generateAsync({ type: 'uint8array' }), makeOptions(odtPartitioner, 'empty.odt'));
+    const err = await partitionError(odtPartitioner, await zip.generateAsync({ type: 'uint8array' }), makeOptions('empty.odt'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('empty.odt');
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { isQuarryError, type Element } from '@quarry/core';
-import { FORMAT_PARTITIONERS } from '../../../src/partition/formats/index.js';
+import { BUILTIN_FORMATS, loadFormat } from '../../../src/partition/formats/index.js';
 import { pdfPartitioner } from '../../../src/partition/formats/pdf.js';
 import { stopPageWorker } from '../../../src/partition/formats/pdf-page-worker-host.js';
 import { releaseOcrWorkers } from '../../../src/partition/ocr.js';
@@ -59,10 +59,11 @@ function reportPage(n: number): FixturePage {
 }
 
 describe('pdfPartitioner registration', () => {
-  it('is listed with the PDF MIME type and extension', () => {
-    expect(FORMAT_PARTITIONERS).toContain(pdfPartitioner);
-    expect(pdfPartitioner.mimeTypes[0]).toBe('application/pdf');
-    expect(pdfPartitioner.extensions).toEqual(['.pdf']);
+  it('is listed with the PDF MIME type and extension', async () => {
+    const pdf = BUILTIN_FORMATS.find((f) => f.name === 'pdf')!;
+    expect(pdf.mimeTypes[0]).toBe('application/pdf');
+    expect(pdf.extensions).toEqual(['.pdf']);
+    expect((await loadFormat(pdf)).partition).toBe(pdfPartitioner.partition);
   });
 });
 

@@ -71,7 +71,7 @@ describe('pptxPartitioner', () => {
         ].join(''),
       },
     ]);
-    const els = await pptxPartitioner.partition(bytes, makeOptions(pptxPartitioner, 'deck.pptx'));
+    const els = await pptxPartitioner.partition(bytes, makeOptions('deck.pptx'));
     expect(els.map((e) => [e.type, e.text, e.metadata.page_number, e.metadata.category_depth])).toEqual([
       ['NarrativeText', 'Remember to thank the sponsors.', 1, 0],
       ['Title', 'Quarterly Results', 1, 0],
@@ -86,12 +86,12 @@ describe('pptxPartitioner', () => {
 
   it('emits a PageBreak between slides when asked', async () => {
     const bytes = await buildPptx([{ shapes: shape(2, para('One'), { ph: '<p:ph type="title"/>' }) }, { shapes: shape(2, para('Two'), { ph: '<p:ph type="title"/>' }) }]);
-    const els = await pptxPartitioner.partition(bytes, makeOptions(pptxPartitioner, 'b.pptx', { include_page_breaks: true }));
+    const els = await pptxPartitioner.partition(bytes, makeOptions('b.pptx', { include_page_breaks: true }));
     expect(els.map((e) => e.type)).toEqual(['Title', 'PageBreak', 'Title']);
   });
 
   it('fails with FILE_UNREADABLE naming the file for a non-PPTX', async () => {
-    const err = await partitionError(pptxPartitioner, new TextEncoder().encode('not a presentation'), makeOptions(pptxPartitioner, 'fake.pptx'));
+    const err = await partitionError(pptxPartitioner, new TextEncoder().encode('not a presentation'), makeOptions('fake.pptx'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('fake.pptx');
   });
@@ -99,7 +99,7 @@ describe('pptxPartitioner', () => {
 
 describe.skipIf(!hasCorpus)('pptxPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('science-exploration-1p.pptx matches the reference', async () => {
-    const els = await pptxPartitioner.partition(corpusDoc('science-exploration-1p.pptx'), makeOptions(pptxPartitioner, 'science-exploration-1p.pptx'));
+    const els = await pptxPartitioner.partition(corpusDoc('science-exploration-1p.pptx'), makeOptions('science-exploration-1p.pptx'));
     const { f1, types } = compareToReference('science-exploration-1p.pptx', els);
     expect(f1).toBeGreaterThanOrEqual(0.99);
     expect(types).toBe(1);

@@ -28,7 +28,7 @@ describe('xlsxPartitioner', () => {
     s2.getCell('F10').value = 'Value';
     s2.getCell('E11').value = { richText: [{ text: 'bold ' }, { text: 'part' }] };
     s2.getCell('F11').value = new Date(Date.UTC(2023, 5, 30));
-    const els = await xlsxPartitioner.partition(await toBytes(wb), makeOptions(xlsxPartitioner, 'book.xlsx'));
+    const els = await xlsxPartitioner.partition(await toBytes(wb), makeOptions('book.xlsx'));
     expect(els.map((e) => [e.type, e.text, e.metadata.page_name, e.metadata.page_number])).toEqual([
       ['Title', 'Regional Sales', 'Sales', 1],
       ['Table', 'Region Units Revenue North 12 1500.5 South 7 700', 'Sales', 1],
@@ -49,7 +49,7 @@ describe('xlsxPartitioner', () => {
     s.mergeCells('B1:C1');
     s.getRow(2).values = ['Ann', 1, 2];
     s.getRow(3).values = ['Bob', 3, 4];
-    const [table] = await xlsxPartitioner.partition(await toBytes(wb), makeOptions(xlsxPartitioner, 'm.xlsx'));
+    const [table] = await xlsxPartitioner.partition(await toBytes(wb), makeOptions('m.xlsx'));
     expect(table!.text).toBe('Name Scores Ann 1 2 Bob 3 4');
     expect(table!.metadata.text_as_html).toBe(
       '<table><tr><td>Name</td><td colspan="2">Scores</td></tr><tr><td>Ann</td><td>1</td><td>2</td></tr><tr><td>Bob</td><td>3</td><td>4</td></tr></table>',
@@ -59,11 +59,11 @@ describe('xlsxPartitioner', () => {
   it('gives no elements for an empty sheet', async () => {
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('Empty');
-    expect(await xlsxPartitioner.partition(await toBytes(wb), makeOptions(xlsxPartitioner, 'e.xlsx'))).toEqual([]);
+    expect(await xlsxPartitioner.partition(await toBytes(wb), makeOptions('e.xlsx'))).toEqual([]);
   });
 
   it('fails with FILE_UNREADABLE naming the file for a non-XLSX', async () => {
-    const err = await partitionError(xlsxPartitioner, new TextEncoder().encode('a,b\n1,2'), makeOptions(xlsxPartitioner, 'table.xlsx'));
+    const err = await partitionError(xlsxPartitioner, new TextEncoder().encode('a,b\n1,2'), makeOptions('table.xlsx'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('table.xlsx');
   });
@@ -71,7 +71,7 @@ describe('xlsxPartitioner', () => {
 
 describe.skipIf(!hasCorpus)('xlsxPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('stanley-cups.xlsx matches the reference, text_as_html included', async () => {
-    const els = await xlsxPartitioner.partition(corpusDoc('stanley-cups.xlsx'), makeOptions(xlsxPartitioner, 'stanley-cups.xlsx'));
+    const els = await xlsxPartitioner.partition(corpusDoc('stanley-cups.xlsx'), makeOptions('stanley-cups.xlsx'));
     const { f1, types } = compareToReference('stanley-cups.xlsx', els);
     expect(f1).toBe(1);
     expect(types).toBe(1);
@@ -82,7 +82,7 @@ describe.skipIf(!hasCorpus)('xlsxPartitioner on the corpus (skipped without /wor
   });
 
   it('2023-half-year-analyses-by-segment.xlsx gives titles, tables and footnotes for each of its 5 sheets', async () => {
-    const els = await xlsxPartitioner.partition(corpusDoc('2023-half-year-analyses-by-segment.xlsx'), makeOptions(xlsxPartitioner, 'h.xlsx'));
+    const els = await xlsxPartitioner.partition(corpusDoc('2023-half-year-analyses-by-segment.xlsx'), makeOptions('h.xlsx'));
     expect(new Set(els.map((e) => e.metadata.page_number))).toEqual(new Set([1, 2, 3, 4, 5]));
     const tables = els.filter((e) => e.type === 'Table');
     console.log(`[corpus] 2023-half-year-analyses-by-segment.xlsx: ${els.length} elements, ${tables.length} tables`);

@@ -12,7 +12,7 @@ describe('xmlPartitioner', () => {
   <book id="1"><title>War &amp; Peace</title><summary>A sweeping novel that follows several families through the Napoleonic wars.</summary></book>
   <book id="2"><title><![CDATA[Anna <Karenina>]]></title></book>
 </library>`;
-    const els = await xmlPartitioner.partition(enc(xml), makeOptions(xmlPartitioner, 'lib.xml'));
+    const els = await xmlPartitioner.partition(enc(xml), makeOptions('lib.xml'));
     expect(els.map((e) => [e.type, e.text])).toEqual([
       ['Title', 'War & Peace'],
       ['NarrativeText', 'A sweeping novel that follows several families through the Napoleonic wars.'],
@@ -22,24 +22,24 @@ describe('xmlPartitioner', () => {
 
   it('keeps mixed-content text that follows child elements, and DTD-declared entities', async () => {
     const xml = `<!DOCTYPE note [<!ENTITY co "Acme Corp">]><note>Sent by &co; <b>today</b> to all staff</note>`;
-    const els = await xmlPartitioner.partition(enc(xml), makeOptions(xmlPartitioner, 'n.xml'));
+    const els = await xmlPartitioner.partition(enc(xml), makeOptions('n.xml'));
     expect(els.map((e) => e.text)).toEqual(['today', 'Sent by Acme Corp  to all staff']);
   });
 
   it('with xml_keep_tags gives the whole document as one element', async () => {
     const xml = '<a><b>one</b><c>two</c></a>';
-    const els = await xmlPartitioner.partition(enc(xml), makeOptions(xmlPartitioner, 'k.xml', { xml_keep_tags: true }));
+    const els = await xmlPartitioner.partition(enc(xml), makeOptions('k.xml', { xml_keep_tags: true }));
     expect(els.map((e) => [e.type, e.text])).toEqual([['UncategorizedText', xml]]);
   });
 
   it('decodes the encoding named in the XML declaration', async () => {
     const bytes = new Uint8Array([...enc('<?xml version="1.0" encoding="ISO-8859-1"?><r><n>Caf'), 0xe9, ...enc('</n></r>')]);
-    const els = await xmlPartitioner.partition(bytes, makeOptions(xmlPartitioner, 'l.xml'));
+    const els = await xmlPartitioner.partition(bytes, makeOptions('l.xml'));
     expect(els.map((e) => e.text)).toEqual(['Café']);
   });
 
   it('fails with FILE_UNREADABLE naming the file for malformed XML', async () => {
-    const err = await partitionError(xmlPartitioner, enc('<a><b></a>'), makeOptions(xmlPartitioner, 'bad.xml'));
+    const err = await partitionError(xmlPartitioner, enc('<a><b></a>'), makeOptions('bad.xml'));
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('bad.xml');
   });
@@ -47,7 +47,7 @@ describe('xmlPartitioner', () => {
 
 describe.skipIf(!hasCorpus)('xmlPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('factbook.xml matches the reference', async () => {
-    const els = await xmlPartitioner.partition(corpusDoc('factbook.xml'), makeOptions(xmlPartitioner, 'factbook.xml'));
+    const els = await xmlPartitioner.partition(corpusDoc('factbook.xml'), makeOptions('factbook.xml'));
     const { f1, types } = compareToReference('factbook.xml', els);
     expect(f1).toBe(1);
     expect(types).toBe(1);
