@@ -4,7 +4,7 @@ import { elementToJSON, parseSettings, type DestinationConnector, type Element }
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localDestination, outputPathFor } from '../../src/local/local-destination.js';
 import { localSource } from '../../src/local/local-source.js';
-import { conformanceDocument, conformanceElements, testDestinationConformance } from '../conformance/destination-conformance.js';
+import { conformanceDocument, conformanceElements, testDestinationConformance } from '@quarry/connectors/testing';
 import { createDestination, createSource, failureOf, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
 
 async function readOutput(dir: string, recordId: string): Promise<Array<Record<string, unknown>> | undefined> {

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { parseSettings } from '@quarry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { localSource } from '../../src/local/local-source.js';
-import { testSourceConformance } from '../conformance/source-conformance.js';
+import { testSourceConformance } from '@quarry/connectors/testing';
 import { captureLogger, createSource, failureOf, listAll, makeTempDir, removeDir, writeTree } from '../support.js';
 
 for (const version of ['content_hash', 'size_mtime'] as const) {

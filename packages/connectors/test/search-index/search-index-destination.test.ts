@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createSearchIndexDestination, searchIndexDestination, type SearchIndexDestination } from '../../src/search-index/search-index-destination.js';
 import { documentId } from '../../src/search-index/document-id.js';
 import { indexMappings } from '../../src/search-index/mapping.js';
-import { conformanceDocument, conformanceElements, testDestinationConformance } from '../conformance/destination-conformance.js';
+import { conformanceDocument, conformanceElements, testDestinationConformance } from '@quarry/connectors/testing';
 import { ES_TARGET_KINDS, countOf, rowsOf, startTarget, type EsTarget } from '../support/es-target.js';
 import { captureLogger, failureOf, parseConfig } from '../support.js';
 

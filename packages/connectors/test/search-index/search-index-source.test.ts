@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndexSource, searchIndexSource } from '../../src/search-index/search-index-source.js';
-import { testSourceConformance, type SourceFixture } from '../conformance/source-conformance.js';
+import { testSourceConformance, type SourceFixture } from '@quarry/connectors/testing';
 import { ES_TARGET_KINDS, startTarget, type EsTarget } from '../support/es-target.js';
 import { captureLogger, failureOf, listAll, parseConfig } from '../support.js';
 

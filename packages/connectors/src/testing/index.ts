@@ -1,0 +1,13 @@
+/**
+ * Conformance suites for connector authors (`@quarry/connectors/testing`): the behaviour every
+ * source and destination shares, as vitest suites. Call one from a test file, then add the
+ * connector's own tests. Needs `vitest` installed (a peer dependency of this entry only).
+ *
+ * @example
+ * ```ts
+ * import { testDestinationConformance } from '@quarry/connectors/testing';
+ * testDestinationConformance('my-index', makeDestination, readBack);
+ * ```
+ */
+export * from './destination-conformance.js';
+export * from './source-conformance.js';
