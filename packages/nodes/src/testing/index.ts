@@ -1,0 +1,12 @@
+/**
+ * Conformance suites for plugin authors (`@quarry/nodes/testing`): the behaviour every format
+ * partitioner and every chunker shares, as vitest suites. Our own formats and chunkers run them.
+ * Needs `vitest` installed (a peer dependency of this entry only).
+ *
+ * @example
+ * ```ts
+ * import { testChunkerConformance, testFormatConformance } from '@quarry/nodes/testing';
+ * ```
+ */
+export * from './chunker-conformance.js';
+export * from './format-conformance.js';
