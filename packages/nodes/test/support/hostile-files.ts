@@ -257,6 +257,45 @@ export function corruptImagesEml(): HostileFile {
   return { name: 'corrupt-images.eml', bytes: utf8(lines.join('\r\n')), expect: 'crash', description: 'e-mail with the corrupt PNG and JPEG attached', strategies: FAST_ONLY };
 }
 
+/**
+ * An e-mail whose body says `Level <depth>` and which has the same e-mail of `depth - 1` attached,
+ * down to level 0 (no attachment). Attached messages are sent as is (7bit): base64 would grow each
+ * level by a third.
+ */
+export function nestedEml(depth: number): Uint8Array {
+  let message = ['Subject: Level 0', 'Content-Type: text/plain', '', 'Level 0', ''].join('\r\n');
+  for (let level = 1; level <= depth; level++) {
+    const boundary = `B${level}`;
+    message = [
+      `Subject: Level ${level}`,
+      'MIME-Version: 1.0',
+      `Content-Type: multipart/mixed; boundary="${boundary}"`,
+      '',
+      `--${boundary}`,
+      'Content-Type: text/plain',
+      '',
+      `Level ${level}`,
+      `--${boundary}`,
+      'Content-Type: message/rfc822',
+      `Content-Disposition: attachment; filename="level-${level - 1}.eml"`,
+      '',
+      message,
+      `--${boundary}--`,
+      '',
+    ].join('\r\n');
+  }
+  return utf8(message);
+}
+
+/**
+ * `nested-200.eml`: {@link nestedEml} 200 levels deep. Attachments past 8 levels used to be
+ * dropped with only a generic warning (and the deepest read e-mail lost its body); now they are
+ * left out with a warning naming `QUARRY_MAX_EMBEDDING_DEPTH`.
+ */
+export function nestedAttachmentsEml(): HostileFile {
+  return { name: 'nested-200.eml', bytes: nestedEml(200), expect: 'ok', description: 'e-mail with e-mails attached 200 levels deep', strategies: FAST_ONLY };
+}
+
 // ---------------------------------------------------------------------------------------------
 // PDF
 // ---------------------------------------------------------------------------------------------
@@ -584,6 +623,7 @@ export const HOSTILE_GENERATORS: Readonly<Record<string, () => HostileFile>> = {
   'corrupt-palette.png': corruptPalettePng,
   'bad-huffman.jpg': badHuffmanJpeg,
   'corrupt-images.eml': corruptImagesEml,
+  'nested-200.eml': nestedAttachmentsEml,
   'cff-charset-loop.pdf': cffCharsetLoopPdf,
   'broken-xref.pdf': brokenXrefPdf,
   'four-million-paragraphs.docx': fourMillionParagraphsDocx,
