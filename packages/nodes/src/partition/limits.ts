@@ -17,6 +17,8 @@ export interface PartitionLimits {
   maxEmbeddingDepth: number;
   /** Bytes of one line of a text or CSV file. */
   maxLineBytes: number;
+  /** Bytes of a CSV or TSV file: the whole file is one Table element, built in memory. */
+  maxCsvBytes: number;
 }
 
 /** A limit's environment variable and the unit its value counts. */
@@ -33,6 +35,8 @@ const SPECS: Readonly<Record<keyof PartitionLimits, LimitSpec>> = {
   maxNestingDepth: { env: 'QUARRY_MAX_NESTING_DEPTH', unit: 'levels', fallback: 512 },
   maxEmbeddingDepth: { env: 'QUARRY_MAX_EMBEDDING_DEPTH', unit: 'levels', fallback: 8 },
   maxLineBytes: { env: 'QUARRY_MAX_LINE_BYTES', unit: 'bytes', fallback: 16 * 2 ** 20 },
+  // Parsing and building the Table's text and HTML peaks at some 30 bytes resident per byte.
+  maxCsvBytes: { env: 'QUARRY_MAX_CSV_BYTES', unit: 'bytes', fallback: 16 * 2 ** 20 },
 };
 
 /** The environment variable that sets each limit (a positive integer). */
