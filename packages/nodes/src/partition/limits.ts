@@ -19,6 +19,8 @@ export interface PartitionLimits {
   maxLineBytes: number;
   /** Bytes of a CSV or TSV file: the whole file is one Table element, built in memory. */
   maxCsvBytes: number;
+  /** Bytes of a plain-text file: read in pieces, but every paragraph becomes an element. */
+  maxTextBytes: number;
 }
 
 /** A limit's environment variable and the unit its value counts. */
@@ -37,6 +39,8 @@ const SPECS: Readonly<Record<keyof PartitionLimits, LimitSpec>> = {
   maxLineBytes: { env: 'QUARRY_MAX_LINE_BYTES', unit: 'bytes', fallback: 16 * 2 ** 20 },
   // Parsing and building the Table's text and HTML peaks at some 30 bytes resident per byte.
   maxCsvBytes: { env: 'QUARRY_MAX_CSV_BYTES', unit: 'bytes', fallback: 16 * 2 ** 20 },
+  // The elements of a text file cost some 8 times its size (a 200 MB file passed 1 GB resident).
+  maxTextBytes: { env: 'QUARRY_MAX_TEXT_BYTES', unit: 'bytes', fallback: 64 * 2 ** 20 },
 };
 
 /** The environment variable that sets each limit (a positive integer). */

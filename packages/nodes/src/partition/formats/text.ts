@@ -1,6 +1,7 @@
 import type { Element } from '@quarry/core';
 import { chooseParagraphGrouping, GROUPING_SAMPLE_LINES, groupParagraphs, splitByParagraph, type ParagraphGrouping } from '../paragraph-grouping.js';
 import { classifyText, isEmptyBullet } from '../text-classify.js';
+import { limitError, partitionLimits } from '../limits.js';
 import type { FormatPartitioner } from '../types.js';
 import { decodeTextChunks } from './decode-text.js';
 import { assertLineBytes } from './line-bytes.js';
@@ -88,7 +89,8 @@ function lastParagraphStart(text: string): number {
 /**
  * Plain text (`text/plain`, also source-code and log files) in any encoding iconv-lite knows; a
  * byte-order mark wins over the `encoding` setting. The file is decoded and partitioned a few MB
- * at a time; a line over `QUARRY_MAX_LINE_BYTES` fails with `FILE_TOO_LARGE`.
+ * at a time; a file over `QUARRY_MAX_TEXT_BYTES`, or with a line over `QUARRY_MAX_LINE_BYTES`,
+ * fails with `FILE_TOO_LARGE`.
  */
 export const textPartitioner: FormatPartitioner = {
   name: 'text',
@@ -96,6 +98,8 @@ export const textPartitioner: FormatPartitioner = {
   extensions: ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'],
   partition: (bytes, options) => {
     assertLineBytes(bytes, options.filename);
+    const limits = partitionLimits();
+    if (bytes.byteLength > limits.maxTextBytes) throw limitError('FILE_TOO_LARGE', 'maxTextBytes', options.filename, bytes.byteLength, limits);
     return partitionPlainTextChunks(decodeTextChunks(bytes, options.encoding));
   },
 };

@@ -5,7 +5,7 @@ import { firstLineOver } from '../../../src/partition/formats/line-bytes.js';
 import { textPartitioner } from '../../../src/partition/formats/text.js';
 import { formatOptions, utf8 } from '../format-options.js';
 
-const ENV = ['QUARRY_MAX_LINE_BYTES', 'QUARRY_MAX_CSV_BYTES'] as const;
+const ENV = ['QUARRY_MAX_LINE_BYTES', 'QUARRY_MAX_CSV_BYTES', 'QUARRY_MAX_TEXT_BYTES'] as const;
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 afterEach(() => {
   for (const k of ENV) {
@@ -42,6 +42,16 @@ describe('line and file limits of text and CSV', () => {
     expect((e as Error).message).toBe('long.txt: 150 bytes, over the limit of 100 bytes (set QUARRY_MAX_LINE_BYTES to raise it)');
     process.env.QUARRY_MAX_LINE_BYTES = '150';
     expect(textPartitioner.partition(bytes, formatOptions({ filename: 'long.txt' }))).toHaveLength(3);
+  });
+
+  it('refuses a text file over QUARRY_MAX_TEXT_BYTES', () => {
+    process.env.QUARRY_MAX_TEXT_BYTES = '1000';
+    const bytes = utf8('Some words on a line.\n'.repeat(50));
+    const e = errorOf(() => textPartitioner.partition(bytes, formatOptions({ filename: 'big.txt' })));
+    expect(isQuarryError(e) && e.code).toBe('FILE_TOO_LARGE');
+    expect((e as Error).message).toBe('big.txt: 1100 bytes, over the limit of 1000 bytes (set QUARRY_MAX_TEXT_BYTES to raise it)');
+    process.env.QUARRY_MAX_TEXT_BYTES = '1100';
+    expect(textPartitioner.partition(bytes, formatOptions({ filename: 'big.txt' }))).toHaveLength(50);
   });
 
   it('refuses a CSV with a line over QUARRY_MAX_LINE_BYTES, and one over QUARRY_MAX_CSV_BYTES', () => {
