@@ -20,23 +20,49 @@ const LINE_BREAK_OR_BULLET = new RegExp(`\\s*\\n\\s*|${BULLET_BREAK}`, 'u');
 const BULLET_ITEM_SPLIT = new RegExp(BULLET_BREAK, 'u');
 const BULLET_START = new RegExp(`^${BULLET_CLASS}(?!${BULLET_CLASS})`, 'u');
 
+/** Lines of the text the grouping is chosen from. */
+export const GROUPING_SAMPLE_LINES = 2000;
+
+/** How a text's lines are grouped into paragraphs (see {@link autoParagraphGrouper}). */
+export type ParagraphGrouping = 'line' | 'blank-line';
+
 /**
- * Chooses the grouping from the share of blank lines among the first 2000 lines: under 10 % means
- * one paragraph per line, otherwise paragraphs are separated by blank lines and the lines inside
- * one are joined. Paragraphs in the result are separated by `"\n\n"`.
+ * The grouping for a text that starts with `sample`, which holds its first
+ * {@link GROUPING_SAMPLE_LINES} lines (or all of it): under 10 % blank lines means one paragraph
+ * per line, otherwise paragraphs are separated by blank lines.
  */
-export function autoParagraphGrouper(text: string): string {
-  const lines = text.split(/(?<=\n)/u);
+export function chooseParagraphGrouping(sample: string, wholeText: boolean): ParagraphGrouping {
+  const lines = sample.split(/(?<=\n)/u, GROUPING_SAMPLE_LINES);
   // Python's split keeps a final empty piece after a trailing newline; it counts as a blank line.
-  if (text.endsWith('\n')) lines.push('');
-  const sample = lines.slice(0, 2000);
-  const empty = sample.filter((l) => !l.trim()).length;
-  const ratio = sample.length ? empty / sample.length : 0;
-  return ratio < 0.1 ? newLineGrouper(lines) : groupBrokenParagraphs(text);
+  if (wholeText && sample.endsWith('\n') && lines.length < GROUPING_SAMPLE_LINES) lines.push('');
+  const empty = lines.filter((l) => !l.trim()).length;
+  const ratio = lines.length ? empty / lines.length : 0;
+  return ratio < 0.1 ? 'line' : 'blank-line';
 }
 
-function newLineGrouper(lines: string[]): string {
-  return lines.filter((l) => l.trim()).join('\n\n');
+/**
+ * Groups text by `grouping`: one paragraph per non-blank line, or paragraphs separated by blank
+ * lines whose lines are joined. Paragraphs in the result are separated by `"\n\n"`. Text cut
+ * after a line feed (`line`) or before the first non-space character after a blank line
+ * (`blank-line`) groups piece by piece as it does whole.
+ */
+export function groupParagraphs(text: string, grouping: ParagraphGrouping): string {
+  return grouping === 'line' ? newLineGrouper(text) : groupBrokenParagraphs(text);
+}
+
+/**
+ * Chooses the grouping from the share of blank lines among the first 2000 lines (see
+ * {@link chooseParagraphGrouping}) and groups the text with it.
+ */
+export function autoParagraphGrouper(text: string): string {
+  return groupParagraphs(text, chooseParagraphGrouping(text, true));
+}
+
+function newLineGrouper(text: string): string {
+  return text
+    .split(/(?<=\n)/u)
+    .filter((l) => l.trim())
+    .join('\n\n');
 }
 
 /** Joins lines broken for layout; keeps blocks of short lines (fewer than 5 words each) as lines. */

@@ -13,6 +13,7 @@ import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType
 import { setElementHierarchy } from './element-hierarchy.js';
 import { BUILTIN_FORMATS, findFormat, loadFormat } from './formats/index.js';
 import { fileBaseName, stampFileMetadata } from './file-metadata.js';
+import { limitError, partitionLimits } from './limits.js';
 import { shiftPageNumbers, validStartingPageNumber } from './page-numbers.js';
 import type { FormatPartitionOptions, PartitionStrategy } from './types.js';
 
@@ -75,9 +76,6 @@ export interface PartitionFileRequest {
 }
 
 const STRATEGIES: readonly PartitionStrategy[] = ['fast', 'hi_res', 'auto', 'vlm', 'ocr_only'];
-// An e-mail attached to an e-mail attached to ... stops here.
-const MAX_EMBEDDING_DEPTH = 8;
-
 
 /**
  * Partitions one document: detects its type, runs the matching format partitioner, then applies
@@ -137,10 +135,12 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     filetype: detected.mime,
     signal,
     logger,
+    embeddingDepth: depth,
     partitionEmbedded: async (inner, innerName) => {
-      if (depth + 1 > MAX_EMBEDDING_DEPTH) {
-        throw quarryError('FILE_UNREADABLE', `${filename}: embedded documents nested deeper than ${MAX_EMBEDDING_DEPTH} levels`, { details: { filename } });
-      }
+      // The formats leave out attachments past the limit themselves (with a warning); this stops
+      // one that does not. A document's own parts (an e-mail's body) sit one level below it.
+      const limits = partitionLimits();
+      if (depth > limits.maxEmbeddingDepth) throw limitError('DOCUMENT_TOO_COMPLEX', 'maxEmbeddingDepth', filename, depth + 1, limits);
       const { pages: _pages, ...inherited } = request;
       const nested = await partitionDocument(inner, { ...inherited, filename: innerName, filetype: undefined, file_directory: undefined, last_modified: undefined }, depth + 1);
       for (const el of nested) el.metadata.attached_to_filename ??= filename;

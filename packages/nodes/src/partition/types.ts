@@ -29,6 +29,12 @@ export interface FormatPartitionOptions {
   signal: AbortSignal;
   logger: Logger;
   /**
+   * How many attachments deep this document sits: 0 for the file itself, 1 for its attachments,
+   * and so on (absent: 0). A format that partitions attachments leaves out those past
+   * `QUARRY_MAX_EMBEDDING_DEPTH`, with a warning.
+   */
+  embeddingDepth?: number;
+  /**
    * Partitions an embedded file (an email attachment, say) with the same options, detecting its
    * type; its elements carry `metadata.attached_to_filename`.
    */

@@ -1,7 +1,9 @@
 import Papa from 'papaparse';
 import type { Element } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
+import { limitError, partitionLimits } from '../limits.js';
 import { decodeText } from './decode-text.js';
+import { assertLineBytes } from './line-bytes.js';
 import { newElement } from './new-element.js';
 import { htmlifyMatrix, matrixText } from './table-html.js';
 
@@ -24,6 +26,9 @@ export function parseDelimited(text: string, delimiter: string | undefined): str
 }
 
 function partitionDelimited(bytes: Uint8Array, options: FormatPartitionOptions, delimiter: string | undefined): Element[] {
+  assertLineBytes(bytes, options.filename);
+  const limits = partitionLimits();
+  if (bytes.byteLength > limits.maxCsvBytes) throw limitError('FILE_TOO_LARGE', 'maxCsvBytes', options.filename, bytes.byteLength, limits);
   const rows = parseDelimited(decodeText(bytes, options.encoding), delimiter);
   const text = matrixText(rows);
   if (!text) return [];
@@ -35,7 +40,8 @@ function partitionDelimited(bytes: Uint8Array, options: FormatPartitionOptions, 
  * CSV: the whole file becomes one `Table` element whose text is every non-empty cell joined by
  * spaces and whose `text_as_html` holds the grid. The delimiter is sniffed (comma or semicolon).
  * `text_as_html` is always written: the reference infers table structure for every non-PDF format
- * by default.
+ * by default. A file over `QUARRY_MAX_CSV_BYTES`, or with a line over `QUARRY_MAX_LINE_BYTES`, fails
+ * with `FILE_TOO_LARGE`.
  */
 export const csvPartitioner: FormatPartitioner = {
   partition: (bytes, options) => partitionDelimited(bytes, options, undefined),

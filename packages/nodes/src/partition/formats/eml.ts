@@ -1,5 +1,6 @@
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
 import { isQuarryError, quarryError, type Element, type ElementMetadata } from '@quarry/core';
+import { LIMIT_ENV, limitWarning, partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 
 const SPECIALS = /[()<>@,:;".[\]\\]/;
@@ -95,7 +96,9 @@ async function bodyElements(mail: ParsedMail, options: FormatPartitionOptions): 
  * `bcc_recipient`, `subject`, `email_message_id` and `last_modified` (the Date header, UTC). Then
  * each attachment is partitioned with `partitionEmbedded` (its elements carry
  * `attached_to_filename` and the message's `last_modified`); an attachment of a type no
- * partitioner handles is skipped, as in the reference.
+ * partitioner handles is skipped, as in the reference. Attachments nested more than
+ * `QUARRY_MAX_EMBEDDING_DEPTH` levels deep (an e-mail attached to an e-mail attached to ...) are
+ * left out with a warning on the partition logger.
  *
  * The reference prefers the HTML body by default (`content_source="text/html"`); quarry prefers
  * the text part because mail HTML is mostly layout tables and styling, which partition into worse
@@ -124,9 +127,19 @@ export const emlPartitioner: FormatPartitioner = {
       el.metadata = { ...el.metadata, ...meta };
       out.push(el);
     }
+    // An e-mail attached to an e-mail attached to ... : attachments past the limit are left out.
+    const tooDeep = (options.embeddingDepth ?? 0) >= partitionLimits().maxEmbeddingDepth;
     for (const [i, att] of mail.attachments.entries()) {
       options.signal.throwIfAborted();
       const name = attachmentName(att, i);
+      if (tooDeep) {
+        options.logger.warn(limitWarning('maxEmbeddingDepth', options.filename, `attachment ${name}, nested ${(options.embeddingDepth ?? 0) + 1} levels deep,`), {
+          filename: options.filename,
+          attachment: name,
+          limit: LIMIT_ENV.maxEmbeddingDepth,
+        });
+        continue;
+      }
       let elements: Element[];
       try {
         elements = await options.partitionEmbedded(new Uint8Array(att.content), name);

@@ -36,6 +36,8 @@ export interface ExtractLayoutsOptions {
   logger?: Logger;
   /** Use the page worker thread: `true`/`false` to force; unset, by page count and idle cores. */
   parallel?: boolean;
+  /** A document of more pages fails with kind `too-many-pages` before any page is read. */
+  maxPages?: number;
 }
 
 /**
@@ -43,8 +45,8 @@ export interface ExtractLayoutsOptions {
  * be read (logged as a warning). Fails with kind `unreadable` when no page at all could be read.
  */
 export async function extractLayouts(bytes: Uint8Array, options: ExtractLayoutsOptions = {}): Promise<(PageLayout | undefined)[]> {
-  const { signal, logger } = options;
-  return withPdf(bytes, { signal }, async (doc) => {
+  const { signal, logger, maxPages } = options;
+  return withPdf(bytes, { signal, maxPages }, async (doc) => {
     const n = doc.numPages;
     const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
     const failures = new Map<number, string>();

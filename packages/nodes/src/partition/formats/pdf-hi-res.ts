@@ -7,6 +7,7 @@
  * worker in flight, while the following pages are read.
  */
 import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES, type Element, type ElementType } from '@quarry/core';
+import { partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions } from '../types.js';
 import { MAX_OCR_WORKERS, ocrImage, type OcrResult } from '../ocr.js';
 import { elementsFromLayouts, type BuiltElement } from './pdf-elements.js';
@@ -32,7 +33,7 @@ const MIN_NOISE_CONFIDENCE = 40;
 export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
   const { signal, logger } = options;
   const pdfjs = await loadPdfjs();
-  return withPdf(bytes, { signal }, async (doc) => {
+  return withPdf(bytes, { signal, maxPages: partitionLimits().maxPdfPages }, async (doc) => {
     const n = doc.numPages;
     const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
     const inFlight = new Set<Promise<void>>();

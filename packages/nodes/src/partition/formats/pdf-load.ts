@@ -17,17 +17,20 @@ export type PdfDocument = PdfjsModuleNs.PDFDocumentProxy;
 export type PdfPage = PdfjsModuleNs.PDFPageProxy;
 
 /** Why a PDF could not be opened or read; `pdf.ts` maps each kind onto a `QuarryError` code. */
-export type PdfFailureKind = 'password' | 'unreadable' | 'aborted';
+export type PdfFailureKind = 'password' | 'unreadable' | 'aborted' | 'too-many-pages';
 
 /** A failure of pdf.js, classified. */
 export class PdfOpenError extends Error {
   /** What went wrong. */
   readonly kind: PdfFailureKind;
+  /** The page count, for kind `too-many-pages`. */
+  readonly pages?: number;
 
-  constructor(kind: PdfFailureKind, message: string, options?: { cause?: unknown }) {
+  constructor(kind: PdfFailureKind, message: string, options?: { cause?: unknown; pages?: number }) {
     super(message, options);
     this.name = 'PdfOpenError';
     this.kind = kind;
+    if (options?.pages !== undefined) this.pages = options.pages;
   }
 }
 
@@ -85,6 +88,8 @@ export interface OpenPdfOptions {
   signal?: AbortSignal;
   /** User password, when the caller has one. */
   password?: string;
+  /** A document of more pages fails with kind `too-many-pages` before any page is read. */
+  maxPages?: number;
 }
 
 /** An open document and the way to close it. */
@@ -97,7 +102,8 @@ export interface PdfHandle {
 /**
  * Opens a PDF. An owner-password-only file opens as is; a file that needs a user password fails
  * with kind `password`; a file pdf.js cannot parse fails with kind `unreadable` (pdf.js rebuilds a
- * broken xref table by itself first). Aborting the signal destroys the loading task (and so the
+ * broken xref table by itself first); a file of more than `maxPages` pages fails with kind
+ * `too-many-pages`. Aborting the signal destroys the loading task (and so the
  * document); requests still pending then mostly fail, and {@link withPdf} does not wait for those
  * that never settle.
  *
@@ -131,12 +137,19 @@ export async function openPdf(bytes: Uint8Array, options: OpenPdfOptions = {}): 
     signal?.removeEventListener('abort', onAbort);
     await task.destroy().catch(() => undefined);
   };
+  let doc: PdfDocument;
   try {
-    return { doc: await task.promise, close };
+    doc = await task.promise;
   } catch (e) {
     await close();
     throw classifyPdfError(e, signal);
   }
+  // The page count is the page tree's /Count: a file of a few KB can claim any number of pages.
+  if (options.maxPages !== undefined && doc.numPages > options.maxPages) {
+    await close();
+    throw new PdfOpenError('too-many-pages', `the PDF has ${doc.numPages} pages`, { pages: doc.numPages });
+  }
+  return { doc, close };
 }
 
 /**

@@ -16,6 +16,7 @@ import type { FormatPartitioner, FormatPartitionOptions } from '../types.js';
 import { elementsFromLayouts } from './pdf-elements.js';
 import { extractLayouts } from './pdf-extract-pages.js';
 import { partitionPdfHiRes } from './pdf-hi-res.js';
+import { limitError, partitionLimits } from '../limits.js';
 import { PdfOpenError } from './pdf-load.js';
 
 /** Partitions PDF documents (see the module comment for the strategies). */
@@ -31,7 +32,7 @@ export const pdfPartitioner: FormatPartitioner = {
 };
 
 async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
-  const layouts = await extractLayouts(bytes, { signal: options.signal, logger: options.logger });
+  const layouts = await extractLayouts(bytes, { signal: options.signal, logger: options.logger, maxPages: partitionLimits().maxPdfPages });
   if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
     options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
   }
@@ -45,7 +46,8 @@ async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptio
 
 /**
  * Maps pdf.js failures onto coded errors: `PDF_PASSWORD_REQUIRED` for a file that needs a user
- * password, `FILE_UNREADABLE` for one pdf.js cannot parse, `JOB_ABORTED` when the signal aborted.
+ * password, `DOCUMENT_TOO_COMPLEX` for one of more pages than `QUARRY_MAX_PDF_PAGES`,
+ * `FILE_UNREADABLE` for one pdf.js cannot parse, `JOB_ABORTED` when the signal aborted.
  */
 export function toQuarryError(e: unknown, filename: string): unknown {
   if (e instanceof QuarryError) return e;
@@ -56,6 +58,8 @@ export function toQuarryError(e: unknown, filename: string): unknown {
       return new QuarryError('PDF_PASSWORD_REQUIRED', `${filename}: ${e.message}`, { cause: e, details });
     case 'aborted':
       return quarryError('JOB_ABORTED', `${filename}: ${e.message}`, { cause: e, details });
+    case 'too-many-pages':
+      return limitError('DOCUMENT_TOO_COMPLEX', 'maxPdfPages', filename, e.pages ?? 0);
     default:
       return quarryError('FILE_UNREADABLE', `${filename}: ${e.message}`, { cause: e, details });
   }

@@ -28,6 +28,7 @@ import { loadPdfjs, withPdf } from '../formats/pdf-load.js';
 import { layoutPageText, readPageText } from '../formats/pdf-page-layout.js';
 import { findTables } from '../formats/pdf-tables.js';
 import { fileBaseName, stampFileMetadata } from '../file-metadata.js';
+import { partitionLimits } from '../limits.js';
 import { shiftPageNumbers, validStartingPageNumber } from '../page-numbers.js';
 import { partitionFile, type PartitionFileRequest } from '../partition-file.js';
 import { pageFeatures, routePage, type PageRoute, type RouteDecision } from './auto-router.js';
@@ -181,7 +182,7 @@ async function partitionPdf(bytes: Uint8Array, request: VlmPartitionRequest, fil
   let provider: Provider | undefined;
   try {
     const pdfjs = await loadPdfjs();
-    await withPdf(bytes, { signal }, async (doc) => {
+    await withPdf(bytes, { signal, maxPages: partitionLimits().maxPdfPages }, async (doc) => {
       const inFlight = new Set<Promise<void>>();
       try {
         for (let p = 1; p <= doc.numPages; p++) {

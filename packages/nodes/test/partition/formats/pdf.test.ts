@@ -146,6 +146,25 @@ describe('pdfPartitioner errors', () => {
     }
   });
 
+  it('refuses a PDF of more pages than QUARRY_MAX_PDF_PAGES before reading any page, with every strategy', async () => {
+    const bytes = makePdf([reportPage(1), reportPage(2), reportPage(3)]);
+    const before = process.env.QUARRY_MAX_PDF_PAGES;
+    process.env.QUARRY_MAX_PDF_PAGES = '2';
+    try {
+      for (const strategy of ['fast', 'hi_res'] as const) {
+        const e = await errorOf(partition(bytes, { strategy }));
+        expect(isQuarryError(e) && e.code).toBe('DOCUMENT_TOO_COMPLEX');
+        expect((e as Error).message).toBe('doc.pdf: 3 pages, over the limit of 2 pages (set QUARRY_MAX_PDF_PAGES to raise it)');
+        expect(isQuarryError(e) && e.details).toEqual({ filename: 'doc.pdf', limit: 'QUARRY_MAX_PDF_PAGES', limit_value: 2, found: 3 });
+      }
+      process.env.QUARRY_MAX_PDF_PAGES = '3';
+      expect((await partition(bytes)).length).toBeGreaterThan(0);
+    } finally {
+      if (before === undefined) delete process.env.QUARRY_MAX_PDF_PAGES;
+      else process.env.QUARRY_MAX_PDF_PAGES = before;
+    }
+  });
+
   it('fails with FILE_UNREADABLE for bytes that are not a PDF', async () => {
     const e = await errorOf(partition(new TextEncoder().encode('this is not a pdf at all')));
     expect(isQuarryError(e) && e.code).toBe('FILE_UNREADABLE');

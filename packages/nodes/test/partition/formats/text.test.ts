@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { partitionPlainText, textPartitioner } from '../../../src/partition/formats/text.js';
+import { decodeTextChunks } from '../../../src/partition/formats/decode-text.js';
+import { partitionPlainText, partitionPlainTextChunks, textPartitioner } from '../../../src/partition/formats/text.js';
+import { autoParagraphGrouper, splitByParagraph } from '../../../src/partition/paragraph-grouping.js';
+import { classifyText, isEmptyBullet } from '../../../src/partition/text-classify.js';
 import { partitionFile } from '../../../src/partition/partition-file.js';
 import { formatOptions, utf8 } from '../format-options.js';
 import { corpusBytes, expectedElements, hasCorpus, tokenF1, typeAgreement } from '../reference-metrics.js';
@@ -81,6 +84,71 @@ describe('partitionPlainText', () => {
   it('returns no elements for whitespace-only text and skips lone bullets', () => {
     expect(partitionPlainText('  \n\n \t')).toEqual([]);
     expect(types('•\n\nThe cat sat on the mat and purred.\n')).toEqual([['NarrativeText', 'The cat sat on the mat and purred.']]);
+  });
+});
+
+/** The whole-text pipeline the chunked one must reproduce: normalize, group, split, classify. */
+function wholeText(text: string): string[][] {
+  const normalized = text.replace(/\r\n?/gu, '\n').replace(/[^\S\n]{101,}/gu, ' ');
+  if (!normalized.trim()) return [];
+  return splitByParagraph(autoParagraphGrouper(normalized))
+    .map((p) => p.trim())
+    .filter((p) => p && !isEmptyBullet(p))
+    .map((p) => {
+      const c = classifyText(p);
+      return [c.type, c.text];
+    });
+}
+
+/** A text of `paragraphs` paragraphs, every `blankEvery`-th line break doubled, with CRLFs, bullets, padding and long runs of blank lines. */
+function mixedText(paragraphs: number, blankEvery: number): string {
+  const pieces = [
+    'The committee met on Tuesday\r\nand agreed on the budget for next year.',
+    'SECTION 4',
+    '\u2022 first item of a bulleted list\n\u2022 second item, well-known',
+    `Padding${' '.repeat(150)}inside a line, and tabs\t\there.`,
+    'Short line\nAnother short\nThird one',
+    'A sentence that is rather long. '.repeat(60),
+  ];
+  let out = '';
+  for (let i = 0; i < paragraphs; i++) {
+    out += pieces[i % pieces.length]!;
+    out += i % blankEvery === 0 ? (i % 7 === 0 ? '\n \n\t\n\n  ' : '\r\n\r\n') : '\n';
+  }
+  return out;
+}
+
+/** `text` cut every `size` characters. */
+function cutEvery(text: string, size: number): string[] {
+  const out: string[] = [];
+  for (let at = 0; at < text.length; at += size) out.push(text.slice(at, at + size));
+  return out;
+}
+
+describe('partitionPlainTextChunks', () => {
+  // Over 2000 lines, so that pieces are grouped before the text ends.
+  for (const [name, blankEvery] of [
+    ['one paragraph per line', 50],
+    ['paragraphs separated by blank lines', 2],
+  ] as const) {
+    it(`groups text read in pieces as it groups it whole: ${name}`, () => {
+      const text = mixedText(2400, blankEvery);
+      const expected = wholeText(text);
+      expect(text.split('\n').length).toBeGreaterThan(2000);
+      const types = (els: ReturnType<typeof partitionPlainText>) => els.map((e) => [e.type, e.text]);
+      expect(types(partitionPlainText(text))).toEqual(expected);
+      for (const size of [997, 65_536]) expect(types(partitionPlainTextChunks(cutEvery(text, size)))).toEqual(expected);
+      // A CRLF split between two pieces is one line break.
+      const crlfCut = text.indexOf('\r\n') + 1;
+      expect(types(partitionPlainTextChunks([text.slice(0, crlfCut), text.slice(crlfCut)]))).toEqual(expected);
+    });
+  }
+
+  it('decodes a character split between two pieces of bytes whole', () => {
+    const bytes = new TextEncoder().encode('é'.repeat(3 * 2 ** 20));
+    const chunks = [...decodeTextChunks(bytes, 'utf-8')];
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.join('')).toBe('é'.repeat(3 * 2 ** 20));
   });
 });
 
