@@ -1,9 +1,10 @@
 import { hostname } from 'node:os';
 import { Worker, type Job as BullJob } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger, type Services } from '@quarry/core';
+import { errorMessage, isQuarryError, QuarryError, Services, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
+import { RedisRateBudgets, SHARED_RATE_BUDGETS_SERVICE } from './redis-rate-budgets.js';
 import { openJobSpec, type StoredJobSpec } from './sealed-connectors.js';
 import { hasValidMac } from './task-mac.js';
 import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
@@ -29,7 +30,11 @@ export interface WorkerOptions {
   /** A job's nodes and destinations are closed after this long without a task of it (default 60 s). */
   idleCloseMs?: number;
   logger?: Logger;
-  /** Shared services handed to node factories (a partition pool, say). */
+  /**
+   * Shared services handed to node factories (a partition pool, say). Unless they hold shared rate
+   * budgets already, the worker adds its Redis ones (see {@link RedisRateBudgets}), so that provider
+   * nodes on every worker spend from one budget per API key.
+   */
   services?: Services;
   /** This worker's name in results and logs (default `host:pid`). */
   name?: string;
@@ -65,6 +70,8 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const idleCloseMs = options.idleCloseMs ?? 60_000;
   const redis = await connectRedis(connection);
+  const services = options.services?.clone() ?? new Services();
+  if (!services.has(SHARED_RATE_BUDGETS_SERVICE)) services.set(SHARED_RATE_BUDGETS_SERVICE, new RedisRateBudgets(redis));
   const subscriber = redis.duplicate();
   subscriber.on('error', () => {});
   const jobs = new Map<string, { job: Promise<WorkerJob>; idle?: NodeJS.Timeout }>();
@@ -98,7 +105,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
             concurrency,
             logger,
             worker: name,
-            ...(options.services ? { services: options.services } : {}),
+            services,
             onEnded: () => {
               if (jobs.get(data.job_id)?.job === job) jobs.delete(data.job_id);
             },
