@@ -6,6 +6,7 @@ export const ERROR_CODES = {
   ARCHIVE_TOO_LARGE: 'a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) inflates beyond the size limits (decompression bomb guard)',
   CHUNKING_OPTIONS_INVALID: 'invalid chunking options (the reference library messages)',
   CONNECTOR_IN_USE: 'a connector cannot be deleted while a workflow uses it (409)',
+  COORDINATOR_LOST: 'a distributed task of a job whose coordinator stopped sending its heartbeat (it died); the worker did not run it',
   DESTINATION_UNAVAILABLE: 'a destination cannot be prepared (missing, not a directory, unreachable)',
   DESTINATION_WRITE_FAILED: 'a destination could not write a document',
   DISTRIBUTED_JOB_INVALID: "a distributed task names a job or workflow version that Redis does not hold as stated, or lacks the coordinator's signature",

@@ -16,7 +16,8 @@ import {
   type SourceRecord,
   type StateStore,
 } from '@quarry/core';
-import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage } from './keys.js';
+import { accountDead, type DeadJobReport } from './dead-jobs.js';
+import { DEFAULT_QUEUE, HEARTBEAT_TTL_MS, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage, type JobEntry } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
 import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealJobSpec } from './sealed-connectors.js';
 import { taskMac } from './task-mac.js';
@@ -64,6 +65,16 @@ export interface DistributedRunOptions {
    * when they hold credentials).
    */
   secret?: string;
+  /**
+   * Lifetime of this coordinator's heartbeat in Redis (default 30 s), refreshed every third of it.
+   * Workers do not run tasks of a job whose heartbeat expired (`COORDINATOR_LOST`).
+   */
+  heartbeatTtlMs?: number;
+  /**
+   * Called with the report of each earlier job of this workflow whose coordinator died, accounted
+   * for (and cleaned up) before this job queues anything. Each is also logged as a warning.
+   */
+  onDeadJob?: (report: DeadJobReport) => void;
 }
 
 /** Tasks sent to Redis in one round trip (see {@link TaskBatcher}). */
@@ -204,6 +215,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     let queueEvents: QueueEvents | undefined;
     let source: SourceConnector | undefined;
     let reconciler: NodeJS.Timeout | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
     let tasks: TaskBatcher<TaskData, JobsOptions> | undefined;
     try {
       const connection = redisOptions(options.redis);
@@ -239,11 +251,21 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
         logger.warn(`connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`, { job_id: id });
       }
       const { stored, taskKey } = await sealJobSpec(spec, options.secret);
+      // The heartbeat exists before the spec does: a worker never finds the spec without it while this runs.
+      const ttl = Math.max(300, options.heartbeatTtlMs ?? HEARTBEAT_TTL_MS);
+      const r = redis;
+      await r.set(keys.alive(id), '1', 'PX', ttl);
+      heartbeat = setInterval(() => void r.set(keys.alive(id), '1', 'PX', ttl).catch((e: unknown) => logger.warn('heartbeat: cannot reach Redis', { error: errorMessage(e) })), Math.floor(ttl / 3));
+      heartbeat.unref();
+      const entry: JobEntry = { workflow_id: workflowId, started_at: new Date().toISOString() };
+      await redis.hset(keys.jobs, id, JSON.stringify(entry));
       await redis.set(keys.spec(id), JSON.stringify(stored), 'EX', RECORD_TTL_S);
 
       queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
       queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
       await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
+      // Earlier jobs of this workflow whose coordinator died: counted and cleaned up before this one queues.
+      for (const report of await accountDead(redis, queue, keys, { workflowId, secret: options.secret, logger })) options.onDeadJob?.(report);
       queueEvents.on('completed', ({ jobId, returnvalue }) => {
         const result = parseResult(returnvalue);
         if (result) void settle(jobId, result);
@@ -279,6 +301,9 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
         removeOnFail: { age: 24 * 3600 },
       };
       const send = async (batch: Array<QueuedTask<TaskData, JobsOptions>>): Promise<void> => {
+        // The task ids used so far, before the tasks exist: whoever accounts for this job if it dies looks them all up.
+        const last = batch.reduce((n, t) => Math.max(n, Number((t.opts.jobId ?? '').slice(id.length + 1))), -1);
+        await r.set(keys.queued(id), String(last + 1), 'EX', RECORD_TTL_S);
         await q.addBulk(batch);
         const now = Date.now();
         for (const t of batch) {
@@ -315,13 +340,15 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       announce();
     } finally {
       clearInterval(reconciler);
+      clearInterval(heartbeat);
       tasks?.discard();
       // A cancelled job can end with outcomes still being counted; none is left out.
       await Promise.allSettled([...counting]);
       if (redis) {
         const done: ControlMessage = { type: 'finished', job_id: id };
         await redis.publish(keys.control, JSON.stringify(done)).catch(() => undefined);
-        await redis.del(keys.spec(id), keys.cancelled(id)).catch(() => undefined);
+        await redis.del(keys.spec(id), keys.cancelled(id), keys.alive(id), keys.queued(id)).catch(() => undefined);
+        await redis.hdel(keys.jobs, id).catch(() => undefined);
       }
       await Promise.allSettled([queueEvents?.close(), queue?.close(), source?.close?.()]);
       redis?.disconnect();

@@ -1,9 +1,11 @@
 import { hostname } from 'node:os';
 import { Worker, type Job as BullJob } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { errorMessage, isQuarryError, QuarryError, silentLogger, type Engine, type Logger, type Services } from '@quarry/core';
+import { errorMessage, isQuarryError, QuarryError, Services, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
+import { COORDINATOR_LOST } from './dead-jobs.js';
+import { RedisRateBudgets, SHARED_RATE_BUDGETS_SERVICE } from './redis-rate-budgets.js';
 import { openJobSpec, type StoredJobSpec } from './sealed-connectors.js';
 import { hasValidMac } from './task-mac.js';
 import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
@@ -29,7 +31,11 @@ export interface WorkerOptions {
   /** A job's nodes and destinations are closed after this long without a task of it (default 60 s). */
   idleCloseMs?: number;
   logger?: Logger;
-  /** Shared services handed to node factories (a partition pool, say). */
+  /**
+   * Shared services handed to node factories (a partition pool, say). Unless they hold shared rate
+   * budgets already, the worker adds its Redis ones (see {@link RedisRateBudgets}), so that provider
+   * nodes on every worker spend from one budget per API key.
+   */
   services?: Services;
   /** This worker's name in results and logs (default `host:pid`). */
   name?: string;
@@ -42,7 +48,7 @@ export interface DistributedWorker {
   /** This worker's name. */
   readonly name: string;
   /** Tasks this worker has finished, by outcome. */
-  readonly counts: { written: number; failed: number; stopped: number; retried: number };
+  readonly counts: { written: number; failed: number; stopped: number; retried: number; orphaned: number };
   /** Stops taking tasks, lets the running ones finish, closes every job's nodes and connections. */
   close(): Promise<void>;
 }
@@ -65,11 +71,13 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const idleCloseMs = options.idleCloseMs ?? 60_000;
   const redis = await connectRedis(connection);
+  const services = options.services?.clone() ?? new Services();
+  if (!services.has(SHARED_RATE_BUDGETS_SERVICE)) services.set(SHARED_RATE_BUDGETS_SERVICE, new RedisRateBudgets(redis));
   const subscriber = redis.duplicate();
   subscriber.on('error', () => {});
   const jobs = new Map<string, { job: Promise<WorkerJob>; idle?: NodeJS.Timeout }>();
   const cancelled = new Set<string>();
-  const counts = { written: 0, failed: 0, stopped: 0, retried: 0 };
+  const counts = { written: 0, failed: 0, stopped: 0, retried: 0, orphaned: 0 };
 
   const closeJob = (jobId: string): void => {
     const entry = jobs.get(jobId);
@@ -98,7 +106,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
             concurrency,
             logger,
             worker: name,
-            ...(options.services ? { services: options.services } : {}),
+            services,
             onEnded: () => {
               if (jobs.get(data.job_id)?.job === job) jobs.delete(data.job_id);
             },
@@ -155,6 +163,13 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     let result: TaskResult;
     if (cancelled.has(data.job_id) || (await redis.exists(keys.cancelled(data.job_id))) === 1) {
       result = { outcome: 'stopped', nodes: [], worker: name };
+    } else if ((await redis.exists(keys.spec(data.job_id))) === 1 && (await redis.exists(keys.alive(data.job_id))) === 0) {
+      // The job is not over but its coordinator is gone: nobody would count the outcome, so nothing
+      // is run; whoever accounts for the job (the next run of its workflow) finds this result.
+      counts.orphaned++;
+      logger.warn('worker: task of a job whose coordinator is gone: not run', { task: task.id, job_id: data.job_id, record_id: data.record.record_id });
+      const message = `job "${data.job_id}" lost its coordinator (its heartbeat expired): "${data.record.record_id}" was not run`;
+      return { outcome: 'failed', failure: { record_id: data.record.record_id, filename: data.record.filename, node: 'queue', code: COORDINATOR_LOST, message }, nodes: [], worker: name };
     } else {
       try {
         result = await runTask(data);

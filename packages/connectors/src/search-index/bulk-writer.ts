@@ -61,20 +61,22 @@ const SPREAD_MIN_BYTES = 256 * 1024;
 const LINGER_MS = 5;
 
 /**
- * Writes whole records to an index: every write replaces one record (delete its rows, then bulk index
- * the new ones). Writes that arrive together are batched: one delete for the batch, then bulk requests
- * of at most `batchSizeBytes`; a record never shares a batch with another write of itself, and two
- * batches holding the same record never run at once, so the last write of a record wins whole.
+ * Writes whole records to an index: every write replaces one record, write-first (look up its row
+ * ids, bulk index the new rows, then delete the old rows the new version does not hold), so the index
+ * holds each record's old or new version at every moment, never neither. Writes that arrive together
+ * are batched: one lookup, bulk requests of at most `batchSizeBytes`, one delete; a record never shares
+ * a batch with another write of itself, and two batches holding the same record never run at once, so
+ * the last write of a record wins whole.
  *
  * Retries: a bulk request answered 429 or 5xx (or not answered) is sent again after an exponential
  * back-off, and so are the items of a response that were rejected with 429 or 5xx. An item rejected
- * for another reason fails its record alone: the record's rows written by this batch are removed, and
- * its write rejects with `DESTINATION_WRITE_FAILED` listing the first item errors.
+ * for another reason fails its record alone: the rows this write added are removed (the old version
+ * stays), and its write rejects with `DESTINATION_WRITE_FAILED` listing the first item errors.
  *
- * Deletes see only refreshed rows, so a record written earlier by this writer is made visible with a
+ * Lookups see only refreshed rows, so a record written earlier by this writer is made visible with a
  * refresh of the index before it is replaced again (only then: a job writes each record once). In an
  * index the destination has just created (see {@link BulkWriter.indexCreated}), only records this
- * writer wrote before have rows to delete.
+ * writer wrote before have rows to look up.
  */
 export class BulkWriter {
   private readonly pending: Entry[] = [];
@@ -267,9 +269,18 @@ export class BulkWriter {
     return batch;
   }
 
+  /**
+   * Replaces the batch's records write-first: their current row ids are looked up, the new rows are
+   * indexed (an element present in both versions is overwritten in place: same `_id`), and only then
+   * are the old rows that the new version does not hold deleted. A failure at any step leaves each
+   * record's old version (every old `_id`) or its new version whole: a record whose rows could not all
+   * be indexed loses only the rows it added, and one whose stale rows could not be deleted keeps both
+   * versions until a rerun deletes them.
+   */
   private async run(batch: Entry[]): Promise<void> {
+    let previous: Map<string, string[]>;
     try {
-      await this.removePrevious(batch.map((e) => e.recordId));
+      previous = await this.previousIds(batch.map((e) => e.recordId));
     } catch (e) {
       for (const entry of batch) entry.reject(e);
       return;
@@ -278,18 +289,51 @@ export class BulkWriter {
     const failures = new Map<Entry, { errors: BulkItemError[]; cause?: unknown }>();
     const items: Item[] = batch.flatMap((entry) => entry.items.map((_, index) => ({ entry, index })));
     for (const request of this.split(items)) await this.send(request, failures);
+    const replaced: Array<{ entry: Entry; stale: string[] }> = [];
     for (const entry of batch) {
       this.unrefreshed.add(entry.recordId);
+      const old = new Set(previous.get(entry.recordId) ?? []);
       const failed = failures.get(entry);
       if (!failed) {
+        const fresh = new Set(entry.ids);
+        replaced.push({ entry, stale: [...old].filter((id) => !fresh.has(id)) });
+        continue;
+      }
+      // Rows this write added (any it sent, when the request got no answer) go; the old version stays.
+      const rejected = new Set(failed.errors.map((f) => f.id));
+      await this.deleteIds(entry.ids.filter((id) => !rejected.has(id) && !old.has(id))).catch((e: unknown) =>
+        this.o.logger.warn('search index: cannot remove the rows a failed record added', { record_id: entry.recordId, index: this.o.index, error: errorMessage(e) }),
+      );
+      entry.reject(this.itemFailure(entry, failed.errors, failed.cause));
+    }
+    await this.removeStale(replaced);
+  }
+
+  /** Deletes the old rows of replaced records (one bulk request per `batchSizeBytes`), then settles their writes. */
+  private async removeStale(replaced: Array<{ entry: Entry; stale: string[] }>): Promise<void> {
+    const failed = new Map<Entry, unknown>();
+    const lines = replaced.flatMap(({ entry, stale }) => stale.map((id) => ({ entry, line: `${JSON.stringify({ delete: { _id: id } })}\n` })));
+    for (let i = 0; i < lines.length; ) {
+      const chunk: typeof lines = [];
+      let bytes = 0;
+      while (i < lines.length && (chunk.length === 0 || bytes + lines[i]!.line.length <= this.o.batchSizeBytes)) {
+        bytes += lines[i]!.line.length;
+        chunk.push(lines[i++]!);
+      }
+      try {
+        await this.retrying('deleting the replaced rows', () => this.bulkDelete(chunk.map((c) => c.line).join('')));
+      } catch (e) {
+        for (const c of chunk) failed.set(c.entry, e);
+      }
+    }
+    for (const { entry, stale } of replaced) {
+      const e = failed.get(entry);
+      if (e === undefined) {
         entry.resolve();
         continue;
       }
-      const failedIds = new Set(failed.errors.map((f) => f.id));
-      await this.deleteIds(entry.ids.filter((id) => !failedIds.has(id))).catch((e: unknown) =>
-        this.o.logger.warn('search index: cannot remove the partly written rows of a failed record', { record_id: entry.recordId, index: this.o.index, error: errorMessage(e) }),
-      );
-      entry.reject(this.itemFailure(entry, failed.errors, failed.cause));
+      const message = `the new version of "${entry.recordId}" is in index "${this.o.index}" but ${stale.length} rows of its old version could not be deleted (a rerun deletes them): ${errorMessage(e)}`;
+      entry.reject(new QuarryError('DESTINATION_WRITE_FAILED', message, { cause: e, details: { record_id: entry.recordId, index: this.o.index, stale_rows: stale.length } }));
     }
   }
 
@@ -376,58 +420,69 @@ export class BulkWriter {
     }
   }
 
-  /** Deletes the current rows of some records (refreshing first when this writer wrote them). */
-  private async removePrevious(batch: string[]): Promise<void> {
+  /**
+   * The ids of the rows that some records have now (refreshing first when this writer wrote them
+   * since the last refresh: searches see refreshed rows only). A record this writer never sent into
+   * an index it created has none, and is not looked up.
+   */
+  private async previousIds(batch: string[]): Promise<Map<string, string[]>> {
     const sentTo = this.sentTo;
     const recordIds = sentTo ? batch.filter((r) => sentTo.has(r)) : batch;
-    if (recordIds.length === 0) return;
+    const found = new Map<string, string[]>();
+    if (recordIds.length === 0) return found;
     if (recordIds.some((r) => this.unrefreshed.has(r))) await this.refresh();
     const lookup = this.o.lookup();
     const byTerm = lookup.kind === 'term' ? recordIds.filter((r) => lookup.ignoreAbove === undefined || [...r].length <= lookup.ignoreAbove) : [];
     const byPhrase = recordIds.filter((r) => !byTerm.includes(r));
-    if (byTerm.length > 0 && lookup.kind === 'term') await this.retrying('deleting previous rows', () => this.deleteByTerms(lookup.field, byTerm));
-    for (const r of byPhrase) await this.retrying('deleting previous rows', async () => this.deleteIds(await this.exactIds(r)));
+    if (byTerm.length > 0 && lookup.kind === 'term') {
+      const rows = await this.retrying('finding the rows to replace', () => this.rowIds({ terms: { [lookup.field]: byTerm } }));
+      for (const { id, recordId } of rows) found.set(recordId, [...(found.get(recordId) ?? []), id]);
+    }
+    for (const r of byPhrase) {
+      // record_id is analysed text here: the phrase narrows, the exact comparison decides.
+      const rows = await this.retrying('finding the rows to replace', () => this.rowIds({ match_phrase: { record_id: r } }));
+      found.set(
+        r,
+        rows.filter((row) => row.recordId === r).map((row) => row.id),
+      );
+    }
+    return found;
   }
 
-  private async deleteByTerms(field: string, recordIds: string[]): Promise<void> {
-    await this.o.client.deleteByQuery(
-      // `conflicts: proceed`: a row changed since the delete's snapshot was rewritten by another writer; keep it.
-      { index: this.o.index, query: { terms: { [field]: recordIds } }, conflicts: 'proceed', refresh: false },
-      { maxRetries: 0 },
-    );
-  }
-
-  /** Ids of the rows whose `record_id` is exactly `recordId`, when `record_id` is analysed text. */
-  private async exactIds(recordId: string): Promise<string[]> {
-    const ids: string[] = [];
+  /** `_id` and `record_id` of every (refreshed) row a query matches, a page of 1000 at a time. */
+  private async rowIds(query: Record<string, unknown>): Promise<Array<{ id: string; recordId: string }>> {
+    const rows: Array<{ id: string; recordId: string }> = [];
     let after: unknown[] | undefined;
     for (;;) {
       const r = await this.o.client.search<{ record_id?: string }>(
-        {
-          index: this.o.index,
-          query: { match_phrase: { record_id: recordId } },
-          _source: ['record_id'],
-          sort: ['_doc'],
-          size: 1000,
-          ...(after ? { search_after: after as never } : {}),
-        },
+        { index: this.o.index, query, _source: ['record_id'], sort: ['_doc'], size: 1000, ...(after ? { search_after: after as never } : {}) },
         { maxRetries: 0 },
       );
       const hits = r.hits.hits;
-      for (const h of hits) if (h._source?.record_id === recordId && h._id) ids.push(h._id);
-      if (hits.length < 1000) return ids;
+      for (const h of hits) if (h._id && typeof h._source?.record_id === 'string') rows.push({ id: h._id, recordId: h._source.record_id });
+      if (hits.length < 1000) return rows;
       after = hits[hits.length - 1]!.sort;
     }
   }
 
   private async deleteIds(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    const body = ids.map((id) => `${JSON.stringify({ delete: { _id: id } })}\n`).join('');
-    await this.o.client.bulk({ index: this.o.index, operations: body as unknown as [] }, { maxRetries: 0 });
+    await this.bulkDelete(ids.map((id) => `${JSON.stringify({ delete: { _id: id } })}\n`).join(''));
   }
 
-  /** Runs a delete step, retrying answers worth repeating; anything else fails the batch with a coded error. */
-  private async retrying(action: string, fn: () => Promise<void>): Promise<void> {
+  /** Sends one bulk request of deletes; an item that failed (other than `not_found`) fails it. */
+  private async bulkDelete(body: string): Promise<void> {
+    type Answer = { errors: boolean; items: Array<{ delete?: { _id?: string; status: number; error?: { type?: string; reason?: string } } }> };
+    const r = (await this.o.client.bulk({ index: this.o.index, operations: body as unknown as [] }, { maxRetries: 0 })) as unknown as Answer;
+    if (!r.errors) return;
+    const bad = r.items.map((it) => it.delete).filter((d) => d !== undefined && d.status >= 300 && d.status !== 404);
+    if (bad.length === 0) return;
+    const worst = bad.some((d) => retryable(d!.status)) ? bad.find((d) => retryable(d!.status))! : bad[0]!;
+    throw new BulkDeleteFailed(worst.status, worst.error?.type ?? 'unknown', `${bad.length} deletes rejected, first ${worst._id}: ${worst.error?.reason ?? ''}`);
+  }
+
+  /** Runs a lookup or delete step, retrying answers worth repeating; anything else fails with a coded error. */
+  private async retrying<T>(action: string, fn: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
         return await fn();
@@ -440,6 +495,15 @@ export class BulkWriter {
         throw err.code === 'SEARCH_INDEX_REQUEST_FAILED' ? new QuarryError('DESTINATION_WRITE_FAILED', err.message, { cause: e, details: err.details }) : err;
       }
     }
+  }
+}
+
+/** Item failures of a bulk delete, shaped as a client error (status and body) for retries and messages. */
+class BulkDeleteFailed extends Error {
+  readonly meta: { statusCode: number; body: { error: { type: string; reason: string } } };
+  constructor(status: number, type: string, reason: string) {
+    super(reason);
+    this.meta = { statusCode: status, body: { error: { type, reason } } };
   }
 }
 

@@ -289,45 +289,54 @@ describe('search index destination: retries and failures (fake)', () => {
     await dest.close!();
   });
 
-  it('batches concurrent writes: one delete and one bulk for documents that arrive together', async () => {
-    // The index exists before this destination's job (an earlier job made it).
+  /** Requests of a kind since `from`: row lookups, bulk index requests, bulk delete requests. */
+  function sent(from: number): { lookups: number; indexes: number; deletes: number } {
+    const reqs = target.fake!.requests.slice(from);
+    return {
+      lookups: reqs.filter((r) => r.path.endsWith('/_search')).length,
+      indexes: reqs.filter((r) => r.path.endsWith('/_bulk') && r.body.includes('{"index"')).length,
+      deletes: reqs.filter((r) => r.path.endsWith('/_delete_by_query') || (r.path.endsWith('/_bulk') && r.body.includes('{"delete"'))).length,
+    };
+  }
+
+  it('batches concurrent writes: one lookup, one bulk index and one delete for documents that arrive together', async () => {
+    // The index exists before this destination's job (an earlier job made it and wrote the records).
+    const ids = Array.from({ length: 20 }, (_, i) => `doc-${i}.txt`);
     const earlier = await destinationFor(target, index);
     await earlier.prepare!({ nodes: [], embeddingDimensions: 3 });
+    await Promise.all(ids.map((id) => earlier.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
     await earlier.close!();
     const dest = await destinationFor(target, index);
     await dest.prepare!({ nodes: [] });
     const before = target.fake!.requests.length;
-    const ids = Array.from({ length: 20 }, (_, i) => `doc-${i}.txt`);
-    await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
-    const paths = target.fake!.requests.slice(before).map((r) => r.path);
-    expect(paths.filter((p) => p.endsWith('/_bulk'))).toHaveLength(1);
-    expect(paths.filter((p) => p.endsWith('/_delete_by_query'))).toHaveLength(1);
-    expect(await countOf(target, index)).toBe(40);
+    await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 3, 'v2') }, { signal })));
+    expect(sent(before)).toEqual({ lookups: 1, indexes: 1, deletes: 1 });
+    expect(await countOf(target, index)).toBe(60);
     await dest.close!();
   });
 
-  it('sends no deletes into an index it has just created, except for a record it wrote before', async () => {
+  it('sends no lookups or deletes into an index it has just created, except for a record it wrote before', async () => {
     const dest = await destinationFor(target, index);
     await dest.prepare!({ nodes: [] });
     const ids = Array.from({ length: 20 }, (_, i) => `doc-${i}.txt`);
     await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
-    const deletes = (): number => target.fake!.requests.filter((r) => r.path.endsWith('/_delete_by_query')).length;
-    expect(target.fake!.requests.filter((r) => r.path.endsWith('/_bulk'))).toHaveLength(1);
-    expect(deletes()).toBe(0);
-    // doc-3 again, with one element: its two earlier rows go.
-    await dest.write({ document: conformanceDocument('doc-3.txt'), elements: conformanceElements('doc-3.txt', 1) }, { signal });
-    expect(deletes()).toBe(1);
+    expect(sent(0)).toEqual({ lookups: 0, indexes: 1, deletes: 0 });
+    // doc-3 again, with one element of another version: its two earlier rows go.
+    const before = target.fake!.requests.length;
+    await dest.write({ document: conformanceDocument('doc-3.txt'), elements: conformanceElements('doc-3.txt', 1, 'v2') }, { signal });
+    expect(sent(before)).toEqual({ lookups: 1, indexes: 1, deletes: 1 });
     expect(await rowsOf(target, index, 'doc-3.txt')).toHaveLength(1);
     expect(await countOf(target, index)).toBe(39);
     await dest.close!();
   });
 
-  it('deletes before every write when other writers share the index, even one it created', async () => {
+  it('looks up rows before every write when other writers share the index, even one it created', async () => {
     const dest = await destinationFor(target, index);
     await dest.prepare!({ nodes: [], sharedWriters: true });
     const ids = Array.from({ length: 5 }, (_, i) => `doc-${i}.txt`);
     await Promise.all(ids.map((id) => dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 2) }, { signal })));
-    expect(target.fake!.requests.filter((r) => r.path.endsWith('/_delete_by_query'))).toHaveLength(1);
+    // Another writer's rows could be there: the lookup runs, and finds nothing to delete.
+    expect(sent(0)).toMatchObject({ lookups: 1, indexes: 1, deletes: 0 });
     expect(await countOf(target, index)).toBe(10);
     await dest.close!();
   });

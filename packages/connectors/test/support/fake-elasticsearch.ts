@@ -16,7 +16,8 @@ import { gunzipSync } from 'node:zlib';
  * per-item results; near-real-time search: writes become searchable at a refresh (explicit, or every
  * `refreshIntervalMs`), and `_search`, `_count` and `_delete_by_query` see only refreshed documents;
  * points in time with `search_after` on `_shard_doc`; `_delete_by_query` with version conflicts;
- * API key, basic and bearer authentication with 401 `security_exception` bodies; injected faults.
+ * API key, basic and bearer authentication with 401 `security_exception` bodies; injected faults
+ * (error answers, and connections dropped before or after a request is applied).
  */
 
 type Json = Record<string, unknown>;
@@ -75,6 +76,19 @@ export interface FakeElasticsearchOptions {
   tls?: { key: string; cert: string };
   /** Automatic refresh period; 0 disables it (only explicit refreshes then). Default 1000, as Elasticsearch. */
   refreshIntervalMs?: number;
+}
+
+/**
+ * A fault for the next requests that match: an HTTP error status, or a dropped connection either
+ * before the request is applied (`drop-before`) or after it is applied, its answer lost (`drop-after`).
+ */
+export interface FakeFault {
+  method: string;
+  path: RegExp;
+  /** Matched against the request body when given (bulk index vs bulk delete). */
+  body?: RegExp;
+  fault: number | 'drop-before' | 'drop-after';
+  times: number;
 }
 
 /** One request as the fake received it. */
@@ -141,7 +155,8 @@ export class FakeElasticsearch {
   private seq = 0;
   private readonly bulkStatus = new Map<number, number>();
   private readonly bulkItems = new Map<number, Map<number, number>>();
-  private readonly nextFaults: Array<{ method: string; path: RegExp; status: number; times: number }> = [];
+  private readonly nextFaults: FakeFault[] = [];
+  private readonly observers: Array<(request: FakeRequest) => void> = [];
   private readonly sockets = new Set<import('node:net').Socket>();
 
   constructor(private readonly options: FakeElasticsearchOptions = {}) {}
@@ -193,7 +208,18 @@ export class FakeElasticsearch {
 
   /** Answers the next `times` requests matching `method` and `path` with `status`. */
   failNext(method: string, path: RegExp, status: number, times = 1): void {
-    this.nextFaults.push({ method, path, status, times });
+    this.nextFaults.push({ method, path, fault: status, times });
+  }
+
+  /** Adds a fault (see {@link FakeFault}); returns it, so a test can end it early (`times = 0`). */
+  inject(fault: FakeFault): FakeFault {
+    this.nextFaults.push(fault);
+    return fault;
+  }
+
+  /** Calls `fn` with every request before the fake handles it (state as it is between two requests). */
+  observe(fn: (request: FakeRequest) => void): void {
+    this.observers.push(fn);
   }
 
   /** Makes every write searchable, as `POST /_refresh`. */
@@ -217,7 +243,9 @@ export class FakeElasticsearch {
     const method = (req.method ?? 'GET').toUpperCase();
     const body = raw.toString('utf8');
     const auth = String(req.headers.authorization ?? '');
-    this.requests.push({ method, path: url.pathname, query: url.searchParams, ...(auth ? { authScheme: auth.split(' ')[0] } : {}), body });
+    const request: FakeRequest = { method, path: url.pathname, query: url.searchParams, ...(auth ? { authScheme: auth.split(' ')[0] } : {}), body };
+    this.requests.push(request);
+    for (const o of this.observers) o(request);
     const json = /json/.test(String(req.headers.accept ?? '')) && /vnd\.elasticsearch/.test(String(req.headers.accept ?? ''));
     const send = (status: number, payload?: unknown, headers: Record<string, string> = {}): void => {
       const text = payload === undefined || method === 'HEAD' ? '' : JSON.stringify(payload);
@@ -231,12 +259,20 @@ export class FakeElasticsearch {
     };
     try {
       this.authenticate(auth, url.pathname);
-      const fault = this.nextFaults.find((f) => f.times > 0 && f.method === method && f.path.test(url.pathname));
-      if (fault) {
-        fault.times--;
-        throw new EsError(fault.status, fault.status === 429 ? 'es_rejected_execution_exception' : 'internal_server_error', `injected fault ${fault.status}`);
+      const fault = this.nextFaults.find((f) => f.times > 0 && f.method === method && f.path.test(url.pathname) && (!f.body || f.body.test(body)));
+      if (fault) fault.times--;
+      if (fault?.fault === 'drop-before') {
+        req.socket.destroy();
+        return;
+      }
+      if (typeof fault?.fault === 'number') {
+        throw new EsError(fault.fault, fault.fault === 429 ? 'es_rejected_execution_exception' : 'internal_server_error', `injected fault ${fault.fault}`);
       }
       const out = this.route(method, url, body);
+      if (fault?.fault === 'drop-after') {
+        req.socket.destroy();
+        return;
+      }
       send(out.status ?? 200, out.body);
     } catch (e) {
       if (e instanceof EsError) {

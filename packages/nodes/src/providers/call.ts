@@ -1,7 +1,7 @@
 import { backoffDelay, isQuarryError, QuarryError, type Logger } from '@quarry/core';
 import { classifyError, isRetryable, requestIdOf, type Failure } from './classify-error.js';
 import { providerError, redactSecrets, sanitizedCause, type ProviderErrorCode } from './errors.js';
-import type { RateLimiter } from './rate-limiter.js';
+import type { RateBudget } from './rate-limiter.js';
 import { abortReason, linkSignals, systemClock, type Clock } from './sleep.js';
 
 /** How a provider call is retried and timed out. Every SDK's own retries are switched off, so this is the only policy. */
@@ -26,7 +26,7 @@ export interface CallContext {
   provider: string;
   /** Values that must never appear in an error message (API keys, secrets, tokens). */
   secrets: ReadonlyArray<string | undefined>;
-  limiter?: RateLimiter;
+  limiter?: RateBudget;
   policy: RetryPolicy;
   clock?: Clock;
   /** Source of jitter in [0, 1) (tests make it deterministic). */

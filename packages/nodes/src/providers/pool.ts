@@ -1,6 +1,6 @@
 import { serviceKey, type ServiceKey, type Services } from '@quarry/core';
 import { createHash } from 'node:crypto';
-import { RateLimiter, type RateLimits } from './rate-limiter.js';
+import { RateLimiter, type RateBudget, type RateLimits } from './rate-limiter.js';
 import { systemClock, type Clock } from './sleep.js';
 
 /**
@@ -9,15 +9,32 @@ import { systemClock, type Clock } from './sleep.js';
  */
 export const PROVIDER_POOL_SERVICE: ServiceKey<ProviderPool> = serviceKey<ProviderPool>('quarry.providerPool');
 
+/**
+ * Budgets kept outside this process, shared with other processes that use the same keys (the
+ * workers of a distributed run keep them in Redis). `budget(id, limits)` returns one budget per id,
+ * created on first use; later limits only tighten it.
+ */
+export interface SharedRateBudgets {
+  /** `id` is `provider:credentialId` (a one-way hash of the key: never the key itself). */
+  budget(id: string, limits: RateLimits): RateBudget;
+}
+
+/**
+ * The key under which a host registers {@link SharedRateBudgets} in the run's services; a
+ * {@link ProviderPool} created by {@link providerPool} then takes its budgets from there instead of
+ * keeping them in this process.
+ */
+export const SHARED_RATE_BUDGETS_SERVICE: ServiceKey<SharedRateBudgets> = serviceKey<SharedRateBudgets>('quarry.sharedRateBudgets');
+
 /** A short, one-way identity of a credential: raw keys never become map keys or log fields. */
 export function credentialId(...parts: ReadonlyArray<string | undefined>): string {
   return createHash('sha256').update(parts.map((p) => p ?? '').join('\u0000')).digest('hex').slice(0, 16);
 }
 
 /**
- * Per-job registry of provider state: one {@link RateLimiter} per provider and key, so every node
- * of a job that uses the same key shares one request/token budget, and one SDK client per
- * provider configuration.
+ * Per-job registry of provider state: one rate budget per provider and key, so every node of a job
+ * that uses the same key shares one request/token budget, and one SDK client per provider
+ * configuration. Budgets are {@link RateLimiter}s in this process, or the `shared` ones when given.
  *
  * @example
  * ```ts
@@ -30,11 +47,15 @@ export class ProviderPool {
   private readonly limiters = new Map<string, RateLimiter>();
   private readonly clients = new Map<string, unknown>();
 
-  constructor(readonly clock: Clock = systemClock) {}
+  constructor(
+    readonly clock: Clock = systemClock,
+    private readonly shared?: SharedRateBudgets,
+  ) {}
 
-  /** The rate limiter of `provider` + key identity, created on first use; later limits only tighten it. */
-  limiter(provider: string, keyId: string, limits: RateLimits = {}): RateLimiter {
+  /** The rate budget of `provider` + key identity, created on first use; later limits only tighten it. */
+  limiter(provider: string, keyId: string, limits: RateLimits = {}): RateBudget {
     const id = `${provider}:${keyId}`;
+    if (this.shared) return this.shared.budget(id, limits);
     let l = this.limiters.get(id);
     if (!l) {
       l = new RateLimiter(limits, this.clock);
@@ -59,7 +80,7 @@ export class ProviderPool {
 export function providerPool(services: Services): ProviderPool {
   const existing = services.get(PROVIDER_POOL_SERVICE);
   if (existing) return existing;
-  const pool = new ProviderPool();
+  const pool = new ProviderPool(systemClock, services.get(SHARED_RATE_BUDGETS_SERVICE));
   services.set(PROVIDER_POOL_SERVICE, pool);
   return pool;
 }

@@ -1,6 +1,7 @@
 import { Services } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
-import { credentialId, PROVIDER_POOL_SERVICE, ProviderPool, providerPool } from '../../src/providers/pool.js';
+import { credentialId, PROVIDER_POOL_SERVICE, ProviderPool, providerPool, SHARED_RATE_BUDGETS_SERVICE, type SharedRateBudgets } from '../../src/providers/pool.js';
+import { RateLimiter, type RateLimits } from '../../src/providers/rate-limiter.js';
 
 describe('providerPool', () => {
   it('creates the pool once per run services, under the documented key', () => {
@@ -25,6 +26,22 @@ describe('providerPool', () => {
     expect(pool.limiter('openai', k1)).toBe(a);
     expect(pool.limiter('openai', credentialId('sk-two'))).not.toBe(a);
     expect(pool.limiter('anthropic', k1)).not.toBe(a);
+  });
+
+  it('takes budgets from shared budgets registered in the services (the Redis ones of a distributed worker)', () => {
+    const asked: Array<{ id: string; limits: RateLimits }> = [];
+    const budget = new RateLimiter();
+    const shared: SharedRateBudgets = {
+      budget: (id, limits) => {
+        asked.push({ id, limits });
+        return budget;
+      },
+    };
+    const pool = providerPool(new Services().set(SHARED_RATE_BUDGETS_SERVICE, shared));
+    const k = credentialId('sk-one');
+    expect(pool.limiter('openai', k, { requestsPerMinute: 60 })).toBe(budget);
+    expect(asked).toEqual([{ id: `openai:${k}`, limits: { requestsPerMinute: 60 } }]);
+    expect(JSON.stringify(asked)).not.toContain('sk-one');
   });
 
   it('shares clients by configuration id', () => {
