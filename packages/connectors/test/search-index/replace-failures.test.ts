@@ -2,7 +2,7 @@ import type { Element } from '@quarry/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSearchIndexDestination, searchIndexDestination, type SearchIndexDestination } from '../../src/search-index/search-index-destination.js';
 import { documentId } from '../../src/search-index/document-id.js';
-import { conformanceDocument, conformanceElements } from '../conformance/destination-conformance.js';
+import { conformanceDocument, conformanceElements } from '@quarry/connectors/testing';
 import { startTarget, type EsTarget } from '../support/es-target.js';
 import type { FakeFault } from '../support/fake-elasticsearch.js';
 import { captureLogger, parseConfig } from '../support.js';
