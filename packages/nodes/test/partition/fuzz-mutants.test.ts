@@ -15,7 +15,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { PartitionPool } from '../../src/pool/partition-pool.js';
 import { countOutcomes, describeFindings, partitionMutants } from '../support/fuzz-run.js';
-import { CORPUS_DIR, loadCorpus, mutants, type MutantSource } from '../support/mutants.js';
+import { CORPUS_DIR, loadCorpus, mutant, mutants, parseMutantName, type MutantSource } from '../support/mutants.js';
 
 const SEED = 20261126;
 const DOCUMENT_MUTANTS = 200;
@@ -32,6 +32,21 @@ describe('fuzz: mutated corpus documents through the partition pool', () => {
     it.skip(`corpus not found in ${CORPUS_DIR}: the fuzz test needs the shared corpus documents`, () => {});
     return;
   }
+  it('makes the same mutant from the same seed and index, named so it can be made again', () => {
+    const a = mutants(sources, 7, 40);
+    const b = mutants(sources, 7, 40);
+    expect(a.map((m) => m.name)).toEqual(b.map((m) => m.name));
+    expect(a.every((m, i) => Buffer.compare(m.bytes, b[i]!.bytes) === 0)).toBe(true);
+    expect(mutants(sources, 8, 40).map((m) => m.name)).not.toEqual(a.map((m) => m.name));
+    const again = a[23]!;
+    const parsed = parseMutantName(again.name)!;
+    expect(Buffer.compare(mutant(sources, parsed.seed, parsed.index).bytes, again.bytes)).toBe(0);
+    // Every mutation kind occurs, and a mutant differs from its source.
+    const kinds = new Set(mutants(sources, 1, 400).map((m) => m.mutation.replace(/\(.*$/, '')));
+    for (const k of ['truncate', 'flip-bits', 'zero', 'duplicate', 'zip-data', 'zip-local-header', 'zip-central-header', 'zip-size', 'pdf-startxref', 'pdf-xref', 'pdf-trailer', 'pdf-objstm']) expect(kinds).toContain(k);
+    for (const m of a) expect(Buffer.compare(m.bytes, sources.find((s) => s.name === m.source)!.bytes)).not.toBe(0);
+  });
+
   const pool = new PartitionPool({ size: PROCESSES, documentTimeoutMs: DOCUMENT_TIMEOUT_MS });
   afterAll(() => pool.close());
 

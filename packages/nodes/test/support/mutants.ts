@@ -269,7 +269,7 @@ const pdfStartxref: Mutation = (b, rng) => {
 const pdfXref: Mutation = (b, rng) => {
   const text = latin1(b);
   const tables = indicesOf(text, '\nxref').map((i) => i + 1);
-  const streams = [...indicesOf(text, '/XRef'), ...indicesOf(text, '/Type /XRef')];
+  const streams = indicesOf(text, '/XRef');
   if (tables.length === 0 && streams.length === 0) return undefined;
   const useTable = tables.length > 0 && (streams.length === 0 || rng.chance(0.5));
   const at = useTable ? rng.pick(tables) : rng.pick(streams);
@@ -294,7 +294,8 @@ const pdfTrailer: Mutation = (b, rng) => {
     return { bytes: splice(b, at, 7, rng.pick(['trailex', '', '<<<<<<<'])), label: `pdf-trailer(keyword@${at})` };
   }
   const key = kind === 'size' ? '/Size' : kind === 'prev' ? '/Prev' : '/Root';
-  const hits = indicesOf(text, key).filter((i) => trailers.length === 0 || trailers.some((t) => i > t && i - t < 400) || roots.includes(i));
+  // The trailer's entries (or, with an xref stream and no trailer, any).
+  const hits = indicesOf(text, key).filter((i) => trailers.length === 0 || trailers.some((t) => i > t && i - t < 400));
   if (hits.length === 0) return undefined;
   const at = rng.pick(hits);
   const m = /^\/\w+\s*(\d+(\s+\d+\s+R)?)/.exec(text.slice(at, at + 40));
@@ -318,9 +319,10 @@ const pdfObjectStream: Mutation = (b, rng) => {
   const out = b.slice();
   if (rng.chance(0.3)) {
     // The dictionary: /N (object count) or /First (offset of the first object).
-    const m = /\/(N|First)\s+(\d+)/.exec(text.slice(at - 200 > 0 ? at - 200 : 0, stream));
+    const dictStart = Math.max(0, at - 200);
+    const m = /\/(N|First)\s+(\d+)/.exec(text.slice(dictStart, stream));
     if (m) {
-      const dictAt = (at - 200 > 0 ? at - 200 : 0) + m.index + m[0].length - m[2]!.length;
+      const dictAt = dictStart + m.index + m[0].length - m[2]!.length;
       const value = rng.pick(['0', '99999', String(Number(m[2]) + 1)]);
       return { bytes: splice(b, dictAt, m[2]!.length, value), label: `pdf-objstm(/${m[1]}@${at}:${m[2]}->${value})` };
     }
