@@ -10,7 +10,7 @@
  *   so it can be made again with `mutant(loadCorpus(), seed, index)`.
  *
  * Run: `pnpm bench fuzz`, or `node --import tsx packages/nodes/bench/fuzz.bench.ts
- * [--seeds=1,2,3,4,5] [--count=1000] [--hi-res=60] [--processes=2] [--timeout=30] [--sources=<regexp>]`;
+ * [--seeds=1,2,3,4,5] [--count=1000] [--hi-res=60] [--processes=2] [--timeout=60] [--sources=<regexp>]`;
  * `--sources` keeps the corpus documents whose names match (`--sources='\.eml$'`).
  */
 import { PartitionPool } from '../src/pool/partition-pool.js';
@@ -27,7 +27,8 @@ const SEEDS = arg('seeds', '1,2,3,4,5').split(',').map(Number);
 const COUNT = Number(arg('count', '1000'));
 const HI_RES = Number(arg('hi-res', '60'));
 const PROCESSES = Number(arg('processes', '2'));
-const TIMEOUT_S = Number(arg('timeout', '30'));
+// Images are OCR'd in every strategy (10+ s of CPU for the corpus JPEG): 60 s keeps a busy machine from looking like a hang.
+const TIMEOUT_S = Number(arg('timeout', '60'));
 const SOURCES = new RegExp(arg('sources', '.'));
 
 const round = (v: number, digits = 2): number => Number(v.toFixed(digits));
