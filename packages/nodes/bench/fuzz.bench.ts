@@ -7,7 +7,8 @@
  *   showing internals), with strategy `fast`;
  * - `fuzz-hi-res`: the same for a subset with strategy `hi_res` (OCR makes it slow);
  * - `fuzz-finding`: one line per finding, naming the mutant (`s<seed>#<index> <source> <mutation>`)
- *   so it can be made again with `mutant(loadCorpus(), seed, index)`.
+ *   so it can be made again with `mutant(sources, seed, index)` (`sources`: `loadCorpus()`, filtered
+ *   as `--sources` filtered it).
  *
  * Run: `pnpm bench fuzz`, or `node --import tsx packages/nodes/bench/fuzz.bench.ts
  * [--seeds=1,2,3,4,5] [--count=1000] [--hi-res=60] [--processes=2] [--timeout=60] [--sources=<regexp>]`;

@@ -10,7 +10,8 @@
  * Strategy `fast`: hi_res renders and OCRs every PDF page, too slow for CI (the fuzz bench runs a
  * hi_res subset). Images are OCR'd whatever the strategy (several seconds each), so they get a few
  * mutants of their own instead of their share of the 200. A failure names every offending mutant
- * (`s<seed>#<index> <source> <mutation>`); `mutant(loadCorpus(), seed, index)` makes it again.
+ * (`s<seed>#<index> <source> <mutation>`); `mutant(sources, seed, index)` makes it again, with
+ * `sources` the list it was drawn from (the corpus without images, or its images alone).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { PartitionPool } from '../../src/pool/partition-pool.js';

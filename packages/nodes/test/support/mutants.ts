@@ -4,7 +4,8 @@
  * aware of its format (one ZIP member of a DOCX/XLSX/PPTX corrupted, a PDF's xref, trailer,
  * startxref or object stream corrupted). Everything is derived from `(seed, index)` alone, so the
  * name a failing test prints (`s7#0123 handbook-1p.docx zip-data(word/document.xml@812+6)`) is all
- * it takes to make the same bytes again: `mutant(sources, 7, 123)`.
+ * it takes to make the same bytes again: `mutant(sources, 7, 123)`, given the same `sources` list
+ * (the source is chosen by index in it).
  *
  * The corpus lives outside the repository (`../shared/corpus/docs` from the repository root) and
  * is never copied in; {@link loadCorpus} returns `undefined` when it is absent so callers can skip.
