@@ -155,9 +155,11 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
   } catch (e) {
     if (isQuarryError(e)) throw e;
     throwIfAborted(signal, filename);
-    throw quarryError('FILE_UNREADABLE', `cannot partition ${filename} as ${detected.mime}: ${errorMessage(e)}`, {
+    // A library's own failure (a TypeError inside a parser, a reader's internal message) is no
+    // sentence for a user: they learn the file could not be read; the message stays in details.
+    throw quarryError('FILE_UNREADABLE', `${filename}: cannot be read as ${format.name.toUpperCase()} (${detected.mime}): the file is damaged or not what its type says`, {
       cause: e,
-      details: { filename, filetype: detected.mime, partitioner: format.name },
+      details: { filename, filetype: detected.mime, partitioner: format.name, reason: errorMessage(e) },
     });
   }
   throwIfAborted(signal, filename);

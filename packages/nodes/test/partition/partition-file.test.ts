@@ -134,12 +134,14 @@ describe('partitionFile', () => {
     expect(await codeOf(partitionFile(DOC, { filename: 'q3.txt', signal: ctrl.signal }))).toBe('JOB_ABORTED');
   });
 
-  it('wraps a partitioner crash as FILE_UNREADABLE with the file name and cause', async () => {
+  it('wraps a partitioner crash as FILE_UNREADABLE in a plain sentence, the library message in details and cause', async () => {
     const formats = withBuiltins(testFormat('test-crash', ['application/x-test-crash'], 'crashPartitioner'));
     const err = await partitionFile(DOC, { filename: 'bad.crash', filetype: 'application/x-test-crash', formats }).catch((e: unknown) => e);
-    expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
-    expect((err as Error).message).toContain('bad.crash');
-    expect((err as Error).message).toContain('unexpected token at byte 7');
+    expect(err).toMatchObject({
+      code: 'FILE_UNREADABLE',
+      message: 'bad.crash: cannot be read as TEST-CRASH (application/x-test-crash): the file is damaged or not what its type says',
+      details: { filename: 'bad.crash', reason: "Cannot read properties of undefined (reading 'length')", partitioner: 'test-crash' },
+    });
     expect((err as Error).cause).toBeInstanceOf(TypeError);
   });
 

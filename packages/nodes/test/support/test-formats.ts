@@ -5,7 +5,7 @@ import { BUILTIN_FORMATS } from '../../src/partition/formats/index.js';
 /** Throws a plain TypeError, as a parser's bug would. */
 export const crashPartitioner: FormatPartitioner = {
   partition: () => {
-    throw new TypeError('unexpected token at byte 7');
+    throw new TypeError("Cannot read properties of undefined (reading 'length')");
   },
 };
 

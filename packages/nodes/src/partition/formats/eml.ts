@@ -1,5 +1,5 @@
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
-import { isQuarryError, quarryError, type Element, type ElementMetadata } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError, type Element, type ElementMetadata } from '@quarry/core';
 import { LIMIT_ENV, limitWarning, partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 
@@ -116,9 +116,10 @@ export const emlPartitioner: FormatPartitioner = {
         skipImageLinks: true,
       });
     } catch (e) {
-      throw quarryError('FILE_UNREADABLE', `${options.filename}: not a readable e-mail message (${(e as Error).message})`, {
+      // mailparser's messages describe its own state; the user learns the message's structure is broken.
+      throw quarryError('FILE_UNREADABLE', `${options.filename}: not a readable e-mail message (its MIME structure is damaged)`, {
         cause: e,
-        details: { filename: options.filename },
+        details: { filename: options.filename, reason: errorMessage(e) },
       });
     }
     const meta = emailMetadata(mail);

@@ -1,4 +1,4 @@
-import { canonicalElementType, elementsFromJSON, quarryError, type Element } from '@quarry/core';
+import { canonicalElementType, elementsFromJSON, errorMessage, quarryError, type Element } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { decodeText } from './decode-text.js';
 import { newElement } from './new-element.js';
@@ -48,13 +48,37 @@ export function elementsFromArbitraryJson(value: unknown): Element[] {
   return [newElement('UncategorizedText', prettyJson(value))];
 }
 
-function parse(text: string, options: FormatPartitionOptions, where = ''): unknown {
+/**
+ * Where and how JSON text is malformed, in words, from V8's `JSON.parse` message: its offsets
+ * ("in JSON at position 479") become a line and column, its token echo ("Unexpected token 'Š',
+ * \"...\" is not valid JSON") the character alone.
+ */
+export function jsonSyntaxProblem(text: string, e: unknown, firstLine = 1): string {
+  const message = e instanceof Error ? e.message : String(e);
+  const positioned = /^(.*?) in JSON at position (\d+)/s.exec(message);
+  if (positioned) {
+    const at = Number(positioned[2]);
+    const before = text.slice(0, at);
+    const line = firstLine + before.split('\n').length - 1;
+    const column = at - before.lastIndexOf('\n');
+    const what = positioned[1]!.replace(/^\w/, (c) => c.toLowerCase());
+    return `${what} at line ${line}, column ${column}`;
+  }
+  const where = firstLine > 1 ? ` on line ${firstLine}` : '';
+  if (/Unexpected end of JSON input/.test(message)) return `the text ends before the JSON value does${where}`;
+  const token = /^Unexpected token '(.*?)', /s.exec(message);
+  if (token) return `unexpected character ${JSON.stringify(token[1])}${where}`;
+  return `malformed JSON${where}`;
+}
+
+/** Parses JSON text that starts on line `firstLine` of the file (NDJSON lines). */
+function parse(text: string, options: FormatPartitionOptions, firstLine = 1): unknown {
   try {
     return JSON.parse(text);
   } catch (e) {
-    throw quarryError('FILE_UNREADABLE', `${options.filename}: not valid JSON${where} (${(e as Error).message})`, {
+    throw quarryError('FILE_UNREADABLE', `${options.filename}: not valid JSON: ${jsonSyntaxProblem(text, e, firstLine)}`, {
       cause: e,
-      details: { filename: options.filename },
+      details: { filename: options.filename, reason: errorMessage(e) },
     });
   }
 }
@@ -98,7 +122,7 @@ export const ndjsonPartitioner: FormatPartitioner = {
       .split(/\r?\n/)
       .map((line, i) => [line, i] as const)
       .filter(([line]) => line.trim());
-    const values = lines.map(([line, i]) => parse(line, options, ` at line ${i + 1}`));
+    const values = lines.map(([line, i]) => parse(line, options, i + 1));
     if (values.length > 0 && values.every(isElementShaped)) return rehydrate(values, options);
     return values.map((v) => newElement('UncategorizedText', prettyJson(v)));
   },

@@ -1,7 +1,7 @@
-import JSZip from 'jszip';
-import { quarryError } from '@quarry/core';
+import type JSZip from 'jszip';
+import { errorMessage, quarryError } from '@quarry/core';
 import { attr, childElements, parseXmlTree, type XmlNode } from './xml-tree.js';
-import { DEFAULT_ZIP_LIMITS, ZipBudget, type ZipLimits } from './zip-guard.js';
+import { DEFAULT_ZIP_LIMITS, memberUnreadable, openZip, ZipBudget, type ZipLimits } from './zip-guard.js';
 
 /** One relationship of an OOXML part (`_rels/*.rels`). */
 export interface OoxmlRelationship {
@@ -31,15 +31,7 @@ export class OoxmlPackage {
 
   /** Opens `bytes` as a ZIP archive; `kind` (e.g. `DOCX`) is used in error messages. */
   static async open(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<OoxmlPackage> {
-    let zip: JSZip;
-    try {
-      zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
-    } catch (e) {
-      throw quarryError('FILE_UNREADABLE', `${filename}: not a ZIP archive, so not a valid ${kind} file (${(e as Error).message})`, {
-        cause: e,
-        details: { filename },
-      });
-    }
+    const zip = await openZip(bytes, filename, kind);
     const budget = new ZipBudget(filename, kind, limits);
     budget.checkEntries(zip);
     return new OoxmlPackage(zip, filename, kind, budget);
@@ -51,7 +43,7 @@ export class OoxmlPackage {
       return await this.budget.read(file);
     } catch (e) {
       if ((e as { code?: string }).code === 'ARCHIVE_TOO_LARGE') throw e;
-      throw this.unreadable(`part ${file.name} cannot be extracted`, e);
+      throw memberUnreadable(this.filename, this.kind, file.name, e);
     }
   }
 
@@ -111,11 +103,11 @@ export class OoxmlPackage {
     return out;
   }
 
-  /** A `FILE_UNREADABLE` error naming the document. */
+  /** A `FILE_UNREADABLE` error naming the document; a library's message (`cause`) stays in `details.reason`. */
   unreadable(reason: string, cause?: unknown): Error {
     return quarryError('FILE_UNREADABLE', `${this.filename}: not a readable ${this.kind} file: ${reason}`, {
       cause,
-      details: { filename: this.filename },
+      details: { filename: this.filename, ...(cause === undefined ? {} : { reason: errorMessage(cause) }) },
     });
   }
 }

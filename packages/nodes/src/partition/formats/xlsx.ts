@@ -1,6 +1,6 @@
 import type { Cell, CellValue, Workbook, Worksheet } from 'exceljs';
 import { assertZipWithinLimits } from './zip-guard.js';
-import { quarryError, type Element, type ElementMetadata } from '@quarry/core';
+import { errorMessage, quarryError, type Element, type ElementMetadata } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
 import { newElement } from './new-element.js';
 import { cleanBullets, isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle } from '../text-classify.js';
@@ -56,12 +56,24 @@ async function loadWorkbook(bytes: Uint8Array, filename: string): Promise<Workbo
     // exceljs declares an old `Buffer` type; a Node Buffer view over the same bytes satisfies it.
     await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
   } catch (e) {
-    throw quarryError('FILE_UNREADABLE', `${filename}: not a readable XLSX file (${(e as Error).message})`, {
+    throw quarryError('FILE_UNREADABLE', `${filename}: not a readable XLSX file: ${workbookProblem(e)}`, {
       cause: e,
-      details: { filename },
+      details: { filename, reason: errorMessage(e) },
     });
   }
   return workbook;
+}
+
+/**
+ * What exceljs's failure says about the file, in words: its messages are an XML parser's ("Text
+ * data outside of root node. Line: 1") or its own internals ("Cannot set properties of undefined
+ * (setting 'sheetNo')" when the workbook names a sheet its package lacks).
+ */
+function workbookProblem(e: unknown): string {
+  const m = errorMessage(e);
+  if (/Line: \d+|Column: \d+|\d+:\d+:|Unexpected close tag|outside of root node|Invalid character|Unclosed root tag|Attribute without value|Non-whitespace before first tag/i.test(m)) return 'a part of the workbook is not well-formed XML';
+  if (/zip|central directory|signature/i.test(m)) return 'the ZIP archive is damaged';
+  return 'the workbook\'s parts are damaged or do not match each other (a sheet, style or string it names is missing or malformed)';
 }
 
 function partitionSheet(sheet: Worksheet, pageNumber: number): Element[] {

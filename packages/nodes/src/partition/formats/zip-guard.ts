@@ -1,5 +1,5 @@
 import JSZip from 'jszip';
-import { quarryError } from '@quarry/core';
+import { errorMessage, quarryError } from '@quarry/core';
 
 /** How far a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) may expand when read. */
 export interface ZipLimits {
@@ -85,17 +85,49 @@ export class ZipBudget {
 }
 
 /**
+ * What is wrong with a damaged archive, in words, from the message of the ZIP reader (jszip's
+ * messages name its internals: "Expected Central-File-Header signature", "End of data reached").
+ */
+function zipDamage(e: unknown): string {
+  const m = e instanceof Error ? e.message : String(e);
+  if (/end of central directory/i.test(m)) return 'the ZIP archive is damaged or cut short: its directory of members is missing';
+  if (/End of data reached|missing \d+ bytes/i.test(m)) return 'the ZIP archive is damaged or cut short: a member lies past the end of the file';
+  if (/central dir|Central-File-Header|compressedSize === -1/i.test(m)) return "the ZIP archive is damaged: its directory of members is corrupt";
+  if (/signature|Local-File-Header/i.test(m)) return 'the ZIP archive is damaged: a member does not start where its directory says';
+  if (/compression .* unknown/i.test(m)) return 'the ZIP archive is damaged: a member names an unknown compression method';
+  if (/Encrypted/i.test(m)) return 'the ZIP archive is encrypted';
+  if (/Multi-volumes/i.test(m)) return 'the ZIP archive is split into volumes';
+  return 'the ZIP archive is damaged';
+}
+
+/**
+ * Opens `bytes` as a ZIP archive. A damaged one is `FILE_UNREADABLE` saying what is wrong with it,
+ * e.g. `report.docx: not a valid DOCX (the ZIP archive is damaged: its directory of members is
+ * corrupt)`; the reader's own message stays in `details.reason` and the error's `cause`.
+ */
+export async function openZip(bytes: Uint8Array, filename: string, kind: string): Promise<JSZip> {
+  try {
+    return await JSZip.loadAsync(bytes, { checkCRC32: false });
+  } catch (e) {
+    throw quarryError('FILE_UNREADABLE', `${filename}: not a valid ${kind} (${zipDamage(e)})`, { cause: e, details: { filename, reason: errorMessage(e) } });
+  }
+}
+
+/** `FILE_UNREADABLE` for a member that cannot be inflated (corrupt deflate data, a wrong size). */
+export function memberUnreadable(filename: string, kind: string, member: string, e: unknown): Error {
+  return quarryError('FILE_UNREADABLE', `${filename}: not a valid ${kind} (the ZIP archive is damaged: member ${member} cannot be decompressed)`, {
+    cause: e,
+    details: { filename, member, reason: errorMessage(e) },
+  });
+}
+
+/**
  * Inflates every entry of an archive once, counting, before a library that reads the whole archive
  * itself (exceljs) is given it. Throws `ARCHIVE_TOO_LARGE` past a limit, `FILE_UNREADABLE` when the
- * bytes are not a ZIP archive.
+ * bytes are not a ZIP archive or a member cannot be inflated.
  */
 export async function assertZipWithinLimits(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<void> {
-  let zip: JSZip;
-  try {
-    zip = await JSZip.loadAsync(bytes, { checkCRC32: false });
-  } catch (e) {
-    throw quarryError('FILE_UNREADABLE', `${filename}: not a ZIP archive, so not a valid ${kind} file (${(e as Error).message})`, { cause: e, details: { filename } });
-  }
+  const zip = await openZip(bytes, filename, kind);
   const budget = new ZipBudget(filename, kind, limits);
   budget.checkEntries(zip);
   for (const file of Object.values(zip.files)) {
@@ -104,7 +136,7 @@ export async function assertZipWithinLimits(bytes: Uint8Array, filename: string,
       await budget.read(file);
     } catch (e) {
       if ((e as { code?: string }).code === 'ARCHIVE_TOO_LARGE') throw e;
-      throw quarryError('FILE_UNREADABLE', `${filename}: not a readable ${kind} file: part ${file.name} cannot be extracted (${(e as Error).message})`, { cause: e, details: { filename } });
+      throw memberUnreadable(filename, kind, file.name, e);
     }
   }
 }

@@ -44,6 +44,22 @@ describe('jsonPartitioner', () => {
     expect(isQuarryError(err) && err.code).toBe('FILE_UNREADABLE');
     expect((err as Error).message).toContain('broken.json');
   });
+
+  it('says where malformed JSON breaks as a line and column, keeping V8\'s message in details', async () => {
+    const options = makeOptions('records.json');
+    const err = await partitionError(jsonPartitioner, enc('[\n  {"a": 1},\n  {"b" 2}\n]'), options);
+    expect(err).toMatchObject({
+      code: 'FILE_UNREADABLE',
+      message: "records.json: not valid JSON: expected ':' after property name at line 3, column 8",
+      details: { reason: expect.stringContaining('in JSON at position') },
+    });
+    const cut = await partitionError(jsonPartitioner, enc('{"a": "unfinished'), options);
+    expect((cut as Error).message).toBe('records.json: not valid JSON: unterminated string at line 1, column 18');
+    // V8 echoes the offending text instead of a position for some characters.
+    const stray = await partitionError(jsonPartitioner, enc('{"a":\u0001}'), options);
+    expect((stray as Error).message).toMatch(/^records\.json: not valid JSON: (unexpected character "\\u0001"|.* at line 1, column \d+)$/);
+    expect((stray as Error).message).not.toMatch(/is not valid JSON|Unexpected token/);
+  });
 });
 
 describe('ndjsonPartitioner', () => {

@@ -70,6 +70,16 @@ describe('xlsxPartitioner', () => {
 });
 
 describe.skipIf(!hasCorpus)('xlsxPartitioner on the corpus (skipped without /work/shared/corpus)', () => {
+  it("words exceljs's internal failures on a damaged workbook, keeping its message in details", async () => {
+    // 20 zeroed bytes in the central directory entry of sheet2.xml (found by the fuzz test):
+    // exceljs threw "Cannot set properties of undefined (setting 'sheetNo')".
+    const bytes = corpusDoc('stanley-cups.xlsx').slice();
+    bytes.fill(0, 5743, 5763);
+    const err = await partitionError(xlsxPartitioner, bytes, makeOptions('stanley-cups.xlsx'));
+    expect(err).toMatchObject({ code: 'FILE_UNREADABLE', message: expect.stringMatching(/^stanley-cups\.xlsx: not a readable XLSX file: the workbook's parts are damaged/), details: { reason: expect.stringContaining('sheetNo') } });
+    expect((err as Error).message).not.toContain('undefined');
+  });
+
   it('stanley-cups.xlsx matches the reference, text_as_html included', async () => {
     const els = await xlsxPartitioner.partition(corpusDoc('stanley-cups.xlsx'), makeOptions('stanley-cups.xlsx'));
     const { f1, types } = compareToReference('stanley-cups.xlsx', els);

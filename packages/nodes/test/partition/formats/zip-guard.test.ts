@@ -50,4 +50,48 @@ describe('zip guard', () => {
     await expect(assertZipWithinLimits(bomb, 'ok.xlsx', 'XLSX')).resolves.toBeUndefined();
     await expect(assertZipWithinLimits(new TextEncoder().encode('not a zip'), 'fake.xlsx', 'XLSX')).rejects.toMatchObject({ code: 'FILE_UNREADABLE' });
   });
+
+  it('words a damaged archive for the user and keeps the ZIP reader\'s message in details', async () => {
+    const bytes = await zipOf({ '[Content_Types].xml': '<Types/>', 'word/document.xml': `<w:document>${'text '.repeat(200)}</w:document>` });
+    const cases: Array<[string, Uint8Array, RegExp, RegExp]> = [
+      ['cut short', bytes.slice(0, bytes.length - 30), /the ZIP archive is damaged or cut short: its directory of members is missing/, /end of central directory/],
+      ['a broken directory entry', withZeroed(bytes, centralDirectoryAt(bytes), 4), /the ZIP archive is damaged: its directory of members is corrupt/, /Central-File-Header|central dir/i],
+    ];
+    for (const [what, damaged, sentence, reason] of cases) {
+      for (const open of [() => OoxmlPackage.open(damaged, 'report.docx', 'DOCX'), () => assertZipWithinLimits(damaged, 'report.docx', 'DOCX')]) {
+        const err = await open().then(() => undefined, (e: unknown) => e);
+        expect({ what, err }).toMatchObject({ what, err: { code: 'FILE_UNREADABLE', message: expect.stringMatching(/^report\.docx: not a valid DOCX \(/), details: { filename: 'report.docx', reason: expect.stringMatching(reason) } } });
+        expect((err as Error).message).toMatch(sentence);
+        expect((err as Error).message).not.toMatch(/Corrupted zip|Central-File-Header|End of data/);
+      }
+    }
+  });
+
+  it('words a member whose compressed data is corrupt', async () => {
+    // Numbers that deflate poorly, so the member's data is long.
+    const text = Array.from({ length: 2000 }, (_, i) => ((i * 7919) % 10007).toString(36)).join(' ');
+    const bytes = await zipOf({ 'word/document.xml': `<w:document>${text}</w:document>` });
+    expect(bytes.length).toBeGreaterThan(2000);
+    // The deflate data starts after the 30-byte local header, the name and the extra field.
+    const header = Buffer.from(bytes);
+    const dataAt = 30 + header.readUInt16LE(26) + header.readUInt16LE(28);
+    const damaged = bytes.slice();
+    for (let i = dataAt + 100; i < dataAt + 130; i++) damaged[i] = 0xff;
+    const pkg = await OoxmlPackage.open(damaged, 'report.docx', 'DOCX');
+    const err = await pkg.xml('word/document.xml').then(() => undefined, (e: unknown) => e);
+    expect(err).toMatchObject({ code: 'FILE_UNREADABLE', message: 'report.docx: not a valid DOCX (the ZIP archive is damaged: member word/document.xml cannot be decompressed)', details: { member: 'word/document.xml' } });
+  });
 });
+
+/** Offset of the first central directory header (from the end-of-central-directory record). */
+function centralDirectoryAt(zip: Uint8Array): number {
+  const b = Buffer.from(zip);
+  const eocd = b.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  return b.readUInt32LE(eocd + 16);
+}
+
+function withZeroed(bytes: Uint8Array, at: number, length: number): Uint8Array {
+  const out = bytes.slice();
+  out.fill(0, at, at + length);
+  return out;
+}
