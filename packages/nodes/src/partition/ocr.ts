@@ -202,7 +202,7 @@ type CreateWorker = (langs: unknown, oem: number, options: object) => Promise<Te
 
 async function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
   const tesseract = (await import('tesseract.js')) as unknown as { createWorker: CreateWorker };
-  return tesseract.createWorker(langs, oem, {
+  const worker = await tesseract.createWorker(langs, oem, {
     ...options,
     gzip: true,
     cacheMethod: 'none',
@@ -210,6 +210,10 @@ async function createWorker(langs: unknown, oem: number, options: object, logger
     // would crash the process; the job's promise rejects either way.
     errorHandler: (e: unknown) => logger?.debug('ocr: tesseract job failed', { reason: String(e) }),
   });
+  // Tesseract's own notes ("Too few characters. Skipping this page", "Invalid resolution") would
+  // go to the process's stderr, among the warnings the user should read.
+  await worker.setParameters({ debug_file: '/dev/null' });
+  return worker;
 }
 
 function abortError(signal: AbortSignal): QuarryError {

@@ -1,29 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { detectScript, ocrImage, releaseOcrWorkers } from '../../src/partition/ocr.js';
 import { withPdf } from '../../src/partition/formats/pdf-load.js';
 import { cropPng, renderPage } from '../../src/partition/formats/pdf-render.js';
+import { textImage } from '../support/text-image.js';
 import { corpusDir } from './reference-metrics.js';
 
-// A font that ships inside pdfjs-dist (Latin and Cyrillic), so the images do not depend on system fonts.
-const require = createRequire(import.meta.url);
-const fontFile = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf');
 const koreanPdf = path.join(corpusDir, 'docs', 'korean-text-with-tables.pdf');
-
-/** A white PNG with black lines of text, 48 px high. */
-async function textImage(lines: readonly string[]): Promise<Uint8Array> {
-  const canvas = createCanvas(1400, 80 + lines.length * 70);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = '#000';
-  ctx.font = '48px OcrScriptSans';
-  lines.forEach((l, i) => ctx.fillText(l, 40, 90 + i * 70));
-  return canvas.encode('png');
-}
 
 /**
  * The Korean corpus PDF's page (Hangul text and tables) as a 200 dpi PNG. The whole page: OSD
@@ -38,9 +22,6 @@ async function hangulImage(): Promise<Uint8Array> {
   });
 }
 
-beforeAll(() => {
-  GlobalFonts.registerFromPath(fontFile, 'OcrScriptSans');
-});
 afterAll(() => releaseOcrWorkers());
 
 describe('OCR with languages detected from the script (auto)', () => {
