@@ -25,7 +25,9 @@ export class OcrWarnings {
   /** Logs each distinct warning once, with the pages it concerns. */
   log(logger: Logger, filename: string): void {
     const pages = new Map<string, number[]>();
-    for (const [page, warnings] of this.byPage) for (const w of warnings) pages.set(w, [...(pages.get(w) ?? []), page]);
+    // Pages are OCR'd concurrently and finish in any order.
+    const sorted = [...this.byPage].sort(([a], [b]) => a - b);
+    for (const [page, warnings] of sorted) for (const w of warnings) pages.set(w, [...(pages.get(w) ?? []), page]);
     for (const [warning, on] of pages) logger.warn(warning, { filename, pages: on });
   }
 }

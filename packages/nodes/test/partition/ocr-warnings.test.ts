@@ -3,6 +3,7 @@ import { elementToJSON, type Logger } from '@quarry/core';
 import { partitionFile } from '../../src/partition/partition-file.js';
 import { releaseOcrWorkers } from '../../src/partition/ocr.js';
 import { textImage } from '../support/text-image.js';
+import { makePdf, textLines } from './formats/pdf-fixture.js';
 
 afterAll(() => releaseOcrWorkers());
 
@@ -25,6 +26,17 @@ describe('a requested OCR language without installed data', () => {
     }
     expect(logger.warnings).toEqual([{ message: expect.stringContaining('@tesseract.js-data/jpn'), fields: { filename: 'scan.png', pages: [1] } }]);
   }, 120_000);
+
+  it('in a PDF read with OCR, is on the elements of every OCR\'d page and logged once for all of them', async () => {
+    const page = (n: number) => ({ texts: textLines([`Chapter ${n} of the scanned report`, 'The figures below were checked twice'], 72, 18) });
+    const pdf = makePdf([page(1), page(2), page(3)]);
+    const logger = recordingLogger();
+    // ocr_only OCRs the pages asked for (2 and 3); page 1 is not read at all.
+    const elements = await partitionFile(pdf, { filename: 'report.pdf', strategy: 'ocr_only', ocr_languages: ['eng', 'jpn'], pages: new Set([2, 3]), logger });
+    expect(new Set(elements.map((e) => e.metadata.page_number))).toEqual(new Set([2, 3]));
+    for (const el of elements) expect(el.metadata.ocr_warnings).toEqual([expect.stringContaining('@tesseract.js-data/jpn')]);
+    expect(logger.warnings).toEqual([{ message: expect.stringContaining('no OCR data is installed for jpn'), fields: { filename: 'report.pdf', pages: [2, 3] } }]);
+  }, 180_000);
 
   it('leaves metadata and logger alone when every language is installed', async () => {
     const logger = recordingLogger();
