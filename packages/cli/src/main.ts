@@ -72,7 +72,7 @@ export function buildProgram(): Command {
     .option('--coordinates', 'include element coordinates')
     .option('--include-page-breaks', 'emit PageBreak elements')
     .option('--infer-table-structure', 'add text_as_html to tables')
-    .option('--ocr-languages <langs>', 'comma-separated tesseract languages', 'eng')
+    .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
     .action(partitionCommand);

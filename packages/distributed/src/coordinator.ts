@@ -157,6 +157,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       s.ms += t.ms;
       emit({ type: 'node_finished', record_id: record.record_id, node: t.node, ms: t.ms, elements: t.elements });
     }
+    for (const w of result.warnings ?? []) emit({ type: 'document_warning', ...w });
     if (result.outcome === 'written') {
       try {
         if (options.state && record.version !== undefined) await options.state.set(record.record_id, record.version);

@@ -1,4 +1,4 @@
-import type { ConnectorSpec, DocumentFailure, PipelineInput, SourceRecord } from '@quarry/core';
+import type { ConnectorSpec, DocumentFailure, DocumentWarning, PipelineInput, SourceRecord } from '@quarry/core';
 
 /** One queued task: a document of a job, named by its record (the worker reads the bytes itself). */
 export interface TaskData {
@@ -19,10 +19,14 @@ export interface TaskNodeTime {
 }
 
 /** What a worker reports for a task; the coordinator turns it into the job's events and counts. */
-export type TaskResult =
+export type TaskResult = (
   | { outcome: 'written'; elements: number; nodes: TaskNodeTime[]; worker: string }
   | { outcome: 'failed'; failure: DocumentFailure; nodes: TaskNodeTime[]; worker: string }
-  | { outcome: 'stopped'; nodes: TaskNodeTime[]; worker: string };
+  | { outcome: 'stopped'; nodes: TaskNodeTime[]; worker: string }
+) & {
+  /** What the nodes warned about for the document (`document_warning` events), when anything. */
+  warnings?: DocumentWarning[];
+};
 
 /** A job as stored for workers: which workflow version, which connectors, which limits. */
 export interface JobSpec {

@@ -1,4 +1,4 @@
-import { quarryError, QuarryError, type Engine, type Job, type JobEvent, type JobSummary, type Logger, type PipelineInput, type SourceConnector, type SourceDocument, type Services } from '@quarry/core';
+import { quarryError, QuarryError, type DocumentWarning, type Engine, type Job, type JobEvent, type JobSummary, type Logger, type PipelineInput, type SourceConnector, type SourceDocument, type Services } from '@quarry/core';
 import { ChannelSource } from './channel-source.js';
 import type { JobSpec, TaskNodeTime, TaskResult } from './task.js';
 
@@ -23,6 +23,7 @@ interface Pending {
   resolve(result: TaskResult): void;
   reject(error: Error): void;
   nodes: TaskNodeTime[];
+  warnings: DocumentWarning[];
 }
 
 /**
@@ -87,7 +88,7 @@ export class WorkerJob {
     if (this.finished || this.closing) return Promise.reject(quarryError('JOB_FINISHED', `job "${this.options.spec.job_id}" has ended in this worker`));
     return new Promise<TaskResult>((resolve, reject) => {
       const list = this.pending.get(doc.record_id) ?? [];
-      list.push({ resolve, reject, nodes: [] });
+      list.push({ resolve, reject, nodes: [], warnings: [] });
       this.pending.set(doc.record_id, list);
       this.channel.push(doc);
     });
@@ -130,20 +131,25 @@ export class WorkerJob {
       case 'node_finished':
         this.pending.get(e.record_id)?.[0]?.nodes.push({ node: e.node, ms: e.ms, elements: e.elements });
         break;
+      case 'document_warning': {
+        const { type: _type, ...warning } = e;
+        this.pending.get(e.record_id)?.[0]?.warnings.push(warning);
+        break;
+      }
       case 'document_written': {
         const p = this.take(e.record_id);
-        p?.resolve({ outcome: 'written', elements: e.elements, nodes: p.nodes, worker });
+        p?.resolve({ outcome: 'written', elements: e.elements, nodes: p.nodes, worker, ...warningsOf(p) });
         break;
       }
       case 'document_failed': {
         const p = this.take(e.record_id);
         const { type: _type, ...failure } = e;
-        p?.resolve({ outcome: 'failed', failure, nodes: p.nodes, worker });
+        p?.resolve({ outcome: 'failed', failure, nodes: p.nodes, worker, ...warningsOf(p) });
         break;
       }
       case 'document_stopped': {
         const p = this.take(e.record_id);
-        p?.resolve({ outcome: 'stopped', nodes: p.nodes, worker });
+        p?.resolve({ outcome: 'stopped', nodes: p.nodes, worker, ...warningsOf(p) });
         break;
       }
       default:
@@ -167,4 +173,8 @@ export class WorkerJob {
     await Promise.resolve(this.source.close?.()).catch((e: unknown) => this.options.logger.warn('closing the source failed', { error: String(e) }));
     this.options.onEnded?.();
   }
+}
+
+function warningsOf(p: Pending | undefined): { warnings?: DocumentWarning[] } {
+  return p && p.warnings.length > 0 ? { warnings: p.warnings } : {};
 }

@@ -116,7 +116,20 @@ const keyedDestination = defineDestination<{ api_key: string }>({
   }),
 });
 
-const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination, keyedDestination] });
+// Warns about a document whose text asks for it, and hands its elements on.
+const warnNode = defineNode<Record<string, never>>({
+  type: 'prompter',
+  subtype: 'warn_word',
+  settings: z.strictObject({}),
+  create: () => ({
+    process: ({ document, elements }, ctx) => {
+      if (elements.some((e) => e.text.includes('WARN'))) ctx.logger.warn(`${document.filename} asked for a warning`, { why: 'test' });
+      return elements;
+    },
+  }),
+});
+
+const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode, warnNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination, keyedDestination] });
 
 function newEngine(): Engine {
   return createEngine().use(nodesPlugin).use(connectorsPlugin).use(testPlugin);
@@ -221,6 +234,25 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     }
     expect(summary.nodes.map((n) => [n.node, n.success])).toEqual([['Partitioner', 5], ['Chunker', 5]]);
     expect(summary.counts.elements).toBeGreaterThan(5);
+  });
+
+  it('carries a document\'s warning from the worker to the job\'s events and summary, as in process', async () => {
+    const input = path.join(tmp, 'warn-in');
+    writeDocs(input, 3);
+    writeFileSync(path.join(input, 'odd.md'), '# Odd\n\nThis note says WARN.\n');
+    const engine = newEngine();
+    const plan = engine.build({ name: 'warns', nodes: [partitionThenChunk.nodes[0]!, { name: 'Warner', type: 'prompter' as const, subtype: 'warn_word', settings: {} }] });
+    const queue = nextQueue();
+    const seen: JobEvent[] = [];
+    const summary = await withWorkers(queue, 1, async () => {
+      const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } } });
+      job.events$.subscribe((e) => seen.push(e));
+      return job.done;
+    });
+    const warning = { record_id: 'odd.md', filename: 'odd.md', node: 'Warner', message: 'odd.md asked for a warning', details: { why: 'test' } };
+    expect(seen.filter((e) => e.type === 'document_warning')).toEqual([{ type: 'document_warning', ...warning }]);
+    expect(summary.warnings).toEqual([warning]);
+    expect(summary.counts).toMatchObject({ written: 4, failed: 0 });
   });
 
   it('skips unchanged documents on a second run with the same state store', async () => {

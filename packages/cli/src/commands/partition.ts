@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { elementToJSON, errorMessage, isQuarryError } from '@quarry/core';
+import { elementToJSON, errorMessage, isQuarryError, type Logger } from '@quarry/core';
 import { PartitionPool, type PartitionStrategy } from '@quarry/nodes';
 import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
@@ -53,6 +53,17 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
   process.exitCode = failed ? 1 : 0;
 }
 
+// A partitioner's warnings (an OCR language without data, a page that could not be read) go to
+// stderr beside the errors, where the user of the command looks; the rest stays quiet.
+function warningLogger(file: string): Logger {
+  return {
+    debug() {},
+    info() {},
+    warn: (message) => process.stderr.write(`quarry: warning: ${file}: ${message}\n`),
+    error: (message) => process.stderr.write(`quarry: ${file}: ${message}\n`),
+  };
+}
+
 async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCommandOptions): Promise<void> {
   const path = resolve(file);
   let bytes: Uint8Array;
@@ -71,7 +82,7 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
     ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
     encoding: opts.encoding,
     unique_element_ids: opts.uniqueElementIds,
-  });
+  }, { logger: warningLogger(file) });
   const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
   if (!opts.output) {
     process.stdout.write(json);

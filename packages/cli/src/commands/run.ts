@@ -129,6 +129,7 @@ export function formatSummary(s: JobSummary, output: string): string {
   ];
   for (const n of s.nodes) lines.push(`  ${n.node} (${n.type}/${n.subtype}): ${n.success} ok, ${n.failure} failed, ${(n.ms / 1000).toFixed(2)} s`);
   for (const f of s.failures) lines.push(`  FAILED ${f.record_id} at ${f.node}: ${f.code}: ${f.message}`);
+  for (const w of s.warnings ?? []) lines.push(`  WARNING ${w.record_id} at ${w.node}: ${w.message}`);
   if (s.error) lines.push(`  job error: ${s.error.code}: ${s.error.message}`);
   return `${lines.join('\n')}\n`;
 }

@@ -13,6 +13,19 @@ export interface DocumentFailure {
   message: string;
 }
 
+/**
+ * Something a node warned about while processing one document, which it still finished: an OCR
+ * language without installed data, a page that could not be read.
+ */
+export interface DocumentWarning {
+  record_id: string;
+  filename: string;
+  node: string;
+  message: string;
+  /** The fields the node logged with the warning (`pages`, ...). */
+  details?: Record<string, unknown>;
+}
+
 /** Per-node counters. */
 export interface NodeStats {
   node: string;
@@ -47,6 +60,8 @@ export interface JobSummary {
     elements: number;
   };
   failures: DocumentFailure[];
+  /** Warnings of documents, in the order they came; absent when there were none. */
+  warnings?: DocumentWarning[];
   nodes: NodeStats[];
   /** Set when the job itself could not run (source missing, destination prepare failed, ...). */
   error?: { code: string; message: string };
@@ -58,6 +73,7 @@ export type JobEvent =
   | { type: 'document_started'; record_id: string; filename: string }
   | { type: 'node_finished'; record_id: string; node: string; ms: number; elements: number }
   | { type: 'node_stalled'; record_id: string; node: string; ms: number }
+  | ({ type: 'document_warning' } & DocumentWarning)
   | { type: 'document_skipped'; record_id: string; filename: string; version?: string }
   | ({ type: 'document_failed' } & DocumentFailure)
   | { type: 'document_written'; record_id: string; filename: string; elements: number; ms: number }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Subject } from 'rxjs';
 import { errorMessage, isQuarryError } from '../errors.js';
 import type { Logger } from '../plugin/types.js';
-import type { DocumentFailure, Job, JobEvent, JobSummary, NodeStats } from './events.js';
+import type { DocumentFailure, DocumentWarning, Job, JobEvent, JobSummary, NodeStats } from './events.js';
 import { countDocumentEnd, summarizeJob, type DocumentEnd } from './job-summary.js';
 
 /**
@@ -38,7 +38,14 @@ export function createJobShell(nodes: ReadonlyArray<{ name: string; type: string
     else external.addEventListener('abort', () => controller.abort(external.reason), { once: true });
   }
   const events = new Subject<JobEvent>();
-  const emit = (e: JobEvent): void => events.next(e);
+  const warnings: DocumentWarning[] = [];
+  const emit = (e: JobEvent): void => {
+    if (e.type === 'document_warning') {
+      const { type: _type, ...warning } = e;
+      warnings.push(warning);
+    }
+    events.next(e);
+  };
   const startedAt = new Date();
   const stats: NodeStats[] = nodes.map((n) => ({ node: n.name, type: n.type, subtype: n.subtype, success: 0, failure: 0, ms: 0 }));
   const failures: DocumentFailure[] = [];
@@ -72,7 +79,7 @@ export function createJobShell(nodes: ReadonlyArray<{ name: string; type: string
       announce();
     },
     finish() {
-      const summary = summarizeJob({ job_id: id, startedAt, stopped: controller.signal.aborted, counts, failures, nodes: stats, ...(error ? { error } : {}) });
+      const summary = summarizeJob({ job_id: id, startedAt, stopped: controller.signal.aborted, counts, failures, warnings, nodes: stats, ...(error ? { error } : {}) });
       emit({ type: 'job_finished', summary });
       events.complete();
       return summary;

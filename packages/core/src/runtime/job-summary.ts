@@ -1,4 +1,4 @@
-import type { DocumentFailure, JobEvent, JobStatus, JobSummary, NodeStats } from './events.js';
+import type { DocumentFailure, DocumentWarning, JobEvent, JobStatus, JobSummary, NodeStats } from './events.js';
 
 /** What a runner tallied over a job, to be turned into its {@link JobSummary}. */
 export interface JobTally {
@@ -8,6 +8,7 @@ export interface JobTally {
   stopped: boolean;
   counts: JobSummary['counts'];
   failures: DocumentFailure[];
+  warnings?: DocumentWarning[];
   nodes: NodeStats[];
   error?: JobSummary['error'];
 }
@@ -57,6 +58,7 @@ export function summarizeJob(t: JobTally, finishedAt = new Date()): JobSummary {
     duration_ms: finishedAt.getTime() - t.startedAt.getTime(),
     counts,
     failures: t.failures,
+    ...(t.warnings?.length ? { warnings: t.warnings } : {}),
     nodes: t.nodes,
     ...(t.error ? { error: t.error } : {}),
   };

@@ -44,7 +44,7 @@ async function runProcess(ctx: StageContext, node: PlanNode, index: number, inst
   const stats = ctx.stats[index]!;
   const t0 = performance.now();
   try {
-    const nodeCtx = { get signal() { return ctx.signals.signalOf(item); }, logger: ctx.logger, nodeName: node.name };
+    const nodeCtx = { get signal() { return ctx.signals.signalOf(item); }, logger: documentLogger(ctx, item, node.name), nodeName: node.name };
     const result = await ctx.watchdog.watch(item, node.name, () => inst.process({ document: item.doc, elements: item.elements }, nodeCtx));
     const ms = performance.now() - t0;
     item.elements = asElements(result);
@@ -61,6 +61,24 @@ async function runProcess(ctx: StageContext, node: PlanNode, index: number, inst
     item.failure = failureOf(item.doc, node.name, e);
     return item;
   }
+}
+
+/**
+ * The logger a node gets for one document: the job's, with the document and node in the fields; a
+ * warning is also a `document_warning` event, so it reaches the job's events and summary rather
+ * than only a log nobody reads.
+ */
+function documentLogger(ctx: StageContext, item: DocumentItem, node: string): Logger {
+  const where = { record_id: item.doc.record_id, node };
+  return {
+    debug: (m, f) => ctx.logger.debug(m, { ...f, ...where }),
+    info: (m, f) => ctx.logger.info(m, { ...f, ...where }),
+    warn: (m, f) => {
+      ctx.logger.warn(m, { ...f, ...where });
+      ctx.emit({ type: 'document_warning', ...where, filename: item.doc.filename, message: m, ...(f && Object.keys(f).length > 0 ? { details: f } : {}) });
+    },
+    error: (m, f) => ctx.logger.error(m, { ...f, ...where }),
+  };
 }
 
 /** Lifts an operator node: failed/stopped items bypass it, its results are matched back to items. */

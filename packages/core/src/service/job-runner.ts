@@ -185,6 +185,7 @@ export class JobRunner {
         record.message = scrubSecrets(endMessage(summary, entry.stopReason), secrets);
         record.counts = summary.counts;
         record.failed_files = summary.failures.map((f) => ({ document: f.record_id, error: scrubSecrets(`${f.code}: ${f.message}`, secrets) }));
+        if (summary.warnings) record.warnings = summary.warnings.map((w) => ({ document: w.record_id, node: w.node, warning: scrubSecrets(w.message, secrets) }));
       } else if (entry.controller.signal.aborted) {
         record.status = 'STOPPED';
         record.message = entry.stopReason ?? 'Job cancelled.';

@@ -2,7 +2,7 @@ import type { JobStatus, JobSummary } from '../runtime/events.js';
 import type { NodeType } from '../plugin/types.js';
 import type { SchedulePhrase } from '../workflow/schedule.js';
 import type { WorkflowType } from '../workflow/workflow-fields.js';
-import type { FailedFile, JobType, NodeStat, WorkflowStatus } from './schemas.js';
+import type { DocumentWarningView, FailedFile, JobType, NodeStat, WorkflowStatus } from './schemas.js';
 
 /** What every stored row has. `workspace` scopes every read: a key sees only its workspace's rows. */
 export interface StoredRecord {
@@ -89,5 +89,7 @@ export interface JobRecord extends StoredRecord {
   nodes: JobNode[];
   node_stats: NodeStat[];
   failed_files: FailedFile[];
+  /** The documents' warnings, when the job ended with any. */
+  warnings?: DocumentWarningView[];
   counts?: JobSummary['counts'];
 }

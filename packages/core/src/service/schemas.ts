@@ -146,6 +146,11 @@ export const nodeStat = z.object({
 /** Per-node document counts. */
 export type NodeStat = z.output<typeof nodeStat>;
 
+/** A warning about one document that was still processed (an OCR language without data, say). */
+export const documentWarning = z.object({ document: z.string(), node: z.string(), warning: z.string() });
+/** A document's warning. */
+export type DocumentWarningView = z.output<typeof documentWarning>;
+
 /** GET /jobs/{id}/details. */
 export const jobDetails = z
   .object({
@@ -153,6 +158,8 @@ export const jobDetails = z
     processing_status: z.enum(JOB_PROCESSING_STATUSES),
     message: z.string().optional(),
     node_stats: z.array(nodeStat),
+    /** quarry's addition: the documents' warnings, once the job ended; absent when there were none. */
+    warnings: z.array(documentWarning).optional(),
   })
   .meta({ title: 'JobDetails' });
 /** Job details. */

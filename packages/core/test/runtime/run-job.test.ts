@@ -27,6 +27,31 @@ describe('runJob', () => {
     expect(doc0).toEqual(['document_started', 'node_finished', 'document_written']);
   });
 
+  it('turns a warning a node logs for a document into a document_warning event and a summary entry', async () => {
+    const logged: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger = { debug() {}, info() {}, warn: (message: string, fields?: Record<string, unknown>) => logged.push({ message, ...(fields ? { fields } : {}) }), error() {} };
+    const ocr = defineNode({
+      type: 'prompter',
+      subtype: 'ocr-like',
+      settings: z.object({}),
+      create: () => ({
+        process(flow: Flow, ctx): Element[] {
+          if (flow.elements.some((e) => e.text === 'korean')) ctx.logger.warn('no OCR data is installed for kor', { pages: [1] });
+          return flow.elements;
+        },
+      }),
+    });
+    const job = engine.run(planOf([lineSplitter, ocr]), { source: memorySource(['latin', 'korean']), destination: memoryDestination(), logger });
+    const events = collect(job.events$);
+    const summary = await job.done;
+    const warning = { record_id: 'doc-1.txt', filename: 'doc-1.txt', node: 'ocr-like', message: 'no OCR data is installed for kor', details: { pages: [1] } };
+    expect(events.filter((e) => e.type === 'document_warning')).toEqual([{ type: 'document_warning', ...warning }]);
+    expect(summary.status).toBe('COMPLETED');
+    expect(summary.warnings).toEqual([warning]);
+    // The job's logger still gets it, with the document and node.
+    expect(logged).toEqual([{ message: 'no OCR data is installed for kor', fields: { pages: [1], record_id: 'doc-1.txt', node: 'ocr-like' } }]);
+  });
+
   it('fails one broken document alone and goes on', async () => {
     const picky = defineNode({
       type: 'prompter',

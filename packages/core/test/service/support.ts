@@ -49,8 +49,9 @@ export function testEngine(): TestPlugin {
     subtype: 'test_fail_word',
     settings: z.object({}).strict(),
     create: () => ({
-      process(flow) {
+      process(flow, ctx) {
         if (flow.elements.some((e) => e.text.includes('FAIL'))) throw new QuarryError('FILE_UNREADABLE', `${flow.document.filename} asked to fail`);
+        if (flow.elements.some((e) => e.text.includes('WARN'))) ctx.logger.warn(`${flow.document.filename} asked for a warning`);
         return flow.elements;
       },
     }),

@@ -193,25 +193,27 @@ describe('WorkflowService: runs and jobs', () => {
   it('runs on uploaded files, counts per node and keeps the output for download', async () => {
     const svc = await open();
     const wf = await svc.createWorkflow(WS, localWorkflow('w', [failNode]));
-    const job = await svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a.txt', 'first line\nsecond line'), textFile('bad.txt', 'please FAIL'), textFile('a.txt', 'same name')] });
+    const job = await svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a.txt', 'first line\nsecond line'), textFile('bad.txt', 'please FAIL'), textFile('a.txt', 'same name'), textFile('odd.txt', 'please WARN')] });
     expect(['SCHEDULED', 'IN_PROGRESS']).toContain(job.status);
     expect(job).toMatchObject({ workflow_id: wf.id, workflow_name: 'w', job_type: 'persistent' });
-    expect(job.input_file_ids).toHaveLength(3);
+    expect(job.input_file_ids).toHaveLength(4);
     const done = await svc.waitForJob(WS, job.id);
     expect(done.status).toBe('COMPLETED');
-    expect(done.message).toBe('2 of 3 documents written, 1 failed, 0 unchanged, 0 stopped');
+    expect(done.message).toBe('3 of 4 documents written, 1 failed, 0 unchanged, 0 stopped');
     expect(done.runtime).toMatch(/^PT[\d.]+S$/);
-    const [a1, bad, a2] = job.input_file_ids as [string, string, string];
-    expect(done.output_node_files.map((f) => f.file_id).sort()).toEqual([a1, a2].sort());
+    const [a1, bad, a2, odd] = job.input_file_ids as [string, string, string, string];
+    expect(done.output_node_files.map((f) => f.file_id).sort()).toEqual([a1, a2, odd].sort());
     expect(done.output_node_files[0]).toMatchObject({ node_id: wf.workflow_nodes[1]!.id, node_type: 'prompter', node_subtype: 'test_fail_word' });
 
     const details = await svc.getJobDetails(WS, job.id);
     expect(details.processing_status).toBe('COMPLETED_WITH_ERRORS');
     expect(details.node_stats.map((s) => [s.node_name, s.ready, s.in_progress, s.success, s.failure])).toEqual([
-      ['Partitioner', 0, 0, 3, 0],
-      ['Fail check', 0, 0, 2, 1],
-      ['Destination', 0, 0, 2, 0],
+      ['Partitioner', 0, 0, 4, 0],
+      ['Fail check', 0, 0, 3, 1],
+      ['Destination', 0, 0, 3, 0],
     ]);
+    // A document's warning is in the details; the document was still written.
+    expect(details.warnings).toEqual([{ document: expect.stringContaining('odd'), node: 'Fail check', warning: 'odd.txt asked for a warning' }]);
     // Two uploads share a name: each keeps its own record id.
     expect(await svc.getFailedFiles(WS, job.id)).toEqual({ failed_files: [{ document: 'bad.txt', error: 'FILE_UNREADABLE: bad.txt asked to fail' }] });
 

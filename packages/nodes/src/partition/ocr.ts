@@ -1,18 +1,30 @@
 /**
  * OCR with tesseract.js, offline: language data comes from the installed `@tesseract.js-data/<code>`
- * packages (`langPath`, `gzip: true`, `cacheMethod: 'none'`), the engine from `tesseract.js-core`;
- * nothing is downloaded.
+ * packages (`langPath`, `gzip: true`, `cacheMethod: 'none'`; see ocr-languages.ts), the engine from
+ * `tesseract.js-core`; nothing is downloaded. With the languages absent or `auto`, each image's
+ * script is first detected with Tesseract's OSD (`@tesseract.js-data/osd`, legacy engine) and read
+ * with the installed languages of that script.
  *
- * Workers (each a thread with its own WebAssembly engine, about 0.4 s to start) are pooled per
- * language set, at most one per core and never more than {@link MAX_OCR_WORKERS}. An idle worker
- * does not keep the process alive and is terminated after {@link OCR_IDLE_MS}; call
- * {@link releaseOcrWorkers} to free them at once (tests, shutdown).
+ * Workers (each a thread with its own WebAssembly engine, about 0.4 s to start, 2 s for OSD) are
+ * pooled per language set, at most one per core and never more than {@link MAX_OCR_WORKERS} (one
+ * for OSD, which takes a fraction of a recognition's time). An idle worker does not keep the
+ * process alive and is terminated after {@link OCR_IDLE_MS}; call {@link releaseOcrWorkers} to free
+ * them at once (tests, shutdown).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { QuarryError, quarryError, type Logger } from '@quarry/core';
+import {
+  languagesForScript,
+  missingLanguagesWarning,
+  ocrDataPackage,
+  resolveOcrLanguages,
+  wantsAutoLanguages,
+  type LanguageData,
+} from './ocr-languages.js';
+
+export { resolveOcrLanguages } from './ocr-languages.js';
 
 /** A rectangle in image pixels, origin at the top-left. */
 export interface OcrBox {
@@ -69,14 +81,24 @@ export interface OcrResult {
   blocks: OcrBlock[];
   lines: OcrLine[];
   words: OcrWord[];
+  /** The Tesseract languages the image was read with, e.g. `['kor']`. */
+  languages: string[];
+  /** The script OSD detected (`Latin`, `Korean`, ...); null when it found none; absent without detection. */
+  script?: string | null;
+  /**
+   * What the user should know about how the image was read: a requested language without data, a
+   * detected script without data (read as English instead). Each names the package to install.
+   */
+  warnings: string[];
 }
 
 /** Options of {@link ocrImage}. */
 export interface OcrOptions {
   /**
-   * Tesseract language codes (`eng`, `deu`, ...), ISO 639-1 codes (`en`, `de`) or `eng+deu`
-   * strings. Default `['eng']`. Codes without an installed data package are skipped with a
-   * warning; when none is installed the call fails with `OCR_LANGUAGE_UNAVAILABLE`.
+   * Tesseract language codes (`eng`, `deu`, ...), ISO 639-1 codes (`en`, `de`), `eng+deu` strings,
+   * or `auto`: detect the script and use its installed languages. Default `['auto']`. Codes without
+   * an installed data package are skipped with a warning in {@link OcrResult.warnings}; when none is
+   * installed the call fails with `OCR_LANGUAGE_UNAVAILABLE`.
    */
   languages?: readonly string[];
   signal?: AbortSignal;
@@ -90,56 +112,10 @@ export const MAX_OCR_WORKERS = 2;
 /** How long an idle worker is kept, in milliseconds. */
 export const OCR_IDLE_MS = 30_000;
 
-// ISO 639-1 -> Tesseract codes, for the languages users most often pass that way.
-const ISO_639_1: Readonly<Record<string, string>> = {
-  ar: 'ara', bg: 'bul', cs: 'ces', da: 'dan', de: 'deu', el: 'ell', en: 'eng', es: 'spa', et: 'est', fa: 'fas',
-  fi: 'fin', fr: 'fra', he: 'heb', hi: 'hin', hr: 'hrv', hu: 'hun', id: 'ind', it: 'ita', ja: 'jpn', ko: 'kor',
-  lt: 'lit', lv: 'lav', nl: 'nld', no: 'nor', pl: 'pol', pt: 'por', ro: 'ron', ru: 'rus', sk: 'slk', sl: 'slv',
-  sr: 'srp', sv: 'swe', th: 'tha', tr: 'tur', uk: 'ukr', vi: 'vie', zh: 'chi_sim',
-};
-
-/** Where one language's trained data is installed. */
-interface LanguageData {
-  code: string;
-  /** Directory holding `<code>.traineddata.gz`. */
-  dir: string;
-}
-
-/**
- * Maps requested languages onto installed Tesseract data. Returns the languages found (deduplicated,
- * in request order) and the codes that have no installed data package.
- */
-export function resolveOcrLanguages(languages: readonly string[] = ['eng']): { found: LanguageData[]; missing: string[] } {
-  const require = createRequire(import.meta.url);
-  const found: LanguageData[] = [];
-  const missing: string[] = [];
-  const codes = languages.flatMap((l) => l.split('+')).map((l) => l.trim().toLowerCase()).filter(Boolean);
-  for (const raw of codes.length > 0 ? codes : ['eng']) {
-    const code = ISO_639_1[raw] ?? raw;
-    if (found.some((f) => f.code === code) || missing.includes(code)) continue;
-    if (!/^[a-z_]+$/.test(code)) {
-      missing.push(code);
-      continue;
-    }
-    let root: string;
-    try {
-      root = path.dirname(require.resolve(`@tesseract.js-data/${code}/package.json`));
-    } catch {
-      missing.push(code);
-      continue;
-    }
-    // The integer LSTM model is what tesseract.js itself fetches for the LSTM engine: smaller and
-    // faster to load than the combined legacy+LSTM data.
-    const dir = ['4.0.0_best_int', '4.0.0'].map((d) => path.join(root, d)).find((d) => existsSync(path.join(d, `${code}.traineddata.gz`)));
-    if (dir) found.push({ code, dir });
-    else missing.push(code);
-  }
-  return { found, missing };
-}
-
 /** The slice of a tesseract.js worker used here. */
 interface TesseractWorker {
   recognize(image: Uint8Array | Buffer, options?: object, output?: object): Promise<{ data: TesseractPage }>;
+  detect(image: Uint8Array | Buffer): Promise<{ data: { script: string | null } }>;
   setParameters(params: Record<string, string>): Promise<unknown>;
   terminate(): Promise<unknown>;
   worker?: { ref?(): void; unref?(): void } | null;
@@ -197,7 +173,9 @@ interface Waiter {
 
 interface Pool {
   key: string;
-  langs: LanguageData[];
+  start(logger: Logger | undefined): Promise<TesseractWorker>;
+  /** Most workers this pool runs at once. */
+  size: number;
   workers: PooledWorker[];
   starting: number;
   waiters: Waiter[];
@@ -211,27 +189,53 @@ function maxWorkers(): number {
   return Math.max(1, Math.min(MAX_OCR_WORKERS, availableParallelism()));
 }
 
-function abortError(signal: AbortSignal): QuarryError {
-  return quarryError('JOB_ABORTED', 'OCR was cancelled', { cause: signal.reason });
+function poolFor(key: string, size: number, start: Pool['start']): Pool {
+  let pool = pools.get(key);
+  if (!pool) {
+    pool = { key, start, size, workers: [], starting: 0, waiters: [], released: false };
+    pools.set(key, pool);
+  }
+  return pool;
 }
 
-async function startWorker(langs: LanguageData[], logger: Logger | undefined): Promise<TesseractWorker> {
-  const { createWorker } = (await import('tesseract.js')) as unknown as {
-    createWorker(langs: unknown, oem: number, options: object): Promise<TesseractWorker>;
-  };
-  const single = langs.length === 1 ? langs[0] : undefined;
-  // One language: its data directory as `langPath`. Several (each in its own package): the data
-  // itself, which tesseract.js accepts as `{ code, data }` and gunzips.
-  const langArg = single ? single.code : langs.map((l) => ({ code: l.code, data: readFileSync(path.join(l.dir, `${l.code}.traineddata.gz`)) }));
-  const worker = await createWorker(langArg, 1, {
-    ...(single ? { langPath: single.dir } : {}),
+type CreateWorker = (langs: unknown, oem: number, options: object) => Promise<TesseractWorker>;
+
+async function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
+  const tesseract = (await import('tesseract.js')) as unknown as { createWorker: CreateWorker };
+  const worker = await tesseract.createWorker(langs, oem, {
+    ...options,
     gzip: true,
     cacheMethod: 'none',
     // Without a handler tesseract.js rethrows a failed job inside its message listener, which
     // would crash the process; the job's promise rejects either way.
     errorHandler: (e: unknown) => logger?.debug('ocr: tesseract job failed', { reason: String(e) }),
   });
+  // Tesseract's own notes ("Too few characters. Skipping this page", "Invalid resolution") would
+  // go to the process's stderr, among the warnings the user should read.
+  await worker.setParameters({ debug_file: '/dev/null' });
   return worker;
+}
+
+function abortError(signal: AbortSignal): QuarryError {
+  return quarryError('JOB_ABORTED', 'OCR was cancelled', { cause: signal.reason });
+}
+
+/** A recognizing worker (LSTM engine) for a language set. */
+function startRecognizer(langs: LanguageData[], logger: Logger | undefined): Promise<TesseractWorker> {
+  const single = langs.length === 1 ? langs[0] : undefined;
+  // One language: its data directory as `langPath`. Several (each in its own package): the data
+  // itself, which tesseract.js accepts as `{ code, data }` and gunzips.
+  const langArg = single ? single.code : langs.map((l) => ({ code: l.code, data: readFileSync(path.join(l.dir, `${l.code}.traineddata.gz`)) }));
+  return createWorker(langArg, 1, single ? { langPath: single.dir } : {}, logger);
+}
+
+/** An OSD worker: OSD runs on the legacy engine only, with the `osd` data. */
+function startDetector(logger: Logger | undefined): Promise<TesseractWorker> {
+  const osd = resolveOcrLanguages(['osd']).found[0];
+  if (!osd) {
+    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `script detection needs ${ocrDataPackage('osd')}, which is not installed`, { details: { languages: ['osd'] } });
+  }
+  return createWorker('osd', 0, { langPath: osd.dir, legacyCore: true, legacyLang: true }, logger);
 }
 
 async function acquire(pool: Pool, signal: AbortSignal | undefined, logger: Logger | undefined): Promise<PooledWorker> {
@@ -240,12 +244,12 @@ async function acquire(pool: Pool, signal: AbortSignal | undefined, logger: Logg
     markBusy(idle);
     return idle;
   }
-  if (pool.workers.length + pool.starting < maxWorkers()) {
+  if (pool.workers.length + pool.starting < pool.size) {
     pool.starting++;
     try {
       let worker: TesseractWorker;
       try {
-        worker = await startWorker(pool.langs, logger);
+        worker = await pool.start(logger);
       } catch (e) {
         // Callers queued behind this start would wait for a worker that never comes.
         for (const w of pool.waiters.splice(0)) w.reject(e);
@@ -317,32 +321,73 @@ async function discard(pool: Pool, w: PooledWorker): Promise<void> {
 
 /**
  * Recognizes the text of an image (PNG, JPEG, BMP, WebP, GIF or binary PNM bytes). Boxes are in
- * the image's pixels. Aborting the signal ends the recognition at once (its worker is terminated).
+ * the image's pixels. With `languages` absent or containing `auto`, the image's script is detected
+ * first (see {@link detectScript}). Aborting the signal ends the recognition at once (its worker is
+ * terminated).
  *
  * @example
  * ```ts
- * const { blocks } = await ocrImage(png, { languages: ['eng'], signal });
+ * const { blocks, warnings } = await ocrImage(png, { languages: ['eng'], signal });
  * ```
  */
 export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Promise<OcrResult> {
   const { signal, logger } = options;
   if (signal?.aborted) throw abortError(signal);
-  const { found, missing } = resolveOcrLanguages(options.languages ?? ['eng']);
+  const requested = options.languages ?? [];
+  const { found, missing } = resolveOcrLanguages(requested);
+  const warnings: string[] = [];
+  let script: string | null | undefined;
+  if (wantsAutoLanguages(requested)) {
+    script = await detectScript(image, options);
+    const detected = languagesForScript(script);
+    if (detected.warning) warnings.push(detected.warning);
+    // The detected script's languages first: Tesseract prefers the first language of a set.
+    found.unshift(...detected.found.filter((d) => !found.some((f) => f.code === d.code)));
+    logger?.debug('ocr: script detected', { script, languages: found.map((f) => f.code) });
+  }
   if (found.length === 0) {
-    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `no OCR data is installed for ${missing.join(', ')} (install @tesseract.js-data/<code>)`, {
+    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `no OCR data is installed for ${missing.join(', ')} (install ${missing.map(ocrDataPackage).join(', ')})`, {
       details: { languages: missing },
     });
   }
-  if (missing.length > 0) logger?.warn(`ocr: no data installed for ${missing.join(', ')}; using ${found.map((f) => f.code).join('+')}`);
+  if (missing.length > 0) warnings.unshift(missingLanguagesWarning(missing, found));
   const key = found.map((f) => f.code).join('+');
-  let pool = pools.get(key);
-  if (!pool) {
-    pool = { key, langs: found, workers: [], starting: 0, waiters: [], released: false };
-    pools.set(key, pool);
-  }
+  const pool = poolFor(key, maxWorkers(), (l) => startRecognizer(found, l));
+  const data = await onWorker(pool, image, options, async (worker, buffer) => {
+    await worker.setParameters({ user_defined_dpi: options.dpi ? String(Math.round(options.dpi)) : '' });
+    return (await worker.recognize(buffer, {}, { text: true, blocks: true, hocr: false, tsv: false })).data;
+  });
+  return { ...toResult(data), languages: found.map((f) => f.code), ...(script === undefined ? {} : { script }), warnings };
+}
+
+/**
+ * Detects the script of an image with Tesseract's OSD: `Latin`, `Cyrillic`, `Korean`, `Japanese`,
+ * `Han`, `Arabic`, ... or null when the image has too little text to tell.
+ */
+export async function detectScript(image: Uint8Array, options: Pick<OcrOptions, 'signal' | 'logger' | 'dpi'> = {}): Promise<string | null> {
+  const pool = poolFor('osd', 1, startDetector);
+  return onWorker(pool, image, options, async (worker, buffer) => {
+    // OSD reads the resolution too; without one Tesseract guesses (and says so on stderr).
+    await worker.setParameters({ user_defined_dpi: String(Math.round(options.dpi ?? 300)) });
+    return (await worker.detect(buffer)).data.script;
+  });
+}
+
+/**
+ * Runs `job` on a worker of `pool` with the image as a Node Buffer (tesseract.js checks with
+ * Buffer.isBuffer). Aborting the signal, or {@link releaseOcrWorkers}, ends it at once.
+ */
+async function onWorker<T>(
+  pool: Pool,
+  image: Uint8Array,
+  options: Pick<OcrOptions, 'signal' | 'logger'>,
+  job: (worker: TesseractWorker, image: Buffer) => Promise<T>,
+): Promise<T> {
+  const { signal, logger } = options;
+  if (signal?.aborted) throw abortError(signal);
   const pooled = await acquire(pool, signal, logger);
-  // tesseract.js never settles a job whose worker was terminated, so the recognition races a
-  // promise that rejects on abort, or when releaseOcrWorkers() terminates the worker.
+  // tesseract.js never settles a job whose worker was terminated, so the job races a promise
+  // that rejects on abort, or when releaseOcrWorkers() terminates the worker.
   let stop: ((e: unknown) => void) | undefined;
   let stopped = false;
   const stopPromise = new Promise<never>((_, reject) => {
@@ -355,15 +400,10 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
   signal?.addEventListener('abort', onAbort, { once: true });
   pooled.stop = stop;
   try {
-    const job = (async () => {
-      await pooled.worker.setParameters({ user_defined_dpi: options.dpi ? String(Math.round(options.dpi)) : '' });
-      // tesseract.js wants a Node Buffer (it checks with Buffer.isBuffer).
-      const buffer = Buffer.isBuffer(image) ? image : Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-      return pooled.worker.recognize(buffer, {}, { text: true, blocks: true, hocr: false, tsv: false });
-    })();
-    job.catch(() => undefined);
-    const { data } = await Promise.race([job, stopPromise]);
-    return toResult(data);
+    const buffer = Buffer.isBuffer(image) ? image : Buffer.from(image.buffer, image.byteOffset, image.byteLength);
+    const running = job(pooled.worker, buffer);
+    running.catch(() => undefined);
+    return await Promise.race([running, stopPromise]);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     pooled.stop = undefined;
@@ -390,7 +430,7 @@ export async function releaseOcrWorkers(): Promise<void> {
 
 const box = (b: TesseractBbox): OcrBox => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 });
 
-function toResult(page: TesseractPage): OcrResult {
+function toResult(page: TesseractPage): Omit<OcrResult, 'languages' | 'script' | 'warnings'> {
   const lines: OcrLine[] = [];
   const words: OcrWord[] = [];
   const blocks: OcrBlock[] = (page.blocks ?? []).map((b) => ({

@@ -41,7 +41,10 @@ export interface PartitionFileRequest {
   pdf_infer_table_structure?: boolean;
   /** Default false. */
   xml_keep_tags?: boolean;
-  /** Default `['eng']`. */
+  /**
+   * Tesseract languages for OCR (`eng`, `kor`, `eng+deu`, ISO 639-1 `ko`), or `auto`: detect each
+   * page's script and use its installed languages. Default `['auto']`.
+   */
   ocr_languages?: string[];
   /** Default `[]`. */
   extract_image_block_types?: string[];
@@ -127,7 +130,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     include_page_breaks: request.include_page_breaks ?? false,
     infer_table_structure: (request.infer_table_structure ?? false) || (request.pdf_infer_table_structure ?? false),
     xml_keep_tags: request.xml_keep_tags ?? false,
-    ocr_languages: request.ocr_languages ?? ['eng'],
+    ocr_languages: request.ocr_languages ?? ['auto'],
     extract_image_block_types: request.extract_image_block_types ?? [],
     coordinates: request.coordinates ?? false,
     ...(request.pages ? { pages: request.pages } : {}),

@@ -14,7 +14,7 @@ export interface FormatPartitionOptions {
   /** True when `infer_table_structure` or `pdf_infer_table_structure` asks for `text_as_html`. */
   infer_table_structure: boolean;
   xml_keep_tags: boolean;
-  /** Tesseract language codes, e.g. `['eng']`. */
+  /** Tesseract language codes, e.g. `['eng']`, or `['auto']` to detect each page's script. */
   ocr_languages: string[];
   /** Element types whose image is stored as base64 in metadata. */
   extract_image_block_types: string[];

@@ -1,5 +1,10 @@
+import { spawnSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isQuarryError } from '@quarry/core';
@@ -33,6 +38,28 @@ describe('resolveOcrLanguages', () => {
     expect(found[0]!.dir).toMatch(/@tesseract\.js-data[\\/]eng[\\/]4\.0\.0(_best_int)?$/);
     expect(missing).toEqual(['zzz']);
   });
+
+  it('finds a language package the application running quarry installed (the working directory), not only its own', async () => {
+    const app = await mkdtemp(path.join(tmpdir(), 'quarry-host-app-'));
+    try {
+      const pkg = path.join(app, 'node_modules', '@tesseract.js-data', 'xyz');
+      await mkdir(path.join(pkg, '4.0.0_best_int'), { recursive: true });
+      await writeFile(path.join(pkg, 'package.json'), JSON.stringify({ name: '@tesseract.js-data/xyz', version: '1.0.0' }));
+      await writeFile(path.join(pkg, '4.0.0_best_int', 'xyz.traineddata.gz'), gzipSync(Buffer.from('data')));
+      // A process whose working directory is the app, as when the app runs quarry.
+      const source = pathToFileURL(path.resolve(import.meta.dirname, '../../src/partition/ocr-languages.ts')).href;
+      const script = `import { resolveOcrLanguages } from ${JSON.stringify(source)}; process.stdout.write(JSON.stringify(resolveOcrLanguages(['xyz', 'eng'])));`;
+      const tsx = pathToFileURL(require.resolve('tsx/esm')).href;
+      const r = spawnSync(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], { cwd: app, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      const { found, missing } = JSON.parse(r.stdout) as ReturnType<typeof resolveOcrLanguages>;
+      expect(found.map((f) => f.code)).toEqual(['xyz', 'eng']);
+      expect(found[0]!.dir).toBe(path.join(app, 'node_modules', '@tesseract.js-data', 'xyz', '4.0.0_best_int'));
+      expect(missing).toEqual([]);
+    } finally {
+      await rm(app, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('ocrImage', () => {
@@ -68,12 +95,11 @@ describe('ocrImage', () => {
     expect(isQuarryError(e) && e.code).toBe('OCR_LANGUAGE_UNAVAILABLE');
   });
 
-  it('warns and goes on with the installed languages when some are missing', async () => {
-    const warnings: string[] = [];
-    const logger = { debug() {}, info() {}, warn: (m: string) => warnings.push(m), error() {} };
-    const r = await ocrImage(await textImage(['Mixed languages']), { languages: ['eng', 'qqq'], logger });
+  it('warns, naming the package to install, and goes on with the installed languages when some are missing', async () => {
+    const r = await ocrImage(await textImage(['Mixed languages']), { languages: ['eng', 'qqq'] });
     expect(r.text.trim()).toBe('Mixed languages');
-    expect(warnings.join(' ')).toContain('qqq');
+    expect(r.languages).toEqual(['eng']);
+    expect(r.warnings).toEqual(['no OCR data is installed for qqq; read with eng instead. Install @tesseract.js-data/qqq beside quarry to read it']);
   });
 
   it('fails with JOB_ABORTED, without waiting for the recognition, when the signal aborts', async () => {

@@ -1,5 +1,6 @@
 import type { Element } from '@quarry/core';
 import { ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
+import { OcrWarnings } from '../ocr-warnings.js';
 import { eraseRulingLines } from '../ruling-lines.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { decodeImagePages, type DecodedPage } from './image-decode.js';
@@ -63,10 +64,12 @@ export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
     const pages = await decodeImagePages(bytes, options.filename);
     const out: Element[] = [];
+    const warnings = new OcrWarnings();
     for (const [index, page] of pages.entries()) {
       options.signal.throwIfAborted();
       const { png, scale } = await ocrInput(page);
       const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger });
+      warnings.add(index + 1, result.warnings);
       if (index > 0 && options.include_page_breaks) out.push(newElement('PageBreak', '', { page_number: index }));
       out.push(
         ...layoutToElements(
@@ -75,6 +78,8 @@ export const imagePartitioner: FormatPartitioner = {
         ),
       );
     }
+    warnings.stamp(out);
+    warnings.log(options.logger, options.filename);
     return out;
   },
 };

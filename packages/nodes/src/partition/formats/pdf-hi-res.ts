@@ -10,6 +10,7 @@ import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES, type Element, type ElementType } f
 import { partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions } from '../types.js';
 import { MAX_OCR_WORKERS, ocrImage, type OcrResult } from '../ocr.js';
+import { OcrWarnings } from '../ocr-warnings.js';
 import { elementsFromLayouts, type BuiltElement } from './pdf-elements.js';
 import type { Box, PageLayout, TextBlock, TextFragment } from './pdf-layout-types.js';
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdf-load.js';
@@ -38,6 +39,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
     const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
     const inFlight = new Set<Promise<void>>();
     const failures: number[] = [];
+    const warnings = new OcrWarnings();
     try {
       for (let p = 1; p <= n; p++) {
         signal.throwIfAborted();
@@ -64,6 +66,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
           const pnm = toGreyPnm(rendered);
           page.cleanup();
           const job = ocrImage(pnm, { languages: options.ocr_languages, signal, logger, dpi: RENDER_DPI }).then((ocr) => {
+            warnings.add(p, ocr.warnings);
             const fragments = fragmentsFromOcr(ocr, rendered.scale);
             layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments }, { findTables }), images, true);
           });
@@ -91,7 +94,10 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
       inferTableStructure: options.infer_table_structure,
     });
     await addRegionImages(doc, built, blockTypes(options.extract_image_block_types), signal);
-    return built.map((b) => b.element);
+    const elements = built.map((b) => b.element);
+    warnings.stamp(elements);
+    warnings.log(logger, options.filename);
+    return elements;
   });
 }
 

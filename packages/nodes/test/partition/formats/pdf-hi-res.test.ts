@@ -16,6 +16,8 @@ describe('fragmentsFromOcr', () => {
       confidence: 90,
       blocks: [],
       words: [],
+      languages: ['eng'],
+      warnings: [],
       lines: [
         {
           text: 'Hello world ~',
