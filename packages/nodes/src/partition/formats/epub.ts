@@ -16,7 +16,7 @@ export const epubPartitioner: FormatPartitioner = {
   mimeTypes: ['application/epub', 'application/epub+zip'],
   extensions: ['.epub'],
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'EPUB');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'EPUB', { logger: options.logger });
     const container = await pkg.requireXml('META-INF/container.xml');
     const rootfile = childElements(firstChild(container, 'rootfiles') ?? container, 'rootfile').find(
       (r) => (attr(r, 'media-type') ?? 'application/oebps-package+xml') === 'application/oebps-package+xml',

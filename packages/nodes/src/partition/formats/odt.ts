@@ -31,7 +31,7 @@ export const odtPartitioner: FormatPartitioner = {
   mimeTypes: ['application/vnd.oasis.opendocument.text'],
   extensions: ['.odt'],
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'ODT');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'ODT', { logger: options.logger });
     const content = await pkg.requireXml('content.xml');
     const text = path(content, 'body', 'text');
     if (!text) throw pkg.unreadable('content.xml has no office:text body');

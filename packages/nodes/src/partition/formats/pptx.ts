@@ -38,7 +38,7 @@ export const pptxPartitioner: FormatPartitioner = {
   mimeTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
   extensions: ['.pptx'],
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'PPTX');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'PPTX', { logger: options.logger });
     const mainPath = (await mainPartPath(pkg)) ?? 'ppt/presentation.xml';
     const presentation = await pkg.requireXml(mainPath);
     const rels = await pkg.relationships(mainPath);
