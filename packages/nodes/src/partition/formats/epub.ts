@@ -31,6 +31,12 @@ export const epubPartitioner: FormatPartitioner = {
       if (id) manifest.set(id, item);
     }
     const out: Element[] = [];
+    // One warning per book, not per spine document.
+    let warned = false;
+    const warn = (message: string): void => {
+      if (!warned) options.logger.warn(message);
+      warned = true;
+    };
     for (const ref of childElements(firstChild(opf, 'spine') ?? opf, 'itemref')) {
       options.signal.throwIfAborted();
       const item = manifest.get(attr(ref, 'idref') ?? '');
@@ -42,7 +48,7 @@ export const epubPartitioner: FormatPartitioner = {
         options.logger.warn(`${options.filename}: spine document ${partPath} is missing`);
         continue;
       }
-      out.push(...partitionHtmlString(decodeHtml(doc, options.encoding)));
+      for (const el of partitionHtmlString(decodeHtml(doc, options.encoding), { filename: options.filename, warn })) out.push(el);
     }
     return out;
   },
