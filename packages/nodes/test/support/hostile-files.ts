@@ -530,9 +530,9 @@ export function nestedSdtDocx(depth = NESTED_SDT_DEPTH): HostileFile {
   return { name: 'nested-sdt.docx', bytes: docxPackage(deflatedEntry('word/document.xml', utf8(xml))), expect: 'ok', description: `DOCX with ${depth.toLocaleString('en-US')} nested w:sdt elements`, strategies: FAST_ONLY };
 }
 
-/** Rows in the huge XLSX: 4M of 64 bytes each, 256 MB. */
+/** Rows in the huge XLSX: 4M of 64 bytes each, 256 MB (under the 256 MiB part limit). */
 export const HUGE_XLSX_ROWS = 4_000_000;
-const HUGE_ROW = '<row><c t="inlineStr"><is><t>One of four million rows.</t></is></c></row>';
+const HUGE_ROW = '<row><c t="inlineStr"><is><t>One of 4,000,000</t></is></c></row>';
 
 /**
  * `four-million-rows.xlsx`, about 780 KB: a workbook of one sheet whose XML is 256 MB of 4,000,000
