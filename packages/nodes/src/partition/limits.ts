@@ -21,6 +21,8 @@ export interface PartitionLimits {
   maxCsvBytes: number;
   /** Bytes of a plain-text file: read in pieces, but every paragraph becomes an element. */
   maxTextBytes: number;
+  /** Inflated bytes of the XML parts of one office document (DOCX, PPTX, ODT, XLSX) together, which are parsed whole. */
+  maxXmlBytes: number;
 }
 
 /** A limit's environment variable and the unit its value counts. */
@@ -41,6 +43,9 @@ const SPECS: Readonly<Record<keyof PartitionLimits, LimitSpec>> = {
   maxCsvBytes: { env: 'QUARRY_MAX_CSV_BYTES', unit: 'bytes', fallback: 16 * 2 ** 20 },
   // A text file's elements outweigh it many times: 64 MB (190,000 elements) peaked at 843 MB resident.
   maxTextBytes: { env: 'QUARRY_MAX_TEXT_BYTES', unit: 'bytes', fallback: 64 * 2 ** 20 },
+  // Parsed, a DOCX's XML costs about 15 MB of memory per MB and an XLSX's (exceljs) about 17:
+  // 32 MiB peaks near 670 MB (DOCX) and 820 MB (XLSX).
+  maxXmlBytes: { env: 'QUARRY_MAX_XML_BYTES', unit: 'bytes of XML', fallback: 32 * 2 ** 20 },
 };
 
 /** The environment variable that sets each limit (a positive integer). */

@@ -308,7 +308,7 @@ describe('hostileFiles', () => {
     const files = hostileFiles();
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(files.map((f) => f.name)).toEqual(Object.keys(HOSTILE_GENERATORS));
-    for (const f of files) expect(f.name).toMatch(/\.(png|jpg|eml|pdf|docx|tiff)$/);
+    for (const f of files) expect(f.name).toMatch(/\.(png|jpg|eml|pdf|docx|xlsx|tiff)$/);
     const again = hostileFiles();
     files.forEach((f, i) => expect(crc32(f.bytes)).toBe(crc32(again[i]!.bytes)));
   });

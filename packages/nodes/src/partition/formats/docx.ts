@@ -68,7 +68,7 @@ interface DocxContext {
  */
 export const docxPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'DOCX');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'DOCX', { logger: options.logger });
     const mainPath = (await mainPartPath(pkg)) ?? 'word/document.xml';
     const doc = await pkg.requireXml(mainPath);
     const body = firstChild(doc, 'body');
@@ -132,15 +132,15 @@ function hasHardPageBreak(body: XmlNode): boolean {
   return findAll(body, 'br').some((br) => attr(br, 'type') === 'page');
 }
 
-/** The body's block items (paragraphs and tables), looking through content controls. */
-function blockItems(container: XmlNode): XmlNode[] {
-  const out: XmlNode[] = [];
+/**
+ * The body's block items (paragraphs and tables), looking through content controls. A control's
+ * properties hold no paragraphs, so all its children are searched, not only `sdtContent`: nesting
+ * past the depth limit folds some `sdtContent` elements away (see `parseXmlTree`).
+ */
+function blockItems(container: XmlNode, out: XmlNode[] = []): XmlNode[] {
   for (const c of childElements(container)) {
     if (c.name === 'p' || c.name === 'tbl') out.push(c);
-    else if (c.name === 'sdt') {
-      const content = firstChild(c, 'sdtContent');
-      if (content) out.push(...blockItems(content));
-    } else if (c.name === 'customXml') out.push(...blockItems(c));
+    else if (c.name === 'sdt' || c.name === 'sdtContent' || c.name === 'customXml') blockItems(c, out);
   }
   return out;
 }
@@ -220,10 +220,7 @@ function inlineItems(p: XmlNode): Inline[] {
     for (const c of childElements(node)) {
       if (c.name === 'r') out.push({ kind: 'run', run: c, children: c.children });
       else if (c.name === 'hyperlink') out.push({ kind: 'link', node: c });
-      else if (c.name === 'sdt') {
-        const content = firstChild(c, 'sdtContent');
-        if (content) walk(content);
-      } else if (TRANSPARENT.has(c.name)) walk(c);
+      else if (c.name === 'sdt' || c.name === 'sdtContent' || TRANSPARENT.has(c.name)) walk(c);
     }
   };
   walk(p);

@@ -13,7 +13,7 @@ const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
  */
 export const epubPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'EPUB');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'EPUB', { logger: options.logger });
     const container = await pkg.requireXml('META-INF/container.xml');
     const rootfile = childElements(firstChild(container, 'rootfiles') ?? container, 'rootfile').find(
       (r) => (attr(r, 'media-type') ?? 'application/oebps-package+xml') === 'application/oebps-package+xml',
@@ -28,6 +28,12 @@ export const epubPartitioner: FormatPartitioner = {
       if (id) manifest.set(id, item);
     }
     const out: Element[] = [];
+    // One warning per book, not per spine document.
+    let warned = false;
+    const warn = (message: string): void => {
+      if (!warned) options.logger.warn(message);
+      warned = true;
+    };
     for (const ref of childElements(firstChild(opf, 'spine') ?? opf, 'itemref')) {
       options.signal.throwIfAborted();
       const item = manifest.get(attr(ref, 'idref') ?? '');
@@ -39,7 +45,7 @@ export const epubPartitioner: FormatPartitioner = {
         options.logger.warn(`${options.filename}: spine document ${partPath} is missing`);
         continue;
       }
-      out.push(...partitionHtmlString(decodeHtml(doc, options.encoding)));
+      for (const el of partitionHtmlString(decodeHtml(doc, options.encoding), { filename: options.filename, warn })) out.push(el);
     }
     return out;
   },

@@ -1,11 +1,12 @@
 import { isTag, isText, type ChildNode, type Element as DomElement, type ParentNode } from 'domhandler';
-import { parseDocument } from 'htmlparser2';
 import iconv from 'iconv-lite';
 import type { Element, ElementMetadata, ElementType } from '@quarry/core';
 import { collapseWhitespace, pyStrip } from '../../chunk/python-text.js';
 import { classifyMarkupText, isEmailAddress } from '../text-classify.js';
 import type { FormatPartitioner } from '../types.js';
+import { limitWarning, partitionLimits } from '../limits.js';
 import { decodeText } from './decode-text.js';
+import { parseHtmlDom } from './html-dom.js';
 import { newElement } from './new-element.js';
 import { htmlifyMatrix } from './table-html.js';
 
@@ -250,12 +251,23 @@ function findFirst(nodes: ChildNode[], tag: string): DomElement | undefined {
   return undefined;
 }
 
+/** Options of {@link partitionHtmlString}. */
+export interface HtmlPartitionOptions {
+  /** The document's name, for the warning. */
+  filename?: string;
+  /** Receives the warning when nesting passes `maxNestingDepth` (its structure is flattened, its text kept). */
+  warn?: (message: string) => void;
+}
+
 /**
  * Partitions an HTML document held in a string. The content root is `<main>` when the document
- * has one, else `<body>`, else the whole document.
+ * has one, else `<body>`, else the whole document. Elements nested deeper than `maxNestingDepth`
+ * are read as if less deeply nested, with a warning.
  */
-export function partitionHtmlString(html: string): Element[] {
-  const doc = parseDocument(html, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true });
+export function partitionHtmlString(html: string, options: HtmlPartitionOptions = {}): Element[] {
+  const limits = partitionLimits();
+  const { document: doc, flattened } = parseHtmlDom(html, limits.maxNestingDepth);
+  if (flattened > 0) options.warn?.(limitWarning('maxNestingDepth', options.filename ?? 'HTML', 'the structure (not the text) of elements nested', limits));
   const root = findFirst(doc.children, 'main') ?? findFirst(doc.children, 'body') ?? doc;
   const walker = new HtmlWalker();
   walker.block(root, 'flow', undefined, 0);
@@ -279,5 +291,5 @@ export function decodeHtml(bytes: Uint8Array, encoding: string): string {
 
 /** HTML and XHTML documents. */
 export const htmlPartitioner: FormatPartitioner = {
-  partition: (bytes, options) => partitionHtmlString(decodeHtml(bytes, options.encoding)),
+  partition: (bytes, options) => partitionHtmlString(decodeHtml(bytes, options.encoding), { filename: options.filename, warn: (m) => options.logger.warn(m) }),
 };

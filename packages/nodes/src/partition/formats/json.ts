@@ -1,5 +1,6 @@
 import { canonicalElementType, elementsFromJSON, errorMessage, quarryError, type Element } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
+import { limitError, partitionLimits } from '../limits.js';
 import { decodeText } from './decode-text.js';
 import { newElement } from './new-element.js';
 
@@ -71,16 +72,40 @@ export function jsonSyntaxProblem(text: string, e: unknown, firstLine = 1): stri
   return `malformed JSON${where}`;
 }
 
-/** Parses JSON text that starts on line `firstLine` of the file (NDJSON lines). */
+/** How deeply `value` nests arrays and objects (a scalar is 0), counted without recursion. */
+export function jsonDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    const inner = depth + 1;
+    if (inner > max) max = inner;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) if (typeof child === 'object' && child !== null) stack.push([child, inner]);
+  }
+  return max;
+}
+
+/**
+ * Parses JSON text that starts on line `firstLine` of the file (NDJSON lines) and refuses a value
+ * nested deeper than `maxNestingDepth` with `DOCUMENT_TOO_COMPLEX`: pretty-printing it, the text of
+ * its element, is recursive and would overflow the call stack, and its indentation grows with the
+ * depth squared.
+ */
 function parse(text: string, options: FormatPartitionOptions, firstLine = 1): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (e) {
     throw quarryError('FILE_UNREADABLE', `${options.filename}: not valid JSON: ${jsonSyntaxProblem(text, e, firstLine)}`, {
       cause: e,
       details: { filename: options.filename, reason: errorMessage(e) },
     });
   }
+  const limits = partitionLimits();
+  const depth = jsonDepth(value);
+  if (depth > limits.maxNestingDepth) throw limitError('DOCUMENT_TOO_COMPLEX', 'maxNestingDepth', options.filename, depth, limits);
+  return value;
 }
 
 /** Reads element JSON, keeping the elements' own ids (for `parent_id` links) and metadata. */

@@ -28,7 +28,7 @@ interface OdtContext {
  */
 export const odtPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'ODT');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'ODT', { logger: options.logger });
     const content = await pkg.requireXml('content.xml');
     const text = path(content, 'body', 'text');
     if (!text) throw pkg.unreadable('content.xml has no office:text body');

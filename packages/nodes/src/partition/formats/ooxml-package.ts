@@ -1,7 +1,18 @@
 import type JSZip from 'jszip';
-import { errorMessage, quarryError } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError, silentLogger, type Logger } from '@quarry/core';
+import { limitError, limitWarning, partitionLimits, type PartitionLimits } from '../limits.js';
 import { attr, childElements, parseXmlTree, type XmlNode } from './xml-tree.js';
-import { DEFAULT_ZIP_LIMITS, memberUnreadable, openZip, ZipBudget, type ZipLimits } from './zip-guard.js';
+import { DEFAULT_ZIP_LIMITS, memberUnreadable, openZip, ZipBudget, type PartsCap, type ZipLimits } from './zip-guard.js';
+
+/** Options of {@link OoxmlPackage.open}. */
+export interface OoxmlOpenOptions {
+  /** How far the archive may inflate. */
+  zipLimits?: ZipLimits;
+  /** Nesting depth and XML part size; read from the environment when absent. */
+  limits?: PartitionLimits;
+  /** Receives the warning when a part nests past the depth limit (once per document). */
+  logger?: Logger;
+}
 
 /** One relationship of an OOXML part (`_rels/*.rels`). */
 export interface OoxmlRelationship {
@@ -20,6 +31,8 @@ export interface OoxmlRelationship {
  */
 export class OoxmlPackage {
   private readonly trees = new Map<string, XmlNode | undefined>();
+  private warnedDepth = false;
+  private readonly xmlCap: PartsCap;
 
   private constructor(
     private readonly zip: JSZip,
@@ -27,22 +40,26 @@ export class OoxmlPackage {
     readonly filename: string,
     private readonly kind: string,
     private readonly budget: ZipBudget,
-  ) {}
+    private readonly limits: PartitionLimits,
+    private readonly logger: Logger,
+  ) {
+    this.xmlCap = { maxBytes: limits.maxXmlBytes, used: 0, error: (used) => limitError('FILE_TOO_LARGE', 'maxXmlBytes', filename, used, limits) };
+  }
 
   /** Opens `bytes` as a ZIP archive; `kind` (e.g. `DOCX`) is used in error messages. */
-  static async open(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<OoxmlPackage> {
+  static async open(bytes: Uint8Array, filename: string, kind: string, options: OoxmlOpenOptions = {}): Promise<OoxmlPackage> {
     const zip = await openZip(bytes, filename, kind);
-    const budget = new ZipBudget(filename, kind, limits);
+    const budget = new ZipBudget(filename, kind, options.zipLimits ?? DEFAULT_ZIP_LIMITS);
     budget.checkEntries(zip);
-    return new OoxmlPackage(zip, filename, kind, budget);
+    return new OoxmlPackage(zip, filename, kind, budget, options.limits ?? partitionLimits(), options.logger ?? silentLogger);
   }
 
   /** Inflates a part within the budget; a part that cannot be inflated is `FILE_UNREADABLE`. */
-  private async inflate(file: JSZip.JSZipObject): Promise<Uint8Array> {
+  private async inflate(file: JSZip.JSZipObject, cap?: PartsCap): Promise<Uint8Array> {
     try {
-      return await this.budget.read(file);
+      return await this.budget.read(file, cap);
     } catch (e) {
-      if ((e as { code?: string }).code === 'ARCHIVE_TOO_LARGE') throw e;
+      if (isQuarryError(e)) throw e;
       throw memberUnreadable(this.filename, this.kind, file.name, e);
     }
   }
@@ -59,15 +76,25 @@ export class OoxmlPackage {
     return this.inflate(f);
   }
 
-  /** The parsed XML of a part, or `undefined` when absent. Parsed once and cached. */
+  /**
+   * The parsed XML of a part, or `undefined` when absent. Parsed once and cached. Once the parts
+   * parsed pass `maxXmlBytes` together the document is `FILE_TOO_LARGE`, as soon as it inflates
+   * past it (the trees, all cached, cost many times their XML); a part nesting deeper than
+   * `maxNestingDepth` is flattened, with a warning.
+   */
   async xml(partPath: string): Promise<XmlNode | undefined> {
     if (this.trees.has(partPath)) return this.trees.get(partPath);
     const f = this.zip.file(partPath);
     let tree: XmlNode | undefined;
     if (f) {
-      const text = new TextDecoder().decode(await this.inflate(f));
+      const text = new TextDecoder().decode(await this.inflate(f, this.xmlCap));
       try {
-        tree = parseXmlTree(text);
+        const parsed = parseXmlTree(text, this.limits.maxNestingDepth);
+        tree = parsed.root;
+        if (parsed.flattened > 0 && !this.warnedDepth) {
+          this.warnedDepth = true;
+          this.logger.warn(limitWarning('maxNestingDepth', this.filename, `the structure (not the text) of part ${partPath} nested`, this.limits), { filename: this.filename, part: partPath, flattened: parsed.flattened });
+        }
       } catch (e) {
         throw this.unreadable(`part ${partPath} is not well-formed XML`, e);
       }

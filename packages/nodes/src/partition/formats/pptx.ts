@@ -35,7 +35,7 @@ interface Inheritance {
  */
 export const pptxPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const pkg = await OoxmlPackage.open(bytes, options.filename, 'PPTX');
+    const pkg = await OoxmlPackage.open(bytes, options.filename, 'PPTX', { logger: options.logger });
     const mainPath = (await mainPartPath(pkg)) ?? 'ppt/presentation.xml';
     const presentation = await pkg.requireXml(mainPath);
     const rels = await pkg.relationships(mainPath);

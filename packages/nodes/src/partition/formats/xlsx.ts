@@ -1,5 +1,6 @@
 import type { Cell, CellValue, Workbook, Worksheet } from 'exceljs';
-import { assertZipWithinLimits } from './zip-guard.js';
+import { assertZipWithinLimits, DEFAULT_ZIP_LIMITS, type PartsCap } from './zip-guard.js';
+import { limitError, partitionLimits } from '../limits.js';
 import { errorMessage, quarryError, type Element, type ElementMetadata } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
 import { newElement } from './new-element.js';
@@ -47,8 +48,10 @@ export const xlsxPartitioner: FormatPartitioner = {
 };
 
 async function loadWorkbook(bytes: Uint8Array, filename: string): Promise<Workbook> {
-  // exceljs inflates the whole archive with no limit: measure it first.
-  await assertZipWithinLimits(bytes, filename, 'XLSX');
+  // exceljs inflates the whole archive with no limit and holds every sheet: measure it first.
+  const limits = partitionLimits();
+  const xmlCap: PartsCap = { maxBytes: limits.maxXmlBytes, used: 0, error: (used) => limitError('FILE_TOO_LARGE', 'maxXmlBytes', filename, used, limits) };
+  await assertZipWithinLimits(bytes, filename, 'XLSX', DEFAULT_ZIP_LIMITS, xmlCap);
   // exceljs is heavy; load it only when a spreadsheet is partitioned.
   const { default: ExcelJS } = await import('exceljs');
   const workbook = new ExcelJS.Workbook();

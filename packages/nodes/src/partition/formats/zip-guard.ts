@@ -1,5 +1,5 @@
 import JSZip from 'jszip';
-import { errorMessage, quarryError } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core';
 
 /** How far a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) may expand when read. */
 export interface ZipLimits {
@@ -18,6 +18,18 @@ export interface ZipLimits {
 export const DEFAULT_ZIP_LIMITS: Readonly<ZipLimits> = Object.freeze({ maxPartBytes: 256 * 2 ** 20, maxTotalBytes: 1024 * 2 ** 20, maxEntries: 50_000 });
 
 const mib = (n: number): string => `${(n / 2 ** 20).toFixed(n < 2 ** 20 ? 3 : 0)} MiB`;
+
+/**
+ * A tighter budget than {@link ZipLimits} shared by some parts of one archive (the XML parts an
+ * office partitioner parses whole), with its own error.
+ */
+export interface PartsCap {
+  maxBytes: number;
+  /** Bytes inflated against this cap so far. */
+  used: number;
+  /** The error once the parts have inflated to `used` bytes, past `maxBytes`. */
+  error: (used: number) => Error;
+}
 
 /**
  * Counts the bytes inflated from one archive against its limits. Parts are read as streams and
@@ -39,8 +51,11 @@ export class ZipBudget {
     if (n > this.limits.maxEntries) throw this.tooLarge(`it lists ${n} entries (limit ${this.limits.maxEntries})`);
   }
 
-  /** Inflates one part, stopping with `ARCHIVE_TOO_LARGE` once a limit is passed. */
-  async read(file: JSZip.JSZipObject): Promise<Uint8Array> {
+  /**
+   * Inflates one part, stopping with `ARCHIVE_TOO_LARGE` once a limit is passed, or with
+   * `cap.error` once the parts counted against `cap` pass `cap.maxBytes`.
+   */
+  async read(file: JSZip.JSZipObject, cap?: PartsCap): Promise<Uint8Array> {
     const chunks: Uint8Array[] = [];
     let size = 0;
     await new Promise<void>((resolve, reject) => {
@@ -56,6 +71,7 @@ export class ZipBudget {
         if (done) return;
         size += chunk.byteLength;
         this.total += chunk.byteLength;
+        if (cap && (cap.used += chunk.byteLength) > cap.maxBytes) return stop(cap.error(cap.used));
         if (size > this.limits.maxPartBytes) return stop(this.tooLarge(`part ${file.name} inflates beyond ${mib(this.limits.maxPartBytes)}`));
         if (this.total > this.limits.maxTotalBytes) return stop(this.tooLarge(`its parts inflate beyond ${mib(this.limits.maxTotalBytes)} in total`));
         chunks.push(chunk);
@@ -123,19 +139,20 @@ export function memberUnreadable(filename: string, kind: string, member: string,
 
 /**
  * Inflates every entry of an archive once, counting, before a library that reads the whole archive
- * itself (exceljs) is given it. Throws `ARCHIVE_TOO_LARGE` past a limit, `FILE_UNREADABLE` when the
- * bytes are not a ZIP archive or a member cannot be inflated.
+ * itself (exceljs) is given it. Throws `ARCHIVE_TOO_LARGE` past a limit, `cap`'s error when the
+ * `.xml` entries together pass it, `FILE_UNREADABLE` when the bytes are not a ZIP archive or a
+ * member cannot be inflated.
  */
-export async function assertZipWithinLimits(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS): Promise<void> {
+export async function assertZipWithinLimits(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS, xmlCap?: PartsCap): Promise<void> {
   const zip = await openZip(bytes, filename, kind);
   const budget = new ZipBudget(filename, kind, limits);
   budget.checkEntries(zip);
   for (const file of Object.values(zip.files)) {
     if (file.dir) continue;
     try {
-      await budget.read(file);
+      await budget.read(file, file.name.endsWith('.xml') ? xmlCap : undefined);
     } catch (e) {
-      if ((e as { code?: string }).code === 'ARCHIVE_TOO_LARGE') throw e;
+      if (isQuarryError(e)) throw e;
       throw memberUnreadable(filename, kind, file.name, e);
     }
   }

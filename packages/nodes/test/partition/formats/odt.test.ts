@@ -18,6 +18,17 @@ async function buildOdt(body: string): Promise<Uint8Array> {
 }
 
 describe('odtPartitioner', () => {
+  it('keeps the text of lists nested 50,000 deep (past the 512-level limit), with one warning', async () => {
+    const depth = 50_000;
+    const body = `${'<text:list><text:list-item>'.repeat(depth)}<text:p>Deepest item</text:p>${'</text:list-item></text:list>'.repeat(depth)}<text:p>After the list.</text:p>`;
+    const options = makeOptions('deep.odt');
+    const elements = await odtPartitioner.partition(await buildOdt(body), options);
+    expect(elements.map((e) => e.text)).toEqual(['Deepest item', 'After the list.']);
+    expect(elements[0]!.type).toBe('ListItem');
+    expect(options.warnings).toHaveLength(1);
+    expect(options.warnings[0]).toMatch(/^deep\.odt: the structure \(not the text\) of part content\.xml nested past the limit of 512 levels/);
+  });
+
   it('maps headings, title style, paragraphs, nested lists, links and tables with spans', async () => {
     const body = [
       '<text:p text:style-name="P1">Field Guide</text:p>',

@@ -20,7 +20,7 @@ describe('zip guard', () => {
     // 16 MiB of one letter deflate to a few kB: the shape of a decompression bomb.
     const bytes = await zipOf({ 'word/document.xml': `<w>${'A'.repeat(16 * MiB)}</w>`, 'small.xml': '<a/>' });
     expect(bytes.byteLength).toBeLessThan(64 * 1024);
-    const pkg = await OoxmlPackage.open(bytes, 'bomb.docx', 'DOCX', { maxPartBytes: 1 * MiB, maxTotalBytes: 8 * MiB, maxEntries: 10 });
+    const pkg = await OoxmlPackage.open(bytes, 'bomb.docx', 'DOCX', { zipLimits: { maxPartBytes: 1 * MiB, maxTotalBytes: 8 * MiB, maxEntries: 10 } });
     expect(await pkg.xml('small.xml')).toBeDefined();
     await expect(pkg.xml('word/document.xml')).rejects.toMatchObject({
       code: 'ARCHIVE_TOO_LARGE',
@@ -30,7 +30,7 @@ describe('zip guard', () => {
 
   it('refuses parts that pass one by one but not together', async () => {
     const parts = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`p${i}.xml`, `<p>${'B'.repeat(MiB)}</p>`]));
-    const pkg = await OoxmlPackage.open(await zipOf(parts), 'many.pptx', 'PPTX', { maxPartBytes: 2 * MiB, maxTotalBytes: 3 * MiB, maxEntries: 10 });
+    const pkg = await OoxmlPackage.open(await zipOf(parts), 'many.pptx', 'PPTX', { zipLimits: { maxPartBytes: 2 * MiB, maxTotalBytes: 3 * MiB, maxEntries: 10 } });
     await pkg.bytes('p0.xml');
     await pkg.bytes('p1.xml');
     await expect(pkg.bytes('p2.xml')).rejects.toMatchObject({ code: 'ARCHIVE_TOO_LARGE', message: expect.stringContaining('in total') });
@@ -38,7 +38,7 @@ describe('zip guard', () => {
 
   it('refuses an archive listing too many entries', async () => {
     const parts = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`e${i}.xml`, '<e/>']));
-    await expect(OoxmlPackage.open(await zipOf(parts), 'wide.odt', 'ODT', { ...DEFAULT_ZIP_LIMITS, maxEntries: 20 })).rejects.toMatchObject({
+    await expect(OoxmlPackage.open(await zipOf(parts), 'wide.odt', 'ODT', { zipLimits: { ...DEFAULT_ZIP_LIMITS, maxEntries: 20 } })).rejects.toMatchObject({
       code: 'ARCHIVE_TOO_LARGE',
       message: expect.stringContaining('lists 30 entries (limit 20)'),
     });
