@@ -83,12 +83,14 @@ export const imagePartitioner: FormatPartitioner = {
     let index = 0;
     for await (const page of decodeImagePages(bytes, options.filename)) {
       options.signal.throwIfAborted();
+      // Only the size is kept past this point, so the decoded pixels can go while Tesseract runs.
+      const { width, height } = page;
       const { png, scale } = await ocrInput(page);
       const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger, dpi: OCR_DPI });
       if (index > 0 && options.include_page_breaks) out.push(newElement('PageBreak', '', { page_number: index }));
       out.push(
         ...layoutToElements(
-          { blocks: unscale(result.blocks, scale), width: page.width, height: page.height },
+          { blocks: unscale(result.blocks, scale), width, height },
           { pageNumber: index + 1, coordinates: options.coordinates, inferTableStructure: options.infer_table_structure },
         ),
       );
