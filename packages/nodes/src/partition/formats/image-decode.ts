@@ -8,7 +8,7 @@ import { decode as decodeBmp } from 'bmp-ts';
 import type { default as SharpFactory, Sharp, SharpOptions } from 'sharp';
 import { isQuarryError } from '@quarry/core';
 import { partitionLimits } from '../limits.js';
-import { readImageHeader, unreadableImage, type ImageFormat, type ImageHeader, type ImagePage } from './image-header.js';
+import { readImageHeader, unreadableImage, type ImageHeader, type ImagePage } from './image-header.js';
 
 /** One page of an image file, decoded: 8-bit RGBA, transparent pixels laid on white. */
 export interface DecodedPage {
@@ -111,11 +111,6 @@ export async function* decodeImagePages(bytes: Uint8Array, filename: string): As
     }
     yield { rgba: data, width: info.width, height: info.height };
   }
-}
-
-/** True for the formats whose files vision APIs take as they are. */
-export function isInlineFormat(format: ImageFormat): format is 'png' | 'jpeg' {
-  return format === 'png' || format === 'jpeg';
 }
 
 /**

@@ -43,7 +43,9 @@ export function unreadableImage(filename: string, reason: string, cause?: unknow
 export function readImageHeader(bytes: Uint8Array, filename: string, limits: PartitionLimits = partitionLimits()): ImageHeader {
   let size: ReturnType<typeof imageSize>;
   try {
-    size = imageSize(bytes);
+    // image-size reads through a DataView of the whole underlying buffer, past the end of a view
+    // (a pooled Buffer, a slice): give it bytes that own their buffer.
+    size = imageSize(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice());
   } catch (e) {
     const known = /unsupported file type: (\w+)/.exec(e instanceof Error ? e.message : '')?.[1];
     throw unreadableImage(

@@ -4,7 +4,8 @@
  */
 import type { ImagePart } from '../../providers/types.js';
 import type { PdfPage } from '../formats/pdf-load.js';
-import { decodeFailure, isInlineFormat, openImage } from '../formats/image-decode.js';
+import { decodeFailure, openImage } from '../formats/image-decode.js';
+import type { ImageFormat } from '../formats/image-header.js';
 import { renderPage } from '../formats/pdf-render.js';
 
 // Vision APIs scale larger images down to about this long side (Anthropic: 1568 px), so rendering
@@ -24,6 +25,11 @@ export async function renderPagePng(page: PdfPage, signal?: AbortSignal): Promis
   const rendered = await renderPage(page, dpi, signal);
   const png = await rendered.canvas.encode('png');
   return { type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') };
+}
+
+/** True for the formats whose files vision APIs take as they are. */
+function isInlineFormat(format: ImageFormat): format is 'png' | 'jpeg' {
+  return format === 'png' || format === 'jpeg';
 }
 
 /**
