@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { Readable } from 'node:stream';
-import { crc32, createInflateRaw, inflateRawSync, inflateSync } from 'node:zlib';
+import { crc32, createInflate, createInflateRaw, inflateRawSync, inflateSync } from 'node:zlib';
 import JSZip from 'jszip';
 import { simpleParser } from 'mailparser';
 import UTIF from 'utif2';
@@ -15,6 +15,15 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_ZIP_LIMITS } from '../../src/partition/formats/zip-guard.js';
 import {
   badHuffmanJpeg,
+  COMPLETE_HUGE_PNG_SIDE,
+  completeHugePng,
+  hugeFrameGif,
+  hugeHeaderBmp,
+  hugeHeaderWebp,
+  hugeSecondPageTiff,
+  TRUNCATED_JPEG_SIDE,
+  truncatedJpeg,
+  wholeGrayJpeg,
   brokenXrefPdf,
   cffCharsetLoopPdf,
   charsetLoopCff,
@@ -128,6 +137,85 @@ describe('hostile images', () => {
     const [ifd] = UTIF.decode(Buffer.from(bytes));
     expect([ifd!.t256, ifd!.t257, ifd!.t258, ifd!.t259, ifd!.t279]).toEqual([[50_000], [50_000], [8], [1], [16]]);
     expect(Number((ifd!.t273 as number[])[0]) + 16).toBe(bytes.byteLength);
+  });
+
+  it('complete-huge.png is a complete PNG of 20,000 x 20,000 black pixels, every CRC and the Adler-32 right', async () => {
+    const { bytes } = completeHugePng();
+    const chunks = pngChunks(bytes);
+    expect(chunks.map((c) => c.type)).toEqual(['IHDR', 'IDAT', 'IEND']);
+    expect(chunks.every((c) => c.crcOk)).toBe(true);
+    const ihdr = Buffer.from(chunks[0]!.data);
+    expect([ihdr.readUInt32BE(0), ihdr.readUInt32BE(4), ihdr[8], ihdr[9]]).toEqual([COMPLETE_HUGE_PNG_SIDE, COMPLETE_HUGE_PNG_SIDE, 8, 2]);
+    // Inflated as a stream (1.2 GB): every scanline byte is 0, and zlib checks the Adler-32.
+    const chunkSize = 1 << 20;
+    const zeros = Buffer.alloc(chunkSize);
+    let size = 0;
+    let nonZero = 0;
+    for await (const chunk of Readable.from([Buffer.from(chunks[1]!.data)]).pipe(createInflate({ chunkSize }))) {
+      const c = chunk as Buffer;
+      size += c.length;
+      if (!c.equals(zeros.subarray(0, c.length))) nonZero++;
+    }
+    expect(size).toBe(COMPLETE_HUGE_PNG_SIDE * (1 + COMPLETE_HUGE_PNG_SIDE * 3));
+    expect(nonZero).toBe(0);
+  });
+
+  it('truncated.jpg is the first half of a whole JPEG, cut in its scan data', () => {
+    const whole = wholeGrayJpeg();
+    const { bytes } = truncatedJpeg();
+    expect(latin1(whole).startsWith(latin1(bytes))).toBe(true);
+    const scanStart = latin1(whole).indexOf('\xff\xda');
+    const scanData = whole.byteLength - 2 - (scanStart + 2 + 8);
+    expect(scanData).toBe(((TRUNCATED_JPEG_SIDE / 8) ** 2 * 3) / 8);
+    expect(bytes.byteLength).toBe(whole.byteLength - 2 - scanData / 2);
+    expect([...whole.subarray(-2)]).toEqual([0xff, 0xd9]);
+  });
+
+  it('the controls and the whole JPEG decode with sharp (in a child process); the truncated one does not', () => {
+    const sharp = createRequire(import.meta.url).resolve('sharp');
+    const script = `const sharp = require(${JSON.stringify(sharp)});
+      Promise.all(process.argv.slice(1).map((b) => sharp(Buffer.from(b, 'base64'), { failOn: 'error' }).raw().toBuffer({ resolveWithObject: true })
+        .then(({ info }) => info.width + 'x' + info.height, (e) => 'error')))
+        .then((r) => console.log(r.join(' ')));`;
+    const images = [validPalettePng(), validGrayJpeg(), wholeGrayJpeg(), truncatedJpeg().bytes].map((b) => Buffer.from(b).toString('base64'));
+    const run = spawnSync(process.execPath, ['-e', script, ...images], { encoding: 'utf8', timeout: 30_000 });
+    expect(run.signal).toBeNull();
+    expect(run.stdout.trim()).toBe('16x16 8x8 512x512 error');
+  });
+
+  it('huge-second-page.tiff chains a 16 x 16 page to one claiming 50,000 x 50,000 over the same 256 bytes', () => {
+    const { bytes } = hugeSecondPageTiff();
+    // Reads the IFDs only; decoding page 2 is what hangs.
+    const ifds = UTIF.decode(Buffer.from(bytes));
+    expect(ifds.map((d) => [d.t256, d.t257, d.t279])).toEqual([
+      [[16], [16], [256]],
+      [[50_000], [50_000], [256]],
+    ]);
+    expect(Number((ifds[1]!.t273 as number[])[0]) + 256).toBe(bytes.byteLength);
+  });
+
+  it('huge-frame.gif has a 16 x 16 screen and one 50,000 x 50,000 frame', () => {
+    const b = Buffer.from(hugeFrameGif().bytes);
+    expect(latin1(b.subarray(0, 6))).toBe('GIF89a');
+    expect([b.readUInt16LE(6), b.readUInt16LE(8)]).toEqual([16, 16]);
+    // After the 13-byte header and a global color table of 2 entries: the image descriptor.
+    expect(b[19]).toBe(0x2c);
+    expect([b.readUInt16LE(24), b.readUInt16LE(26)]).toEqual([50_000, 50_000]);
+    expect(b[b.length - 1]).toBe(0x3b);
+  });
+
+  it('huge-header.webp is a RIFF WebP whose VP8X canvas is 50,000 x 50,000', () => {
+    const b = Buffer.from(hugeHeaderWebp().bytes);
+    expect([latin1(b.subarray(0, 4)), b.readUInt32LE(4), latin1(b.subarray(8, 16))]).toEqual(['RIFF', b.length - 8, 'WEBPVP8X']);
+    expect([b.readUIntLE(24, 3) + 1, b.readUIntLE(27, 3) + 1]).toEqual([50_000, 50_000]);
+    expect(latin1(b.subarray(30, 34))).toBe('VP8L');
+  });
+
+  it('huge-header.bmp is a 24-bit BMP claiming 50,000 x 50,000 pixels over 16 bytes', () => {
+    const b = Buffer.from(hugeHeaderBmp().bytes);
+    expect([latin1(b.subarray(0, 2)), b.readUInt32LE(2), b.readUInt32LE(10)]).toEqual(['BM', b.length, 54]);
+    expect([b.readInt32LE(18), b.readInt32LE(22), b.readUInt16LE(28)]).toEqual([50_000, 50_000, 24]);
+    expect(b.length - 54).toBe(16);
   });
 
   it('corrupt-images.eml carries the corrupt PNG and JPEG as attachments', async () => {
@@ -308,7 +396,7 @@ describe('hostileFiles', () => {
     const files = hostileFiles();
     expect(performance.now() - started).toBeLessThan(5_000);
     expect(files.map((f) => f.name)).toEqual(Object.keys(HOSTILE_GENERATORS));
-    for (const f of files) expect(f.name).toMatch(/\.(png|jpg|eml|pdf|docx|xlsx|tiff)$/);
+    for (const f of files) expect(f.name).toMatch(/\.(png|jpg|eml|pdf|docx|xlsx|tiff|gif|webp|bmp)$/);
     const again = hostileFiles();
     files.forEach((f, i) => expect(crc32(f.bytes)).toBe(crc32(again[i]!.bytes)));
   });

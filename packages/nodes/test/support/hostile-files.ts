@@ -114,13 +114,13 @@ function pngHeader(width: number, height: number, colorType: number): Uint8Array
 
 /**
  * `huge-header.png`, 74 bytes: an RGB PNG whose IHDR claims 50,000 x 50,000 pixels, with one
- * stored zlib block of six zero bytes as its pixel data. `@napi-rs/canvas`' `loadImage` decodes
- * the bitmap (10 GB of RGBA) before quarry can compare the size with its pixel limit, and Skia's
- * failed allocation is a fatal assert: SIGILL.
+ * stored zlib block of six zero bytes as its pixel data. `@napi-rs/canvas`' `loadImage` decoded
+ * the bitmap (10 GB of RGBA) before quarry compared the size with its pixel limit, and Skia's
+ * failed allocation is a fatal assert: SIGILL. Now the header check refuses it: FILE_TOO_LARGE.
  */
 export function hugeHeaderPng(): HostileFile {
   const bytes = concatBytes([PNG_SIGNATURE, pngHeader(50_000, 50_000, PNG_RGB), pngChunk('IDAT', zlibStored(new Uint8Array(6))), pngChunk('IEND', new Uint8Array(0))]);
-  return { name: 'huge-header.png', bytes, expect: 'crash', description: 'PNG header claiming 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
+  return { name: 'huge-header.png', bytes, expect: 'error', description: 'PNG header claiming 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
 }
 
 const PALETTE_SIDE = 16;
@@ -150,16 +150,43 @@ const GOOD_PALETTE = [0, 0, 0, 255, 255, 255, 255, 0, 0];
  * `corrupt-palette.png`: a 16 x 16 palette PNG whose PLTE chunk is 11 bytes, its fourth RGB entry
  * cut short (a palette's length must be a multiple of 3); every CRC is right. Skia rejects the
  * header, and `@napi-rs/canvas` 0.1.100 crashes whenever Skia cannot open a PNG or JPEG (every
- * such file tried, truncated ones included): SIGSEGV in its decode task on the libuv thread pool.
+ * such file tried): SIGSEGV in its decode task on the libuv thread pool. libvips (sharp) now
+ * rejects it: FILE_UNREADABLE.
  */
 export function corruptPalettePng(): HostileFile {
   const bytes = palettePng(Uint8Array.from([...GOOD_PALETTE, 0, 255]));
-  return { name: 'corrupt-palette.png', bytes, expect: 'crash', description: 'palette PNG with a truncated PLTE entry', strategies: IMAGE_STRATEGIES };
+  return { name: 'corrupt-palette.png', bytes, expect: 'error', description: 'palette PNG with a truncated PLTE entry', strategies: IMAGE_STRATEGIES };
 }
 
 /** The same PNG with three whole palette entries: a control that decodes. */
 export function validPalettePng(): Uint8Array {
   return palettePng(Uint8Array.from(GOOD_PALETTE));
+}
+
+/**
+ * A complete, valid black RGB PNG of any size, made in about a millisecond per thousand rows: one
+ * row is deflated once and its compressed bytes repeated; the Adler-32 of all-zero data is 1 in
+ * its low half and the length mod 65521 in its high half.
+ */
+export function blackPng(width: number, height: number): Uint8Array {
+  const row = new Uint8Array(1 + width * 3);
+  const rowDeflated = deflatePiece(row);
+  const adler = ((((row.byteLength * height) % 65521) << 16) | 1) >>> 0;
+  const zlib = concatBytes([Uint8Array.from([0x78, 0x01]), ...new Array<Uint8Array>(height).fill(rowDeflated), deflateRawSync(new Uint8Array(0)), Uint8Array.from(u32be(adler))]);
+  return concatBytes([PNG_SIGNATURE, pngHeader(width, height, PNG_RGB), pngChunk('IDAT', zlib), pngChunk('IEND', new Uint8Array(0))]);
+}
+
+/** Side of {@link completeHugePng}: 400,000,000 pixels, four times the default limit. */
+export const COMPLETE_HUGE_PNG_SIDE = 20_000;
+
+/**
+ * `complete-huge.png`, about 1.6 MB: a complete, valid 20,000 x 20,000 black PNG (1.2 GB of
+ * scanlines). Skia decoded it for 53 s and 9.7 GB before a coded error (a hang at a 60 s
+ * timeout, 6 GB resident by then); the header check refuses it at no cost: FILE_TOO_LARGE.
+ */
+export function completeHugePng(): HostileFile {
+  const bytes = blackPng(COMPLETE_HUGE_PNG_SIDE, COMPLETE_HUGE_PNG_SIDE);
+  return { name: 'complete-huge.png', bytes, expect: 'error', description: 'complete 20,000 x 20,000 PNG', strategies: IMAGE_STRATEGIES };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,37 +205,70 @@ const AC_COUNTS = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 const AC_SYMBOLS = [0];
 
 /**
- * An 8 x 8 grayscale baseline JPEG (one block, DC difference 0, end of block) with the given DC
- * Huffman table; with the standard table it decodes to a flat gray square.
+ * A `side` x `side` grayscale baseline JPEG (`side` a multiple of 8) with the given DC Huffman
+ * table, every block DC difference 0 then end of block; with the standard table it decodes to a
+ * flat gray square.
  */
-function grayJpeg(dcCounts: readonly number[], dcSymbols: readonly number[]): Uint8Array {
+function grayJpeg(dcCounts: readonly number[], dcSymbols: readonly number[], side = 8): Uint8Array {
+  return concatBytes([grayJpegHead(dcCounts, dcSymbols, side), grayScan(side), Uint8Array.from([0xff, 0xd9])]);
+}
+
+/** A gray JPEG up to its scan data: tables, frame header and scan header. */
+function grayJpegHead(dcCounts: readonly number[], dcSymbols: readonly number[], side: number): Uint8Array {
   return concatBytes([
     Uint8Array.from([0xff, 0xd8]),
     jpegSegment(0xdb, [0, ...new Array<number>(64).fill(1)]),
-    jpegSegment(0xc0, [8, ...u16be(8), ...u16be(8), 1, 1, 0x11, 0]),
+    jpegSegment(0xc0, [8, ...u16be(side), ...u16be(side), 1, 1, 0x11, 0]),
     jpegSegment(0xc4, [0x00, ...dcCounts, ...dcSymbols]),
     jpegSegment(0xc4, [0x10, ...AC_COUNTS, ...AC_SYMBOLS]),
     jpegSegment(0xda, [1, 1, 0x00, 0, 63, 0]),
-    // DC code "00" (difference 0), AC code "0" (end of block), padded with 1 bits.
-    Uint8Array.from([0x1f]),
-    Uint8Array.from([0xff, 0xd9]),
   ]);
+}
+
+/** Scan data of a gray JPEG: per block DC code "00" (difference 0) and AC code "0" (end of block), padded with 1 bits. */
+function grayScan(side: number): Uint8Array {
+  const bits = (side / 8) ** 2 * 3;
+  const out = new Uint8Array(Math.ceil(bits / 8));
+  // Every code bit is 0; only the padding of the last byte is 1s.
+  if (bits % 8) out[out.length - 1] = 0xff >>> (bits % 8);
+  return out;
 }
 
 /**
  * `bad-huffman.jpg`: an 8 x 8 baseline JPEG whose DC Huffman table declares 17 codes of every
  * length, 272 in all (a table holds at most 256). libjpeg-turbo rejects the table while reading
- * the header, and `@napi-rs/canvas` 0.1.100 then crashes: SIGSEGV.
+ * the header, and `@napi-rs/canvas` 0.1.100 then crashed: SIGSEGV. libvips now rejects it:
+ * FILE_UNREADABLE.
  */
 export function badHuffmanJpeg(): HostileFile {
   const counts = new Array<number>(16).fill(17);
   const symbols = Array.from({ length: 17 * 16 }, (_, i) => i & 0xff);
-  return { name: 'bad-huffman.jpg', bytes: grayJpeg(counts, symbols), expect: 'crash', description: 'JPEG with a Huffman table of 272 codes', strategies: IMAGE_STRATEGIES };
+  return { name: 'bad-huffman.jpg', bytes: grayJpeg(counts, symbols), expect: 'error', description: 'JPEG with a Huffman table of 272 codes', strategies: IMAGE_STRATEGIES };
 }
 
 /** The same JPEG with the standard DC table: a control that decodes. */
 export function validGrayJpeg(): Uint8Array {
   return grayJpeg(DC_COUNTS, DC_SYMBOLS);
+}
+
+/** Side of {@link truncatedJpeg}: 4096 blocks, 1,536 bytes of scan data. */
+export const TRUNCATED_JPEG_SIDE = 512;
+
+/**
+ * `truncated.jpg`: a valid 512 x 512 gray baseline JPEG cut in the middle of its scan data (no
+ * EOI), as a download or attachment cut short leaves it. libjpeg only warns ("premature end"):
+ * Skia filled the rest with gray and OCR found nothing (0 elements). libvips, told to fail on
+ * truncated data, rejects it: FILE_UNREADABLE.
+ */
+export function truncatedJpeg(): HostileFile {
+  const scan = grayScan(TRUNCATED_JPEG_SIDE);
+  const bytes = concatBytes([grayJpegHead(DC_COUNTS, DC_SYMBOLS, TRUNCATED_JPEG_SIDE), scan.subarray(0, scan.byteLength / 2)]);
+  return { name: 'truncated.jpg', bytes, expect: 'error', description: 'JPEG cut short in the middle of its scan data', strategies: IMAGE_STRATEGIES };
+}
+
+/** The whole JPEG that {@link truncatedJpeg} cuts: a control that decodes. */
+export function wholeGrayJpeg(): Uint8Array {
+  return grayJpeg(DC_COUNTS, DC_SYMBOLS, TRUNCATED_JPEG_SIDE);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -222,7 +282,8 @@ function base64Lines(bytes: Uint8Array): string {
 /**
  * `corrupt-images.eml`: a plain-text message with `corrupt-palette.png` and `bad-huffman.jpg`
  * attached. The e-mail partitioner hands each attachment to the image partitioner, so the first
- * one crashes the process as it would alone: SIGSEGV.
+ * one crashed the process as it would alone: SIGSEGV. Now each attachment fails with
+ * FILE_UNREADABLE, which the e-mail partitioner logs as a warning: the message's body is read.
  */
 export function corruptImagesEml(): HostileFile {
   const boundary = 'hostile-boundary';
@@ -254,7 +315,7 @@ export function corruptImagesEml(): HostileFile {
     `--${boundary}--`,
     '',
   ];
-  return { name: 'corrupt-images.eml', bytes: utf8(lines.join('\r\n')), expect: 'crash', description: 'e-mail with the corrupt PNG and JPEG attached', strategies: FAST_ONLY };
+  return { name: 'corrupt-images.eml', bytes: utf8(lines.join('\r\n')), expect: 'ok', description: 'e-mail with the corrupt PNG and JPEG attached', strategies: FAST_ONLY };
 }
 
 /**
@@ -640,7 +701,8 @@ function tiffEntry(tag: number, type: number, value: number): number[] {
  * pixels in one strip of 16 bytes. `UTIF.decodeImage` runs before quarry's pixel limit is checked:
  * for one uncompressed strip it trusts the header's size over the 16 bytes, allocates 2.5 GB and
  * copies byte by byte, blocking the event loop for about two minutes (2.5 GB resident) before it
- * fails with a coded FILE_UNREADABLE ("Invalid typed array length"): a hang at any sane timeout.
+ * failed with a coded FILE_UNREADABLE ("Invalid typed array length"): a hang at any sane timeout.
+ * Now the header check refuses it: FILE_TOO_LARGE.
  */
 export function hugeHeaderTiff(): HostileFile {
   const side = 50_000;
@@ -658,7 +720,114 @@ export function hugeHeaderTiff(): HostileFile {
     tiffEntry(279, TIFF_LONG, 16), // StripByteCounts
   ].flat();
   const bytes = Uint8Array.from([0x49, 0x49, 0x2a, 0x00, ...u32le(8), ...u16le(entryCount), ...entries, ...u32le(0), ...new Array<number>(16).fill(0x80)]);
-  return { name: 'huge-header.tiff', bytes, expect: 'hang', description: 'TIFF claiming 50,000 x 50,000 pixels with 16 bytes of data', strategies: IMAGE_STRATEGIES };
+  return { name: 'huge-header.tiff', bytes, expect: 'error', description: 'TIFF claiming 50,000 x 50,000 pixels with 16 bytes of data', strategies: IMAGE_STRATEGIES };
+}
+
+/**
+ * `huge-second-page.tiff`: a two-page TIFF whose first page is a valid 16 x 16 gray image and
+ * whose second directory claims 50,000 x 50,000 pixels over the same 256 bytes. A check of the
+ * first directory alone (as image-size makes) passes it; utif2 hung on page 2 as on
+ * `huge-header.tiff`. Every directory's header is checked now: FILE_TOO_LARGE.
+ */
+export function hugeSecondPageTiff(): HostileFile {
+  const entryCount = 9;
+  const ifdSize = 2 + entryCount * 12 + 4;
+  const firstAt = 8;
+  const secondAt = firstAt + ifdSize;
+  const dataAt = secondAt + ifdSize;
+  const ifd = (side: number, next: number): number[] => {
+    const entries = [
+      tiffEntry(256, TIFF_LONG, side),
+      tiffEntry(257, TIFF_LONG, side),
+      tiffEntry(258, TIFF_SHORT, 8),
+      tiffEntry(259, TIFF_SHORT, 1),
+      tiffEntry(262, TIFF_SHORT, 1),
+      tiffEntry(273, TIFF_LONG, dataAt),
+      tiffEntry(277, TIFF_SHORT, 1),
+      tiffEntry(278, TIFF_LONG, side),
+      tiffEntry(279, TIFF_LONG, 256),
+    ].flat();
+    return [...u16le(entryCount), ...entries, ...u32le(next)];
+  };
+  const bytes = Uint8Array.from([0x49, 0x49, 0x2a, 0x00, ...u32le(firstAt), ...ifd(16, secondAt), ...ifd(50_000, 0), ...new Array<number>(256).fill(0x80)]);
+  return { name: 'huge-second-page.tiff', bytes, expect: 'error', description: 'TIFF whose second page claims 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
+}
+
+// ---------------------------------------------------------------------------------------------
+// GIF, WebP, BMP
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * `huge-frame.gif`: a GIF whose logical screen is 16 x 16 but whose one frame claims 50,000 x
+ * 50,000 pixels, with a few bytes of LZW data. The screen alone passes a size check; Skia grew the
+ * image to hold the frame and its failed allocation was a fatal assert (SIGILL). Every frame's
+ * descriptor is checked now: FILE_TOO_LARGE.
+ */
+export function hugeFrameGif(): HostileFile {
+  const side = 50_000;
+  const bytes = concatBytes([
+    latin1('GIF89a'),
+    // Logical screen 16 x 16, a global color table of 2 entries (black, white).
+    Uint8Array.from([...u16le(16), ...u16le(16), 0x80, 0, 0, 0, 0, 0, 255, 255, 255]),
+    // Image descriptor at (0, 0), 50,000 x 50,000, no local color table.
+    Uint8Array.from([0x2c, ...u16le(0), ...u16le(0), ...u16le(side), ...u16le(side), 0]),
+    // LZW minimum code size 2, one sub-block of 4 bytes, end of data; then the trailer.
+    Uint8Array.from([2, 4, 0x84, 0x8f, 0xa9, 0x02, 0, 0x3b]),
+  ]);
+  return { name: 'huge-frame.gif', bytes, expect: 'error', description: 'GIF of a 16 x 16 screen holding a 50,000 x 50,000 frame', strategies: IMAGE_STRATEGIES };
+}
+
+function u24le(n: number): number[] {
+  return [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff];
+}
+
+/**
+ * `huge-header.webp`: an extended WebP (VP8X) whose canvas claims 50,000 x 50,000 pixels, holding
+ * a lossless (VP8L) bitstream header of 16,384 x 16,384 and 16 bytes of data. Skia crashed on it
+ * (SIGSEGV); the header check refuses it: FILE_TOO_LARGE.
+ */
+export function hugeHeaderWebp(): HostileFile {
+  const side = 50_000;
+  const riffChunk = (type: string, data: Uint8Array): Uint8Array => concatBytes([latin1(type), Uint8Array.from(u32le(data.byteLength)), data, new Uint8Array(data.byteLength % 2)]);
+  const vp8x = riffChunk('VP8X', Uint8Array.from([0, 0, 0, 0, ...u24le(side - 1), ...u24le(side - 1)]));
+  // VP8L: signature 0x2f, then width - 1 and height - 1 in 14 bits each, alpha 0, version 0.
+  const max = 16_383;
+  const bits = max | (max << 14);
+  const vp8l = riffChunk('VP8L', Uint8Array.from([0x2f, ...u32le(bits >>> 0), ...new Array<number>(16).fill(0)]));
+  const body = concatBytes([latin1('WEBP'), vp8x, vp8l]);
+  const bytes = concatBytes([latin1('RIFF'), Uint8Array.from(u32le(body.byteLength)), body]);
+  return { name: 'huge-header.webp', bytes, expect: 'error', description: 'WebP whose canvas claims 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
+}
+
+/**
+ * `huge-header.bmp`: a 24-bit BMP whose header claims 50,000 x 50,000 pixels, with 16 bytes of
+ * pixel data. Skia's failed allocation was a fatal assert (SIGILL); the header check refuses it:
+ * FILE_TOO_LARGE.
+ */
+export function hugeHeaderBmp(): HostileFile {
+  const side = 50_000;
+  const dataAt = 14 + 40;
+  const pixels = new Array<number>(16).fill(0x80);
+  const bytes = Uint8Array.from([
+    ...latin1('BM'),
+    ...u32le(dataAt + pixels.length),
+    ...u32le(0),
+    ...u32le(dataAt),
+    // BITMAPINFOHEADER: size, width, height, planes, bits per pixel, no compression, image size, resolution, colors.
+    ...u32le(40),
+    ...u32le(side),
+    ...u32le(side),
+    ...u16le(1),
+    ...u16le(24),
+    ...u32le(0),
+    ...u32le(pixels.length),
+    ...u32le(2835),
+    ...u32le(2835),
+    ...u32le(0),
+    ...u32le(0),
+    ...pixels,
+  ]);
+  return { name: 'huge-header.bmp', bytes, expect: 'error', description: 'BMP whose header claims 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -677,6 +846,12 @@ export const HOSTILE_GENERATORS: Readonly<Record<string, () => HostileFile>> = {
   'four-million-rows.xlsx': fourMillionRowsXlsx,
   'hundred-thousand-pages.pdf': hundredThousandPagesPdf,
   'huge-header.tiff': hugeHeaderTiff,
+  'complete-huge.png': completeHugePng,
+  'truncated.jpg': truncatedJpeg,
+  'huge-second-page.tiff': hugeSecondPageTiff,
+  'huge-frame.gif': hugeFrameGif,
+  'huge-header.webp': hugeHeaderWebp,
+  'huge-header.bmp': hugeHeaderBmp,
 };
 
 /** Every hostile file, generated now (the DOCX of 4M paragraphs takes the longest, well under a second). */

@@ -36,8 +36,8 @@ export interface ProbeResult {
 /** The JSON line a child prints. */
 type ChildReport =
   | { kind: 'start' }
-  | { kind: 'ok'; elements: number }
-  | { kind: 'error'; code: string; message: string }
+  | { kind: 'ok'; elements: number; maxRssMb: number }
+  | { kind: 'error'; code: string; message: string; maxRssMb: number }
   | { kind: 'fatal'; origin: string; name: string; message: string };
 
 const CHILD_FLAG = '--child';
@@ -60,12 +60,14 @@ async function runChild(file: string, strategy: ProbeStrategy): Promise<void> {
   const { partitionFile } = await import('../../src/partition/partition-file.js');
   const bytes = new Uint8Array(readFileSync(file));
   report({ kind: 'start' });
+  // The child's own high-water mark: the parent's sampling can miss a peak just before the end.
+  const maxRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
   try {
     const elements = await partitionFile(bytes, { filename: path.basename(file), strategy });
-    report({ kind: 'ok', elements: elements.length });
+    report({ kind: 'ok', elements: elements.length, maxRssMb: maxRssMb() });
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown };
-    report({ kind: 'error', code: typeof err.code === 'string' ? err.code : 'UNCODED', message: String(err.message ?? e) });
+    report({ kind: 'error', code: typeof err.code === 'string' ? err.code : 'UNCODED', message: String(err.message ?? e), maxRssMb: maxRssMb() });
   }
   // A stray rejection may still be on its way; give it a moment, then end (OCR workers linger).
   setTimeout(() => process.exit(0), 300);
@@ -168,7 +170,9 @@ export function probeFile(file: string, options: ProbeOptions): Promise<ProbeRes
       clearTimeout(timer);
       clearInterval(sampler);
       const ms = started ? Date.now() - started : 0;
-      resolve({ ...classify(parseReports(stdout), signal, code, stderr, timedOut), ms, peakRssMb });
+      const reports = parseReports(stdout);
+      for (const r of reports) if (r.kind === 'ok' || r.kind === 'error') peakRssMb = Math.max(peakRssMb, r.maxRssMb);
+      resolve({ ...classify(reports, signal, code, stderr, timedOut), ms, peakRssMb });
     });
   });
 }

@@ -3,7 +3,7 @@ import { ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js'
 import { OcrWarnings } from '../ocr-warnings.js';
 import { eraseRulingLines } from '../ruling-lines.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
-import { decodeImagePages, type DecodedPage } from './image-decode.js';
+import { decodeImagePages, loadSharp, type DecodedPage } from './image-decode.js';
 import { layoutToElements } from './image-layout.js';
 import { newElement } from './new-element.js';
 
@@ -11,22 +11,37 @@ import { newElement } from './new-element.js';
 // their long side are scans at 100-150 dpi or screenshots, whose text is too small for it.
 const TARGET_LONG_SIDE = 2000;
 const MAX_UPSCALE = 3;
+// The OCR input's PNG carries libvips' placeholder resolution (25 dpi), which Tesseract rejects with
+// a warning for its floor of 70 dpi; an image's resolution says nothing of its text size anyway.
+const OCR_DPI = 70;
 
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small and with its ruling lines
- * painted out (see `ruling-lines.ts`); returns the scale used.
+ * painted out (see `ruling-lines.ts`); returns the scale used. A page at scale 1 (every large one)
+ * is worked on in place, so a page near the pixel limit is not copied again.
  */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
   const scale = Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const canvas = createCanvas(Math.round(page.width * scale), Math.round(page.height * scale));
-  const ctx = canvas.getContext('2d');
-  ctx.imageSmoothingEnabled = true;
-  ctx.imageSmoothingQuality = 'high';
-  ctx.drawImage(page.canvas, 0, 0, canvas.width, canvas.height);
-  const image = ctx.getImageData(0, 0, canvas.width, canvas.height);
-  if (eraseRulingLines(image.data, canvas.width, canvas.height, 4) > 0) ctx.putImageData(image, 0, 0);
-  return { png: new Uint8Array(canvas.toBuffer('image/png')), scale };
+  let { rgba: pixels, width, height } = page;
+  if (scale > 1) {
+    // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
+    const { createCanvas, ImageData } = await import('@napi-rs/canvas');
+    const source = createCanvas(width, height);
+    source.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
+    width = Math.round(width * scale);
+    height = Math.round(height * scale);
+    const canvas = createCanvas(width, height);
+    const ctx = canvas.getContext('2d');
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(source, 0, 0, width, height);
+    const scaled = ctx.getImageData(0, 0, width, height).data;
+    pixels = Buffer.from(scaled.buffer, scaled.byteOffset, scaled.byteLength);
+  }
+  eraseRulingLines(pixels, width, height, 4);
+  const sharp = await loadSharp();
+  const png = await sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale };
 }
 
 /** Maps the OCR boxes of an enlarged image back to the original image's pixels. */
@@ -62,21 +77,24 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
  */
 export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const pages = await decodeImagePages(bytes, options.filename);
     const out: Element[] = [];
     const warnings = new OcrWarnings();
-    for (const [index, page] of pages.entries()) {
+    let index = 0;
+    for await (const page of decodeImagePages(bytes, options.filename)) {
       options.signal.throwIfAborted();
+      // Only the size is kept past this point, so the decoded pixels can go while Tesseract runs.
+      const { width, height } = page;
       const { png, scale } = await ocrInput(page);
-      const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger });
+      const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger, dpi: OCR_DPI });
       warnings.add(index + 1, result.warnings);
       if (index > 0 && options.include_page_breaks) out.push(newElement('PageBreak', '', { page_number: index }));
       out.push(
         ...layoutToElements(
-          { blocks: unscale(result.blocks, scale), width: page.width, height: page.height },
+          { blocks: unscale(result.blocks, scale), width, height },
           { pageNumber: index + 1, coordinates: options.coordinates, inferTableStructure: options.infer_table_structure },
         ),
       );
+      index++;
     }
     warnings.stamp(out);
     warnings.log(options.logger, options.filename);

@@ -2,10 +2,10 @@
  * Page images for the vision model: PDF pages rendered to PNG, and image files sent as they are
  * when the providers accept them (PNG, JPEG within size limits), re-encoded to PNG otherwise.
  */
-import { quarryError } from '@quarry/core';
 import type { ImagePart } from '../../providers/types.js';
 import type { PdfPage } from '../formats/pdf-load.js';
-import { decodeImagePages } from '../formats/image-decode.js';
+import { decodeFailure, openImage } from '../formats/image-decode.js';
+import type { ImageFormat } from '../formats/image-header.js';
 import { renderPage } from '../formats/pdf-render.js';
 
 // Vision APIs scale larger images down to about this long side (Anthropic: 1568 px), so rendering
@@ -27,48 +27,41 @@ export async function renderPagePng(page: PdfPage, signal?: AbortSignal): Promis
   return { type: 'image', mimeType: 'image/png', data: Buffer.from(png).toString('base64') };
 }
 
-function isPng(b: Uint8Array): boolean {
-  return b[0] === 0x89 && b[1] === 0x50 && b[2] === 0x4e && b[3] === 0x47;
-}
-function isJpeg(b: Uint8Array): boolean {
-  return b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+/** True for the formats whose files vision APIs take as they are. */
+function isInlineFormat(format: ImageFormat): format is 'png' | 'jpeg' {
+  return format === 'png' || format === 'jpeg';
 }
 
 /**
  * The pages of an image file as images a vision API accepts: a PNG or JPEG of acceptable size as
- * is; anything else (TIFF pages, GIF, WebP, BMP, oversized images) decoded, scaled to a long side
- * of at most {@link MAX_LONG_SIDE} and encoded as PNG. Throws FILE_UNREADABLE for undecodable bytes.
+ * is (once it has decoded); anything else (TIFF pages, GIF, WebP, BMP, oversized images) decoded
+ * page by page, scaled to a long side of at most {@link MAX_LONG_SIDE} on white and encoded as PNG.
+ *
+ * @throws FILE_TOO_LARGE for a page over the pixel limit (read from the header, before decoding);
+ * FILE_UNREADABLE for undecodable bytes.
  */
 export async function imageFileParts(bytes: Uint8Array, filename: string): Promise<ImagePart[]> {
-  if ((isPng(bytes) || isJpeg(bytes)) && bytes.length <= MAX_INLINE_BYTES) {
-    const { loadImage } = await import('@napi-rs/canvas');
-    const image = await loadImage(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).catch((e: unknown) => {
-      throw unreadable(filename, e);
+  const image = await openImage(bytes, filename);
+  const { format, pages } = image.header;
+  const first = pages[0]!;
+  if (isInlineFormat(format) && bytes.length <= MAX_INLINE_BYTES && first.width <= MAX_SIDE && first.height <= MAX_SIDE) {
+    // Decoded (to statistics only) so that a corrupt file fails here, not at the provider.
+    await (await image.pipeline(first)).stats().catch((e: unknown) => {
+      throw decodeFailure(filename, e);
     });
-    if (image.width <= MAX_SIDE && image.height <= MAX_SIDE) {
-      return [{ type: 'image', mimeType: isPng(bytes) ? 'image/png' : 'image/jpeg', data: Buffer.from(bytes).toString('base64') }];
-    }
+    return [{ type: 'image', mimeType: format === 'png' ? 'image/png' : 'image/jpeg', data: Buffer.from(bytes).toString('base64') }];
   }
-  const { createCanvas } = await import('@napi-rs/canvas');
-  const pages = await decodeImagePages(bytes, filename);
-  return Promise.all(
-    pages.map(async (s) => {
-      const scale = Math.min(1, MAX_LONG_SIDE / Math.max(s.width, s.height));
-      const w = Math.max(1, Math.round(s.width * scale));
-      const h = Math.max(1, Math.round(s.height * scale));
-      const canvas = createCanvas(w, h);
-      const ctx = canvas.getContext('2d');
-      // Transparent pixels would otherwise reach the model as black.
-      ctx.fillStyle = '#ffffff';
-      ctx.fillRect(0, 0, w, h);
-      ctx.imageSmoothingQuality = 'high';
-      ctx.drawImage(s.canvas, 0, 0, w, h);
-      const png = await canvas.encode('png');
-      return { type: 'image' as const, mimeType: 'image/png' as const, data: Buffer.from(png).toString('base64') };
-    }),
-  );
-}
-
-function unreadable(filename: string, e: unknown): Error {
-  return quarryError('FILE_UNREADABLE', `${filename}: not a readable image (${e instanceof Error ? e.message : String(e)})`, { cause: e, details: { filename } });
+  const parts: ImagePart[] = [];
+  // One page at a time: a multi-page TIFF never holds more than one decoded page.
+  for (const page of pages) {
+    const resized = (await image.pipeline(page)).resize({ width: MAX_LONG_SIDE, height: MAX_LONG_SIDE, fit: 'inside', withoutEnlargement: true });
+    const png = await resized
+      .png()
+      .toBuffer()
+      .catch((e: unknown) => {
+        throw decodeFailure(filename, e);
+      });
+    parts.push({ type: 'image', mimeType: 'image/png', data: png.toString('base64') });
+  }
+  return parts;
 }
