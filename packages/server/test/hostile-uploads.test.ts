@@ -16,8 +16,8 @@ function expectedCodes(file: HostileFile): string[] {
       // Whichever limit it meets first: the time limit, or the heap or resident memory limit.
       return ['NODE_TIMEOUT', 'DOCUMENT_TOO_LARGE'];
     default:
-      // A coded error: an image past the pixel limit, or data the decoder rejects.
-      return ['FILE_UNREADABLE', 'FILE_TOO_LARGE'];
+      // A coded error: a file past a limit, or data the decoder rejects.
+      return ['FILE_UNREADABLE', 'FILE_TOO_LARGE', 'DOCUMENT_TOO_COMPLEX'];
   }
 }
 

@@ -14,16 +14,28 @@ const MAX_UPSCALE = 3;
 // The OCR input's PNG carries libvips' placeholder resolution (25 dpi), which Tesseract rejects with
 // a warning for its floor of 70 dpi; an image's resolution says nothing of its text size anyway.
 const OCR_DPI = 70;
+// Tesseract keeps several copies of its input: a 100 M-pixel page peaked at 2.2 GB resident.
+// Larger pages are read shrunk to this many pixels (a 600 dpi A3 scan is 70 M).
+const OCR_MAX_PIXELS = 30_000_000;
 
 /**
- * The page as PNG for OCR, enlarged when its text is likely too small and with its ruling lines
- * painted out (see `ruling-lines.ts`); returns the scale used. A page at scale 1 (every large one)
- * is worked on in place, so a page near the pixel limit is not copied again.
+ * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
+ * `OCR_MAX_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
+ * scale used. A page at scale 1 is worked on in place, so it is not copied again.
  */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
-  const scale = Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
+  const pixelCount = page.width * page.height;
+  const scale = pixelCount > OCR_MAX_PIXELS ? Math.sqrt(OCR_MAX_PIXELS / pixelCount) : Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
   let { rgba: pixels, width, height } = page;
-  if (scale > 1) {
+  const sharp = await loadSharp();
+  if (scale < 1) {
+    const shrunk = await sharp(pixels, { raw: { width, height, channels: 4 } })
+      .resize(Math.round(width * scale), Math.round(height * scale))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    ({ width, height } = shrunk.info);
+    pixels = shrunk.data;
+  } else if (scale > 1) {
     // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
     const { createCanvas, ImageData } = await import('@napi-rs/canvas');
     const source = createCanvas(width, height);
@@ -39,7 +51,6 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     pixels = Buffer.from(scaled.buffer, scaled.byteOffset, scaled.byteLength);
   }
   eraseRulingLines(pixels, width, height, 4);
-  const sharp = await loadSharp();
   const png = await sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale };
 }
