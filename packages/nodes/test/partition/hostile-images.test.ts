@@ -62,6 +62,7 @@ describe('hostile images, each partitioned in a child process', () => {
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const decodeModule = path.join(root, 'packages/nodes/src/partition/formats/image-decode.ts');
+const partitionModule = path.join(root, 'packages/nodes/src/partition/partition-file.ts');
 
 // Measured: 516-531 MB for a PNG, JPEG or TIFF of 10,000 x 9,999 pixels (the decoded RGBA is
 // 400 MB); the target is about 1 GB for one partitioning process.
@@ -89,5 +90,40 @@ describe('an image just under the pixel limit', () => {
     const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { sizes: string[]; maxRssMb: number };
     expect(out.sizes).toEqual([`${width}x${height}`]);
     expect(out.maxRssMb).toBeLessThan(DECODE_PEAK_RSS_MB);
+  }, 300_000);
+});
+
+// Measured: 1.06 GB with the page shrunk to 20 M pixels for Tesseract, 2.18 GB before (read whole).
+const OCR_PEAK_RSS_MB = 1300;
+
+describe('a page just under the pixel limit, OCR’d', () => {
+  it('is read shrunk, in a child process within about 1 GB, every line of its text found', () => {
+    const file = path.join(dir, 'under-limit-text.png');
+    const script = `
+      import { readFileSync, writeFileSync } from 'node:fs';
+      const { createCanvas } = await import('@napi-rs/canvas');
+      const canvas = createCanvas(10_000, 9_999);
+      const ctx = canvas.getContext('2d');
+      ctx.fillStyle = '#fff';
+      ctx.fillRect(0, 0, 10_000, 9_999);
+      ctx.fillStyle = '#000';
+      ctx.font = '120px sans-serif';
+      for (let i = 0; i < 6; i++) ctx.fillText('Line ' + (i + 1) + ' of the quarry survey report for granite', 400, 800 + i * 1400);
+      writeFileSync(process.argv[1], canvas.toBuffer('image/png'));`;
+    const made = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], { cwd: path.join(root, 'packages/nodes'), encoding: 'utf8', timeout: 120_000 });
+    expect(made.status, made.stderr).toBe(0);
+    const partition = `
+      import { readFileSync } from 'node:fs';
+      const { partitionFile } = await import(${JSON.stringify(partitionModule)});
+      const elements = await partitionFile(new Uint8Array(readFileSync(process.argv[2])), { filename: 'page.png', strategy: 'hi_res', ocr_languages: ['eng'] });
+      console.log(JSON.stringify({ texts: elements.map((e) => e.text), maxRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
+    // A script file, not --eval: Tesseract's worker thread inherits the flags, and --input-type with them.
+    const runner = path.join(dir, 'ocr-page.mjs');
+    writeFileSync(runner, partition);
+    const run = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', runner, file], { cwd: root, encoding: 'utf8', timeout: 240_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const out = JSON.parse(run.stdout.trim().split('\n').pop()!) as { texts: string[]; maxRssMb: number };
+    expect(out.texts).toEqual(Array.from({ length: 6 }, (_, i) => `Line ${i + 1} of the quarry survey report for granite`));
+    expect(out.maxRssMb).toBeLessThan(OCR_PEAK_RSS_MB);
   }, 300_000);
 });

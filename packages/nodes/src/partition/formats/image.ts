@@ -15,8 +15,8 @@ const MAX_UPSCALE = 3;
 // a warning for its floor of 70 dpi; an image's resolution says nothing of its text size anyway.
 const OCR_DPI = 70;
 // Tesseract keeps several copies of its input: a 100 M-pixel page peaked at 2.2 GB resident.
-// Larger pages are read shrunk to this many pixels (a 600 dpi A3 scan is 70 M).
-const OCR_MAX_PIXELS = 30_000_000;
+// Larger pages are read shrunk to this many pixels: an A4 page at 450 dpi, past what OCR needs.
+const OCR_MAX_PIXELS = 20_000_000;
 
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
