@@ -1,28 +1,9 @@
 import { createHash } from 'node:crypto';
-import { serviceKey, sleep, type ServiceKey } from '@quarry/core';
+import { sleep, type RateBudget, type RateLimits, type SharedRateBudgets } from '@quarry/core';
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { KEY_PREFIX } from './keys.js';
 
-/** A key's budget: requests and tokens per minute (absent = unlimited), as the provider nodes declare it. */
-export interface RateLimits {
-  requestsPerMinute?: number;
-  tokensPerMinute?: number;
-}
-
-/** What a provider call spends from (the `RateBudget` of `@quarry/nodes`, which reads it by shape). */
-export interface RateBudget {
-  readonly limits: RateLimits;
-  acquire(tokens?: number, signal?: AbortSignal): Promise<void>;
-  settle(estimated: number, actual: number | undefined): void;
-  pause(ms: number): void;
-}
-
-/**
- * The service key under which provider nodes look for budgets kept outside their process: the same
- * name as `SHARED_RATE_BUDGETS_SERVICE` of `@quarry/nodes` (service keys compare by name).
- */
-export const SHARED_RATE_BUDGETS_SERVICE: ServiceKey<RedisRateBudgets> = serviceKey<RedisRateBudgets>('quarry.sharedRateBudgets');
 
 /** One fixed-window counter in Redis: `points` per `seconds`. */
 interface Window {
@@ -54,7 +35,7 @@ function requestWindow(perMinute: number): { seconds: number; points: number } {
  * await startWorker(engine, { redis: url, services });
  * ```
  */
-export class RedisRateBudgets {
+export class RedisRateBudgets implements SharedRateBudgets {
   private readonly budgets = new Map<string, RedisRateBudget>();
 
   constructor(private readonly redis: Redis) {}

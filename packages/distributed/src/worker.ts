@@ -1,11 +1,11 @@
 import { hostname } from 'node:os';
 import { Worker, type Job as BullJob } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { errorMessage, isQuarryError, QuarryError, Services, silentLogger, type Engine, type Logger } from '@quarry/core';
+import { errorMessage, isQuarryError, QuarryError, SHARED_RATE_BUDGETS_SERVICE, Services, silentLogger, type Engine, type Logger } from '@quarry/core';
 import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
 import { COORDINATOR_LOST } from './dead-jobs.js';
-import { RedisRateBudgets, SHARED_RATE_BUDGETS_SERVICE } from './redis-rate-budgets.js';
+import { RedisRateBudgets } from './redis-rate-budgets.js';
 import { openJobSpec, type StoredJobSpec } from './sealed-connectors.js';
 import { hasValidMac } from './task-mac.js';
 import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';

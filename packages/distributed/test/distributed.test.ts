@@ -22,6 +22,7 @@ import { Redis } from 'ioredis';
 import { runDistributed, startWorker, type DistributedWorker, type WorkerOptions } from '../src/index.js';
 import { KEY_PREFIX } from '../src/keys.js';
 import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.js';
+import { waitNode } from './support/slow-plugin.js';
 
 /** Writes per record of the `counting` destination, across every engine in this process. */
 const writes = new Map<string, number>();
@@ -44,22 +45,6 @@ const countingDestination = defineDestination<{ fail_first: number }>({
       if (n <= config.fail_first) throw quarryError('DESTINATION_WRITE_FAILED', `attempt ${n} of "${document.record_id}" refused`);
       writes.set(document.record_id, (writes.get(document.record_id) ?? 0) + 1);
     },
-  }),
-});
-
-const slowNode = defineNode<{ ms: number }>({
-  type: 'prompter',
-  subtype: 'slow',
-  settings: z.strictObject({ ms: z.number().int().min(0) }),
-  create: (settings) => ({
-    process: ({ elements }, ctx) =>
-      new Promise((resolve, reject) => {
-        const t = setTimeout(() => resolve(elements), settings.ms);
-        ctx.signal.addEventListener('abort', () => {
-          clearTimeout(t);
-          reject(ctx.signal.reason);
-        });
-      }),
   }),
 });
 
@@ -129,7 +114,7 @@ const warnNode = defineNode<Record<string, never>>({
   }),
 });
 
-const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [slowNode, warnNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination, keyedDestination] });
+const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [waitNode, warnNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination, keyedDestination] });
 
 function newEngine(): Engine {
   return createEngine().use(nodesPlugin).use(connectorsPlugin).use(testPlugin);
@@ -356,7 +341,7 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const input = path.join(tmp, 'cancel-in');
     writeDocs(input, 30);
     const engine = newEngine();
-    const plan = engine.build({ name: 'cancel', nodes: [partitionThenChunk.nodes[0]!, { name: 'Slow', type: 'prompter', subtype: 'slow', settings: { ms: 150 } }] });
+    const plan = engine.build({ name: 'cancel', nodes: [partitionThenChunk.nodes[0]!, { name: 'Slow', type: 'prompter', subtype: 'wait', settings: { ms: 150 } }] });
     const queue = nextQueue();
     writes.clear();
     attempts.clear();

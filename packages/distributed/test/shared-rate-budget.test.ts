@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { SHARED_RATE_BUDGETS_SERVICE as NODES_KEY } from '@quarry/nodes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SHARED_RATE_BUDGETS_SERVICE } from '../src/redis-rate-budgets.js';
+import { SHARED_RATE_BUDGETS_SERVICE } from '../src/index.js';
 import { redisSkipReason, startRedisServer, type RedisServer } from './support/redis-server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

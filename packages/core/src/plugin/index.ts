@@ -3,3 +3,4 @@ export * from './settings.js';
 export * from './define.js';
 export * from './registry.js';
 export * from './services.js';
+export * from './rate-budgets.js';

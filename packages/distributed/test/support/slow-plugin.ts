@@ -2,7 +2,7 @@ import { defineNode, definePlugin } from '@quarry/core';
 import { z } from 'zod';
 
 /** A node that waits `ms` per document (and stops at once on abort): documents take time on workers. */
-const waitNode = defineNode<{ ms: number }>({
+export const waitNode = defineNode<{ ms: number }>({
   type: 'prompter',
   subtype: 'wait',
   settings: z.strictObject({ ms: z.number().int().min(0) }),

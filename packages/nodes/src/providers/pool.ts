@@ -1,30 +1,15 @@
-import { serviceKey, type ServiceKey, type Services } from '@quarry/core';
+import { SHARED_RATE_BUDGETS_SERVICE, serviceKey, type ServiceKey, type Services, type SharedRateBudgets } from '@quarry/core';
 import { createHash } from 'node:crypto';
 import { RateLimiter, type RateBudget, type RateLimits } from './rate-limiter.js';
 import { systemClock, type Clock } from './sleep.js';
+
+export { SHARED_RATE_BUDGETS_SERVICE, type SharedRateBudgets };
 
 /**
  * The key under which the job's {@link ProviderPool} lives in `NodeCreateContext.services`.
  * Every node of a job that calls a provider gets the pool with {@link providerPool}.
  */
 export const PROVIDER_POOL_SERVICE: ServiceKey<ProviderPool> = serviceKey<ProviderPool>('quarry.providerPool');
-
-/**
- * Budgets kept outside this process, shared with other processes that use the same keys (the
- * workers of a distributed run keep them in Redis). `budget(id, limits)` returns one budget per id,
- * created on first use; later limits only tighten it.
- */
-export interface SharedRateBudgets {
-  /** `id` is `provider:credentialId` (a one-way hash of the key: never the key itself). */
-  budget(id: string, limits: RateLimits): RateBudget;
-}
-
-/**
- * The key under which a host registers {@link SharedRateBudgets} in the run's services; a
- * {@link ProviderPool} created by {@link providerPool} then takes its budgets from there instead of
- * keeping them in this process.
- */
-export const SHARED_RATE_BUDGETS_SERVICE: ServiceKey<SharedRateBudgets> = serviceKey<SharedRateBudgets>('quarry.sharedRateBudgets');
 
 /** A short, one-way identity of a credential: raw keys never become map keys or log fields. */
 export function credentialId(...parts: ReadonlyArray<string | undefined>): string {

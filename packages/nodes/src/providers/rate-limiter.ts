@@ -1,25 +1,7 @@
+import type { RateBudget, RateLimits } from '@quarry/core';
 import { abortReason, systemClock, type Clock } from './sleep.js';
 
-/** A rate budget: requests and tokens per minute (absent = unlimited). */
-export interface RateLimits {
-  requestsPerMinute?: number;
-  tokensPerMinute?: number;
-}
-
-/**
- * What a provider call spends from: one API key's request and token budget. {@link RateLimiter} keeps
- * it in this process; a distributed worker keeps it in Redis, so that every worker spends from one.
- */
-export interface RateBudget {
-  /** The limits in force. */
-  readonly limits: RateLimits;
-  /** Waits until one request carrying `tokens` tokens fits the budget, then spends it. */
-  acquire(tokens?: number, signal?: AbortSignal): Promise<void>;
-  /** Corrects the token budget once the provider reported the real usage. */
-  settle(estimated: number, actual: number | undefined): void;
-  /** Nobody on this key starts a request for `ms` (after a 429 with Retry-After). */
-  pause(ms: number): void;
-}
+export type { RateBudget, RateLimits };
 
 /** The share of a bucket's size below which a shortfall is rounding error, not a missing unit. */
 const ROUNDING = 1e-9;
