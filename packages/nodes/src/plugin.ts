@@ -9,10 +9,11 @@ import { chunkByCharacterNode } from './chunk/chunk-by-character.node.js';
 import { chunkByPageNode } from './chunk/chunk-by-page.node.js';
 import { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
 import { BUILTIN_FORMATS } from './partition/formats/index.js';
+import { NODES_ERROR_CODES } from './errors.js';
 
 /**
  * Every built-in node of @quarry/nodes (partitioners, prompters for enrichment, chunkers and
- * embedders) and the document formats the partitioners read.
+ * embedders), the document formats the partitioners read, and the error codes they throw.
  *
  * @example
  * ```ts
@@ -25,4 +26,5 @@ export const nodesPlugin = definePlugin({
   nodes: [unstructuredApiPartitionNode, vlmPartitionNode, chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, chunkBySimilarityNode, ...PROMPTER_NODES, ...EMBED_NODES],
   embeddingModels: [...EMBEDDING_MODELS],
   formats: [...BUILTIN_FORMATS],
+  errorCodes: NODES_ERROR_CODES,
 });

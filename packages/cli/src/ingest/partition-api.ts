@@ -1,17 +1,10 @@
-import { elementsFromJSON, errorMessage, QuarryError, sleep, type Element } from '@quarry/core';
+import { elementsFromJSON, errorMessage, QuarryError, sleep, type Element, type ErrorCode } from '@quarry/core';
 
 /** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
 
 /** The reference ingest library's default endpoint (REFERENCE.md c4 `partition_endpoint`). */
 export const DEFAULT_PARTITION_ENDPOINT = 'https://api.unstructuredapp.io/general/v0/general';
-
-/**
- * Error codes of the partition endpoint client, mapped as the reference's `wrap_error` (REFERENCE.md c4):
- * 401/403 `PARTITION_API_AUTH_FAILED`, 402 `PARTITION_API_QUOTA_EXCEEDED`, 422 and other 4xx
- * `PARTITION_API_REJECTED`, 5xx and no answer `PARTITION_API_UNAVAILABLE`.
- */
-export const PARTITION_API_ERROR_CODES = ['PARTITION_API_AUTH_FAILED', 'PARTITION_API_QUOTA_EXCEEDED', 'PARTITION_API_REJECTED', 'PARTITION_API_UNAVAILABLE'] as const;
 
 /** How to reach the endpoint. */
 export interface PartitionApiOptions {
@@ -46,7 +39,12 @@ function detailOf(text: string): string {
   return text.slice(0, 300);
 }
 
-function codeFor(status: number): string {
+/**
+ * The code of a failed answer, mapped as the reference's `wrap_error` (REFERENCE.md c4): 401/403
+ * `PARTITION_API_AUTH_FAILED`, 402 `PARTITION_API_QUOTA_EXCEEDED`, 422 and other 4xx
+ * `PARTITION_API_REJECTED`, 5xx (and no answer) `PARTITION_API_UNAVAILABLE`.
+ */
+function codeFor(status: number): ErrorCode {
   if (status === 401 || status === 403) return 'PARTITION_API_AUTH_FAILED';
   if (status === 402) return 'PARTITION_API_QUOTA_EXCEEDED';
   if (status >= 500) return 'PARTITION_API_UNAVAILABLE';

@@ -1,9 +1,18 @@
 import semver from 'semver';
-import { quarryError } from '../errors.js';
+import { CORE_ERROR_CODES, quarryError } from '../errors.js';
 import { ENGINE_VERSION } from '../version.js';
 import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
+
+/** Who owns core's own error codes in {@link Registry.errorCodes}. */
+export const CORE_OWNER = '@quarry/core';
+
+/** A known error code: its one-line description and the plugin that declared it (or {@link CORE_OWNER}). */
+export interface ErrorCodeInfo {
+  description: string;
+  owner: string;
+}
 
 /**
  * Holds every registered node, connector and embedding model. Registration checks a plugin's
@@ -17,6 +26,7 @@ export class Registry {
   private readonly models = new Map<string, EmbeddingModelInfo>();
   // Lookup order: the last registered plugin's formats first.
   private formatList: FormatDefinition[] = [];
+  private readonly codes = new Map<string, ErrorCodeInfo>(Object.entries(CORE_ERROR_CODES).map(([code, description]) => [code, { description, owner: CORE_OWNER }]));
 
   /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes. */
   register(plugin: Plugin): void {
@@ -62,12 +72,14 @@ export class Registry {
         throw quarryError('DUPLICATE_FORMAT', `plugin "${plugin.name}": format "${f.name}" is already registered`, { details: { format: f.name } });
       }
     }
+    const codes = checkErrorCodes(plugin, this.codes);
     this.plugins.set(plugin.name, plugin);
     this.formatList = [...formats, ...this.formatList];
     for (const n of plugin.nodes ?? []) this.nodes.set(key(n.type, n.subtype), { def: n, plugin: plugin.name });
     for (const s of plugin.sources ?? []) this.sources.set(s.type, s);
     for (const d of plugin.destinations ?? []) this.destinations.set(d.type, d);
     for (const m of plugin.embeddingModels ?? []) this.models.set(key(m.provider, m.model_name), m);
+    for (const [code, description] of codes) this.codes.set(code, { description, owner: plugin.name });
   }
 
   /** The node definition for a type/subtype; throws `UNKNOWN_NODE` listing what is registered. */
@@ -119,6 +131,11 @@ export class Registry {
     return this.formatList;
   }
 
+  /** Every error code core and the registered plugins declare, in code order. */
+  errorCodes(): ReadonlyMap<string, ErrorCodeInfo> {
+    return new Map([...this.codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
   /** Names of registered plugins. */
   pluginNames(): string[] {
     return [...this.plugins.keys()];
@@ -139,4 +156,25 @@ function checkFormat(plugin: string, f: FormatDefinition): FormatDefinition {
   if (typeof f.module !== 'string' || !URL.canParse(f.module)) bad('needs "module", the absolute URL of the module that partitions it');
   if (typeof f.exportName !== 'string' || !f.exportName) bad('needs "exportName", the export holding its partitioner');
   return Object.freeze({ name: f.name, mimeTypes: Object.freeze([...f.mimeTypes]), extensions: Object.freeze([...f.extensions]), module: f.module, exportName: f.exportName });
+}
+
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+/** A plugin's error codes as entries, checked against the codes already known. */
+function checkErrorCodes(plugin: Plugin, known: ReadonlyMap<string, ErrorCodeInfo>): Array<[string, string]> {
+  const table: unknown = plugin.errorCodes;
+  if (table === undefined) return [];
+  if (table === null || typeof table !== 'object' || Array.isArray(table)) {
+    throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": "errorCodes" must be an object of code -> one-line description`);
+  }
+  const entries = Object.entries(table as Record<string, unknown>);
+  for (const [code, description] of entries) {
+    if (!UPPER_SNAKE.test(code)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": error code "${code}" is not UPPER_SNAKE_CASE`, { details: { code } });
+    if (typeof description !== 'string' || !description.trim() || description.includes('\n')) {
+      throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": error code ${code} needs a one-line description`, { details: { code } });
+    }
+    const owner = known.get(code)?.owner;
+    if (owner) throw quarryError('DUPLICATE_ERROR_CODE', `plugin "${plugin.name}": error code ${code} is already declared by ${owner === CORE_OWNER ? 'core' : `plugin "${owner}"`}`, { details: { code, owner } });
+  }
+  return entries as Array<[string, string]>;
 }

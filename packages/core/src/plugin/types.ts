@@ -1,3 +1,4 @@
+import type { ErrorCodeTable } from '../errors.js';
 import type { Services } from './services.js';
 import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
@@ -261,4 +262,10 @@ export interface Plugin {
   embeddingModels?: EmbeddingModelInfo[];
   /** Document formats; a later plugin's format wins over an earlier one's for a MIME type they share. */
   formats?: FormatDefinition[];
+  /**
+   * The error codes the plugin throws, each with a one-line description: UPPER_SNAKE, and owned by
+   * no other plugin nor core (registration checks both). Declare them to the type checker too, by
+   * augmenting `QuarryErrorCodes`.
+   */
+  errorCodes?: ErrorCodeTable;
 }

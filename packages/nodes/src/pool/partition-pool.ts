@@ -84,7 +84,7 @@ export class PartitionPool {
     try {
       result = await this.pool.run({ bytes, request }, options.signal);
     } catch (e) {
-      if (isQuarryError(e) && POOL_CODES.has(e.code)) throw new QuarryError(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
+      if (isQuarryError(e) && POOL_CODES.has(e.code)) throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
       throw e;
     }
     if (options.logger) for (const entry of result.log) options.logger[entry.level](entry.message, entry.fields);

@@ -43,7 +43,7 @@ export async function readPageWithVlm(image: ImagePart, req: VlmPageRequest): Pr
     text = res.text;
   } catch (e) {
     if (isQuarryError(e)) {
-      throw new QuarryError(e.code, `${where}: ${e.message}`, { cause: e, details: { ...e.details, filename: req.filename, ...(req.pageNumber === undefined ? {} : { page_number: req.pageNumber }) } });
+      throw QuarryError.from(e.code, `${where}: ${e.message}`, { cause: e, details: { ...e.details, filename: req.filename, ...(req.pageNumber === undefined ? {} : { page_number: req.pageNumber }) } });
     }
     throw e;
   }

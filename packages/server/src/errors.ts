@@ -1,0 +1,17 @@
+import type { ErrorCodeTable } from '@quarry/core';
+
+/**
+ * The error codes @quarry/server throws (the REST service), each with a one-line description; the README's
+ * table is checked against it (a host, not a plugin: nothing registers them). Codes core raises
+ * (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's; a dependent package may throw these too.
+ */
+export const SERVER_ERROR_CODES = {
+  MULTIPART_INVALID: 'a multipart/form-data body is malformed: no boundary, truncated, or a part without valid headers (400)',
+} as const satisfies ErrorCodeTable;
+
+type ServerErrorCodes = typeof SERVER_ERROR_CODES;
+
+// Declares these codes to the type checker wherever @quarry/server is imported.
+declare module '@quarry/core' {
+  interface QuarryErrorCodes extends ServerErrorCodes {}
+}
