@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { elementToJSON, errorMessage, isQuarryError, type Logger } from '@quarry/core';
+import { elementToJSON, errorMessage, isQuarryError, silentLogger, type Logger } from '@quarry/core';
 import { PartitionPool, type PartitionStrategy } from '@quarry/nodes';
 import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
@@ -57,8 +57,7 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
 // stderr beside the errors, where the user of the command looks; the rest stays quiet.
 function warningLogger(file: string): Logger {
   return {
-    debug() {},
-    info() {},
+    ...silentLogger,
     warn: (message) => process.stderr.write(`quarry: warning: ${file}: ${message}\n`),
     error: (message) => process.stderr.write(`quarry: ${file}: ${message}\n`),
   };

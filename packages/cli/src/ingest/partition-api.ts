@@ -1,4 +1,4 @@
-import { elementsFromJSON, errorMessage, QuarryError, sleep, type Element, type ErrorCode } from '@quarry/core';
+import { backoffDelay, elementsFromJSON, errorMessage, QuarryError, sleep, type Element, type ErrorCode } from '@quarry/core';
 
 /** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
@@ -16,6 +16,7 @@ export interface PartitionApiOptions {
   fields: Record<string, string | string[]>;
   /** Retries of 429/502/503/504 answers and failed connections (default 3). */
   retries?: number;
+  /** First back-off delay in ms (default 500); it doubles per retry, with jitter, up to 30 s. */
   retryInitialMs?: number;
 }
 
@@ -52,6 +53,7 @@ function codeFor(status: number): ErrorCode {
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+const RETRY_MAX_MS = 30_000;
 
 /**
  * Partitions one file with the legacy endpoint: `POST {endpoint}` as `multipart/form-data` with one
@@ -72,7 +74,7 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
     } catch (e) {
       if (signal?.aborted) throw new QuarryError('JOB_ABORTED', `partitioning ${filename} was cancelled`, { cause: e });
       if (attempt < retries) {
-        await sleep((options.retryInitialMs ?? 500) * 2 ** attempt, signal);
+        await sleep(backoffDelay(attempt, options.retryInitialMs ?? 500, RETRY_MAX_MS), signal);
         continue;
       }
       throw new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} did not answer for ${filename}: ${errorMessage(e)}`, { cause: e, details: { endpoint: url, filename } });
@@ -86,7 +88,7 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
       }
     }
     if (RETRY_STATUS.has(res.status) && attempt < retries) {
-      await sleep((options.retryInitialMs ?? 500) * 2 ** attempt, signal);
+      await sleep(backoffDelay(attempt, options.retryInitialMs ?? 500, RETRY_MAX_MS), signal);
       continue;
     }
     const detail = detailOf(text).split(options.apiKey).join('***');

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '@quarry/core';
 import { addIngestCommand, ingestCommand, sourceConfigFromOptions, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest.js';
 import { FakeElasticsearch } from '../../../connectors/test/support/fake-elasticsearch.js';
 import { FakePartitionEndpoint } from '../support/fake-partition-endpoint.js';
 
 const API_KEY = Buffer.from('ingest-id:ingest-key-secret').toString('base64');
 const SERVICE_KEY = 'service-key-secret';
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 let es: FakeElasticsearch;
 let api: FakePartitionEndpoint;
@@ -33,7 +33,7 @@ async function ingest(options: Partial<IngestSearchIndexOptions>) {
     return true;
   });
   try {
-    const summary = await ingestCommand({ indexName: 'x', outputDir: join(dir, 'out'), numProcesses: 2, strategy: 'auto', ...options } as IngestSearchIndexOptions, silent);
+    const summary = await ingestCommand({ indexName: 'x', outputDir: join(dir, 'out'), numProcesses: 2, strategy: 'auto', ...options } as IngestSearchIndexOptions, silentLogger);
     return { summary, stdout: out.join(''), code: process.exitCode };
   } finally {
     spy.mockRestore();

@@ -6,6 +6,7 @@ import type { QuarryError } from '../../src/index.js';
 import { ManualClock, MemoryStore, SECRET_MASK, WorkflowService, type ServiceProblem, type WorkflowServiceOptions } from '../../src/service/index.js';
 import { jobRow } from './store-conformance.js';
 import { captureLogger, localWorkflow, partitionNode, tempDir, testEngine, textFile, until, type TestPlugin } from './support.js';
+import { sleep } from '../../src/index.js';
 
 const WS = 'acme';
 const OTHER = 'beta';
@@ -437,7 +438,7 @@ describe('WorkflowService: schedules and restarts', () => {
     await svc.waitForJob(WS, (await svc.listJobs(WS))[0]!.id);
     await svc.updateWorkflow(WS, wf.id, { status: 'inactive' });
     clock.set('2025-01-01T01:00:00Z');
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(await svc.listJobs(WS)).toHaveLength(2);
   });
 

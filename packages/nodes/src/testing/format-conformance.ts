@@ -1,4 +1,4 @@
-import { ELEMENT_TYPES, isQuarryError, type Element, type FormatDefinition } from '@quarry/core';
+import { ELEMENT_TYPES, isQuarryError, silentLogger, type Element, type FormatDefinition } from '@quarry/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalMimeType } from '../partition/detect-filetype.js';
 import { BUILTIN_FORMATS, loadFormat } from '../partition/formats/index.js';
@@ -46,7 +46,7 @@ function directOptions(format: FormatDefinition, filename: string, strategy: For
     filename,
     filetype: format.mimeTypes[0]!,
     signal: new AbortController().signal,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     partitionEmbedded: async (): Promise<Element[]> => [],
   };
 }

@@ -1,4 +1,4 @@
-import type { Element } from '@quarry/core';
+import { silentLogger, type Element } from '@quarry/core';
 import type { FormatPartitionOptions } from '../../src/partition/types.js';
 
 /** Format-partitioner options as the partition node passes them, with overrides. */
@@ -15,7 +15,7 @@ export function formatOptions(overrides: Partial<FormatPartitionOptions> = {}): 
     filename: 'doc',
     filetype: 'text/plain',
     signal: new AbortController().signal,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
+    logger: silentLogger,
     partitionEmbedded: async (): Promise<Element[]> => [],
     ...overrides,
   };

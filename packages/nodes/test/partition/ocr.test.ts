@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isQuarryError } from '@quarry/core';
+import { isQuarryError, sleep } from '@quarry/core';
 import { ocrImage, releaseOcrWorkers, resolveOcrLanguages } from '../../src/partition/ocr.js';
 
 // A font that ships inside pdfjs-dist, so the test image does not depend on system fonts.
@@ -121,7 +121,7 @@ describe('ocrImage', () => {
     const png = await textImage(Array.from({ length: 12 }, (_, i) => `Another line ${i} of a long page to read`));
     for (const wait of [0, 50]) {
       const running = ocrImage(png);
-      await new Promise((r) => setTimeout(r, wait));
+      await sleep(wait);
       await releaseOcrWorkers();
       const e = await running.catch((err: unknown) => err);
       expect(isQuarryError(e) && e.code).toBe('JOB_ABORTED');
