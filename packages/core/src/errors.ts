@@ -1,13 +1,8 @@
 /**
- * Every error quarry raises carries a stable `code`. Each package lists the codes it throws once, with
- * a one-line description (core's are {@link CORE_ERROR_CODES}); its README's table is checked against
- * that list by a test.
- */
-
-/**
- * A package's error codes: each code (UPPER_SNAKE) with a one-line description. A package lists the
- * codes it throws in one such table, documents them in its README (a test compares the two) and
- * declares them to the type checker by augmenting {@link QuarryErrorCodes}.
+ * A package's error codes: each code (UPPER_SNAKE) with a one-line description. Every error quarry
+ * raises carries a stable `code`, and each package lists the codes it throws once, in such a table
+ * (core's are {@link CORE_ERROR_CODES}); its README's table is checked against it by a test, and the
+ * package declares them to the type checker by augmenting {@link QuarryErrorCodes}.
  */
 export type ErrorCodeTable = Readonly<Record<string, string>>;
 
