@@ -251,7 +251,7 @@ export interface FormatDefinition {
   exportName: string;
 }
 
-/** A bundle of nodes, connectors and models registered together. */
+/** A bundle of nodes, connectors, models, formats and error codes registered together. */
 export interface Plugin {
   name: string;
   /** Semver range of engine versions the plugin supports, e.g. `^0.1.0`. */
