@@ -1,10 +1,9 @@
 import type { ErrorCodeTable } from '@quarry/core';
 
 /**
- * The error codes @quarry/cli throws (the partition endpoint client of `quarry ingest`), each with
- * a one-line description; the README's
- * table is checked against it (a host, not a plugin: nothing registers them). Codes core raises
- * (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's; a dependent package may throw these too.
+ * The error codes @quarry/cli throws (the partition endpoint client of `quarry ingest`), each with a
+ * one-line description; the README's table is checked against it. A host, not a plugin: no registry
+ * holds them. Codes core raises (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's.
  */
 export const CLI_ERROR_CODES = {
   PARTITION_API_AUTH_FAILED: 'the partition endpoint rejected the API key (401/403)',

@@ -2,10 +2,9 @@ import type { ErrorCodeTable } from '@quarry/core';
 
 /**
  * The error codes @quarry/connectors throws (the local and search-index connectors), each with a
- * one-line description; the README's
- * table is checked against it, and the package's plugin declares it at
- * registration. Codes core raises
- * (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's; a dependent package may throw these too.
+ * one-line description. The README's table is checked against it and `connectorsPlugin` declares it
+ * at registration. Codes core raises (`DOCUMENT_READ_FAILED`, `DESTINATION_WRITE_FAILED`, ...) are
+ * core's.
  */
 export const CONNECTORS_ERROR_CODES = {
   DESTINATION_UNAVAILABLE: 'a destination cannot be prepared (missing, not a directory, unreachable)',

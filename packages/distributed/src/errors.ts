@@ -2,9 +2,8 @@ import type { ErrorCodeTable } from '@quarry/core';
 
 /**
  * The error codes @quarry/distributed throws (its coordinator and workers), each with a one-line
- * description; the README's
- * table is checked against it (a host, not a plugin: nothing registers them). Codes core raises
- * (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's; a dependent package may throw these too.
+ * description; the README's table is checked against it. A host, not a plugin: no registry holds
+ * them. Codes core raises (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's.
  */
 export const DISTRIBUTED_ERROR_CODES = {
   COORDINATOR_LOST: 'a distributed task of a job whose coordinator stopped sending its heartbeat (it died); the worker did not run it',

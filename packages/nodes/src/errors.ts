@@ -2,10 +2,9 @@ import type { ErrorCodeTable } from '@quarry/core';
 
 /**
  * The error codes @quarry/nodes throws (partitioners, chunkers, embedders, enrichment nodes and the
- * provider layer), each with a one-line description; the README's
- * table is checked against it, and the package's plugin declares it at
- * registration. Codes core raises
- * (`JOB_ABORTED`, `INVALID_ARGUMENT`, ...) are core's; a dependent package may throw these too.
+ * provider layer), each with a one-line description. The README's table is checked against it and
+ * `nodesPlugin` declares it at registration. Codes core raises (`JOB_ABORTED`, `INVALID_ARGUMENT`,
+ * ...) are core's; a package that depends on this one may throw these too.
  */
 export const NODES_ERROR_CODES = {
   ARCHIVE_TOO_LARGE: 'a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) inflates beyond the size limits (decompression bomb guard)',
