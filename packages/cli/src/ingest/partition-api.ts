@@ -3,9 +3,6 @@ import { elementsFromJSON, errorMessage, QuarryError, sleep, type Element } from
 /** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
 
-/** The reference ingest library's default endpoint (REFERENCE.md c4 `partition_endpoint`). */
-export const DEFAULT_PARTITION_ENDPOINT = 'https://api.unstructuredapp.io/general/v0/general';
-
 /**
  * Error codes of the partition endpoint client, mapped as the reference's `wrap_error` (REFERENCE.md c4):
  * 401/403 `PARTITION_API_AUTH_FAILED`, 402 `PARTITION_API_QUOTA_EXCEEDED`, 422 and other 4xx
