@@ -87,7 +87,7 @@ export function buildProgram(): Command {
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
   partitionProcessOptions(program.command('serve'), positiveInt)
-    .description('run the REST workflow service (SPEC.md endpoints under /api/v1)')
+    .description('run the REST workflow service (the Unstructured workflow API under /api/v1) and the legacy partition endpoint')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('-H, --host <host>', 'interface to bind', '127.0.0.1')
     .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
