@@ -9,3 +9,4 @@ export * from './prompter/index.js';
 export * from './providers/index.js';
 export { nodesPlugin } from './plugin.js';
 export * from './pool/index.js';
+export * from './helpers/index.js';
