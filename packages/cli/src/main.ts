@@ -1,24 +1,13 @@
+import { Command, CommanderError } from 'commander';
+import { ENGINE_VERSION } from '@quarry/core/version';
+import { addIngestCommand } from './commands/ingest-options.js';
+import { positiveInt } from './option-parsers.js';
 import { partitionProcessOptions } from './partition-processes.js';
-import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { ENGINE_VERSION } from '@quarry/core';
-import { runCommand } from './commands/run.js';
-import { validateCommand } from './commands/validate.js';
-import { partitionCommand } from './commands/partition.js';
-import { evalCommand } from './commands/eval.js';
-import { chunkCommand } from './commands/chunk.js';
-import { addIngestCommand } from './commands/ingest.js';
-import { serveCommand } from './commands/serve.js';
-import { workerCommand } from './commands/worker.js';
-import { DEFAULT_QUEUE } from '@quarry/distributed';
-import { reportError } from './user-error.js';
 
-/** Parses a positive integer option. */
-export function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
-  return n;
-}
+export { positiveInt } from './option-parsers.js';
 
+// Each command's module (and through it pdf.js, tesseract, the SDKs) is imported when the command
+// runs, so `quarry --help` and a small `quarry partition` start quickly.
 /** Builds the `quarry` command tree. */
 export function buildProgram(): Command {
   const program = new Command('quarry')
@@ -40,17 +29,19 @@ export function buildProgram(): Command {
     .option('--queue <name>', 'queue of the workers (with --redis)')
     .option('--no-progress', 'do not draw the progress bar')
     .option('--json', 'print the job summary as JSON')
-    .action(runCommand);
+    .option('-q, --quiet', 'leave documents\' warnings out of the summary')
+    .action(async (workflow: string, opts) => (await import('./commands/run.js')).runCommand(workflow, opts));
 
   partitionProcessOptions(program.command('worker'), positiveInt)
     .description('take document tasks of distributed runs (`quarry run --redis`) from Redis and run them')
     .requiredOption('--redis <url>', 'Redis URL (redis://host:port/db)')
-    .option('--queue <name>', 'queue to take tasks from', DEFAULT_QUEUE)
+    .option('--queue <name>', 'queue to take tasks from (default: quarry)')
     .option('-c, --concurrency <n>', 'tasks run at once', positiveInt, 4)
     .option('--lock-ms <ms>', 'a task of a worker that stops answering moves to another worker after this long', positiveInt, 30_000)
     .option('--stalled-interval-ms <ms>', 'how often to look for tasks of workers that stopped answering', positiveInt, 30_000)
     .option('--name <name>', 'this worker\'s name in logs and results (default host:pid)')
     .action(async (opts) => {
+      const { workerCommand } = await import('./commands/worker.js');
       const handle = await workerCommand(opts);
       await handle.closed;
     });
@@ -62,7 +53,7 @@ export function buildProgram(): Command {
     .description('check one workflow body (structure and rules); exit 0 when valid, 1 when not')
     .argument('<file>', 'workflow JSON file, or - for stdin')
     .option('--json', 'print {"valid", "problems"} as JSON')
-    .action(validateCommand);
+    .action(async (file: string, opts) => (await import('./commands/validate.js')).validateCommand(file, opts));
 
   partitionProcessOptions(program.command('partition'), positiveInt)
     .description('partition files into elements')
@@ -75,7 +66,8 @@ export function buildProgram(): Command {
     .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
-    .action(partitionCommand);
+    .option('-q, --quiet', 'do not print warnings (errors still print)')
+    .action(async (files: string[], opts) => (await import('./commands/partition.js')).partitionCommand(files, opts));
 
   program
     .command('chunk')
@@ -84,7 +76,7 @@ export function buildProgram(): Command {
     .option('--subtype <subtype>', 'chunk_by_character | chunk_by_title | chunk_by_page (or basic, by_title, by_page)')
     .option('--settings <json>', 'chunker node settings as a JSON object')
     .option('--jsonl', 'read {"subtype","settings","elements"} requests, one per line; write {"chunks"} or {"error"} per line')
-    .action(chunkCommand);
+    .action(async (file: string | undefined, opts) => (await import('./commands/chunk.js')).chunkCommand(file, opts));
 
   program
     .command('eval')
@@ -92,10 +84,10 @@ export function buildProgram(): Command {
     .argument('<out-dir>', 'directory of <doc>.json outputs')
     .argument('<expected-dir>', 'directory of <doc>.json reference outputs')
     .option('--json', 'print the report as JSON')
-    .action(evalCommand);
+    .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
   partitionProcessOptions(program.command('serve'), positiveInt)
-    .description('run the REST workflow service (SPEC.md endpoints under /api/v1)')
+    .description('run the REST workflow service (the Unstructured workflow API under /api/v1) and the legacy partition endpoint')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('-H, --host <host>', 'interface to bind', '127.0.0.1')
     .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
@@ -106,6 +98,7 @@ export function buildProgram(): Command {
     .option('--vlm-model <model>', 'model of strategy=vlm when a request names none (default: the provider\'s default)')
     .option('--vlm-base-url <url>', 'endpoint of the VLM provider (e.g. an OpenAI-compatible base URL)')
     .action(async (opts) => {
+      const { serveCommand } = await import('./commands/serve.js');
       const handle = await serveCommand(opts);
       await handle.closed;
     });
@@ -121,6 +114,7 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    const { reportError } = await import('./user-error.js');
     return reportError(e);
   }
 }

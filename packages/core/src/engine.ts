@@ -4,6 +4,7 @@ import { assertNoProblems, compilePlan, type Plan, type PlanProblem } from './pl
 import { Registry } from './plugin/registry.js';
 import { parseSettings } from './plugin/settings.js';
 import type { DestinationConnector, Logger, NodeInstance, Plugin, SourceConnector, WorkflowNodeRef } from './plugin/types.js';
+import { streamDocuments, type DocumentStream } from './runtime/document-stream.js';
 import type { Job } from './runtime/events.js';
 import { silentLogger } from './runtime/logger.js';
 import { runJob } from './runtime/run-job.js';
@@ -48,6 +49,15 @@ export interface RunOptions {
    * run's workers): destinations are told so at `prepare` (`PlanInfo.sharedWriters`).
    */
   sharedDestinations?: boolean;
+}
+
+/** Options of {@link Engine.stream}: those of {@link Engine.run}, plus the buffer. */
+export interface StreamOptions extends RunOptions {
+  /**
+   * Finished documents the job may hold ahead of the loop (default 2). With the documents in the
+   * nodes (`concurrency`), at most `concurrency + buffer` documents are in memory at once.
+   */
+  buffer?: number;
 }
 
 /** A workflow for the library API: a name and nodes, without the REST body's connector ids. */
@@ -156,12 +166,35 @@ export class Engine {
 
   /** Starts a job for a plan. Returns at once; see {@link Job}. */
   run(plan: Plan, options: RunOptions): Job {
-    if (!plan || !Array.isArray(plan.nodes)) throw quarryError('INVALID_ARGUMENT', 'run() needs a plan from engine.build()');
-    if (!options?.source) throw quarryError('INVALID_ARGUMENT', 'run() needs options.source');
+    return this.start('run', plan, options, []);
+  }
+
+  /**
+   * Runs a plan and yields each document's output elements (after every node) as it finishes, in
+   * bounded memory; leaving the loop cancels the job. Documents also go to `options.destination`,
+   * when given, before they are yielded. See {@link DocumentStream} for failures and errors.
+   *
+   * @example
+   * ```ts
+   * for await (const doc of engine.stream(plan, { source: { type: 'local', config: { path: 'docs' } } })) {
+   *   if (doc.error) console.warn(doc.record_id, doc.error.code, doc.error.message);
+   *   else console.log(doc.record_id, doc.elements.length);
+   * }
+   * ```
+   */
+  stream(plan: Plan, options: StreamOptions): DocumentStream {
+    const buffer = options?.buffer ?? 2;
+    if (!Number.isInteger(buffer) || buffer < 0) throw quarryError('INVALID_ARGUMENT', `stream() options.buffer must be a whole number >= 0, got ${String(buffer)}`);
+    return streamDocuments((sink) => this.start('stream', plan, options, [sink]), buffer);
+  }
+
+  private start(method: string, plan: Plan, options: RunOptions, extra: DestinationConnector[]): Job {
+    if (!plan || !Array.isArray(plan.nodes)) throw quarryError('INVALID_ARGUMENT', `${method}() needs a plan from engine.build()`);
+    if (!options?.source) throw quarryError('INVALID_ARGUMENT', `${method}() needs options.source`);
     const logger = options.logger ?? silentLogger;
     const services = options.services ?? new Services();
     const connectorCtx = (signal: AbortSignal) => ({ logger, signal });
-    const dests = options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination];
+    const dests = [...(options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination]), ...extra];
     return runJob({
       plan,
       concurrency: options.concurrency ?? 4,

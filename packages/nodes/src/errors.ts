@@ -8,7 +8,7 @@ import type { ErrorCodeTable } from '@quarry/core';
  */
 export const NODES_ERROR_CODES = {
   ARCHIVE_TOO_LARGE: 'a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) inflates beyond the size limits (decompression bomb guard)',
-  CHUNKING_OPTIONS_INVALID: 'invalid chunking options (the reference library messages)',
+  CHUNKING_OPTIONS_INVALID: 'invalid chunking options (with the messages of the Python library unstructured)',
   DOCUMENT_TOO_COMPLEX: 'a document is past a structural limit (pages, nesting depth); the message names the limit and the variable that raises it',
   EMBED_DIMENSIONS_MISMATCH: 'an embedding provider returned vectors whose length differs from the model registry',
   EMBED_INPUT_TOO_LONG: 'a chunk has more tokens than the embedding model accepts (nothing is truncated)',

@@ -9,4 +9,5 @@ export * from './prompter/index.js';
 export * from './providers/index.js';
 export { nodesPlugin } from './plugin.js';
 export * from './pool/index.js';
+export * from './helpers/index.js';
 export { NODES_ERROR_CODES } from './errors.js';

@@ -5,15 +5,28 @@ import { createEngine, Services } from '@quarry/core';
 import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../src/index.js';
 import { partitionAndChunk } from './readme-example.js';
 import { vcardPlugin } from './readme-format-example.js';
+import { partitionThenChunk } from './readme-helpers-example.js';
 
 const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
 const example = readFileSync(fileURLToPath(new URL('./readme-example.ts', import.meta.url)), 'utf8');
 const formatExample = readFileSync(fileURLToPath(new URL('./readme-format-example.ts', import.meta.url)), 'utf8');
+const helpersExample = readFileSync(fileURLToPath(new URL('./readme-helpers-example.ts', import.meta.url)), 'utf8');
+const rootReadme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
 
 describe('nodes README', () => {
   it('quotes the tested example verbatim', () => {
     expect(readme).toContain(example);
     expect(readme).toContain(formatExample);
+    expect(readme).toContain(helpersExample);
+    expect(rootReadme).toContain(helpersExample);
+  });
+
+  it('the helpers example partitions a path and bytes, and chunks by title', async () => {
+    const { elements, fromBytes, chunks } = await partitionThenChunk(fileURLToPath(new URL('../../../examples/docs/field-guide.md', import.meta.url)));
+    expect(elements[0]).toMatchObject({ type: 'Title', text: 'Quarry Field Guide', metadata: { filename: 'field-guide.md' } });
+    expect(fromBytes[0]).toMatchObject({ type: 'Title', text: 'Quarry Field Guide', metadata: { filename: 'guide.md', filetype: 'text/markdown' } });
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(chunks.every((c) => c.text.length <= 300)).toBe(true);
   });
 
   it('the format example partitions vCards in a child process, through the engine', async () => {

@@ -206,7 +206,7 @@ export function buildOpenApi(): Json {
 
   return {
     openapi: '3.1.0',
-    info: { title: 'quarry workflow service', version: ENGINE_VERSION, description: 'Workflows, connectors, templates, jobs and schedules (SPEC.md), plus the legacy partition endpoint.' },
+    info: { title: 'quarry workflow service', version: ENGINE_VERSION, description: 'Workflows, connectors, templates, jobs and schedules (the Unstructured workflow API), plus the legacy partition endpoint.' },
     servers: [{ url: '/' }],
     security: [{ ServiceApiKey: [] }, { UnstructuredApiKey: [] }],
     tags: ['workflows', 'templates', 'sources', 'destinations', 'jobs', 'general'].map((name) => ({ name })),

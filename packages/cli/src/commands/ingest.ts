@@ -1,41 +1,14 @@
 import { mkdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
 import { consoleLogger, errorMessage, isQuarryError, parseSettings, type Element, type Logger, type SourceDocument } from '@quarry/core';
 import { createSearchIndexSource, outputPathFor, searchIndexConfig, serializeElements, writeFileAtomic, type SearchIndexConfig } from '@quarry/connectors';
 import { PartitionPool, type PartitionTask } from '@quarry/nodes';
 import { excludeMetadata } from '../ingest/metadata-exclude.js';
-import { DEFAULT_PARTITION_ENDPOINT, partitionByApi } from '../ingest/partition-api.js';
+import { partitionByApi } from '../ingest/partition-api.js';
+import { documentsInFlight, partitionPoolOptions } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
-
-/** Environment variable holding the service API key for `--partition-by-api`. */
-export const SERVICE_API_KEY_ENV = 'QUARRY_SERVICE_API_KEY';
-/** Environment variable overriding the default partition endpoint. */
-export const PARTITION_ENDPOINT_ENV = 'QUARRY_PARTITION_ENDPOINT';
-
-/** Options of `quarry ingest search-index`, as commander parses them. */
-export interface IngestSearchIndexOptions {
-  hosts?: string[];
-  indexName: string;
-  cloudId?: string;
-  apiKeyId?: string;
-  username?: string;
-  password?: string;
-  bearerAuth?: string;
-  apiKey?: string;
-  caCerts?: string;
-  sslAssertFingerprint?: string;
-  fields?: string[];
-  metadataExclude?: string[];
-  outputDir: string;
-  numProcesses: number;
-  strategy: string;
-  partitionByApi?: boolean;
-  partitionEndpoint?: string;
-  serviceApiKey?: string;
-  batchSize?: number;
-  json?: boolean;
-}
+import { DEFAULT_PARTITION_ENDPOINT, PARTITION_ENDPOINT_ENV, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from './ingest-options.js';
 
 /** What one run did. */
 export interface IngestSummary {
@@ -45,63 +18,6 @@ export interface IngestSummary {
   elements: number;
   output_dir: string;
   failures: Array<{ record_id: string; code: string; message: string }>;
-}
-
-const STRATEGIES = ['auto', 'fast', 'hi_res', 'ocr_only', 'vlm'];
-
-/** Splits a comma-separated option value; empty items are dropped. */
-export function commaList(value: string): string[] {
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
-  return n;
-}
-
-/**
- * Adds `ingest search-index` (every option of the SPEC.md batch ingestion client table) to a program.
- *
- * @example
- * ```ts
- * const program = new Command('quarry');
- * addIngestCommand(program);
- * await program.parseAsync(['node', 'quarry', 'ingest', 'search-index', '--hosts', 'localhost:9200', '--index-name', 'docs', '--output-dir', 'out']);
- * ```
- */
-export function addIngestCommand(program: Command): Command {
-  const ingest = program.command('ingest').description('batch ingestion: read documents from a source, partition them, write element JSON files');
-  ingest
-    .command('search-index')
-    .description('read every document of a search index, partition it locally or with the partition endpoint, write <record_id>.json files')
-    .option('--hosts <hosts>', 'search hosts as <hostname>:<port-number> or URLs, comma-separated', commaList)
-    .requiredOption('--index-name <name>', 'index name')
-    .option('--cloud-id <id>', 'cloud instance id')
-    .option('--api-key-id <id>', 'cloud API key id (the key itself in --api-key)')
-    .option('--username <user>', 'basic authentication user')
-    .option('--password <password>', 'basic authentication password')
-    .option('--bearer-auth <token>', 'bearer token')
-    .option('--api-key <key>', 'API key for the search cluster (Encoded form, or the key with --api-key-id)')
-    .option('--ca-certs <path>', 'path to a certificate authority file')
-    .option('--ssl-assert-fingerprint <fingerprint>', 'SHA-256 fingerprint of the cluster certificate')
-    .option('--fields <fields>', 'comma-separated _source field names to read (default: all)', commaList)
-    .option('--metadata-exclude <fields>', 'comma-separated metadata fields to exclude (dotted paths allowed)', commaList)
-    .requiredOption('--output-dir <dir>', 'local output directory')
-    .option('--num-processes <n>', 'documents partitioned in parallel (child processes)', positiveInt, 2)
-    .addOption(new Option('--strategy <strategy>', 'partitioning strategy, for example hi_res').choices(STRATEGIES).default('auto'))
-    .option('--partition-by-api', 'send each document to the legacy partition endpoint instead of partitioning locally')
-    .option('--partition-endpoint <url>', `partition endpoint URL or base URL (default $${PARTITION_ENDPOINT_ENV} or ${DEFAULT_PARTITION_ENDPOINT})`)
-    .option('--service-api-key <key>', `API key of the partition endpoint (default $${SERVICE_API_KEY_ENV})`)
-    .option('--batch-size <n>', 'search hits per page', positiveInt)
-    .option('--json', 'print the summary as JSON')
-    .action(async (opts: IngestSearchIndexOptions) => {
-      await ingestCommand(opts);
-    });
-  return ingest;
 }
 
 /** The search-index connector config the options stand for, validated; problems are one {@link UserError} line. */
@@ -158,7 +74,7 @@ function apiPartitioner(endpoint: string, apiKey: string, strategy: string): Par
  * Runs `quarry ingest search-index`: lists the index through the search-index source, partitions up
  * to `--num-processes` documents at a time (in the child processes of a `PartitionPool`, as `quarry
  * run --num-processes` does, or by requests to the partition endpoint with `--partition-by-api`),
- * removes `--metadata-exclude` fields and writes `<output-dir>/<record_id>.json`. A document that fails is reported and the others go on; the exit
+ * removes `--metadata-exclude` fields and writes `<output>/<record_id>.json`. A document that fails is reported and the others go on; the exit
  * code is 1 when any failed.
  */
 export async function ingestCommand(o: IngestSearchIndexOptions, logger: Logger = consoleLogger()): Promise<IngestSummary> {
@@ -171,10 +87,14 @@ export async function ingestCommand(o: IngestSearchIndexOptions, logger: Logger 
     partition = apiPartitioner(o.partitionEndpoint ?? process.env[PARTITION_ENDPOINT_ENV] ?? DEFAULT_PARTITION_ENDPOINT, key, o.strategy);
   } else {
     if (o.partitionEndpoint) throw new UserError('ingest search-index: --partition-endpoint applies only with --partition-by-api');
-    pool = new PartitionPool({ size: o.numProcesses });
+    pool = new PartitionPool(partitionPoolOptions(o));
     partition = localPartitioner(pool, o.strategy, logger);
   }
-  const outputDir = path.resolve(o.outputDir);
+  const output = o.output ?? o.outputDir;
+  if (!output) throw new UserError('ingest search-index: --output <dir> is required');
+  const outputDir = path.resolve(output);
+  // With the endpoint, --num-processes is the number of requests in flight.
+  const inFlightMax = o.partitionByApi ? (o.numProcesses ?? availableParallelism()) : documentsInFlight(o);
   const ac = new AbortController();
   const onSigint = (): void => ac.abort(new Error('interrupted'));
   process.once('SIGINT', onSigint);
@@ -200,8 +120,8 @@ export async function ingestCommand(o: IngestSearchIndexOptions, logger: Logger 
         );
         const tracked = p.finally(() => inFlight.delete(tracked));
         inFlight.add(tracked);
-        // Pull the next document only when a slot is free: memory stays bounded by --num-processes.
-        if (inFlight.size >= o.numProcesses) await Promise.race(inFlight);
+        // Pull the next document only when a slot is free: memory stays bounded by the processes.
+        if (inFlight.size >= inFlightMax) await Promise.race(inFlight);
       }
       await Promise.all(inFlight);
     } finally {

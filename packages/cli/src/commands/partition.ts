@@ -15,6 +15,8 @@ export interface PartitionCommandOptions extends PartitionProcessFlags {
   ocrLanguages: string;
   encoding: string;
   uniqueElementIds: boolean;
+  /** Hide warnings (errors still print). */
+  quiet?: boolean;
 }
 
 const STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'];
@@ -55,10 +57,12 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
 
 // A partitioner's warnings (an OCR language without data, a page that could not be read) go to
 // stderr beside the errors, where the user of the command looks; the rest stays quiet.
-function warningLogger(file: string): Logger {
+function warningLogger(file: string, quiet: boolean): Logger {
   return {
     ...silentLogger,
-    warn: (message) => process.stderr.write(`quarry: warning: ${file}: ${message}\n`),
+    warn: (message) => {
+      if (!quiet) process.stderr.write(`quarry: warning: ${file}: ${message}\n`);
+    },
     error: (message) => process.stderr.write(`quarry: ${file}: ${message}\n`),
   };
 }
@@ -81,7 +85,7 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
     ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
     encoding: opts.encoding,
     unique_element_ids: opts.uniqueElementIds,
-  }, { logger: warningLogger(file) });
+  }, { logger: warningLogger(file, opts.quiet ?? false) });
   const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
   if (!opts.output) {
     process.stdout.write(json);

@@ -35,6 +35,8 @@ export interface RunCommandOptions extends PartitionProcessFlags {
   queue?: string;
   progress: boolean;
   json?: boolean;
+  /** Leave documents' warnings out of the summary (`--json` keeps them). */
+  quiet?: boolean;
 }
 
 function describeIndex(c: ConnectorFile): string {
@@ -65,7 +67,8 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   if (opts.redis === undefined && opts.queue !== undefined) throw new UserError('run: --queue needs --redis');
   const engine = defaultEngine();
   const plan = engine.build(body);
-  const logger = consoleLogger();
+  const shown = consoleLogger();
+  const logger = opts.quiet ? { ...shown, warn: () => {} } : shown;
   const ac = new AbortController();
   // One state file per workflow, source and destination. Local runs keep it beside the outputs.
   const from = input ?? `search_index:${describeIndex(sourceFile!)}`;
@@ -117,19 +120,19 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
     await pool?.close();
   }
   const target = output ?? `search_index ${describeIndex(destinationFile!)}`;
-  process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, target));
+  process.stdout.write(opts.json ? `${JSON.stringify(summary, null, 2)}\n` : formatSummary(summary, target, { warnings: !opts.quiet }));
   process.exitCode = summary.status === 'COMPLETED' && summary.counts.failed === 0 ? 0 : 1;
 }
 
-/** The human-readable end-of-run summary. */
-export function formatSummary(s: JobSummary, output: string): string {
+/** The human-readable end-of-run summary; `warnings: false` leaves documents' warnings out. */
+export function formatSummary(s: JobSummary, output: string, show: { warnings: boolean } = { warnings: true }): string {
   const c = s.counts;
   const lines = [
     `${s.status}: ${c.written} written, ${c.failed} failed, ${c.skipped} unchanged, ${c.stopped} stopped of ${c.total} documents; ${c.elements} elements in ${(s.duration_ms / 1000).toFixed(1)} s -> ${output}`,
   ];
   for (const n of s.nodes) lines.push(`  ${n.node} (${n.type}/${n.subtype}): ${n.success} ok, ${n.failure} failed, ${(n.ms / 1000).toFixed(2)} s`);
   for (const f of s.failures) lines.push(`  FAILED ${f.record_id} at ${f.node}: ${f.code}: ${f.message}`);
-  for (const w of s.warnings ?? []) lines.push(`  WARNING ${w.record_id} at ${w.node}: ${w.message}`);
+  for (const w of show.warnings ? (s.warnings ?? []) : []) lines.push(`  WARNING ${w.record_id} at ${w.node}: ${w.message}`);
   if (s.error) lines.push(`  job error: ${s.error.code}: ${s.error.message}`);
   return `${lines.join('\n')}\n`;
 }

@@ -3,9 +3,6 @@ import { backoffDelay, elementsFromJSON, errorMessage, QuarryError, sleep, type 
 /** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
 
-/** The reference ingest library's default endpoint (REFERENCE.md c4 `partition_endpoint`). */
-export const DEFAULT_PARTITION_ENDPOINT = 'https://api.unstructuredapp.io/general/v0/general';
-
 /** How to reach the endpoint. */
 export interface PartitionApiOptions {
   /** The endpoint URL, or its base URL (`{base_url}` gets `/general/v0/general` appended). */

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { silentLogger } from '@quarry/core';
-import { addIngestCommand, ingestCommand, sourceConfigFromOptions, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest.js';
+import { ingestCommand, sourceConfigFromOptions } from '../../src/commands/ingest.js';
+import { addIngestCommand, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-options.js';
 import { FakeElasticsearch } from '../../../connectors/test/support/fake-elasticsearch.js';
 import { FakePartitionEndpoint } from '../support/fake-partition-endpoint.js';
 
@@ -246,8 +247,17 @@ describe('quarry ingest search-index: options', () => {
     });
   });
 
-  it('has defaults 2 processes and strategy auto, and rejects bad values', () => {
-    expect(parse(['--index-name', 'i', '--output-dir', 'o'])).toMatchObject({ numProcesses: 2, strategy: 'auto' });
+  it('takes --output like every command (and --output-dir, its Unstructured spelling)', () => {
+    expect(parse(['--index-name', 'i', '-o', 'o'])).toMatchObject({ output: 'o' });
+    expect(parse(['--index-name', 'i', '--output', 'o'])).toMatchObject({ output: 'o' });
+    expect(parse(['--index-name', 'i', '--output-dir', 'o'])).toMatchObject({ outputDir: 'o' });
+  });
+
+  it('has the defaults of every partitioning command (one process per core, strategy auto), and rejects bad values', () => {
+    const o = parse(['--index-name', 'i', '--output-dir', 'o']);
+    expect(o).toMatchObject({ strategy: 'auto' });
+    expect(o.numProcesses).toBeUndefined();
+    expect(parse(['--index-name', 'i', '-o', 'o', '--document-timeout', '30'])).toMatchObject({ documentTimeout: 30 });
     expect(() => parse(['--index-name', 'i', '--output-dir', 'o', '--strategy', 'magic'])).toThrow(/Allowed choices are auto, fast, hi_res, ocr_only, vlm/);
     expect(() => parse(['--index-name', 'i', '--output-dir', 'o', '--num-processes', '0'])).toThrow(/positive integer/);
     expect(() => parse(['--output-dir', 'o'])).toThrow(/--index-name/);

@@ -43,5 +43,19 @@ describe('an OCR language without installed data', () => {
     expect(r.stderr).toContain('no OCR data is installed for jpn');
     const elements = JSON.parse(await readFile(join(output, 'scan.png.json'), 'utf8')) as Array<{ metadata: { ocr_warnings?: string[] } }>;
     expect(elements[0]!.metadata.ocr_warnings?.[0]).toContain('@tesseract.js-data/jpn');
+
+    const quiet = await runCli(['run', wf, '--input', join(dir, 'in'), '--output', join(dir, 'out-quiet'), '--no-progress', '--quiet']);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stdout).toMatch(/^COMPLETED: 1 written/);
+    expect(quiet.stdout).not.toContain('WARNING');
+    expect(quiet.stderr).not.toContain('no OCR data is installed');
+  }, 120_000);
+
+  it('quarry partition --quiet: no warning printed, the warning still in the metadata', async () => {
+    const r = await runCli(['partition', scan, '--ocr-languages', 'eng,jpn', '--quiet']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('warning');
+    const elements = JSON.parse(r.stdout) as Array<{ metadata: { ocr_warnings?: string[] } }>;
+    expect(elements[0]!.metadata.ocr_warnings?.[0]).toContain('@tesseract.js-data/jpn');
   }, 120_000);
 });

@@ -1,3 +1,4 @@
+export * from './document-stream.js';
 export * from './events.js';
 export * from './job-summary.js';
 export * from './job-shell.js';

@@ -160,6 +160,11 @@ async function writeDocument(item: DocumentItem, destinations: readonly Destinat
     try {
       await d.write({ document: item.doc, elements: item.elements }, { signal });
     } catch (e) {
+      // A write cut short by cancelling the job stops the document, as a node call cut short does.
+      if (signal.aborted) {
+        item.stopped = true;
+        return;
+      }
       item.failure = { ...failureOf(item.doc, destinations.length > 1 ? `destination#${i}` : 'destination', e), code: isQuarryError(e) ? e.code : 'DESTINATION_WRITE_FAILED' };
       return;
     }

@@ -2,9 +2,11 @@ import { defineNode, partitionUnstructuredApiSettings, type Flow, type FormatDef
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
 
-type Request = Omit<PartitionFileRequest, 'signal' | 'logger'>;
+/** A partition request without the per-call signal and logger. */
+export type PartitionRequest = Omit<PartitionFileRequest, 'signal' | 'logger'>;
 
-function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings, formats: readonly FormatDefinition[]): Request {
+/** The partition request of a document under these settings (what the node hands to `partitionFile`). */
+export function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings, formats: readonly FormatDefinition[]): PartitionRequest {
   return {
     formats,
     filename: document.filename,
