@@ -3,6 +3,8 @@ import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
 import type { DataSourceMetadata } from '../element/types.js';
 import type { SettingsSchema } from './settings.js';
+import type { NodeCheckContext, NodeView } from '../workflow/node-view.js';
+import type { PathProblem, ProblemCode } from '../workflow/problems.js';
 
 /** Node kinds of a workflow (SPEC.md `type`). */
 export const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
@@ -148,6 +150,32 @@ export interface NodeDefinition<S = Record<string, unknown>> {
   settings: SettingsSchema<S>;
   /** Creates the node for one job. */
   create(settings: S, ctx: NodeCreateContext): NodeInstance | Promise<NodeInstance>;
+  /** Other spellings of the subtype (`provider_a_ner` for `anthropic_ner`); validation rewrites them to `subtype`. */
+  aliases?: readonly string[];
+  /**
+   * Setting names, for "applies only to" hints when a sibling subtype is given one of them.
+   * Default: the keys of a zod object schema or the `properties` of a JSON Schema.
+   */
+  settingKeys?: readonly string[];
+  /** Words the problem for an unknown setting `key`; undefined for the generic wording. */
+  unknownSetting?(key: string): { code: ProblemCode; message: string } | undefined;
+  /**
+   * Words the problem for a subtype of this node's type that nothing registers (`vertexai_ner` when
+   * NER takes no vertexai); `registered` lists the registered subtypes. Undefined: the generic wording.
+   */
+  unknownSubtype?(subtype: string, registered: readonly string[]): { code: ProblemCode; message: string } | undefined;
+  /**
+   * The node's own rules against the rest of the workflow (what it must follow, what it checks in
+   * other nodes). Runs on partly invalid workflows too, so it reads every value defensively.
+   */
+  check?(self: NodeView, workflow: NodeCheckContext): PathProblem[];
+  /**
+   * A chunker's largest chunk for its settings (`unset` when that is its default), which node
+   * ordering rule 5 compares with the embedding model's maximum. Undefined when it cannot be told.
+   */
+  chunkMaxCharacters?(settings: Record<string, unknown>): { max: number; unset: boolean } | undefined;
+  /** An embedder that runs only registered embedding models: validation rejects other `model_name`s even when none is registered. */
+  registeredModelsOnly?: boolean;
 }
 
 /** What a source factory receives. */

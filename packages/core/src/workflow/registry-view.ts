@@ -5,7 +5,7 @@ import type { EmbeddingModelInfo, NodeDefinition, NodeType } from '../plugin/typ
  * a service can pass any object with these methods.
  */
 export interface WorkflowRegistryView {
-  /** The definition of a plugin node, or undefined. */
+  /** The definition of a registered node, by subtype or alias, or undefined. */
   findNode(type: string, subtype: string): NodeDefinition<unknown> | undefined;
   /** Facts about one embedding model of a provider (embedder subtype), or undefined. */
   embeddingModel(provider: string, model: string): EmbeddingModelInfo | undefined;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import { providerError } from '../providers/errors.js';
 import type { EmbedBackend } from './batch-operator.js';
-import type { LocalEmbedSettings } from './embed-node-settings.js';
+import type { LocalEmbedSettings } from './local.node.js';
 
 /** Facts about a local model, read from its files when it is loaded. */
 export interface LocalModelInfo {

@@ -3,7 +3,7 @@ import type { Tiktoken } from 'tiktoken';
 import { createProvider } from '../providers/create-provider.js';
 import type { ProviderPool } from '../providers/pool.js';
 import type { EmbedBackend } from './batch-operator.js';
-import type { RemoteEmbedSettings, RemoteEmbedSubtype } from './embed-node-settings.js';
+import type { RemoteEmbedSettings, RemoteEmbedSubtype } from './remote-embed-node.js';
 import { usesOpenAITokenizer } from './embedding-models.js';
 import { BEDROCK_COHERE_MAX_TEXTS } from '../providers/bedrock.js';
 

@@ -1,4 +1,5 @@
-import type { EntityItem, EntityRelationship, NerSettings } from '@quarry/core';
+import type { EntityItem, EntityRelationship } from '@quarry/core';
+import type { NerSettings } from './ner.node.js';
 import type { EnrichmentTask } from './enrichment-task.js';
 import { NER_DEFAULT_PROMPT, renderNerPrompt } from './ner-prompt.js';
 import { parseJsonObject } from './parse-json.js';

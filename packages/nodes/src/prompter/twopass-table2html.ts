@@ -1,6 +1,7 @@
-import { VLM_DEFAULT_MODEL, type TwopassTable2htmlSettings } from '@quarry/core';
+import { VLM_DEFAULT_MODEL } from '../providers/models.js';
 import type { ProviderName } from '../providers/types.js';
 import type { EnrichmentTask } from './enrichment-task.js';
+import type { TwopassTable2htmlSettings } from './twopass-table2html.node.js';
 import { tableHtmlOf } from './html-answer.js';
 import { TABLE2HTML_INSTRUCTION, TABLE2HTML_SYSTEM } from './table2html.js';
 import { tableContent, tableParts } from './table-content.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineNode, definePlugin, Registry, type EmbeddingModelInfo } from '../../src/plugin/index.js';
-import type { Problem } from '../../src/workflow/index.js';
+import { defineNode, definePlugin, Registry, validateWorkflow as coreValidateWorkflow, type EmbeddingModelInfo, type Problem, type ValidateWorkflowOptions } from '@quarry/core';
+import { nodesPlugin } from '../../src/index.js';
 
 /** REFERENCE.md d4: embedding models with their recommended maximum chunk sizes (tokens x 3.5). The ibm models have no figures there and are left out. */
 export const D4_MODELS: EmbeddingModelInfo[] = [
@@ -29,13 +29,25 @@ export const D4_MODELS: EmbeddingModelInfo[] = [
   max_characters: max_characters as number,
 }));
 
+/** A registry of the built-in nodes and their embedding models, as an engine with `nodesPlugin` has. */
+export function builtinRegistry(): Registry {
+  const registry = new Registry();
+  registry.register(nodesPlugin);
+  return registry;
+}
+
+/** `validateWorkflow` of @quarry/core, with the built-in nodes registered unless `options.registry` says otherwise. */
+export const validateWorkflow = ((body: unknown, options: ValidateWorkflowOptions = {}) => coreValidateWorkflow(body, { registry: builtinRegistry(), ...options })) as typeof coreValidateWorkflow;
+
 /**
- * A real {@link Registry} holding the d4 models, a tiny local embedder with a 400-character limit
+ * A real {@link Registry} holding the built-in nodes with the d4 models (in place of the nodes' own
+ * model table, so that the figures below are the ones checked), a tiny local embedder with a 400-character limit
  * (below the library default of 500), and two plugin nodes: a zod-configured prompter and a
  * JSON-Schema-configured chunker.
  */
 export function testRegistry(): Registry {
   const registry = new Registry();
+  registry.register(definePlugin({ name: 'builtin-nodes', engine: '*', nodes: nodesPlugin.nodes ?? [] }));
   registry.register(
     definePlugin({
       name: 'workflow-test',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPTER_MODELS, RETIRED_MODELS, VLM_MODELS, modelProvider, modelProviderMismatch, normalizeProvider, retiredModel } from '../../src/workflow/index.js';
+import { PROMPTER_MODELS, RETIRED_MODELS, VLM_MODELS, modelProvider, modelProviderMismatch, normalizeProvider, retiredModel } from '../../src/index.js';
 
 describe('providers', () => {
   it('maps provider_a..provider_d to the real names', () => {

@@ -1,4 +1,4 @@
-import type { ProblemCode, ValidateWorkflowOptions } from '../../src/workflow/index.js';
+import type { ProblemCode, ValidateWorkflowOptions } from '@quarry/core';
 import { customBody, nodes, testRegistry } from './helpers.js';
 
 /** A body that must produce `code` at `path` (among possibly other problems). */

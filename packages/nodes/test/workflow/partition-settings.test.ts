@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXCLUDE_ELEMENT_TYPES, EXTRACT_IMAGE_BLOCK_TYPES, partitionUnstructuredApiSettings, partitionVlmSettings } from '../../src/workflow/index.js';
+import { EXCLUDE_ELEMENT_TYPES, EXTRACT_IMAGE_BLOCK_TYPES, partitionUnstructuredApiSettings, partitionVlmSettings } from '../../src/index.js';
 
 describe('partitionVlmSettings', () => {
   it('applies the SPEC defaults for VLM', () => {

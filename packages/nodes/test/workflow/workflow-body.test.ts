@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { workflowCreateBody, workflowNode, workflowUpdateBody } from '../../src/workflow/index.js';
-import { customBody, nodes } from './helpers.js';
+import { workflowBodySchemas } from '@quarry/core';
+import { builtinRegistry, customBody, nodes } from './helpers.js';
+
+const { create: workflowCreateBody, update: workflowUpdateBody, node: workflowNode } = workflowBodySchemas(builtinRegistry());
 
 const codes = (r: { success: boolean; error?: { issues: Array<{ code: string; params?: Record<string, unknown> }> } }) =>
   (r.error?.issues ?? []).map((i) => (i.code === 'custom' ? String(i.params?.code) : i.code));
@@ -20,7 +22,7 @@ describe('workflowCreateBody (zod)', () => {
     expect(codes(workflowCreateBody.safeParse(customBody([nodes.vlm(), nodes.imageDescription()])))).toEqual(['enrichment.not_allowed_with_vlm']);
   });
 
-  it('rejects non-SPEC subtypes (plugins need validateWorkflow with a registry)', () => {
+  it('rejects subtypes the registry does not hold', () => {
     const r = workflowCreateBody.safeParse(customBody([nodes.auto(), nodes.prompter('uppercase')]));
     expect(r.success).toBe(false);
     expect(r.error?.issues[0]?.path).toEqual(['workflow_nodes', 1, 'subtype']);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_SETTING_KEYS, chunkByCharacterSettings, chunkByPageSettings, chunkBySimilaritySettings, chunkByTitleSettings } from '../../src/workflow/index.js';
+import { settingKeysOf } from '@quarry/core';
+import { chunkByCharacterNode, chunkByCharacterSettings, chunkByPageNode, chunkByPageSettings, chunkBySimilarityNode, chunkBySimilarityNodeSettings as chunkBySimilaritySettings, chunkByTitleNode, chunkByTitleSettings } from '../../src/index.js';
 
 describe('chunker settings schemas', () => {
   it('apply the platform node defaults and leave "default none" settings absent', () => {
@@ -9,12 +10,10 @@ describe('chunker settings schemas', () => {
 
   it('list which settings apply to which subtype (SPEC chunker table)', () => {
     const common = ['unstructured_api_url', 'unstructured_api_key', 'include_orig_elements', 'new_after_n_chars', 'max_characters', 'overlap', 'overlap_all', 'contextual_chunking_strategy'];
-    expect(CHUNK_SETTING_KEYS).toEqual({
-      chunk_by_character: common,
-      chunk_by_title: [...common, 'multipage_sections', 'combine_text_under_n_chars'],
-      chunk_by_page: common,
-      chunk_by_similarity: [...common, 'similarity_threshold', 'embedding'],
-    });
+    expect(settingKeysOf(chunkByCharacterNode)).toEqual(common);
+    expect(settingKeysOf(chunkByTitleNode)).toEqual([...common, 'multipage_sections', 'combine_text_under_n_chars']);
+    expect(settingKeysOf(chunkByPageNode)).toEqual(common);
+    expect(settingKeysOf(chunkBySimilarityNode)).toEqual([...common, 'similarity_threshold', 'embedding']);
   });
 
   it('report the reference messages through zod too', () => {

@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { PROBLEM_CODES, isProblemCode, validateWorkflow, type ProblemCode } from '../../src/workflow/index.js';
+import { PROBLEM_CODES, isProblemCode, type ProblemCode } from '@quarry/core';
+import { validateWorkflow } from './helpers.js';
 import { PROBLEM_FIXTURES } from './problem-fixtures.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const readmeSection = readFileSync(path.resolve(here, '../../src/workflow/README-section.md'), 'utf8');
+const readmeSection = readFileSync(path.resolve(here, '../../../core/src/workflow/README-section.md'), 'utf8');
 
 describe('PROBLEM_CODES', () => {
   it('is sorted and every code is <area>.<what> in snake_case', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nerPromptIssues, nerSettings, prompterSettings, twopassTable2htmlSettings } from '../../src/workflow/index.js';
+import { nerPromptIssues, nerSettings, prompterSettings, twopassTable2htmlSettings } from '../../src/index.js';
 import { NER_PROMPT_OK } from './problem-fixtures.js';
 
 describe('prompter settings schemas', () => {

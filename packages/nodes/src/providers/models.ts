@@ -1,6 +1,6 @@
 /**
- * Model providers of the partitioner (VLM/Auto) and prompter nodes, their SPEC.md aliases, the
- * known model ids of REFERENCE.md d5 and the models retired on 2025-10-22.
+ * Model providers of the partitioner (VLM/Auto) and prompter nodes, their neutral aliases
+ * (provider_a .. provider_d), known model ids and the models retired on 2025-10-22.
  */
 
 /** Real provider names (SPEC.md calls them provider_a .. provider_d). */

@@ -1,11 +1,16 @@
+import { parseSettings } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
-import { SPEC_SUBTYPES, normalizeSubtype, parsePrompterSubtype, specNodeKind, specSettingsSchema, chunkByTitleSettings } from '../../src/workflow/index.js';
+import { PROMPTER_SUBTYPES, chunkByTitleNode, parsePrompterSubtype } from '../../src/index.js';
+import { builtinRegistry } from './helpers.js';
 
 describe('node kinds', () => {
-  it('lists the SPEC subtypes per type', () => {
-    expect(SPEC_SUBTYPES.partition).toEqual(['unstructured_api', 'vlm']);
-    expect(SPEC_SUBTYPES.chunk).toEqual(['chunk_by_character', 'chunk_by_page', 'chunk_by_similarity', 'chunk_by_title']);
-    expect(SPEC_SUBTYPES.prompter).toHaveLength(16);
+  const registry = builtinRegistry();
+
+  it('registers the built-in subtypes per type', () => {
+    expect(registry.nodeSubtypes('partition')).toEqual(['unstructured_api', 'vlm']);
+    expect(registry.nodeSubtypes('chunk')).toEqual(['chunk_by_character', 'chunk_by_page', 'chunk_by_similarity', 'chunk_by_title']);
+    expect(registry.nodeSubtypes('prompter')).toEqual(PROMPTER_SUBTYPES);
+    expect(PROMPTER_SUBTYPES).toHaveLength(16);
   });
 
   it('splits <provider>_<task> subtypes', () => {
@@ -16,20 +21,21 @@ describe('node kinds', () => {
     expect(parsePrompterSubtype('uppercase')).toBeUndefined();
   });
 
-  it('normalizes only prompter aliases', () => {
-    expect(normalizeSubtype('prompter', 'provider_a_ocr')).toBe('anthropic_ocr');
-    expect(normalizeSubtype('prompter', 'acme_ocr')).toBe('acme_ocr');
-    expect(normalizeSubtype('embed', 'provider_b')).toBe('provider_b');
+  it('finds prompters by their provider aliases only', () => {
+    expect(registry.findNode('prompter', 'provider_a_ocr')?.subtype).toBe('anthropic_ocr');
+    expect(registry.findNode('prompter', 'provider_c_ner')?.subtype).toBe('openai_ner');
+    expect(registry.findNode('prompter', 'acme_ocr')).toBeUndefined();
+    expect(registry.findNode('embed', 'provider_b')).toBeUndefined();
   });
 
-  it('exposes the settings schema of each SPEC kind for node implementations', () => {
-    expect(specSettingsSchema('chunk', 'chunk_by_title')).toBe(chunkByTitleSettings);
-    expect(specNodeKind('prompter', 'provider_c_ner')?.subtype).toBe('openai_ner');
-    expect(specSettingsSchema('chunk', 'chunk_by_sentence')).toBeUndefined();
+  it('each node holds its settings schema', () => {
+    expect(registry.findNode('chunk', 'chunk_by_title')).toBe(chunkByTitleNode);
+    expect(registry.findNode('chunk', 'chunk_by_sentence')).toBeUndefined();
   });
 });
 
 describe('parsed settings re-parse to themselves (the plan parses them again with the node schema)', () => {
+  const registry = builtinRegistry();
   const cases: Array<[string, string, Record<string, unknown>]> = [
     ['partition', 'vlm', { is_dynamic: true, allow_fast: true, provider: 'provider_b' }],
     ['partition', 'vlm', { is_dynamic: false, output_format: 'application/json' }],
@@ -41,8 +47,10 @@ describe('parsed settings re-parse to themselves (the plan parses them again wit
     ['embed', 'togetherai', { model_name: 'togethercomputer/m2-bert-80M-32k-retrieval' }],
   ];
   it.each(cases)('%s/%s', (type, subtype, settings) => {
-    const schema = specSettingsSchema(type, subtype)!;
-    const once = schema.parse(settings);
-    expect(schema.parse(once)).toEqual(once);
+    const schema = registry.findNode(type, subtype)!.settings;
+    const once = parseSettings(schema, settings);
+    expect(once.ok).toBe(true);
+    const value = once.ok ? once.value : undefined;
+    expect(parseSettings(schema, value)).toEqual({ ok: true, value });
   });
 });

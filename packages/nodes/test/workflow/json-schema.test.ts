@@ -1,15 +1,15 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { workflowJsonSchema } from '../../src/workflow/index.js';
-import { customBody, nodes } from './helpers.js';
+import { workflowJsonSchema } from '@quarry/core';
+import { builtinRegistry, customBody, nodes } from './helpers.js';
 
-const compile = (mode: 'create' | 'update') => new Ajv({ strict: true, allErrors: true }).compile(workflowJsonSchema(mode));
+const compile = (mode: 'create' | 'update') => new Ajv({ strict: true, allErrors: true }).compile(workflowJsonSchema(builtinRegistry(), mode));
 
 describe('workflowJsonSchema', () => {
   it('compiles with ajv in strict mode (create and update)', () => {
     expect(typeof compile('create')).toBe('function');
     expect(typeof compile('update')).toBe('function');
-    expect(workflowJsonSchema().$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(workflowJsonSchema(builtinRegistry()).$schema).toBe('http://json-schema.org/draft-07/schema#');
   });
 
   it('accepts a full valid body and describes the input (defaults optional, aliases allowed)', () => {
@@ -51,8 +51,8 @@ describe('workflowJsonSchema', () => {
   });
 
   it('returns a fresh copy each time', () => {
-    const a = workflowJsonSchema();
+    const a = workflowJsonSchema(builtinRegistry());
     (a as { title?: string }).title = 'changed';
-    expect(workflowJsonSchema().title).toBe('Workflow create body');
+    expect(workflowJsonSchema(builtinRegistry()).title).toBe('Workflow create body');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPTER_SUBTYPES, SCHEDULE_PHRASE_LIST, validateWorkflow, type Problem } from '../../src/workflow/index.js';
-import { D4_MODELS, codesAt, customBody, nodes, only, testRegistry } from './helpers.js';
+import { SCHEDULE_PHRASE_LIST, validateWorkflow as coreValidateWorkflow, type Problem } from '@quarry/core';
+import { PROMPTER_SUBTYPES } from '../../src/index.js';
+import { D4_MODELS, codesAt, customBody, nodes, only, testRegistry, validateWorkflow } from './helpers.js';
 import { NER_PROMPT_OK } from './problem-fixtures.js';
 
 const valid = (body: unknown, options?: Parameters<typeof validateWorkflow>[1]) => {
@@ -260,13 +261,19 @@ describe('validateWorkflow: rule 5, chunk size vs embedding model (with a regist
     );
   });
 
-  it('skips model checks without a registry', () => {
-    valid(customBody([nodes.auto(), nodes.chunk('chunk_by_title', { max_characters: 100000 }), nodes.embed('voyageai', 'voyage-2')]));
+  it('knows no subtype without a registry: only the workflow shape is checked', () => {
+    const body = customBody([nodes.auto(), nodes.chunk('chunk_by_title', { max_characters: 100000 }), nodes.embed('voyageai', 'voyage-2')]);
+    expect(codesAt(coreValidateWorkflow(body).problems)).toEqual([
+      'node.unknown_subtype @ /workflow_nodes/0/subtype',
+      'node.unknown_subtype @ /workflow_nodes/1/subtype',
+      'node.unknown_subtype @ /workflow_nodes/2/subtype',
+    ]);
+    expect(coreValidateWorkflow(customBody([nodes.chunk(), nodes.auto()])).problems.map((p) => p.code)).toContain('order.partition_not_first');
   });
 
-  it('rejects an embed subtype outside the five providers, listing them', () => {
+  it('rejects an embed subtype nothing registers, listing the registered ones', () => {
     const p = only(problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.embed('cohere', 'embed-v4')])), 'node.unknown_subtype');
-    expect(p.message).toBe('unknown embed subtype "cohere"; allowed: azure_openai, bedrock, ibm, togetherai, voyageai');
+    expect(p.message).toBe('unknown embed subtype "cohere"; allowed: azure_openai, bedrock, ibm, local, openai, togetherai, voyageai');
   });
 
   it('requires model_name', () => {
