@@ -3,7 +3,6 @@ import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
 import type { DataSourceMetadata } from '../element/types.js';
 import type { SettingsSchema } from './settings.js';
-import type { NodeCheckContext, NodeView } from '../workflow/node-view.js';
 import type { PathProblem, ProblemCode } from '../workflow/problems.js';
 
 /** Node kinds of a workflow (SPEC.md `type`). */
@@ -289,4 +288,43 @@ export interface Plugin {
   embeddingModels?: EmbeddingModelInfo[];
   /** Document formats; a later plugin's format wins over an earlier one's for a MIME type they share. */
   formats?: FormatDefinition[];
+}
+
+/** One node as the rules see it: possibly only partly valid, so every field is read defensively. */
+export interface NodeView {
+  /** Position in `workflow_nodes`. */
+  index: number;
+  name?: string;
+  /** Undefined when the type is not a node type. */
+  type?: NodeType;
+  /** The registered subtype (aliases rewritten), or the subtype as written when nothing registers it. */
+  subtype?: string;
+  /** True when a registered node implements the type and subtype. */
+  registered: boolean;
+  /** Parsed settings when they were valid, else the raw settings object. */
+  settings: Record<string, unknown>;
+}
+
+/** What a node's own rules ({@link NodeDefinition.check}) see of the workflow. */
+export interface NodeCheckContext {
+  /** Every node of the workflow, in order. */
+  nodes: readonly NodeView[];
+  /** Clock for date-dependent rules (retired models). */
+  now: Date;
+  registry: WorkflowRegistryView;
+}
+
+/**
+ * What workflow validation needs from a plugin registry. The core `Registry` class satisfies it;
+ * a service can pass any object with these methods.
+ */
+export interface WorkflowRegistryView {
+  /** The definition of a registered node, by subtype or alias, or undefined. */
+  findNode(type: string, subtype: string): NodeDefinition<unknown> | undefined;
+  /** Facts about one embedding model of a provider (embedder subtype), or undefined. */
+  embeddingModel(provider: string, model: string): EmbeddingModelInfo | undefined;
+  /** Every known embedding model, or those of one provider. */
+  embeddingModels(provider?: string): EmbeddingModelInfo[];
+  /** Registered subtypes of a node type; when present, listed in unknown-subtype messages. */
+  nodeSubtypes?(type: NodeType): string[];
 }

@@ -2,7 +2,7 @@ export * from './problems.js';
 export * from './schedule.js';
 export { WORKFLOW_TYPES, NON_OPERATIONAL_WORKFLOW_TYPES, normalizeWorkflowType, type WorkflowType } from './workflow-fields.js';
 export * from './workflow-body.js';
-export type { WorkflowRegistryView } from './registry-view.js';
+export type { WorkflowRegistryView } from '../plugin/types.js';
 export { nodeLabel, nodePath, type NodeCheckContext, type NodeView } from './node-view.js';
 export { settingKeysOf } from './setting-keys.js';
 export { addCodedIssue, asRecord, describeValue, isInt, oneOf, optionalInt, quoteList, strictSettings, type IssueSink } from './schema-helpers.js';

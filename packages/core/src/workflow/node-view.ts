@@ -1,30 +1,7 @@
-import type { NodeType } from '../plugin/types.js';
+import type { NodeView } from '../plugin/types.js';
 import type { BodyPath } from './problems.js';
-import type { WorkflowRegistryView } from './registry-view.js';
 
-/** One node as the rules see it: possibly only partly valid, so every field is read defensively. */
-export interface NodeView {
-  /** Position in `workflow_nodes`. */
-  index: number;
-  name?: string;
-  /** Undefined when the type is not a node type. */
-  type?: NodeType;
-  /** The registered subtype (aliases rewritten), or the subtype as written when nothing registers it. */
-  subtype?: string;
-  /** True when a registered node implements the type and subtype. */
-  registered: boolean;
-  /** Parsed settings when they were valid, else the raw settings object. */
-  settings: Record<string, unknown>;
-}
-
-/** What a node's own rules ({@link NodeDefinition.check}) see of the workflow. */
-export interface NodeCheckContext {
-  /** Every node of the workflow, in order. */
-  nodes: readonly NodeView[];
-  /** Clock for date-dependent rules (retired models). */
-  now: Date;
-  registry: WorkflowRegistryView;
-}
+export type { NodeCheckContext, NodeView } from '../plugin/types.js';
 
 /** The path of a node in the body. */
 export const nodePath = (n: NodeView): BodyPath => ['workflow_nodes', n.index];

@@ -3,7 +3,7 @@ import { parseSettings } from '../plugin/settings.js';
 import { NODE_TYPES, type NodeDefinition, type NodeType } from '../plugin/types.js';
 import type { NodeView } from './node-view.js';
 import { dedupeProblems, toProblem, type BodyPath, type PathProblem, type Problem } from './problems.js';
-import type { WorkflowRegistryView } from './registry-view.js';
+import type { WorkflowRegistryView } from '../plugin/types.js';
 import type { SchedulePhrase } from './schedule.js';
 import { asRecord, describeValue } from './schema-helpers.js';
 import { NODE_FIELDS, WORKFLOW_FIELDS, createFields, nodeTypeField, nonEmpty, normalizeWorkflowType, updateFields, withoutNulls, type WorkflowType } from './workflow-fields.js';

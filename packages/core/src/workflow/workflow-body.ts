@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { parseSettings } from '../plugin/settings.js';
 import { NODE_TYPES, type NodeDefinition } from '../plugin/types.js';
 import type { NodeView } from './node-view.js';
-import type { WorkflowRegistryView } from './registry-view.js';
+import type { WorkflowRegistryView } from '../plugin/types.js';
 import { addCodedIssue } from './schema-helpers.js';
 import { isZodSchema } from './setting-keys.js';
 import { createFields, nonEmpty, updateFields, withoutNulls } from './workflow-fields.js';

@@ -1,7 +1,7 @@
 import type { NodeType } from '../plugin/types.js';
 import { nodeLabel, nodePath, type NodeView } from './node-view.js';
 import type { PathProblem } from './problems.js';
-import type { WorkflowRegistryView } from './registry-view.js';
+import type { WorkflowRegistryView } from '../plugin/types.js';
 import { isInt } from './schema-helpers.js';
 
 /** The workflow as the rules see it. */

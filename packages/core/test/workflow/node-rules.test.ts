@@ -1,10 +1,10 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineNode, definePlugin, Registry } from '../../src/plugin/index.js';
+import { defineNode, definePlugin, Registry, type ProcessNode } from '../../src/plugin/index.js';
 import { nodeLabel, nodePath, settingKeysOf, validateWorkflow, workflowBodySchemas, workflowJsonSchema, type Problem } from '../../src/workflow/index.js';
 
-const passThrough = () => ({ process: (flow: { elements: never[] }) => flow.elements });
+const passThrough = (): ProcessNode => ({ process: (flow) => flow.elements });
 
 /** Nodes of a plugin that declare what the built-in nodes declare: aliases, their own rules, worded problems, rule 5 facts. */
 const partition = defineNode({

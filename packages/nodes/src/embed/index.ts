@@ -5,7 +5,7 @@
 export { EMBEDDING_MODELS, CHARS_PER_TOKEN, embeddingModelNames, findEmbeddingModel, maxCharactersFor, usesOpenAITokenizer } from './embedding-models.js';
 export { REMOTE_EMBED_COMMON_SHAPE, REMOTE_EMBED_SUBTYPES, remoteEmbedNode, remoteEmbedSettings, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-embed-node.js';
 export { embedOperator, type BatchOptions, type EmbedBackend, type PreparedInput } from './batch-operator.js';
-export { loadLocalModel, type LocalModel, type LocalModelInfo } from './local-model.js';
+export { LOCAL_DTYPES, loadLocalModel, type LocalDtype, type LocalModel, type LocalModelInfo, type LocalModelSettings } from './local-model.js';
 export { createRemoteBackend, defaultBatchLimits, type RemoteBackend } from './remote-backend.js';
 export { azureOpenAIEmbedNode, azureOpenAIEmbedSettings, type AzureOpenAIEmbedSettings } from './azure-openai.node.js';
 export { bedrockEmbedNode, bedrockEmbedSettings, type BedrockEmbedSettings } from './bedrock.node.js';
@@ -13,4 +13,4 @@ export { ibmEmbedNode, ibmEmbedSettings, type IBMEmbedSettings } from './ibm.nod
 export { openAIEmbedNode, openAIEmbedSettings, type OpenAIEmbedSettings } from './openai.node.js';
 export { togetherAIEmbedNode, togetherAIEmbedSettings, type TogetherAIEmbedSettings } from './togetherai.node.js';
 export { voyageAIEmbedNode, voyageAIEmbedSettings, type VoyageAIEmbedSettings } from './voyageai.node.js';
-export { LOCAL_DTYPES, localEmbedNode, localEmbedSettings, type LocalEmbedSettings } from './local.node.js';
+export { localEmbedNode, localEmbedSettings, type LocalEmbedSettings } from './local.node.js';

@@ -3,12 +3,9 @@ import { z } from 'zod';
 import { CHUNK_MAX_CHARS_DEFAULT } from '../chunk/options.js';
 import { embedOperator } from './batch-operator.js';
 import { maxCharactersFor } from './embedding-models.js';
-import { loadLocalModel, type LocalModelInfo } from './local-model.js';
+import { LOCAL_DTYPES, loadLocalModel, type LocalModelInfo } from './local-model.js';
 
 const int = (min: number, max: number, what: string) => z.number().int().min(min).max(max).describe(what);
-
-/** ONNX weight variants transformers.js can load (`onnx/model.onnx`, `onnx/model_quantized.onnx`, ...). */
-export const LOCAL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
 
 /** Settings of the `local` embedder (transformers.js, ONNX model from a directory). */
 export const localEmbedSettings = strictSettings('embed/local', {

@@ -3,12 +3,9 @@ import { z } from 'zod';
 import { providerPool } from '../providers/pool.js';
 import { embedOperator } from './batch-operator.js';
 import { embeddingModelNames, findEmbeddingModel } from './embedding-models.js';
-import { createRemoteBackend, defaultBatchLimits } from './remote-backend.js';
+import { createRemoteBackend, defaultBatchLimits, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-backend.js';
 
-/** Remote embedder subtypes: the hosted platform's five plus `openai` (any OpenAI-compatible endpoint). */
-export const REMOTE_EMBED_SUBTYPES = ['azure_openai', 'bedrock', 'ibm', 'openai', 'togetherai', 'voyageai'] as const;
-/** A remote embedder subtype. */
-export type RemoteEmbedSubtype = (typeof REMOTE_EMBED_SUBTYPES)[number];
+export { REMOTE_EMBED_SUBTYPES, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-backend.js';
 
 const int = (min: number, max: number, what: string) => z.number().int().min(min).max(max).describe(what);
 /** An optional non-empty string setting; absent or null means the environment or the default. */
@@ -35,26 +32,6 @@ export const REMOTE_EMBED_COMMON_SHAPE = {
 /** Settings schema of a remote embedder: the common settings plus the subtype's own (strict: unknown keys are rejected). */
 export function remoteEmbedSettings<const S extends z.ZodRawShape>(subtype: RemoteEmbedSubtype, extra: S) {
   return strictSettings(`embed/${subtype}`, { ...REMOTE_EMBED_COMMON_SHAPE, ...extra });
-}
-
-/** Parsed settings of a remote embedder (the union of every subtype's keys). */
-export interface RemoteEmbedSettings {
-  model_name: string;
-  api_key?: string | null;
-  base_url?: string | null;
-  batch_size?: number;
-  max_batch_tokens?: number;
-  flush_ms: number;
-  concurrency: number;
-  requests_per_minute?: number;
-  tokens_per_minute?: number;
-  timeout_ms: number;
-  max_retries: number;
-  api_version?: string | null;
-  deployment?: string | null;
-  region?: string | null;
-  project_id?: string | null;
-  space_id?: string | null;
 }
 
 /**
