@@ -141,7 +141,7 @@ export type NodeInstance = ProcessNode | OperatorNode;
 /** Declares a node kind a plugin provides. */
 export interface NodeDefinition<S = Record<string, unknown>> {
   type: NodeType;
-  /** The SPEC.md subtype this implements (`chunk_by_title`, `unstructured_api`, ...). */
+  /** The subtype it implements (`chunk_by_title`, `unstructured_api`, or a plugin's own). */
   subtype: string;
   /** One-line description for listings. */
   description?: string;

@@ -2,6 +2,7 @@ import { defineNode, oneOf, strictSettings, type Flow, type FormatDefinition, ty
 import { z } from 'zod';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
+import { uniqueElementIds } from './unique-element-ids.js';
 
 /** Element types a High Res/Fast partitioner may drop (`exclude_elements`). */
 export const EXCLUDE_ELEMENT_TYPES = [
@@ -50,12 +51,6 @@ export const EXTRACT_IMAGE_BLOCK_TYPES = [
 
 /** Partitioning strategies of the `unstructured_api` subtype: High Res and Fast. */
 export const UNSTRUCTURED_API_STRATEGIES = ['fast', 'hi_res'] as const;
-
-/** `unique_element_ids`, shared by every partitioner. */
-export const uniqueElementIds = z
-  .boolean()
-  .default(true)
-  .describe('true: UUID element ids; false: SHA-256 of the element text');
 
 const unstructuredApiShape = {
   strategy: oneOf(UNSTRUCTURED_API_STRATEGIES, 'strategy').describe('required: "hi_res" (High Res) or "fast" (Fast)'),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PROVIDER_SPELLINGS, VLM_DEFAULT_MODELS, modelProviderMismatch, normalizeProvider, type Provider } from '../providers/models.js';
 import { retiredModelProblems } from '../providers/model-rules.js';
 import { providerPool } from '../providers/pool.js';
-import { uniqueElementIds } from './unstructured-api.node.js';
+import { uniqueElementIds } from './unique-element-ids.js';
 import { partitionWithVlm } from './vlm/partition-vlm.js';
 
 /** Output formats of the VLM/Auto partitioner. */
