@@ -8,7 +8,8 @@ export async function chunkTexts(dir: string, stopAfter = Infinity): Promise<Map
   const engine = createEngine().use(nodesPlugin).use(connectorsPlugin);
   const plan = engine.build({
     name: 'stream',
-    nodes: [
+    workflow_type: 'custom',
+    workflow_nodes: [
       { name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
       { name: 'chunk', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 500 } },
     ],

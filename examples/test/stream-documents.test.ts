@@ -1,16 +1,27 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runToJsonLines } from '../custom-destination.js';
 import { chunkTexts } from '../stream-documents.js';
 
-const docs = resolve(fileURLToPath(new URL('../docs', import.meta.url)));
+const exampleDocs = resolve(fileURLToPath(new URL('../docs', import.meta.url)));
+// The six committed example documents, without the generated/ folder the demo adds beside them.
+let docs: string;
+beforeAll(async () => {
+  docs = await mkdtemp(join(tmpdir(), 'quarry-stream-example-docs-'));
+  for (const entry of await readdir(exampleDocs, { withFileTypes: true })) {
+    if (entry.isFile()) await copyFile(join(exampleDocs, entry.name), join(docs, entry.name));
+  }
+});
 const read = (rel: string) => readFileSync(fileURLToPath(new URL(rel, import.meta.url)), 'utf8');
 let out: string | undefined;
-afterAll(async () => out && rm(out, { recursive: true, force: true }));
+afterAll(async () => {
+  await rm(docs, { recursive: true, force: true });
+  if (out) await rm(out, { recursive: true, force: true });
+});
 
 describe('examples/stream-documents.ts and examples/custom-destination.ts', () => {
   it('are quoted verbatim by the root and core READMEs', () => {

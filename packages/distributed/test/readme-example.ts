@@ -13,7 +13,8 @@ export async function partitionOnWorkers(redis: string, input: string, output: s
   try {
     const plan = engine.build({
       name: 'partition-notes',
-      nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+      workflow_type: 'custom',
+      workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
     });
     const job = runDistributed(engine, plan, {
       redis,

@@ -70,7 +70,7 @@ describe('QuarryLoader', () => {
         { name: 'chunk', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 250 } },
       ],
     });
-    const docs = await new QuarryLoader({ engine, plan, options: { source: { type: 'local', config: { path: docsDir } } } }).load();
+    const docs = await new QuarryLoader({ engine, plan, options: { source: { type: 'local', config: { path: docsDir, exclude: ['generated/**'] } } } }).load();
     expect(new Set(docs.map((d) => d.metadata.source))).toEqual(new Set(['field-guide.md', 'quarterly-notes.html', 'reading-list.csv', 'release-checklist.txt', 'station-log.xml', 'team-update.eml']));
     expect(docs.every((d) => d.pageContent.length <= 250 && d.metadata.filename === d.metadata.source)).toBe(true);
   });

@@ -1,17 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createEngine, Services } from '@quarry/core';
+import { createEngine, Services, validateWorkflow } from '@quarry/core';
 import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../src/index.js';
 import { partitionAndChunk } from './readme-example.js';
 import { vcardPlugin } from './readme-format-example.js';
 import { partitionThenChunk } from './readme-helpers-example.js';
+import { redactPlugin } from './readme-node-example.js';
 
 const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
 const example = readFileSync(fileURLToPath(new URL('./readme-example.ts', import.meta.url)), 'utf8');
 const formatExample = readFileSync(fileURLToPath(new URL('./readme-format-example.ts', import.meta.url)), 'utf8');
 const helpersExample = readFileSync(fileURLToPath(new URL('./readme-helpers-example.ts', import.meta.url)), 'utf8');
 const rootReadme = readFileSync(fileURLToPath(new URL('../../../README.md', import.meta.url)), 'utf8');
+const nodeExample = readFileSync(fileURLToPath(new URL('./readme-node-example.ts', import.meta.url)), 'utf8');
 
 describe('nodes README', () => {
   it('quotes the tested example verbatim', () => {
@@ -19,6 +21,7 @@ describe('nodes README', () => {
     expect(readme).toContain(formatExample);
     expect(readme).toContain(helpersExample);
     expect(rootReadme).toContain(helpersExample);
+    expect(readme).toContain(nodeExample);
   });
 
   it('the helpers example partitions a path and bytes, and chunks by title', async () => {
@@ -27,6 +30,25 @@ describe('nodes README', () => {
     expect(fromBytes[0]).toMatchObject({ type: 'Title', text: 'Quarry Field Guide', metadata: { filename: 'guide.md', filetype: 'text/markdown' } });
     expect(chunks.length).toBeGreaterThan(1);
     expect(chunks.every((c) => c.text.length <= 300)).toBe(true);
+  });
+
+  it('the node example declares its own rule, which workflow validation runs', async () => {
+    const engine = createEngine().use(nodesPlugin).use(redactPlugin);
+    const body = (partition: Record<string, unknown>) => ({
+      name: 'w',
+      workflow_type: 'custom',
+      workflow_nodes: [{ name: 'P', type: 'partition', ...partition }, { name: 'Redact', type: 'prompter', subtype: 'redact', settings: { words: ['secret'] } }],
+    });
+    const vlm = validateWorkflow(body({ subtype: 'vlm', settings: { is_dynamic: false } }), { registry: engine.registry });
+    expect(vlm.problems).toEqual([{ code: 'enrichment.not_allowed_with_vlm', path: '/workflow_nodes/1', message: '"Redact" (workflow_nodes/1) cannot redact the HTML of a VLM partitioner' }]);
+    const plan = engine.build(body({ subtype: 'unstructured_api', settings: { strategy: 'fast' } }));
+    const texts: string[] = [];
+    const job = engine.run(plan, {
+      source: { async *list() { yield { record_id: 'a.txt', filename: 'a.txt', data_source: {}, read: async () => new TextEncoder().encode('the secret plan') }; } },
+      destination: { write: async ({ elements }) => void texts.push(...elements.map((e) => e.text)) },
+    });
+    expect((await job.done).counts).toMatchObject({ written: 1, failed: 0 });
+    expect(texts).toEqual(['the ███ plan']);
   });
 
   it('the format example partitions vCards in a child process, through the engine', async () => {

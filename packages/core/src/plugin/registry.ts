@@ -46,12 +46,14 @@ export class Registry {
       if (typeof n.subtype !== 'string' || !n.subtype || typeof n.create !== 'function' || !n.settings) {
         throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": node "${n.type}/${String(n.subtype)}" needs a subtype, a settings schema and create()`);
       }
-      const k = key(n.type, n.subtype);
-      const existing = this.nodes.get(k);
-      if (existing || seen.has(k)) {
-        throw quarryError('DUPLICATE_NODE', `node ${k} is already registered${existing ? ` by plugin "${existing.plugin}"` : ''}`, { details: { node: k } });
+      for (const spelling of [n.subtype, ...(n.aliases ?? [])]) {
+        const k = key(n.type, spelling);
+        const existing = this.nodes.get(k);
+        if (existing || seen.has(k)) {
+          throw quarryError('DUPLICATE_NODE', `node ${k} is already registered${existing ? ` by plugin "${existing.plugin}"` : ''}`, { details: { node: k } });
+        }
+        seen.add(k);
       }
-      seen.add(k);
     }
     for (const [kind, list, map] of [
       ['source', plugin.sources ?? [], this.sources],
@@ -75,7 +77,9 @@ export class Registry {
     const codes = checkErrorCodes(plugin, this.codes);
     this.plugins.set(plugin.name, plugin);
     this.formatList = [...formats, ...this.formatList];
-    for (const n of plugin.nodes ?? []) this.nodes.set(key(n.type, n.subtype), { def: n, plugin: plugin.name });
+    for (const n of plugin.nodes ?? []) {
+      for (const spelling of [n.subtype, ...(n.aliases ?? [])]) this.nodes.set(key(n.type, spelling), { def: n, plugin: plugin.name });
+    }
     for (const s of plugin.sources ?? []) this.sources.set(s.type, s);
     for (const d of plugin.destinations ?? []) this.destinations.set(d.type, d);
     for (const m of plugin.embeddingModels ?? []) this.models.set(key(m.provider, m.model_name), m);
@@ -92,14 +96,14 @@ export class Registry {
     return hit.def;
   }
 
-  /** The node definition, or undefined. */
+  /** The node definition for a subtype or one of its aliases, or undefined. */
   findNode(type: string, subtype: string): NodeDefinition<any> | undefined {
     return this.nodes.get(key(type, subtype))?.def;
   }
 
   /** Registered subtypes of one node type, sorted. */
   nodeSubtypes(type: NodeType): string[] {
-    return [...this.nodes.values()].filter((n) => n.def.type === type).map((n) => n.def.subtype).sort();
+    return [...this.nodes.entries()].filter(([k, n]) => n.def.type === type && k === key(type, n.def.subtype)).map(([, n]) => n.def.subtype).sort();
   }
 
   /** The source definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */

@@ -14,7 +14,8 @@
  * Metadata is finished like `partitionFile` does it (filename, file_directory, filetype,
  * last_modified, data_source, languages, parent_id, final ids).
  */
-import { assignElementIds, modelProvider, quarryError, QuarryError, silentLogger, type DataSourceMetadata, type Element, type Logger, type Provider as ProviderKind } from '@quarry/core';
+import { assignElementIds, quarryError, QuarryError, silentLogger, type DataSourceMetadata, type Element, type Logger } from '@quarry/core';
+import { modelProvider, type Provider as ProviderKind } from '../../providers/models.js';
 import { createProvider } from '../../providers/create-provider.js';
 import type { ProviderOptions } from '../../providers/config.js';
 import type { ProviderPool } from '../../providers/pool.js';
