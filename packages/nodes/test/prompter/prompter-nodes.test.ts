@@ -2,7 +2,7 @@ import { Services } from '@quarry/core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEngine, definePlugin, ENGINE_VERSION, type Element, type JobSummary } from '@quarry/core';
+import { createEngine, definePlugin, ENGINE_VERSION, sleep, type Element, type JobSummary } from '@quarry/core';
 import { PROMPTER_SUBTYPES } from '../../src/prompter/prompter-tasks.js';
 import { nodesPlugin } from '../../src/plugin.js';
 import { folderSource } from '../support/folder-source.js';
@@ -81,7 +81,7 @@ describe('enrichment node behaviour', () => {
     server = await startChatServer('openai', async () => {
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 15));
+      await sleep(15);
       inFlight--;
       return '{"items": [], "relationships": []}';
     });
