@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ingestCommand, sourceConfigFromOptions } from '../../src/commands/ingest.js';
-import { addIngestCommand, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-options.js';
+import { addIngestCommand } from '../../src/commands/ingest-options.js';
+import { SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-flags.js';
 import { FakeElasticsearch } from '../../../connectors/test/support/fake-elasticsearch.js';
 import { FakePartitionEndpoint } from '../support/fake-partition-endpoint.js';
 
