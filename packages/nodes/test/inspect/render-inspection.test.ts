@@ -3,10 +3,15 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Element } from '@quarry/core';
+import type { Element as QuarryElement } from '@quarry/core';
 import { partitionFile, renderInspection } from '../../src/index.js';
 import { chromiumSkipReason, launchChromium, openReport } from '../support/chromium.js';
 import { corpusBytes, hasCorpus } from '../partition/reference-metrics.js';
+
+// Code passed to page.evaluate runs in Chromium; this program is typed without the DOM library.
+type Dom = any;
+declare const document: Dom;
+declare function getComputedStyle(element: Dom): Dom;
 
 let browser: Browser;
 let dir: string;
@@ -23,11 +28,11 @@ afterAll(async () => {
 /** What a person sees on the report, read from the rendered page. */
 async function seen(page: Page) {
   return page.evaluate(() => {
-    const rect = (e: Element) => e.getBoundingClientRect();
-    const sheets = [...document.querySelectorAll('section.page')].map((s) => {
+    const rect = (e: Dom) => e.getBoundingClientRect();
+    const sheets = [...document.querySelectorAll('section.page')].map((s: Dom) => {
       const sheet = rect(s.querySelector('.sheet')!);
       const img = s.querySelector('img');
-      const boxes = [...s.querySelectorAll<HTMLElement>('.box')].map((b) => {
+      const boxes = [...s.querySelectorAll('.box')].map((b: Dom) => {
         const r = rect(b);
         return {
           i: Number(b.dataset.i),
@@ -37,19 +42,19 @@ async function seen(page: Page) {
           left: (r.left - sheet.left) / sheet.width,
         };
       });
-      return { page: Number((s as HTMLElement).dataset.page), pictured: !!img && img.complete && img.naturalWidth > 0, boxes };
+      return { page: Number(s.dataset.page), pictured: !!img && img.complete && img.naturalWidth > 0, boxes };
     });
-    const legend = [...document.querySelectorAll<HTMLElement>('.legend li')].map((l) => l.dataset.type!);
-    const list = [...document.querySelectorAll('.list li')].map((l) => ({ type: l.querySelector('.badge')!.textContent, text: l.querySelector('.text')!.textContent, indent: parseFloat(getComputedStyle(l).marginLeft) }));
-    return { sheets, legend, list, notes: [...document.querySelectorAll('.note')].map((n) => n.textContent) };
+    const legend = [...document.querySelectorAll('.legend li')].map((l: Dom) => String(l.dataset.type));
+    const list = [...document.querySelectorAll('.list li')].map((l: Dom) => ({ type: l.querySelector('.badge')!.textContent, text: l.querySelector('.text')!.textContent, indent: parseFloat(getComputedStyle(l).marginLeft) }));
+    return { sheets, legend, list, notes: [...document.querySelectorAll('.note')].map((n: Dom) => String(n.textContent)) };
   });
 }
 
-const withCoordinates = (elements: Element[]): number => elements.filter((e) => e.metadata.coordinates).length;
+const withCoordinates = (elements: QuarryElement[]): number => elements.filter((e) => e.metadata.coordinates).length;
 
 describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium${chromiumSkipReason ? ` (skipped: ${chromiumSkipReason})` : ''}`, () => {
   describe.skipIf(!hasCorpus)('corpus documents (skipped without ../shared/corpus)', () => {
-    let columns: Element[];
+    let columns: QuarryElement[];
     let columnsBytes: Uint8Array;
     beforeAll(async () => {
       columnsBytes = corpusBytes('multi-column-2p.pdf');
@@ -77,7 +82,7 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
       // Clicking a box shows its type, text and metadata.
       const title = columns.findIndex((e) => e.type === 'Title');
       await page.click(`.box[data-i="${title}"]`);
-      const details = await page.$eval('#details', (d) => ({
+      const details = await page.$eval('#details', (d: Dom) => ({
         title: d.querySelector('.d-title')!.textContent,
         text: d.querySelector('.d-text')!.textContent,
         meta: JSON.parse(d.querySelector('.d-meta')!.textContent!) as { metadata: { page_number: number; coordinates: unknown } },
@@ -86,7 +91,7 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
       expect(details.text).toBe(columns[title]!.text);
       expect(details.meta.metadata.page_number).toBe(1);
       expect(details.meta.metadata.coordinates).toEqual(columns[title]!.metadata.coordinates);
-      expect(await page.$eval(`.list li[data-i="${title}"]`, (l) => l.classList.contains('selected'))).toBe(true);
+      expect(await page.$eval(`.list li[data-i="${title}"]`, (l: Dom) => l.classList.contains('selected'))).toBe(true);
 
       const shot = path.join(dir, 'multi-column.png');
       await page.screenshot({ path: shot });
@@ -146,7 +151,7 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
 
   it('shows hostile element text and table HTML as text: nothing of it runs or loads', async () => {
     const coordinates = { points: [[10, 10], [10, 40], [200, 40], [200, 10]] as Array<[number, number]>, system: 'PixelSpace', layout_width: 400, layout_height: 300 };
-    const elements: Element[] = [
+    const elements: QuarryElement[] = [
       { element_id: 'a', type: 'Title', text: '<script>alert("title")</script><img src=x onerror="alert(1)">', metadata: { page_number: 1, coordinates } },
       {
         element_id: 'b',
@@ -178,7 +183,7 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
       table: '<table><tbody><tr><td colspan="2">a &lt;b&gt;</td></tr><tr><td>c</td><td>d</td></tr></tbody></table>',
     });
     await page.click('.box[data-i="0"]');
-    expect(await page.$eval('#details .d-text', (d) => d.textContent)).toBe(elements[0]!.text);
+    expect(await page.$eval('#details .d-text', (d: Dom) => d.textContent)).toBe(elements[0]!.text);
     expect(trouble).toEqual({ errors: [], dialogs: [] });
     await page.close();
   });
