@@ -1,6 +1,10 @@
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { elementsFromJSON, errorMessage, isQuarryError } from '@quarry/core';
+import { renderInspection } from '@quarry/nodes';
 import { scoreDocument, type DocumentScores, type EvalElement } from '../eval/metrics.js';
+import { renderEvalReport, type EvalDocumentElements } from '../eval/report-html.js';
 import { UserError } from '../user-error.js';
 
 /** One document's row of the evaluation. */
@@ -62,9 +66,71 @@ export async function evaluateDirectories(outDir: string, expectedDir: string): 
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
-/** `quarry eval OUT_DIR EXPECTED_DIR [--json]`. */
-export async function evalCommand(outDir: string, expectedDir: string, opts: { json?: boolean }): Promise<void> {
+/** Options of `quarry eval`. */
+export interface EvalCommandOptions {
+  json?: boolean;
+  /** Write the HTML report to this file. */
+  html?: string;
+  /** Where the source documents are: their inspection reports are written beside the HTML report. */
+  docs?: string;
+}
+
+async function writeAtomically(target: string, text: string): Promise<void> {
+  const tmp = `${target}.${process.pid}.tmp`;
+  try {
+    await mkdir(dirname(target), { recursive: true });
+    await writeFile(tmp, text);
+    await rename(tmp, target);
+  } catch (e) {
+    throw new UserError(`cannot write ${target}: ${errorMessage(e)}`);
+  }
+}
+
+/**
+ * Writes the inspection report of one document's output into `dir`; returns its path, or undefined
+ * (with a warning) when the document cannot be pictured.
+ */
+async function writeInspection(document: string, outFile: string, source: string, dir: string): Promise<string | undefined> {
+  try {
+    const elements = elementsFromJSON(JSON.parse(await readFile(outFile, 'utf8')), { source: outFile });
+    const html = await renderInspection(elements, await readFile(source), { filename: document, caption: `output ${outFile}` });
+    const target = join(dir, `${document}.html`);
+    await writeAtomically(target, html);
+    return target;
+  } catch (e) {
+    process.stderr.write(`quarry: warning: no inspection report for ${document}: ${isQuarryError(e) ? `${e.code}: ` : ''}${errorMessage(e)}\n`);
+    return undefined;
+  }
+}
+
+/**
+ * The HTML report at `target`, and with `docs`, the inspection report of each document found
+ * there, in `<report name>.inspect/` beside it.
+ */
+async function writeHtmlReport(report: EvalReport, outDir: string, expectedDir: string, target: string, docs?: string): Promise<void> {
+  const inspectDir = join(dirname(target), `${basename(target).replace(/\.html?$/i, '')}.inspect`);
+  const documents: EvalDocumentElements[] = [];
+  for (const row of report.documents) {
+    const name = `${row.document}.json`;
+    const expected = await readElements(join(expectedDir, name));
+    const ours = row.error ? [] : await readElements(join(outDir, name));
+    const doc: EvalDocumentElements = { document: row.document, ours, expected };
+    const source = docs ? join(docs, row.document) : undefined;
+    if (source && !row.error && existsSync(source)) {
+      const written = await writeInspection(row.document, join(outDir, name), source, inspectDir);
+      if (written) doc.inspectHref = relative(dirname(target), written).split(sep).map(encodeURIComponent).join('/');
+    }
+    documents.push(doc);
+  }
+  await writeAtomically(target, renderEvalReport(report, documents, { outDir, expectedDir }));
+  process.stderr.write(`report written to ${target}\n`);
+}
+
+/** `quarry eval OUT_DIR EXPECTED_DIR [--json] [--html REPORT.html [--docs DIR]]`. */
+export async function evalCommand(outDir: string, expectedDir: string, opts: EvalCommandOptions): Promise<void> {
+  if (opts.docs && !opts.html) throw new UserError('--docs needs --html REPORT.html');
   const report = await evaluateDirectories(outDir, expectedDir);
+  if (opts.html) await writeHtmlReport(report, outDir, expectedDir, resolve(opts.html), opts.docs);
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
