@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumSkipReason, launchChromium, openReport } from '../../../nodes/test/support/chromium.js';
 import { ROOT, runCli } from '../run-cli.js';
@@ -15,7 +14,7 @@ const corpus = join(ROOT, '..', 'shared', 'corpus', 'docs');
 const columnsPdf = join(corpus, 'multi-column-2p.pdf');
 
 let dir: string;
-let browser: Browser | undefined;
+let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quarry-inspect-cli-'));
   if (!chromiumSkipReason) browser = await launchChromium();
