@@ -1,10 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { elementsFromJSON, errorMessage, isQuarryError } from '@quarry/core';
-import { renderInspection } from '@quarry/nodes';
+import { readdir, readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import { scoreDocument, type DocumentScores, type EvalElement } from '../eval/metrics.js';
-import { renderEvalReport, type EvalDocumentElements } from '../eval/report-html.js';
 import { UserError } from '../user-error.js';
 
 /** One document's row of the evaluation. */
@@ -20,7 +16,8 @@ export interface EvalReport {
   mean: { text_f1: number; order: number; type_agreement: number; tables_found: number; expected_tables: number };
 }
 
-async function readElements(path: string): Promise<EvalElement[]> {
+/** The type and text of each element of an element JSON file. */
+export async function readElements(path: string): Promise<EvalElement[]> {
   const data = JSON.parse(await readFile(path, 'utf8')) as unknown;
   if (!Array.isArray(data)) throw new Error('not an element array');
   return data.map((e: { type?: unknown; text?: unknown }) => ({ type: String(e.type ?? ''), text: typeof e.text === 'string' ? e.text : '' }));
@@ -75,62 +72,15 @@ export interface EvalCommandOptions {
   docs?: string;
 }
 
-async function writeAtomically(target: string, text: string): Promise<void> {
-  const tmp = `${target}.${process.pid}.tmp`;
-  try {
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(tmp, text);
-    await rename(tmp, target);
-  } catch (e) {
-    throw new UserError(`cannot write ${target}: ${errorMessage(e)}`);
-  }
-}
-
-/**
- * Writes the inspection report of one document's output into `dir`; returns its path, or undefined
- * (with a warning) when the document cannot be pictured.
- */
-async function writeInspection(document: string, outFile: string, source: string, dir: string): Promise<string | undefined> {
-  try {
-    const elements = elementsFromJSON(JSON.parse(await readFile(outFile, 'utf8')), { source: outFile });
-    const html = await renderInspection(elements, await readFile(source), { filename: document, caption: `output ${outFile}` });
-    const target = join(dir, `${document}.html`);
-    await writeAtomically(target, html);
-    return target;
-  } catch (e) {
-    process.stderr.write(`quarry: warning: no inspection report for ${document}: ${isQuarryError(e) ? `${e.code}: ` : ''}${errorMessage(e)}\n`);
-    return undefined;
-  }
-}
-
-/**
- * The HTML report at `target`, and with `docs`, the inspection report of each document found
- * there, in `<report name>.inspect/` beside it.
- */
-async function writeHtmlReport(report: EvalReport, outDir: string, expectedDir: string, target: string, docs?: string): Promise<void> {
-  const inspectDir = join(dirname(target), `${basename(target).replace(/\.html?$/i, '')}.inspect`);
-  const documents: EvalDocumentElements[] = [];
-  for (const row of report.documents) {
-    const name = `${row.document}.json`;
-    const expected = await readElements(join(expectedDir, name));
-    const ours = row.error ? [] : await readElements(join(outDir, name));
-    const doc: EvalDocumentElements = { document: row.document, ours, expected };
-    const source = docs ? join(docs, row.document) : undefined;
-    if (source && !row.error && existsSync(source)) {
-      const written = await writeInspection(row.document, join(outDir, name), source, inspectDir);
-      if (written) doc.inspectHref = relative(dirname(target), written).split(sep).map(encodeURIComponent).join('/');
-    }
-    documents.push(doc);
-  }
-  await writeAtomically(target, renderEvalReport(report, documents, { outDir, expectedDir }));
-  process.stderr.write(`report written to ${target}\n`);
-}
-
 /** `quarry eval OUT_DIR EXPECTED_DIR [--json] [--html REPORT.html [--docs DIR]]`. */
 export async function evalCommand(outDir: string, expectedDir: string, opts: EvalCommandOptions): Promise<void> {
   if (opts.docs && !opts.html) throw new UserError('--docs needs --html REPORT.html');
   const report = await evaluateDirectories(outDir, expectedDir);
-  if (opts.html) await writeHtmlReport(report, outDir, expectedDir, resolve(opts.html), opts.docs);
+  if (opts.html) {
+    // The report's modules (and @quarry/nodes, for the inspection reports) load only when asked for.
+    const { writeHtmlReport } = await import('../eval/write-html-report.js');
+    await writeHtmlReport(report, outDir, expectedDir, resolve(opts.html), opts.docs);
+  }
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;
