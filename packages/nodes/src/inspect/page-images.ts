@@ -3,6 +3,7 @@
  * fast/hi_res paths, image files (every TIFF page) decoded with sharp, both scaled down and encoded
  * as JPEG so that the report stays small enough to open and mail.
  */
+import { isQuarryError } from '@quarry/core';
 import { renderPage } from '../partition/formats/pdf-render.js';
 import { withPdf } from '../partition/formats/pdf-load.js';
 import { toQuarryError } from '../partition/formats/pdf.js';
@@ -51,8 +52,9 @@ function isImage(bytes: Uint8Array, filename: string): boolean {
   try {
     readImageHeader(bytes, filename);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    // An image over the pixel limit is an image: opening it reports FILE_TOO_LARGE.
+    return isQuarryError(e) && e.code === 'FILE_TOO_LARGE';
   }
 }
 
