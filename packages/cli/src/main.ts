@@ -69,6 +69,16 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'do not print warnings (errors still print)')
     .action(async (files: string[], opts) => (await import('./commands/partition.js')).partitionCommand(files, opts));
 
+  partitionProcessOptions(program.command('inspect'), positiveInt)
+    .description('write an HTML report of what was extracted from one document: boxes on its pages, the elements in order')
+    .argument('<file>', 'the document')
+    .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
+    .option('-e, --elements <file>', 'show the elements of this element JSON file (of the document) instead of partitioning it')
+    .option('-o, --output <file>', 'the report file (default: <file name>.html in the working directory)')
+    .option('--max-pages <n>', 'picture at most <n> pages (default 20)', positiveInt)
+    .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
+    .action(async (file: string, opts) => (await import('./commands/inspect.js')).inspectCommand(file, opts));
+
   program
     .command('chunk')
     .description('chunk an element array (or, with --jsonl, one request per line) and print the chunks')
@@ -84,6 +94,8 @@ export function buildProgram(): Command {
     .argument('<out-dir>', 'directory of <doc>.json outputs')
     .argument('<expected-dir>', 'directory of <doc>.json reference outputs')
     .option('--json', 'print the report as JSON')
+    .option('--html <file>', 'also write an HTML report: sortable scores, a chart, element types beside the reference\'s')
+    .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
   partitionProcessOptions(program.command('serve'), positiveInt)

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { scoreDocument, type DocumentScores, type EvalElement } from '../eval/metrics.js';
 import { UserError } from '../user-error.js';
 
@@ -16,7 +16,8 @@ export interface EvalReport {
   mean: { text_f1: number; order: number; type_agreement: number; tables_found: number; expected_tables: number };
 }
 
-async function readElements(path: string): Promise<EvalElement[]> {
+/** The type and text of each element of an element JSON file. */
+export async function readElements(path: string): Promise<EvalElement[]> {
   const data = JSON.parse(await readFile(path, 'utf8')) as unknown;
   if (!Array.isArray(data)) throw new Error('not an element array');
   return data.map((e: { type?: unknown; text?: unknown }) => ({ type: String(e.type ?? ''), text: typeof e.text === 'string' ? e.text : '' }));
@@ -62,9 +63,24 @@ export async function evaluateDirectories(outDir: string, expectedDir: string): 
 
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
-/** `quarry eval OUT_DIR EXPECTED_DIR [--json]`. */
-export async function evalCommand(outDir: string, expectedDir: string, opts: { json?: boolean }): Promise<void> {
+/** Options of `quarry eval`. */
+export interface EvalCommandOptions {
+  json?: boolean;
+  /** Write the HTML report to this file. */
+  html?: string;
+  /** Where the source documents are: their inspection reports are written beside the HTML report. */
+  docs?: string;
+}
+
+/** `quarry eval OUT_DIR EXPECTED_DIR [--json] [--html REPORT.html [--docs DIR]]`. */
+export async function evalCommand(outDir: string, expectedDir: string, opts: EvalCommandOptions): Promise<void> {
+  if (opts.docs && !opts.html) throw new UserError('--docs needs --html REPORT.html');
   const report = await evaluateDirectories(outDir, expectedDir);
+  if (opts.html) {
+    // The report's modules (and @quarry/nodes, for the inspection reports) load only when asked for.
+    const { writeHtmlReport } = await import('../eval/write-html-report.js');
+    await writeHtmlReport(report, outDir, expectedDir, resolve(opts.html), opts.docs);
+  }
   if (opts.json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     return;

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { commaList, positiveInt } from '../option-parsers.js';
 import { partitionProcessOptions } from '../partition-processes.js';
-import { DEFAULT_PARTITION_ENDPOINT, PARTITION_ENDPOINT_ENV, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from './ingest-settings.js';
+import { DEFAULT_PARTITION_ENDPOINT, PARTITION_ENDPOINT_ENV, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from './ingest-flags.js';
 
 const STRATEGIES = ['auto', 'fast', 'hi_res', 'ocr_only', 'vlm'];
 

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { silentLogger } from '@quarry/core';
 import { ingestCommand, sourceConfigFromOptions } from '../../src/commands/ingest.js';
 import { addIngestCommand } from '../../src/commands/ingest-options.js';
-import { SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-settings.js';
+import { SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-flags.js';
 import { FakeElasticsearch } from '../../../connectors/test/support/fake-elasticsearch.js';
 import { FakePartitionEndpoint } from '../support/fake-partition-endpoint.js';
 
