@@ -5,7 +5,7 @@
  */
 import escapeHtml from 'escape-html';
 import { elementTypeColor, htmlReportPage, INSPECTION_MAX_PAGES } from '@quarry/nodes';
-import type { EvalReport, EvalRow } from '../commands/eval.js';
+import type { EvalReport, EvalRow } from './evaluate.js';
 import { matchElements, type EvalElement } from './metrics.js';
 
 /** One document's elements, for the side-by-side view. */

@@ -4,7 +4,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { elementsFromJSON, errorMessage, isQuarryError } from '@quarry/core';
 import { renderInspection } from '@quarry/nodes';
-import { readElements, type EvalReport } from '../commands/eval.js';
+import { readElements, type EvalReport } from './evaluate.js';
 import { UserError } from '../user-error.js';
 import { renderEvalReport, type EvalDocumentElements } from './report-html.js';
 
