@@ -2,6 +2,8 @@ import { resolve } from 'node:path';
 import { evaluateDirectories } from '../eval/evaluate.js';
 import { UserError } from '../user-error.js';
 
+export { evaluateDirectories, readElements, type EvalReport, type EvalRow } from '../eval/evaluate.js';
+
 const pct = (x: number | undefined) => (x === undefined ? '   -  ' : `${(x * 100).toFixed(1).padStart(5)}%`);
 
 /** Options of `quarry eval`. */
