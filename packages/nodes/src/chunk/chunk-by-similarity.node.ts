@@ -1,4 +1,5 @@
-import { defineNode, quarryError, type NodeDefinition } from '@quarry/core';
+import { defineNode, type NodeDefinition } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 import { z } from 'zod';
 import { chunkBySimilarity } from './chunk-by-similarity.js';
 import { CHUNK_COMMON_SHAPE, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';

@@ -1,4 +1,5 @@
-import { quarryError, type Logger, type WorkflowNodeRef, type Services } from '@quarry/core';
+import type { Logger, WorkflowNodeRef, Services } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 import { z } from 'zod';
 import type { EmbedBackend } from '../embed/batch-operator.js';
 import { azureOpenAIEmbedSettings } from '../embed/azure-openai.node.js';

@@ -1,4 +1,7 @@
-import { isQuarryError, ProcessPool, QuarryError, type Element, type Logger, serviceKey, type ServiceKey } from '@quarry/core';
+import type { Element, Logger, ServiceKey } from '@quarry/core';
+import { isQuarryError, QuarryError } from '@quarry/core/errors';
+import { ProcessPool } from '@quarry/core/process-pool';
+import { serviceKey } from '@quarry/core/services';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
 import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
 

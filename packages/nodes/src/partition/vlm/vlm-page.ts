@@ -1,5 +1,6 @@
 /** One page image -> the vision model -> elements. */
-import { isQuarryError, QuarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { isQuarryError, QuarryError } from '@quarry/core/errors';
 import type { ImagePart, Provider } from '../../providers/types.js';
 import { elementsFromVlmHtml } from './vlm-html.js';
 import { elementsFromVlmJson } from './vlm-json.js';
