@@ -4,10 +4,9 @@ import { addIngestCommand } from './commands/ingest-options.js';
 import { positiveInt } from './option-parsers.js';
 import { partitionProcessOptions } from './partition-processes.js';
 
-export { positiveInt } from './option-parsers.js';
-
 // Each command's module (and through it pdf.js, tesseract, the SDKs) is imported when the command
 // runs, so `quarry --help` and a small `quarry partition` start quickly.
+
 /** Builds the `quarry` command tree. */
 export function buildProgram(): Command {
   const program = new Command('quarry')
@@ -16,7 +15,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith('error:') ? `quarry: ${s.slice(7)}` : s) });
 
-  partitionProcessOptions(program.command('run'), positiveInt)
+  partitionProcessOptions(program.command('run'))
     .description('run a workflow over a local directory')
     .argument('<workflow>', 'workflow JSON file (a workflow create body)')
     .option('-i, --input <dir>', 'input directory (or file)')
@@ -32,7 +31,7 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'leave documents\' warnings out of the summary')
     .action(async (workflow: string, opts) => (await import('./commands/run.js')).runCommand(workflow, opts));
 
-  partitionProcessOptions(program.command('worker'), positiveInt)
+  partitionProcessOptions(program.command('worker'))
     .description('take document tasks of distributed runs (`quarry run --redis`) from Redis and run them')
     .requiredOption('--redis <url>', 'Redis URL (redis://host:port/db)')
     .option('--queue <name>', 'queue to take tasks from (default: quarry)')
@@ -55,7 +54,7 @@ export function buildProgram(): Command {
     .option('--json', 'print {"valid", "problems"} as JSON')
     .action(async (file: string, opts) => (await import('./commands/validate.js')).validateCommand(file, opts));
 
-  partitionProcessOptions(program.command('partition'), positiveInt)
+  partitionProcessOptions(program.command('partition'))
     .description('partition files into elements')
     .argument('<files...>', 'files to partition')
     .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
@@ -69,7 +68,7 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'do not print warnings (errors still print)')
     .action(async (files: string[], opts) => (await import('./commands/partition.js')).partitionCommand(files, opts));
 
-  partitionProcessOptions(program.command('inspect'), positiveInt)
+  partitionProcessOptions(program.command('inspect'))
     .description('write an HTML report of what was extracted from one document: boxes on its pages, the elements in order')
     .argument('<file>', 'the document')
     .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
@@ -98,7 +97,7 @@ export function buildProgram(): Command {
     .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
-  partitionProcessOptions(program.command('serve'), positiveInt)
+  partitionProcessOptions(program.command('serve'))
     .description('run the REST workflow service (the Unstructured workflow API under /api/v1) and the legacy partition endpoint')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('-H, --host <host>', 'interface to bind', '127.0.0.1')

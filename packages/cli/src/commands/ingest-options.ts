@@ -18,7 +18,7 @@ const STRATEGIES = ['auto', 'fast', 'hi_res', 'ocr_only', 'vlm'];
  */
 export function addIngestCommand(program: Command): Command {
   const ingest = program.command('ingest').description('batch ingestion: read documents from a source, partition them, write element JSON files');
-  partitionProcessOptions(ingest.command('search-index'), positiveInt)
+  partitionProcessOptions(ingest.command('search-index'))
     .description('read every document of a search index, partition it locally or with the partition endpoint, write <record_id>.json files')
     .option('--hosts <hosts>', 'search hosts as <hostname>:<port-number> or URLs, comma-separated', commaList)
     .requiredOption('--index-name <name>', 'index name')
