@@ -1,5 +1,6 @@
-/** Excel's largest sheet: 1,048,576 rows by 16,384 columns (XFD). */
+/** Rows of Excel's largest sheet. */
 export const MAX_ROW = 1_048_576;
+/** Columns of Excel's largest sheet (XFD). */
 export const MAX_COL = 16_384;
 
 /** A rectangle of cells (1-based, inclusive), e.g. a merged range. */
