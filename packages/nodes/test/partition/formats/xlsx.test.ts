@@ -79,14 +79,15 @@ describe('xlsxPartitioner', () => {
   });
 
   it('shows what Excel stored for each cell type: cached formula results (0 and FALSE too), errors, dates and times, booleans', async () => {
+    // A date format applies to numbers only: a formula's text or boolean result in such a cell stays as it is.
     const bytes = await buildXlsx({
       styles: stylesXml([0, 14, 164, 165, 21, 166], { 164: '[$-409]d-mmm-yy;@', 165: '"Qty" 0', 166: '#,##0.00_);[Red](#,##0.00)' }),
       sheets: [
         {
           name: 'Types',
           rows:
-            row(1, str('A1', 'sum'), '<c r="B1"><f>SUM(C1:D1)</f><v>0</v></c>', '<c r="C1" t="b"><f>1=2</f><v>0</v></c>', '<c r="D1" t="e"><f>1/0</f><v>#DIV/0!</v></c>') +
-            row(2, str('A2', 'text formula'), '<c r="B2" t="str"><f>A2&amp;"!"</f><v>text formula!</v></c>', '<c r="C2"><f>NOW()</f></c>', num('D2', '0.30000000000000004')) +
+            row(1, str('A1', 'sum'), '<c r="B1"><f>SUM(C1:D1)</f><v>0</v></c>', '<c r="C1" s="1" t="b"><f>1=2</f><v>0</v></c>', '<c r="D1" t="e"><f>1/0</f><v>#DIV/0!</v></c>') +
+            row(2, str('A2', 'text formula'), '<c r="B2" s="1" t="str"><f>A2&amp;"!"</f><v>text formula!</v></c>', '<c r="C2"><f>NOW()</f></c>', num('D2', '0.30000000000000004')) +
             row(3, str('A3', 'dates'), num('B3', '45107', 2), num('C3', '45107.5', 1), num('D3', '0.75', 4)) +
             row(4, str('A4', 'not dates'), num('B4', '45107', 3), num('C4', '1234.5', 5), num('D4', '-2.5E-3')) +
             row(5, str('A5', 'strict date'), '<c r="B5" t="d"><v>2024-02-29T13:45:00</v></c>', '<c r="C5" t="n"><v>12</v></c>', num('D5', '7')),
