@@ -5,6 +5,7 @@ import type { ProviderPool } from '../providers/pool.js';
 import type { EmbedBackend } from './batch-operator.js';
 import { usesOpenAITokenizer } from './embedding-models.js';
 import { BEDROCK_COHERE_MAX_TEXTS } from '../providers/bedrock.js';
+import { importOptional } from '../optional-dependency.js';
 
 /** Remote embedder subtypes: the hosted platform's five plus `openai` (any OpenAI-compatible endpoint). */
 export const REMOTE_EMBED_SUBTYPES = ['azure_openai', 'bedrock', 'ibm', 'openai', 'togetherai', 'voyageai'] as const;
@@ -84,7 +85,7 @@ export async function createRemoteBackend(
     ...(deps.env ? { env: deps.env } : {}),
   });
   const embed = provider.embed!;
-  const { get_encoding } = await import('tiktoken');
+  const { get_encoding } = await importOptional<typeof import('tiktoken')>('tiktoken', `counting tokens for the ${subtype} embedder`);
   const encoder: Tiktoken = get_encoding('cl100k_base');
   // Azure addresses a deployment, not a model; the deployment is named after the model unless told.
   const model = subtype === 'azure_openai' && settings.deployment ? settings.deployment : info.model_name;

@@ -1,11 +1,12 @@
 import type { Element } from '@quarry/core';
-import { ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
+import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
 import { OcrWarnings } from '../ocr-warnings.js';
 import { eraseRulingLines } from '../ruling-lines.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './image-decode.js';
 import { layoutToElements } from './image-layout.js';
 import { newElement } from './new-element.js';
+import { importOptional } from '../../optional-dependency.js';
 
 // Tesseract reads text best when capitals are 20-40 px tall; page images under about 2000 px on
 // their long side are scans at 100-150 dpi or screenshots, whose text is too small for it.
@@ -37,7 +38,7 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     pixels = shrunk.data;
   } else if (scale > 1) {
     // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
-    const { createCanvas, ImageData } = await import('@napi-rs/canvas');
+    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'OCR of small images (enlarging them)');
     const source = createCanvas(width, height);
     source.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
     width = Math.round(width * scale);
@@ -88,6 +89,9 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
  */
 export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
+    // Everything reading an image needs, named in one message, before any of it is used.
+    await importOptional('sharp', 'partitioning images', { install: ['sharp', ...OCR_PACKAGES] });
+    await importOptional('tesseract.js', 'partitioning images', { install: ['sharp', ...OCR_PACKAGES] });
     const out: Element[] = [];
     const warnings = new OcrWarnings();
     let index = 0;
