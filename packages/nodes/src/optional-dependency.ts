@@ -38,12 +38,23 @@ export async function importOptional<T>(packageName: string, purpose: string, op
 }
 
 /**
+ * Imports each of `modules` (the importable packages among `install`), so that a feature needing
+ * several optional packages names them all in one message before it starts.
+ *
+ * @throws OPTIONAL_DEPENDENCY_MISSING for the first of `modules` that is not installed.
+ */
+export async function requireOptional(modules: readonly string[], purpose: string, install: readonly string[]): Promise<void> {
+  for (const name of modules) await importOptional(name, purpose, { install });
+}
+
+/**
  * The OPTIONAL_DEPENDENCY_MISSING error for `packageName`, needed for `purpose`, with the command that
  * installs `install`.
  */
 export function optionalDependencyMissing(packageName: string, purpose: string, install: readonly string[], cause?: unknown): QuarryError {
   const names = install.length > 1 ? `${install.slice(0, -1).join(', ')} and ${install.at(-1)}` : install[0];
-  return new QuarryError('OPTIONAL_DEPENDENCY_MISSING', `${purpose} needs ${names}, which ${install.length > 1 ? 'are' : 'is'} not installed: npm install ${install.join(' ')}`, {
+  const missing = install.length > 1 ? `${names}; ${packageName} is not installed` : `${names}, which is not installed`;
+  return new QuarryError('OPTIONAL_DEPENDENCY_MISSING', `${purpose} needs ${missing}: npm install ${install.join(' ')}`, {
     cause,
     details: { package: packageName, packages: [...install], purpose },
   });

@@ -12,6 +12,16 @@ export const REMOTE_EMBED_SUBTYPES = ['azure_openai', 'bedrock', 'ibm', 'openai'
 /** A remote embedder subtype. */
 export type RemoteEmbedSubtype = (typeof REMOTE_EMBED_SUBTYPES)[number];
 
+/** The SDK each remote embedder calls its provider with (watsonx.ai is two plain HTTP calls). */
+const EMBEDDER_SDKS: Readonly<Record<RemoteEmbedSubtype, string | undefined>> = {
+  azure_openai: 'openai',
+  bedrock: '@aws-sdk/client-bedrock-runtime',
+  ibm: undefined,
+  openai: 'openai',
+  togetherai: 'openai',
+  voyageai: 'openai',
+};
+
 /** Parsed settings of a remote embedder (the union of every subtype's keys; each subtype's schema is in its node file). */
 export interface RemoteEmbedSettings {
   model_name: string;
@@ -85,7 +95,12 @@ export async function createRemoteBackend(
     ...(deps.env ? { env: deps.env } : {}),
   });
   const embed = provider.embed!;
-  const { get_encoding } = await importOptional<typeof import('tiktoken')>('tiktoken', `counting tokens for the ${subtype} embedder`);
+  // Both optional packages are looked for now, so one message names everything to install.
+  const sdk = EMBEDDER_SDKS[subtype];
+  const install = sdk ? [sdk, 'tiktoken'] : ['tiktoken'];
+  const purpose = `the ${subtype} embedder`;
+  if (sdk) await importOptional(sdk, purpose, { install });
+  const { get_encoding } = await importOptional<typeof import('tiktoken')>('tiktoken', purpose, { install });
   const encoder: Tiktoken = get_encoding('cl100k_base');
   // Azure addresses a deployment, not a model; the deployment is named after the model unless told.
   const model = subtype === 'azure_openai' && settings.deployment ? settings.deployment : info.model_name;

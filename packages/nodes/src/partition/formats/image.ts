@@ -1,4 +1,5 @@
 import type { Element } from '@quarry/core';
+import { importOptional, requireOptional } from '../../optional-dependency.js';
 import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
 import { OcrWarnings } from '../ocr-warnings.js';
 import { eraseRulingLines } from '../ruling-lines.js';
@@ -6,7 +7,6 @@ import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './image-decode.js';
 import { layoutToElements } from './image-layout.js';
 import { newElement } from './new-element.js';
-import { importOptional } from '../../optional-dependency.js';
 
 // Tesseract reads text best when capitals are 20-40 px tall; page images under about 2000 px on
 // their long side are scans at 100-150 dpi or screenshots, whose text is too small for it.
@@ -18,6 +18,8 @@ const OCR_DPI = 70;
 // Tesseract keeps several copies of its input: a 100 M-pixel page peaked at 2.2 GB resident.
 // Larger pages are read shrunk to this many pixels: an A4 page at 450 dpi, past what OCR needs.
 const OCR_MAX_PIXELS = 20_000_000;
+/** The optional packages partitioning images needs: decoding, enlarging small images, OCR. */
+export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ...OCR_PACKAGES];
 
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
@@ -38,7 +40,7 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     pixels = shrunk.data;
   } else if (scale > 1) {
     // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
-    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'OCR of small images (enlarging them)');
+    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'partitioning images', { install: IMAGE_PACKAGES });
     const source = createCanvas(width, height);
     source.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
     width = Math.round(width * scale);
@@ -89,9 +91,8 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
  */
 export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    // Everything reading an image needs, named in one message, before any of it is used.
-    await importOptional('sharp', 'partitioning images', { install: ['sharp', ...OCR_PACKAGES] });
-    await importOptional('tesseract.js', 'partitioning images', { install: ['sharp', ...OCR_PACKAGES] });
+    // Decoding, enlarging small images, and OCR: one message names every package they need.
+    await requireOptional(['sharp', '@napi-rs/canvas', 'tesseract.js'], 'partitioning images', IMAGE_PACKAGES);
     const out: Element[] = [];
     const warnings = new OcrWarnings();
     let index = 0;

@@ -76,10 +76,10 @@ export function loadPdfjs(): Promise<PdfjsModule> {
   pdfjsPromise ??= (async () => {
     const push = Array.prototype.push;
     const { parse, stringify } = JSON;
-    const log = console.log;
+    const warn = console.warn;
     if (await provideDomMatrix()) {
-      console.log = (...args: unknown[]) => {
-        if (typeof args[0] !== 'string' || !CANVAS_WARNING.test(args[0])) log.apply(console, args);
+      console.warn = (...args: unknown[]) => {
+        if (typeof args[0] !== 'string' || !CANVAS_WARNING.test(args[0])) warn.apply(console, args);
       };
     }
     try {
@@ -87,7 +87,7 @@ export function loadPdfjs(): Promise<PdfjsModule> {
       await import(new URL('pdf.worker.mjs', VENDORED_PDFJS).href);
       return pdfjs;
     } finally {
-      console.log = log;
+      console.warn = warn;
       if (Array.prototype.push !== push) Array.prototype.push = push;
       if (JSON.parse !== parse) JSON.parse = parse;
       if (JSON.stringify !== stringify) JSON.stringify = stringify;
