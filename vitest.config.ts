@@ -27,6 +27,8 @@ export default defineConfig({
           include: timing ? TIMING_FILES : MAIN_FILES,
           exclude: [...configDefaults.exclude, ...ISOLATED_FILES, ...(timing ? [] : TIMING_FILES)],
           isolate: false,
+          // @quarry/nodes loads pdf.js from its vendor/ folder, which the build fills; so does this.
+          globalSetup: ['packages/nodes/test/support/vendor-pdfjs-setup.ts'],
         },
       },
       {
