@@ -22,6 +22,8 @@ const corpus = resolve(repo, '../shared/corpus/docs');
 const hasCorpus = existsSync(corpus);
 if (!hasCorpus) console.warn(`pack-install: ${corpus} is absent; the PDF and corpus-format checks are skipped`);
 const PDF = 'multi-column-2p.pdf';
+const PACKED = ['core', 'nodes', 'connectors', 'langchain', 'llamaindex'] as const;
+type Packed = (typeof PACKED)[number];
 // A scanned PDF: no text layer, so fast finds nothing and hi_res must OCR it.
 const SCANNED = 'loremipsum-flat.pdf';
 const read = (rel: string) => readFileSync(join(repo, rel), 'utf8');
@@ -98,6 +100,7 @@ console.log(engine !== undefined, chunks.length);
 
 let work: string;
 let project: string;
+let tarballs: Record<Packed, string>;
 let base: ReturnType<typeof footprint>;
 let baseScripts: string[];
 let baseRun: { result: any; stdout: string; stderr: string };
@@ -106,7 +109,7 @@ let consumer: { status: number | null; output: string };
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'quarry-pack-install-'));
   project = join(work, 'project');
-  const tarballs = packPackages(['core', 'nodes', 'connectors', 'langchain', 'llamaindex'] as const, join(work, 'tarballs'));
+  tarballs = packPackages(PACKED, join(work, 'tarballs'));
   newNpmProject(project);
   const seconds = npmInstall(project, [tarballs.core, tarballs.nodes]);
   base = footprint(join(project, 'node_modules'));
@@ -145,6 +148,21 @@ afterAll(() => {
 }, 300_000);
 
 describe('the packed packages, installed with npm into a plain project', () => {
+  it('publish every export of the workspace manifest, types first, each pointing at a file in the tarball', () => {
+    for (const name of PACKED) {
+      const files = new Set(spawnSync('tar', ['-tzf', tarballs[name]], { encoding: 'utf8' }).stdout.trim().split('\n'));
+      const packed = JSON.parse(spawnSync('tar', ['-xzOf', tarballs[name], 'package/package.json'], { encoding: 'utf8' }).stdout) as { exports: Record<string, Record<string, string>>; engines: { node: string } };
+      const workspace = JSON.parse(read(`packages/${name}/package.json`)) as { exports: Record<string, unknown> };
+      expect(Object.keys(packed.exports), name).toEqual(Object.keys(workspace.exports));
+      expect(packed.engines.node, name).toBe('>=20.19');
+      for (const [subpath, conditions] of Object.entries(packed.exports)) {
+        expect(Object.keys(conditions), `${name} ${subpath}`).toEqual(['types', 'default']);
+        for (const target of Object.values(conditions)) expect(files, `${name} ${subpath} ${target}`).toContain(`package/${target.slice(2)}`);
+      }
+      expect(files, name).toContain('package/LICENSE');
+    }
+  });
+
   it(`installs @quarry/core and @quarry/nodes within ${FOOTPRINT_LIMIT_MB} MB, with no install script`, () => {
     expect(base.bytes / MB).toBeLessThanOrEqual(FOOTPRINT_LIMIT_MB);
     expect(baseScripts).toEqual([]);
