@@ -13,10 +13,10 @@ import type { Logger } from '@quarry/core';
 import type { PageLayout } from './pdf-layout-types.js';
 import { DEFAULT_PDF_ENGINE, type PdfEngine } from './pdf-engine.js';
 import { PdfOpenError, withPdf } from './pdf-load.js';
-import { classifyPageBlocks, extractPageLayout, layoutPageText } from './pdf-page-layout.js';
+import { classifyPageBlocks, extractPageLayout } from './pdf-page-layout.js';
 import { runPageJob } from './pdf-page-worker-host.js';
-import { PdfiumDocument } from './pdfium-document.js';
 import { compilePdfium } from './pdfium-module.js';
+import { openPdfiumPages } from './pdfium-pages.js';
 
 // Below this many pages a second thread does not pay for opening the document twice.
 const MIN_PAGES_FOR_WORKER = 16;
@@ -64,11 +64,11 @@ export async function extractLayouts(bytes: Uint8Array, options: ExtractLayoutsO
     );
   }
   if (signal?.aborted) throw new PdfOpenError('aborted', 'aborted before the PDF was opened', { cause: signal.reason });
-  const doc = await PdfiumDocument.open(bytes, { maxPages });
+  const pages = await openPdfiumPages(bytes, { maxPages });
   try {
-    return await layoutAll(bytes, { numPages: doc.numPages, layout: async (p) => layoutPageText(p, await doc.pageText(p)) }, 'pdfium', options);
+    return await layoutAll(bytes, pages, 'pdfium', options);
   } finally {
-    doc.close();
+    await pages.close();
   }
 }
 

@@ -14,9 +14,10 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { PdfEngine } from './pdf-engine.js';
 import type { PageLayout } from './pdf-layout-types.js';
 import { loadPdfjs, openPdf } from './pdf-load.js';
-import { extractPageLayout, layoutPageText } from './pdf-page-layout.js';
-import { PdfiumDocument, warmPdfium } from './pdfium-document.js';
+import { extractPageLayout } from './pdf-page-layout.js';
+import { warmPdfium } from './pdfium-document.js';
 import { adoptCompiledPdfium, type WasmModule } from './pdfium-module.js';
+import { openPdfiumPages } from './pdfium-pages.js';
 
 /** What the worker is started with. */
 export interface PageWorkerData {
@@ -63,9 +64,9 @@ async function runJob(job: PageJob): Promise<void> {
   let layout: (p: number) => Promise<PageLayout>;
   let close: () => Promise<void> | void;
   if (job.engine === 'pdfium') {
-    const doc = await PdfiumDocument.open(job.bytes);
-    layout = async (p) => layoutPageText(p, await doc.pageText(p));
-    close = () => doc.close();
+    const pages = await openPdfiumPages(job.bytes);
+    layout = (p) => pages.layout(p);
+    close = () => pages.close();
   } else {
     const handle = await openPdf(job.bytes);
     layout = (p) => extractPageLayout(handle.doc, p);
