@@ -10,7 +10,7 @@
 export type PdfEngine = 'pdfium' | 'pdfjs';
 
 /** Every engine, in the order a help text lists them. */
-export const PDF_ENGINES: readonly PdfEngine[] = ['pdfium', 'pdfjs'];
+export const PDF_ENGINES = ['pdfium', 'pdfjs'] as const satisfies readonly PdfEngine[];
 
 /** The engine used when a request names none. */
 export const DEFAULT_PDF_ENGINE: PdfEngine = 'pdfium';

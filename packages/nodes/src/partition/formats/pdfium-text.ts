@@ -187,10 +187,15 @@ function fragmentsOfTextPage(
     const [lx, ly] = toLocal(va * ox + vc * oy + ve, vb * ox + vd * oy + vf, info.dir);
     const advance = advanceOf(pdfium, tp, i, info, lx, va, vb, vc, vd, ve, vf);
     if (run) {
-      const size = info.size;
+      // As in pdf.js, the thresholds are those of the run's first glyph: a subscript stays in.
+      const size = run.info.size;
       const gap = lx - prevEnd;
       const shift = Math.abs(ly - prevLy);
-      let split = run.info !== info && (run.info.font !== info.font || run.info.fontSize !== info.fontSize || run.info.dir !== info.dir);
+      // pdf.js ends an item on a change of font or of the Tf size; a new Tf drawing the same size
+      // (a scaled text matrix) is rare enough to keep with it.
+      let split =
+        run.info !== info &&
+        (run.info.font !== info.font || run.info.dir !== info.dir || (run.info.fontSize !== info.fontSize && Math.abs(info.size - size) > 0.01 * size));
       if (!split) {
         if (gap < SPLIT_BACK_EM * size || shift > size) split = true;
         else if (gap <= NOT_A_SPACE_EM * size) split = false;
