@@ -47,6 +47,7 @@ export interface PdfiumExports {
   FPDFText_IsGenerated(textPage: Ptr, index: number): number;
   FPDFText_IsHyphen(textPage: Ptr, index: number): number;
   FPDFText_GetTextObject(textPage: Ptr, index: number): Ptr;
+  FPDFText_GetText(textPage: Ptr, start: number, count: number, buffer: Ptr): number;
   FPDFText_GetFontSize(textPage: Ptr, index: number): number;
   FPDFText_GetCharOrigin(textPage: Ptr, index: number, x: Ptr, y: Ptr): number;
   FPDFText_GetLooseCharBox(textPage: Ptr, index: number, rect: Ptr): number;
