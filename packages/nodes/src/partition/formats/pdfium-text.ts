@@ -115,7 +115,6 @@ function fragmentsOfTextPage(
   let textChars = 0;
   let badChars = 0;
   const d = scratch >> 3;
-  const s = scratch >> 2;
 
   let run: Run | undefined;
   let prevEnd = 0;
@@ -182,7 +181,7 @@ function fragmentsOfTextPage(
     }
     prevOx = ox;
     prevOy = oy;
-    // pdf.js leaves out glyphs drawn outside the page box.
+    // pdf.js leaves out glyphs drawn outside the page box (one starting just left of it may reach in).
     if (ox > bx1 || ox < bx0 - info.size * 2 || oy < by0 || oy > by1) continue;
     const [lx, ly] = toLocal(va * ox + vc * oy + ve, vb * ox + vd * oy + vf, info.dir);
     const advance = advanceOf(pdfium, tp, i, info, lx, va, vb, vc, vd, ve, vf);
@@ -191,8 +190,8 @@ function fragmentsOfTextPage(
       const size = run.info.size;
       const gap = lx - prevEnd;
       const shift = Math.abs(ly - prevLy);
-      // pdf.js ends an item on a change of font or of the Tf size; a new Tf drawing the same size
-      // (a scaled text matrix) is rare enough to keep with it.
+      // A change of font ends the run; a change of Tf only when it draws another size (pdf.js
+      // compares Tf alone, which keeps a same-size run that a PDF set with two Tf/Tm pairs).
       let split =
         run.info !== info &&
         (run.info.font !== info.font || run.info.dir !== info.dir || (run.info.fontSize !== info.fontSize && Math.abs(info.size - size) > 0.01 * size));

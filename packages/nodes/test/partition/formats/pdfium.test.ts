@@ -10,6 +10,7 @@ import { pdfPartitioner } from '../../../src/partition/formats/pdf.js';
 import type { PdfEngine } from '../../../src/partition/formats/pdf-engine.js';
 import { PdfOpenError } from '../../../src/partition/formats/pdf-load.js';
 import { stopPageWorker } from '../../../src/partition/formats/pdf-page-worker-host.js';
+import { extractLayouts } from '../../../src/partition/formats/pdf-extract-pages.js';
 import { PdfiumDocument } from '../../../src/partition/formats/pdfium-document.js';
 import { partitionFile } from '../../../src/partition/partition-file.js';
 import { formatOptions } from '../format-options.js';
@@ -44,6 +45,10 @@ describe('the PDFium engine', () => {
     const pdfium = await fast(bytes, 'pdfium');
     expect(pdfium).toEqual(await fast(bytes, 'pdfjs'));
     expect(pdfium.map((e) => e.text)).toEqual(['Quarterly Report', 'The first paragraph runs over two lines of body text.']);
+    // Each engine really read the page (font identities are the engine's own).
+    const fonts = async (engine: PdfEngine) => (await extractLayouts(bytes, { engine }))[0]!.blocks.map((b) => b.font);
+    expect(await fonts('pdfium')).toEqual([expect.stringMatching(/^pdfium-font-/), expect.stringMatching(/^pdfium-font-/)]);
+    expect(await fonts('pdfjs')).toEqual([expect.stringMatching(/^g_/), expect.stringMatching(/^g_/)]);
   });
 
   it('fails like pdf.js: a user password, a wrong password, a broken file, too many pages', async () => {
