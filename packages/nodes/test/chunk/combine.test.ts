@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combinePreChunks } from './pre-chunk-lists.js';
+import { combinePreChunks } from '../../src/chunk/combine.js';
 import { chunkingOptions } from '../../src/chunk/options.js';
 import { PreChunk } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
@@ -32,29 +32,14 @@ describe('combinePreChunks', () => {
     expect(combinePreChunks([pc('a'), pc('T:table'), pc('b')], loose).map((p) => p.text)).toEqual(['a\n\nT:table\n\nb']);
   });
 
-  it('gives the same pre-chunks as merging pairwise with PreChunk.combine', () => {
-    let seed = 11;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-    for (let trial = 0; trial < 200; trial++) {
-      const max = 20 + (next() % 200);
-      const opts = chunkingOptions('by_title', { max_characters: max, combine_text_under_n_chars: next() % (max + 1), isolate_table: next() % 2 === 0 });
-      const pcs = Array.from({ length: 1 + (next() % 12) }, (_, i) => {
-        const texts = Array.from({ length: 1 + (next() % 3) }, () => (next() % 7 === 0 ? 'T:' : '') + 'x'.repeat(next() % 60));
-        return PreChunk.of(texts.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), i > 0 && next() % 4 === 0 ? 'prefix' : '');
-      });
-      const expected: PreChunk[] = [];
-      let acc: PreChunk | undefined;
-      for (const pc of pcs) {
-        if (acc === undefined) acc = pc;
-        else if (acc.canCombine(pc, opts)) acc = acc.combine(pc);
-        else {
-          expected.push(acc);
-          acc = pc;
-        }
-      }
-      if (acc) expected.push(acc);
-      const out = combinePreChunks(pcs, opts);
-      expect(out.map((p) => [p.text, p.textLength, p.elements])).toEqual(expected.map((p) => [p.text, p.textLength, p.elements]));
-    }
+  it('measures the overlap prefix of the first pre-chunk only, and keeps only that one', () => {
+    const opts = chunkingOptions('by_title', { max_characters: 20 });
+    const first = PreChunk.of([el('NarrativeText', 'aaaa')], 'pre');
+    const second = PreChunk.of([el('NarrativeText', 'bbbb')], 'dropped-prefix');
+    // 'pre\n\naaaa\n\nbbbb' is 15 long: it fits although the second prefix would not.
+    const [merged, ...rest] = combinePreChunks([first, second], opts);
+    expect(rest).toEqual([]);
+    expect([merged?.text, merged?.textLength]).toEqual(['pre\n\naaaa\n\nbbbb', 15]);
+    expect(combinePreChunks([first, second], chunkingOptions('by_title', { max_characters: 14 }))).toHaveLength(2);
   });
 });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chunkingOptions } from '../../src/chunk/options.js';
-import { elementTexts } from '../../src/chunk/element-texts.js';
-import { PreChunk, forEachPreChunk, isTitle, onNextPage, segmentOf } from '../../src/chunk/pre-chunk.js';
-import { preChunks } from './pre-chunk-lists.js';
+import type { Element, ElementType } from '@quarry/core';
+import { PreChunk, isTitle, onNextPage, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
 const groups = (pcs: readonly PreChunk[]) => pcs.map((pc) => pc.elements.map((e) => e.text));
@@ -30,23 +29,15 @@ describe('PreChunk', () => {
     expect(ab.textLength).toBe(ab.text.length);
   });
 
-  it('is a range of its source: the next range merges without copying, any other by copying', () => {
+  it('gathers elements, non-empty segments, lengths and tables when combined', () => {
     const items = [el('Title', 'T'), el('PageBreak', ''), el('NarrativeText', 'a\nb'), el('NarrativeText', 'c 😀'), el('Table', 'x y')];
     const whole = PreChunk.of(items, 'pre');
-    const { source } = whole;
-    const head = new PreChunk(source, 0, 2, 'pre');
-    const tail = new PreChunk(source, 2, 5, 'dropped');
-    const merged = head.combine(tail);
-    expect(merged.source).toBe(source);
-    expect([merged.from, merged.to]).toEqual([0, 5]);
-    expect(merged.elements).toBe(items);
-    for (const pc of [merged, head.combine(PreChunk.of(items.slice(2), 'dropped'))]) {
-      expect([pc.text, pc.textLength, pc.segmentCount, pc.hasTable, pc.astral]).toEqual([whole.text, whole.textLength, 4, true, true]);
-      expect(pc.elements).toEqual(items);
-      expect(pc.segments).toEqual(['T', 'a b', 'c 😀', 'x y']);
-    }
-    expect(tail.elements).toEqual(items.slice(2));
-    expect([tail.elementCount, tail.text]).toEqual([3, 'dropped\n\na b\n\nc 😀\n\nx y']);
+    const merged = PreChunk.of(items.slice(0, 2), 'pre').combine(PreChunk.of(items.slice(2), 'dropped'));
+    expect([merged.text, merged.textLength, merged.hasTable]).toEqual([whole.text, whole.textLength, true]);
+    expect(merged.elements).toEqual(items);
+    expect(merged.segments).toEqual(['T', 'a b', 'c 😀', 'x y']);
+    // The emoji is one code point.
+    expect(merged.textLength).toBe(merged.text.length - 1);
   });
 
   it('takes the stripped tail of its text as overlap', () => {
@@ -111,17 +102,45 @@ describe('preChunks', () => {
   });
 });
 
-describe('forEachPreChunk', () => {
-  it('hands over each pre-chunk with exactly its own segments, a short one after a long one included', () => {
+describe('preChunks segments and lengths', () => {
+  it('gives each pre-chunk exactly its own segments, a short one after a long one included', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
     const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
-    const seen: Array<[string[], string[]]> = [];
-    forEachPreChunk(items, opts, [], elementTexts(items), { add: (pc) => seen.push([pc.keep().elements.map((e) => e.text), pc.keep().segments]) });
-    expect(seen).toEqual([
+    expect(preChunks(items, opts).map((pc) => [pc.elements.map((e) => e.text), pc.segments])).toEqual([
       [['a', 'b', '', 'c'], ['a', 'b', 'c']],
       [['d'.repeat(18)], ['d'.repeat(18)]],
       [['e'], ['e']],
     ]);
+  });
+
+  // Every Python whitespace character, JavaScript-only whitespace, surrogates (paired and lone),
+  // private-use and noncharacter code units.
+  const specials = [
+    '\t', '\v', '\f', '\r', '\x1c', '\x1d', '\x1e', '\x1f', '\x85', '\xa0', '\u1680', '\u2000', '\u2005', '\u200a', '\u200b',
+    '\u2028', '\u2029', '\u202a', '\u202f', '\u205f', '\u3000', '\ufeff', '😀', '\ud800', '\udfff', '\ue000', '\uf8ff', '\ufdd0',
+    '\ufdef',
+  ];
+
+  it('measures text lengths in code points and segments like segmentOf, on random texts', () => {
+    // Mostly words with single spaces and newlines, as partitioners emit, and now and then a special.
+    const common = ['a', 'b', 'é', '中', 'ж', ' ', '\n'];
+    const types: ElementType[] = ['NarrativeText', 'Title', 'CodeSnippet', 'Table'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const pick = () => (next() % 12 === 0 ? specials[next() % specials.length] : common[next() % common.length]) as string;
+    const elements: Element[] = [];
+    for (let i = 0; i < 3000; i++) elements.push(el(types[next() % types.length] as ElementType, Array.from({ length: next() % 14 }, pick).join('')));
+    const opts = chunkingOptions('basic', { max_characters: 30, new_after_n_chars: 25, isolate_table: false });
+    const pcs = preChunks(elements, opts);
+    expect(pcs.flatMap((pc) => pc.elements)).toEqual(elements);
+    for (const pc of pcs) {
+      expect(pc.segments).toEqual(pc.elements.map(segmentOf).filter((s) => s !== ''));
+      // Array.from iterates code points; a lone surrogate is one, as in Python.
+      expect(pc.textLength).toBe(Array.from(pc.text).length);
+      // Raw lengths fit the hard maximum, separators counted, unless the element is alone.
+      const raw = pc.elements.filter((e) => e.text).map((e) => Array.from(e.text).length);
+      if (pc.elements.length > 1) expect(raw.reduce((a, b) => a + b, 0) + 2 * (raw.length - 1)).toBeLessThanOrEqual(30);
+    }
   });
 });
 
