@@ -1,44 +1,25 @@
 /**
- * Chunker throughput. Run: `node --import tsx packages/nodes/bench/chunk.bench.ts`.
+ * Chunker throughput. Run: `node --import tsx packages/nodes/bench/chunk.bench.ts` (it imports the
+ * built @quarry/nodes: build first).
  *
- * 1. chunk_by_character against LangChain's RecursiveCharacterTextSplitter on the same text (corpus
- *    prose in many scripts, repeated), both at 500 characters without overlap. The peer is handed
- *    the whole text as one string; we are handed the elements made by splitting that same text at
- *    blank lines (what a text partitioner gives), so both see the same characters. MB = UTF-8
- *    megabytes of that text. Ours does more: chunk elements with consolidated metadata and fresh
- *    ids (and, in the second line, orig_elements), not bare strings.
+ * 1. chunk_by_character against LangChain's RecursiveCharacterTextSplitter, both at 500 characters
+ *    without overlap, on the same text (corpus prose in many scripts, repeated): the peer gets it as
+ *    one string, ours as the elements made by splitting it at blank lines, as a text partitioner
+ *    would. MB = UTF-8 megabytes of the text. Ours returns chunk elements with metadata and ids
+ *    (and, on the second line, orig_elements), not bare strings.
+ * 2. chunk_by_title on the elements of a 619-page PDF (partitioned once, not timed), max_characters
+ *    500, library defaults otherwise (the UDHR text when the PDF cannot be partitioned).
  *
- *    Each contender runs in processes of its own (PROCESSES each, started alternately, ours first
- *    in every other pair): PROCESS_ROUNDS timed runs after PROCESS_WARMUP_SECONDS of warm-up runs
- *    in each. A process of its own gives each contender a heap of its own: in one shared heap, how
- *    expensively the young generation is collected depends on both contenders' garbage, and the
- *    peer's measured speed moved with ours (from about 250 to 290-320 MB/s, its code unchanged,
- *    when ours came to allocate a quarter less). Figures are each contender's fastest process:
- *    this VM runs some processes at about 60% speed throughout, both contenders alike (pinned with
- *    `taskset`, 5 of 10 processes on CPU 0 ran so, none of 10 on CPU 1), and in some bench runs
- *    that was most processes of one contender. `ours_mb_s` / `peer_mb_s` are the fastest process's
- *    median run, `ratio` their quotient; the `_mean` figures use the process with the fastest mean
- *    run, the throughput a long chunking job sees (the median leaves out the runs in which a
- *    young-generation collection fell). Every process's median is listed, and
- *    `ratio_median_process` compares the median processes.
- *
- *    For comparison, `ratio_shared_heap`: both contenders in this process, each round timing
- *    both once, the one going first alternating (medians of ROUNDS rounds, and the GC pause time
- *    that fell inside each contender's runs). No forced GC between runs: a full GC shrinks the
- *    young generation, which then makes the next runs collect far more often than they would in
- *    a running application.
- * 2. chunk_by_title MB/s on the elements of the 619-page PDF (partitioned once with strategy
- *    'fast' in a child process, not timed), max_characters 500, library defaults otherwise, in
- *    PROCESSES processes of its own, figures as above. When the PDF cannot be partitioned,
- *    the UDHR text is used instead and the line says so.
- *
- * One JSON line per case.
+ * Each contender runs in PROCESSES processes of its own, started alternately: warm-up runs, then
+ * PROCESS_ROUNDS timed runs. MB/s is the fastest process's median run (`_mean`: its mean run), and
+ * `ratio` is ours over the peer's; every process's median is listed, since load on the machine
+ * slows some processes throughout. One JSON line per case.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { RecursiveCharacterTextSplitter } from '@langchain/textsplitters';
 import { elementToJSON, elementsFromJSON, errorMessage, type Element } from '@quarry/core';
@@ -51,12 +32,9 @@ const SOURCES = ['UDHR_first_article_all.txt', 'book-war-and-peace-1p.txt'];
 const PDF = 'DA-619p.pdf';
 const FALLBACK_TEXT = 'UDHR_first_article_all.txt';
 const REPEAT = 16;
-const WARMUP = 10;
-const ROUNDS = 41;
 const MAX_CHARACTERS = 500;
 const PROCESSES = 9;
-// Per process: warm-up time, then timed runs (a fresh heap's young generation and the compiled
-// code take about a second of runs to settle).
+// Per process: warm-up time (the first runs are slower), then timed runs.
 const PROCESS_WARMUP_SECONDS = 1.5;
 const PROCESS_ROUNDS = 101;
 const PARTITION_FLAG = '--partition-for-title-bench';
@@ -77,55 +55,10 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
 }
 
-// Garbage-collection pauses, [start, duration] in performance.now() milliseconds.
-const gcPauses: Array<[number, number]> = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) gcPauses.push([e.startTime, e.duration]);
-}).observe({ entryTypes: ['gc'] });
-
-// Timed windows of one contender's runs, [start, end] in performance.now() milliseconds.
-type Windows = Array<[number, number]>;
-
-async function timeOnce(fn: () => unknown, windows?: Windows): Promise<number> {
-  const w0 = performance.now();
+async function timeOnce(fn: () => unknown): Promise<number> {
   const t0 = process.hrtime.bigint();
   await fn();
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  windows?.push([w0, performance.now()]);
-  return seconds;
-}
-
-// Milliseconds of GC pause per run that started inside `windows` (observer entries arrive
-// asynchronously: call after `settle()`).
-function gcMsPerRun(windows: Windows): number {
-  let ms = 0;
-  for (const [start, duration] of gcPauses) if (windows.some(([a, b]) => start >= a && start <= b)) ms += duration;
-  return Number((ms / windows.length).toFixed(2));
-}
-
-// Lets pending performance-observer entries arrive (they are delivered after a timer tick, not an
-// immediate).
-const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 10));
-
-interface Timings {
-  /** Seconds per run of each contender. */
-  seconds: number[][];
-  /** Each contender's timed windows. */
-  windows: Windows[];
-}
-
-// Seconds per run of each contender: rounds alternate which one goes first.
-async function timeAlternating(fns: ReadonlyArray<() => unknown>): Promise<Timings> {
-  for (let i = 0; i < WARMUP; i++) for (const fn of fns) await fn();
-  const seconds: number[][] = fns.map(() => []);
-  const windows: Windows[] = fns.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = fns.map((_, j) => j);
-    if (round % 2 === 1) order.reverse();
-    for (const j of order) (seconds[j] as number[]).push(await timeOnce(fns[j] as () => unknown, windows[j]));
-  }
-  await settle();
-  return { seconds, windows };
+  return Number(process.hrtime.bigint() - t0) / 1e9;
 }
 
 const load1m = (): number => Number((loadavg()[0] as number).toFixed(2));
@@ -208,19 +141,13 @@ async function characterVsLangChain(): Promise<void> {
     }
     const processMedians = (which: Contender): number[] => perProcess[which].map((t) => median(t.seconds));
     const processMeans = (which: Contender): number[] => perProcess[which].map((t) => mean(t.seconds));
-    // The fastest process of each contender (see the header); the median process for comparison.
+    // The fastest process of each contender; the median process for comparison.
     const ours = Math.min(...processMedians('ours'));
     const theirs = Math.min(...processMedians('peer'));
     const oursMean = Math.min(...processMeans('ours'));
     const theirsMean = Math.min(...processMeans('peer'));
     const oursMedianProcess = median(processMedians('ours'));
     const theirsMedianProcess = median(processMedians('peer'));
-    // Shared heap: both here, alternating.
-    const a = contender('ours', input, includeOrig);
-    const b = contender('peer', input, includeOrig);
-    const { seconds, windows } = await timeAlternating([a.run, b.run]);
-    const oursShared = median(seconds[0] as number[]);
-    const theirsShared = median(seconds[1] as number[]);
     console.log(
       JSON.stringify({
         bench: 'chunk',
@@ -242,12 +169,6 @@ async function characterVsLangChain(): Promise<void> {
         ours_mb_s_per_process: processMedians('ours').map((sec) => mbS(mb, sec)),
         peer_mb_s_per_process: processMedians('peer').map((sec) => mbS(mb, sec)),
         ratio_median_process: Number((theirsMedianProcess / oursMedianProcess).toFixed(2)),
-        ours_mb_s_shared_heap: mbS(mb, oursShared),
-        peer_mb_s_shared_heap: mbS(mb, theirsShared),
-        ratio_shared_heap: Number((theirsShared / oursShared).toFixed(2)),
-        ratio_shared_heap_mean: Number((mean(seconds[1] as number[]) / mean(seconds[0] as number[])).toFixed(2)),
-        ours_gc_ms_per_run_shared_heap: gcMsPerRun(windows[0] as Windows),
-        peer_gc_ms_per_run_shared_heap: gcMsPerRun(windows[1] as Windows),
         load_avg_1m: [loadBefore, load1m()],
       }),
     );
