@@ -1,4 +1,4 @@
-import { Services } from '@quarry/core';
+import { Services, silentLogger } from '@quarry/core';
 // Engine overhead and memory: JSON lines.
 // 1. engine_overhead: the same node functions (partition + chunk) over the same in-memory documents,
 //    driven by engine.run() versus a plain sequential loop; ratio = engine time / loop time (goal <= 1.10).
@@ -41,16 +41,15 @@ function memorySource(list: SourceDocument[]): SourceConnector {
 
 async function instances(): Promise<ProcessNode[]> {
   const ac = new AbortController();
-  const logger = { debug() {}, info() {}, warn() {}, error() {} };
   const made: NodeInstance[] = await Promise.all(
-    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger, signal: ac.signal, services: new Services(), formats: engine.registry.formats() })),
+    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger: silentLogger, signal: ac.signal, services: new Services(), formats: engine.registry.formats() })),
   );
   return made as ProcessNode[];
 }
 
 async function plainLoop(list: SourceDocument[]): Promise<number> {
   const nodes = await instances();
-  const ctx = { signal: new AbortController().signal, logger: { debug() {}, info() {}, warn() {}, error() {} }, nodeName: 'x' };
+  const ctx = { signal: new AbortController().signal, logger: silentLogger, nodeName: 'x' };
   const t0 = performance.now();
   let count = 0;
   for (const document of list) {

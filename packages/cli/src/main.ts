@@ -4,10 +4,9 @@ import { addIngestCommand } from './commands/ingest-options.js';
 import { positiveInt } from './option-parsers.js';
 import { partitionProcessOptions } from './partition-processes.js';
 
-export { positiveInt } from './option-parsers.js';
-
 // Each command's module (and through it pdf.js, tesseract, the SDKs) is imported when the command
 // runs, so `quarry --help` and a small `quarry partition` start quickly.
+
 /** Builds the `quarry` command tree. */
 export function buildProgram(): Command {
   const program = new Command('quarry')
@@ -16,7 +15,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s.startsWith('error:') ? `quarry: ${s.slice(7)}` : s) });
 
-  partitionProcessOptions(program.command('run'), positiveInt)
+  partitionProcessOptions(program.command('run'))
     .description('run a workflow over a local directory')
     .argument('<workflow>', 'workflow JSON file (a workflow create body)')
     .option('-i, --input <dir>', 'input directory (or file)')
@@ -32,7 +31,7 @@ export function buildProgram(): Command {
     .option('-q, --quiet', 'leave documents\' warnings out of the summary')
     .action(async (workflow: string, opts) => (await import('./commands/run.js')).runCommand(workflow, opts));
 
-  partitionProcessOptions(program.command('worker'), positiveInt)
+  partitionProcessOptions(program.command('worker'))
     .description('take document tasks of distributed runs (`quarry run --redis`) from Redis and run them')
     .requiredOption('--redis <url>', 'Redis URL (redis://host:port/db)')
     .option('--queue <name>', 'queue to take tasks from (default: quarry)')
@@ -55,7 +54,7 @@ export function buildProgram(): Command {
     .option('--json', 'print {"valid", "problems"} as JSON')
     .action(async (file: string, opts) => (await import('./commands/validate.js')).validateCommand(file, opts));
 
-  partitionProcessOptions(program.command('partition'), positiveInt)
+  partitionProcessOptions(program.command('partition'))
     .description('partition files into elements')
     .argument('<files...>', 'files to partition')
     .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
@@ -68,6 +67,16 @@ export function buildProgram(): Command {
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
     .option('-q, --quiet', 'do not print warnings (errors still print)')
     .action(async (files: string[], opts) => (await import('./commands/partition.js')).partitionCommand(files, opts));
+
+  partitionProcessOptions(program.command('inspect'))
+    .description('write an HTML report of what was extracted from one document: boxes on its pages, the elements in order')
+    .argument('<file>', 'the document')
+    .option('-s, --strategy <strategy>', 'fast | hi_res | auto | ocr_only', 'auto')
+    .option('-e, --elements <file>', 'show the elements of this element JSON file (of the document) instead of partitioning it')
+    .option('-o, --output <file>', 'the report file (default: <file name>.html in the working directory)')
+    .option('--max-pages <n>', 'picture at most <n> pages (default 20)', positiveInt)
+    .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
+    .action(async (file: string, opts) => (await import('./commands/inspect.js')).inspectCommand(file, opts));
 
   program
     .command('chunk')
@@ -84,9 +93,11 @@ export function buildProgram(): Command {
     .argument('<out-dir>', 'directory of <doc>.json outputs')
     .argument('<expected-dir>', 'directory of <doc>.json reference outputs')
     .option('--json', 'print the report as JSON')
+    .option('--html <file>', 'also write an HTML report: sortable scores, a chart, element types beside the reference\'s')
+    .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
-  partitionProcessOptions(program.command('serve'), positiveInt)
+  partitionProcessOptions(program.command('serve'))
     .description('run the REST workflow service (the Unstructured workflow API under /api/v1) and the legacy partition endpoint')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('-H, --host <host>', 'interface to bind', '127.0.0.1')

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { Command } from 'commander';
 import type { PartitionPoolOptions } from '@quarry/nodes';
+import { positiveInt } from './option-parsers.js';
 
 /** The flags every partitioning command takes: how many processes, and each document's time limit. */
 export interface PartitionProcessFlags {
@@ -11,7 +12,7 @@ export interface PartitionProcessFlags {
 }
 
 /** Adds `--num-processes` and `--document-timeout` to a command that partitions. */
-export function partitionProcessOptions(command: Command, positiveInt: (value: string) => number): Command {
+export function partitionProcessOptions(command: Command): Command {
   return command
     .option('--num-processes <n>', 'partition in <n> child processes, one document each at a time (default: one per core)', positiveInt)
     .option('--document-timeout <seconds>', 'a document partitioning longer fails alone with NODE_TIMEOUT (seconds, default 600)', positiveInt);

@@ -1,4 +1,4 @@
-import { isQuarryError } from '@quarry/core';
+import { isQuarryError } from '@quarry/core/errors';
 
 /** An error the user can fix; printed as one line without a stack. */
 export class UserError extends Error {

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { Client } from '@elastic/elasticsearch';
-import { createEngine, defineNode, definePlugin, type Element, type SourceDocument } from '@quarry/core';
+import { createEngine, defineNode, definePlugin, silentLogger, type Element, type SourceDocument } from '@quarry/core';
 import { z } from 'zod';
 // The built package, as users import it (not the sources through tsx's loader).
 import { createSearchIndexDestination, SEARCH_INDEX_WRITE_BEHIND, searchDocument, searchIndexConfig } from '@quarry/connectors';
@@ -64,7 +64,6 @@ function documents(): Array<{ document: SourceDocument; elements: Element[] }> {
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 const elementsOf = new Map<string, Element[]>();
 const handOver = defineNode({
@@ -79,7 +78,7 @@ const plan = engine.build({ name: 'search-index-bench', nodes: [{ name: 'hand_ov
 async function viaConnector(url: string, index: string, data: ReturnType<typeof documents>, concurrency: number): Promise<number> {
   for (const f of data) elementsOf.set(f.document.record_id, f.elements);
   const config = searchIndexConfig.parse({ hosts: [url], index_name: index, batch_size_bytes: BATCH_BYTES, num_threads: THREADS });
-  const dest = await createSearchIndexDestination(config, { logger: silent, signal: new AbortController().signal });
+  const dest = await createSearchIndexDestination(config, { logger: silentLogger, signal: new AbortController().signal });
   const t0 = performance.now();
   const summary = await engine.run(plan, {
     source: { async *list() { for (const f of data) yield f.document; } },
@@ -92,7 +91,7 @@ async function viaConnector(url: string, index: string, data: ReturnType<typeof 
 }
 
 async function viaHelper(client: Client, url: string, index: string, data: ReturnType<typeof documents>): Promise<number> {
-  const dest = await createSearchIndexDestination(searchIndexConfig.parse({ hosts: [url], index_name: index }), { logger: silent, signal: new AbortController().signal });
+  const dest = await createSearchIndexDestination(searchIndexConfig.parse({ hosts: [url], index_name: index }), { logger: silentLogger, signal: new AbortController().signal });
   await dest.prepare!({ nodes: [], embeddingDimensions: DIMS });
   await dest.close!();
   const storable = { metadata: new Set(Object.keys(((await client.indices.getMapping({ index }))[index]!.mappings.properties!.metadata as { properties: object }).properties)), embeddings: true };

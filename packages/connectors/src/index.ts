@@ -6,3 +6,4 @@
 export * from './local/index.js';
 export * from './search-index/index.js';
 export { connectorsPlugin } from './plugin.js';
+export { CONNECTORS_ERROR_CODES } from './errors.js';

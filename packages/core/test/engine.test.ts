@@ -27,12 +27,12 @@ describe('Engine.build', () => {
     expect(Object.isFrozen(plan)).toBe(true);
   });
 
-  it('reports a valid SPEC subtype that no plugin implements, listing what is registered', () => {
+  it('reports a subtype that no plugin registers, listing what is registered', () => {
     const engine = createEngine().use(definePlugin({ name: 't', engine: '*', nodes: [node('partition', 'unstructured_api', z.object({ strategy: z.string() }).passthrough()), node('chunk', 'chunk_by_title', z.object({}).passthrough())] }));
     const problems = problemsOf(() =>
       engine.build({ name: 'w', workflow_type: 'custom', workflow_nodes: [partition, { name: 'C', type: 'chunk', subtype: 'chunk_by_page', settings: {} }] }),
     );
-    expect(problems).toEqual([{ code: 'node.not_registered', path: '/workflow_nodes/1/subtype', message: 'no plugin provides chunk/chunk_by_page; registered chunk subtypes: chunk_by_title' }]);
+    expect(problems).toEqual([{ code: 'node.unknown_subtype', path: '/workflow_nodes/1/subtype', message: 'unknown chunk subtype "chunk_by_page"; allowed: chunk_by_title' }]);
   });
 
   it('reports stage mismatches of library pipelines with custom nodes', () => {
@@ -53,9 +53,9 @@ describe('Engine.build', () => {
     ]);
   });
 
-  it('reports a settings problem against the node plugin schema with a JSON pointer', () => {
+  it('reports a settings problem against the node plugin schema with a JSON pointer and the zod issue code', () => {
     const engine = createEngine().use(definePlugin({ name: 't', engine: '*', nodes: [node('partition', 'unstructured_api', z.object({ strategy: z.string() }).passthrough()), node('prompter', 'redact', z.object({ words: z.array(z.string()) }).strict())] }));
     const problems = problemsOf(() => engine.build({ name: 'w', workflow_type: 'custom', workflow_nodes: [partition, { name: 'R', type: 'prompter', subtype: 'redact', settings: { words: [1] } }] }));
-    expect(problems).toEqual([expect.objectContaining({ code: 'settings.invalid', path: '/workflow_nodes/1/settings/words/0' })]);
+    expect(problems).toEqual([expect.objectContaining({ code: 'schema.invalid_type', path: '/workflow_nodes/1/settings/words/0' })]);
   });
 });

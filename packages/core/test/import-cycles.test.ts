@@ -18,14 +18,14 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** `@quarry/<name>` -> that package's `src/index.ts`. */
+/** Each exported entry (`@quarry/<name>`, `@quarry/<name>/testing`, ...) -> its source file. */
 function workspacePackages(): Map<string, string> {
   const out = new Map<string, string>();
   for (const dir of readdirSync(packagesDir)) {
     const manifest = path.join(packagesDir, dir, 'package.json');
     if (!existsSync(manifest)) continue;
-    const { name } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string };
-    out.set(name, path.join(packagesDir, dir, 'src', 'index.ts'));
+    const { name, exports } = JSON.parse(readFileSync(manifest, 'utf8')) as { name: string; exports: Record<string, { source: string }> };
+    for (const [subpath, entry] of Object.entries(exports)) out.set(name + subpath.slice(1), path.join(packagesDir, dir, entry.source));
   }
   return out;
 }
@@ -33,7 +33,7 @@ function workspacePackages(): Map<string, string> {
 /** The file a specifier names, undefined for a module outside the workspace; throws when it names a missing file. */
 function resolve(from: string, specifier: string, packages: ReadonlyMap<string, string>): string | undefined {
   if (packages.has(specifier)) return packages.get(specifier);
-  if (specifier.startsWith('@quarry/')) throw new Error(`${path.relative(root, from)} imports ${specifier}: only a package's root is exported`);
+  if (specifier.startsWith('@quarry/')) throw new Error(`${path.relative(root, from)} imports ${specifier}: not an entry its package exports`);
   if (!specifier.startsWith('.')) return undefined;
   const base = path.resolve(path.dirname(from), specifier);
   const candidates = [base.replace(/\.js$/, '.ts'), `${base}.ts`, path.join(base, 'index.ts')];

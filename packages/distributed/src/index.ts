@@ -8,3 +8,4 @@ export type { JobSpec, TaskData, TaskNodeTime, TaskResult } from './task.js';
 export { DISTRIBUTED_KEY_ENV, openConnectors, sealConnectors, type JobConnectors, type SealedConnectors, type StoredJobSpec } from './sealed-connectors.js';
 export { pipelineOf, workflowVersion } from './workflow-version.js';
 export { accountDeadJobs, COORDINATOR_LOST, type DeadJobReport, type DeadJobsOptions } from './dead-jobs.js';
+export { DISTRIBUTED_ERROR_CODES } from './errors.js';

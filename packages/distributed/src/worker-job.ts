@@ -162,7 +162,7 @@ export class WorkerJob {
     this.channel.drain();
     // A job that could not start here (a destination that cannot be prepared, say) is this
     // worker's problem: the tasks are thrown back to the queue to be retried, maybe elsewhere.
-    const error = summary.error ? new QuarryError(summary.error.code, summary.error.message) : undefined;
+    const error = summary.error ? QuarryError.from(summary.error.code, summary.error.message) : undefined;
     for (const list of this.pending.values()) {
       for (const p of list) {
         if (error) p.reject(error);

@@ -187,7 +187,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     // A failed write may succeed later; a node failure would only repeat.
     if (result.outcome === 'failed' && result.failure.node.startsWith('destination') && !lastAttempt) {
       counts.retried++;
-      throw new QuarryError(result.failure.code, result.failure.message);
+      throw QuarryError.from(result.failure.code, result.failure.message);
     }
     counts[result.outcome]++;
     return result;

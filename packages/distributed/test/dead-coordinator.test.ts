@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, type Engine } from '@quarry/core';
+import { createEngine, sleep, type Engine } from '@quarry/core';
 import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 import { Queue } from 'bullmq';
@@ -41,7 +41,7 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 60_000): Promi
   const end = Date.now() + ms;
   while (!(await cond())) {
     if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }
 
@@ -144,7 +144,7 @@ describe.skipIf(redisSkipReason !== undefined)('a coordinator killed mid-job (re
       expect(await q.getWaitingCount()).toBeGreaterThan(0);
       // Another workflow's dead jobs only: none.
       expect(await accountDeadJobs({ redis: redis.url, queue, workflowId: 'another' })).toEqual([]);
-      await new Promise((r) => setTimeout(r, 1200));
+      await sleep(1200);
       const reports = await accountDeadJobs({ redis: redis.url, queue, workflowId: 'dead-coordinator' });
       expect(reports).toHaveLength(1);
       const [r] = reports as [DeadJobReport];

@@ -3,18 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  createEngine,
-  defineDestination,
-  defineNode,
-  definePlugin,
-  defineSource,
-  MemoryStateStore,
-  quarryError,
-  type Engine,
-  type JobEvent,
-  type JobSummary,
-} from '@quarry/core';
+import { createEngine, defineDestination, defineNode, definePlugin, defineSource, MemoryStateStore, quarryError, sleep, type Engine, type JobEvent, type JobSummary } from '@quarry/core';
 import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 import { Queue } from 'bullmq';
@@ -65,7 +54,7 @@ const textDoc = (id: string) => ({ record_id: id, filename: `${id}.txt`, data_so
 
 /** Polls `cond` every 20 ms for up to 5 s. */
 async function until(cond: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 250 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 20));
+  for (let i = 0; i < 250 && !(await cond()); i++) await sleep(20);
 }
 
 /** Gates a `slow_list` source with `hold` waits on before listing its last document. */
@@ -78,7 +67,7 @@ const slowListSource = defineSource<{ n: number; gap_ms: number; hold?: string |
   create: (config) => ({
     async *list() {
       for (let i = 0; i < config.n; i++) {
-        if (i > 0) await new Promise((r) => setTimeout(r, config.gap_ms));
+        if (i > 0) await sleep(config.gap_ms);
         // With `hold`, the last document waits until the test opens that gate.
         if (i === config.n - 1 && config.hold !== undefined) await listGates.get(config.hold);
         yield textDoc(`doc-${i}`);
@@ -266,7 +255,7 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const state = {
       get: (id: string) => memory.get(id),
       set: async (id: string, version: string) => {
-        if (id === 'note-000.md') await new Promise((r) => setTimeout(r, 1000));
+        if (id === 'note-000.md') await sleep(1000);
         await memory.set(id, version);
       },
     };
@@ -353,7 +342,7 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
       return job.done;
     });
     const writtenAtEnd = [...writes.values()].reduce((a, b) => a + b, 0);
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     expect(summary.status).toBe('STOPPED');
     expect(summary.counts.written).toBeGreaterThanOrEqual(1);
     expect(summary.counts.written).toBeLessThan(30);

@@ -1,7 +1,7 @@
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
-import { flatElementMetadata, QuarryError } from '@quarry/core';
-import { documentElements, type DocumentElements, type DocumentsInput } from '@quarry/nodes';
+import { flatElementMetadata } from '@quarry/core';
+import { textElements, type DocumentElements, type DocumentsInput } from '@quarry/nodes';
 
 /** Options of {@link QuarryLoader} beyond where the documents come from. */
 export interface QuarryLoaderOptions {
@@ -49,16 +49,8 @@ export class QuarryLoader extends BaseDocumentLoader {
 
   /** The same documents one at a time, a source document's elements as soon as it is done. */
   async *lazyLoad(): AsyncGenerator<Document> {
-    for await (const doc of documentElements(this.input)) {
-      if (doc.error) {
-        if (!this.options.onFailure) throw new QuarryError(doc.error.code, `${doc.source} failed in ${doc.error.node}: ${doc.error.message}`, { details: { source: doc.source, node: doc.error.node } });
-        this.options.onFailure(doc);
-        continue;
-      }
-      for (const element of doc.elements) {
-        if (element.text.trim() === '') continue;
-        yield new Document({ id: element.element_id, pageContent: element.text, metadata: { ...flatElementMetadata(element), source: doc.source } });
-      }
+    for await (const { element, source } of textElements(this.input, this.options.onFailure)) {
+      yield new Document({ id: element.element_id, pageContent: element.text, metadata: { ...flatElementMetadata(element), source } });
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Document, type BaseReader } from 'llamaindex';
-import { flatElementMetadata, QuarryError } from '@quarry/core';
-import { documentElements, type ChunkStep, type DocumentElements, type DocumentsInput, type PartitionOptions } from '@quarry/nodes';
+import { flatElementMetadata } from '@quarry/core';
+import { textElements, type ChunkStep, type DocumentElements, type DocumentsInput, type PartitionOptions } from '@quarry/nodes';
 import { hiddenKeys } from './node-metadata.js';
 
 /** Options of {@link QuarryReader}. */
@@ -43,18 +43,10 @@ export class QuarryReader implements BaseReader<Document> {
   /** The same documents one at a time, a source document's elements as soon as it is done. */
   async *lazyLoadData(input: string | readonly string[] | DocumentsInput): AsyncGenerator<Document> {
     const from: DocumentsInput = typeof input === 'string' || Array.isArray(input) ? { paths: input as string | readonly string[], ...this.fileSettings() } : (input as DocumentsInput);
-    for await (const doc of documentElements(from)) {
-      if (doc.error) {
-        if (!this.options.onFailure) throw new QuarryError(doc.error.code, `${doc.source} failed in ${doc.error.node}: ${doc.error.message}`, { details: { source: doc.source, node: doc.error.node } });
-        this.options.onFailure(doc);
-        continue;
-      }
-      for (const element of doc.elements) {
-        if (element.text.trim() === '') continue;
-        const metadata = { ...flatElementMetadata(element), source: doc.source };
-        const hidden = hiddenKeys(metadata);
-        yield new Document({ id_: element.element_id, text: element.text, metadata, excludedEmbedMetadataKeys: hidden, excludedLlmMetadataKeys: hidden });
-      }
+    for await (const { element, source } of textElements(from, this.options.onFailure)) {
+      const metadata = { ...flatElementMetadata(element), source };
+      const hidden = hiddenKeys(metadata);
+      yield new Document({ id_: element.element_id, text: element.text, metadata, excludedEmbedMetadataKeys: hidden, excludedLlmMetadataKeys: hidden });
     }
   }
 

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine, defineNode, definePlugin, ENGINE_VERSION, type DestinationConnector, type Element, type SourceConnector, type SourceDocument } from '@quarry/core';
 import { z } from 'zod';
-import { localEmbedNode } from '../src/embed/embed-nodes.js';
+import { localEmbedNode } from '../src/embed/local.node.js';
 import { nodesPlugin } from '../src/plugin.js';
 import { folderSource } from '../test/support/folder-source.js';
 import { writeTinyBert } from '../test/support/tiny-bert.js';

@@ -10,3 +10,5 @@ export * from './providers/index.js';
 export { nodesPlugin } from './plugin.js';
 export * from './pool/index.js';
 export * from './helpers/index.js';
+export * from './inspect/index.js';
+export { NODES_ERROR_CODES } from './errors.js';

@@ -1,4 +1,4 @@
-import { isQuarryError, scrubValue, type QuarryError } from '@quarry/core';
+import { isQuarryError, scrubValue, type ErrorCode, type QuarryError } from '@quarry/core';
 
 /** One entry of a 422 `detail` list, FastAPI style. */
 export interface ValidationDetail {
@@ -15,7 +15,6 @@ export interface HttpError {
 
 /** HTTP status of each error code the service raises; anything else is a 500. */
 export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
-  UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   CONNECTOR_IN_USE: 409,
   JOB_FINISHED: 409,
@@ -28,7 +27,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   REQUEST_INVALID: 422,
   SETTINGS_INVALID: 422,
   WORKFLOW_INVALID: 422,
-};
+} satisfies Partial<Record<ErrorCode, number>>;
 
 /** The `loc` of a JSON pointer: `/workflow_nodes/0/settings` in the body is `["body", "workflow_nodes", 0, "settings"]`. */
 export function pointerToLoc(location: string, pointer: string): Array<string | number> {

@@ -11,3 +11,4 @@ export { STATUS_BY_CODE, pointerToLoc, problemsDetail, type ValidationDetail } f
 export { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
 export { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
 export type { LegacyPartitionOptions, LegacyVlmConfig, SimilarityEmbedderConfig } from './legacy/legacy-tools.js';
+export { SERVER_ERROR_CODES } from './errors.js';

@@ -16,11 +16,11 @@ import {
   onDemandRequestData,
   templateDetail,
   templateListItem,
-  workflowCreateBody,
   workflowInformation,
   workflowListQuery,
   workflowStatusField,
-  workflowUpdateBody,
+  workflowBodySchemas,
+  type ListingRegistryView,
 } from '@quarry/core';
 import { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
 import { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
@@ -34,9 +34,11 @@ const ref = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 /**
  * The OpenAPI 3.1 document of the service, generated from the zod schemas of `@quarry/core`
- * (`z.toJSONSchema`, JSON Schema 2020-12, the dialect of OpenAPI 3.1).
+ * (`z.toJSONSchema`, JSON Schema 2020-12, the dialect of OpenAPI 3.1); workflow nodes are those
+ * of `registry` (the engine's).
  */
-export function buildOpenApi(): Json {
+export function buildOpenApi(registry: ListingRegistryView): Json {
+  const workflowBody = workflowBodySchemas(registry);
   const components: Record<string, Json> = {};
   const add = (name: string, schema: z.ZodType, io: 'input' | 'output', extra?: (s: Json) => void): Json => {
     const json = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
@@ -58,8 +60,8 @@ export function buildOpenApi(): Json {
     delete ((s.properties as Json).status as Json).$schema;
   };
 
-  const WorkflowCreate = add('WorkflowCreate', workflowCreateBody, 'input', withStatus);
-  const WorkflowUpdate = add('WorkflowUpdate', workflowUpdateBody, 'input', withStatus);
+  const WorkflowCreate = add('WorkflowCreate', workflowBody.create, 'input', withStatus);
+  const WorkflowUpdate = add('WorkflowUpdate', workflowBody.update, 'input', withStatus);
   const WorkflowInformation = add('WorkflowInformation', workflowInformation, 'output');
   const ConnectorCreate = add('ConnectorCreate', connectorCreateBody, 'input');
   const ConnectorUpdate = add('ConnectorUpdate', connectorUpdateBody, 'input');

@@ -114,6 +114,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
   const pool = new PartitionPool(options.partitionPool);
   const services = options.service?.services?.clone() ?? new Services();
   services.set(PARTITION_POOL_SERVICE, pool);
+  const engine = options.engine ?? defaultEngine();
   let service: WorkflowService;
   let legacy: LegacyTools | undefined;
   try {
@@ -121,7 +122,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     service = await WorkflowService.open({
       ...options.service,
       services,
-      engine: options.engine ?? defaultEngine(),
+      engine,
       store,
       dataDir,
       inputLimits: limits,
@@ -174,7 +175,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
   });
   app.setNotFoundHandler((_req, reply) => reply.code(404).send({ detail: 'Not Found' }));
 
-  const openapi = buildOpenApi();
+  const openapi = buildOpenApi(engine.registry);
   app.get(`${API_PREFIX}/openapi.json`, { config: { public: true } }, async () => openapi);
   app.get('/healthcheck', { config: { public: true } }, async () => ({ healthcheck: 'HEALTHCHECK STATUS: EVERYTHING OK!' }));
   await app.register(

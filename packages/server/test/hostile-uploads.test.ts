@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostileFiles, type HostileFile } from '../../nodes/test/support/hostile-files.js';
 import { form, startServer, tempDir, waitForJob, type TestServer } from './support.js';
+import { sleep } from '@quarry/core';
 
 // Each of these killed or hung a server that parsed documents in its own process: native decoder
 // crashes, parser loops, heap exhaustion. In the partition pool each costs one process and answers.
@@ -42,7 +43,7 @@ describe('hostile uploads against a running server', () => {
       const t0 = performance.now();
       const r = await t.call('GET', '/healthcheck', { key: null });
       health.push({ status: r.status, ms: performance.now() - t0 });
-      await new Promise((r) => setTimeout(r, 100));
+      await sleep(100);
     }
     const replies = await answers;
     for (const [i, file] of files.entries()) {

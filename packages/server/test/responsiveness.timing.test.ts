@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, form, startServer, tempDir, waitForJob, type TestServer } from './support.js';
+import { sleep } from '@quarry/core';
 
 const longPdf = path.join(corpusDir, 'DA-619p.pdf');
 
@@ -14,7 +15,7 @@ async function latenciesWhile(until: Promise<unknown>, probe: () => Promise<unkn
     const t0 = performance.now();
     await probe();
     out.push(performance.now() - t0);
-    await new Promise((r) => setTimeout(r, everyMs));
+    await sleep(everyMs);
   }
   return out;
 }
@@ -36,7 +37,7 @@ describe.skipIf(!existsSync(longPdf))('the server while a 619-page PDF is partit
     // Both processes warm (and past their first document): the tiny file must not pay for a start.
     await Promise.all(['a', 'b'].map((n) => t.call('POST', '/general/v0/general', { form: form([[`warm-${n}.txt`, 'Warm up.']], 'files') })));
     const long = t.call('POST', '/general/v0/general', { form: form([['DA-619p.pdf', pdf]], 'files', { strategy: 'fast' }) });
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
     const t0 = performance.now();
     const tiny = await t.call('POST', '/general/v0/general', { form: form([['note.txt', 'A tiny note to partition while the long one runs.']], 'files') });
     const tinyMs = performance.now() - t0;
@@ -55,8 +56,8 @@ describe.skipIf(!existsSync(longPdf))('the server while a 619-page PDF is partit
     const pdf = readFileSync(longPdf);
     const job = await t.call('POST', '/jobs/', { form: form([['DA-619p.pdf', pdf]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_and_chunk' }) }) });
     expect(job.status).toBe(200);
-    for (let i = 0; i < 200 && (await t.call('GET', `/jobs/${job.body.id}`)).body.status !== 'IN_PROGRESS'; i++) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 1_500));
+    for (let i = 0; i < 200 && (await t.call('GET', `/jobs/${job.body.id}`)).body.status !== 'IN_PROGRESS'; i++) await sleep(20);
+    await sleep(1_500);
     const t0 = performance.now();
     expect((await t.call('POST', `/jobs/${job.body.id}/cancel`)).status).toBe(200);
     const done = await waitForJob(t, job.body.id);

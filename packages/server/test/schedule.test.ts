@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '@quarry/core';
+import { ManualClock, sleep } from '@quarry/core';
 import { startServer, tempDir, waitForJob, type TestServer } from './support.js';
 
 async function jobs(t: TestServer): Promise<Array<{ id: string; job_type: string; created_at: string; status: string }>> {
@@ -12,7 +12,7 @@ async function untilJobs(t: TestServer, n: number): Promise<Awaited<ReturnType<t
   for (let i = 0; i < 3000; i++) {
     const list = await jobs(t);
     if (list.length >= n) return list;
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
   throw new Error(`expected ${n} jobs`);
 }
@@ -44,7 +44,7 @@ describe('schedules over HTTP (time faked with an injected clock)', () => {
     workflowId = wf.body.id;
 
     clock.set('2025-06-01T10:14:59.999Z');
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     expect(await jobs(t)).toEqual([]);
     clock.set('2025-06-01T10:15:00Z');
     const [first] = await untilJobs(t, 1);
@@ -63,7 +63,7 @@ describe('schedules over HTTP (time faked with an injected clock)', () => {
     await t.close();
     clock.set('2025-06-01T11:20:00Z');
     t = await startServer({ dataDir: tmp.dir, clock });
-    await new Promise((r) => setTimeout(r, 30));
+    await sleep(30);
     expect(await jobs(t)).toHaveLength(2);
     clock.set('2025-06-01T11:30:00Z');
     const list = await untilJobs(t, 3);
@@ -74,7 +74,7 @@ describe('schedules over HTTP (time faked with an injected clock)', () => {
   it('an inactive workflow is not run by its schedule', async () => {
     expect((await t.call('PUT', `/workflows/${workflowId}`, { json: { status: 'inactive' } })).body.status).toBe('inactive');
     clock.set('2025-06-01T12:00:00Z');
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     expect(await jobs(t)).toHaveLength(3);
   });
 });

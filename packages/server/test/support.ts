@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Clock, Engine, Store } from '@quarry/core';
+import { sleep, type Clock, type Engine, type Store } from '@quarry/core';
 import { ApiKeyRing, createServer, type QuarryServer, type ServerOptions } from '../src/index.js';
 
 /** Repository root (for the example documents under examples/docs). */
@@ -106,7 +106,7 @@ export async function waitForJob(t: TestServer, jobId: string, key: string = KEY
     const r = await t.call('GET', `/jobs/${jobId}`, { key });
     if (r.status !== 200) throw new Error(`GET /jobs/${jobId}: ${r.status} ${r.text}`);
     if (['COMPLETED', 'FAILED', 'STOPPED'].includes(r.body.status)) return r.body;
-    await new Promise((res) => setTimeout(res, 20));
+    await sleep(20);
   }
   throw new Error(`job ${jobId} did not end`);
 }

@@ -48,7 +48,7 @@ describe('422 answers list every problem', () => {
         'schema.unknown_key ["body","extra"]',
         'schema.invalid_type ["body","workflow_nodes",0,"settings","multipage_sections"]',
         'schema.invalid_value ["body","workflow_nodes",1,"settings","strategy"]',
-        'settings.invalid ["body","workflow_nodes",2,"settings","model_name"]',
+        'schema.required ["body","workflow_nodes",2,"settings","model_name"]',
         'order.partition_not_first ["body","workflow_nodes",1]',
         'reference.not_found ["body","source_id"]',
       ]),

@@ -1,38 +1,7 @@
 import { Option, type Command } from 'commander';
 import { commaList, positiveInt } from '../option-parsers.js';
-import { partitionProcessOptions, type PartitionProcessFlags } from '../partition-processes.js';
-
-/** Environment variable holding the service API key for `--partition-by-api`. */
-export const SERVICE_API_KEY_ENV = 'QUARRY_SERVICE_API_KEY';
-/** Environment variable overriding the default partition endpoint. */
-export const PARTITION_ENDPOINT_ENV = 'QUARRY_PARTITION_ENDPOINT';
-/** The Unstructured ingest library's default endpoint (its `partition_endpoint`). */
-export const DEFAULT_PARTITION_ENDPOINT = 'https://api.unstructuredapp.io/general/v0/general';
-
-/** Options of `quarry ingest search-index`, as commander parses them. */
-export interface IngestSearchIndexOptions extends PartitionProcessFlags {
-  hosts?: string[];
-  indexName: string;
-  cloudId?: string;
-  apiKeyId?: string;
-  username?: string;
-  password?: string;
-  bearerAuth?: string;
-  apiKey?: string;
-  caCerts?: string;
-  sslAssertFingerprint?: string;
-  fields?: string[];
-  metadataExclude?: string[];
-  /** `--output` (or its Unstructured ingest spelling `--output-dir`). */
-  output?: string;
-  outputDir?: string;
-  strategy: string;
-  partitionByApi?: boolean;
-  partitionEndpoint?: string;
-  serviceApiKey?: string;
-  batchSize?: number;
-  json?: boolean;
-}
+import { partitionProcessOptions } from '../partition-processes.js';
+import { DEFAULT_PARTITION_ENDPOINT, PARTITION_ENDPOINT_ENV, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from './ingest-flags.js';
 
 const STRATEGIES = ['auto', 'fast', 'hi_res', 'ocr_only', 'vlm'];
 
@@ -49,7 +18,7 @@ const STRATEGIES = ['auto', 'fast', 'hi_res', 'ocr_only', 'vlm'];
  */
 export function addIngestCommand(program: Command): Command {
   const ingest = program.command('ingest').description('batch ingestion: read documents from a source, partition them, write element JSON files');
-  partitionProcessOptions(ingest.command('search-index'), positiveInt)
+  partitionProcessOptions(ingest.command('search-index'))
     .description('read every document of a search index, partition it locally or with the partition endpoint, write <record_id>.json files')
     .option('--hosts <hosts>', 'search hosts as <hostname>:<port-number> or URLs, comma-separated', commaList)
     .requiredOption('--index-name <name>', 'index name')

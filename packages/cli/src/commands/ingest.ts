@@ -8,7 +8,7 @@ import { excludeMetadata } from '../ingest/metadata-exclude.js';
 import { partitionByApi } from '../ingest/partition-api.js';
 import { documentsInFlight, partitionPoolOptions } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
-import { DEFAULT_PARTITION_ENDPOINT, PARTITION_ENDPOINT_ENV, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from './ingest-options.js';
+import { DEFAULT_PARTITION_ENDPOINT, PARTITION_ENDPOINT_ENV, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from './ingest-flags.js';
 
 /** What one run did. */
 export interface IngestSummary {

@@ -1,7 +1,11 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { elementToJSON, errorMessage, isQuarryError, type Logger } from '@quarry/core';
-import { PartitionPool, type PartitionStrategy } from '@quarry/nodes';
+import type { Logger } from '@quarry/core';
+import { elementToJSON } from '@quarry/core/element';
+import { errorMessage, isQuarryError } from '@quarry/core/errors';
+import { silentLogger } from '@quarry/core/logger';
+import type { PartitionStrategy } from '@quarry/nodes';
+import { PartitionPool } from '@quarry/nodes/pool';
 import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
 
@@ -59,8 +63,7 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
 // stderr beside the errors, where the user of the command looks; the rest stays quiet.
 function warningLogger(file: string, quiet: boolean): Logger {
   return {
-    debug() {},
-    info() {},
+    ...silentLogger,
     warn: (message) => {
       if (!quiet) process.stderr.write(`quarry: warning: ${file}: ${message}\n`);
     },

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { normalizeProvider } from '@quarry/core';
+import { normalizeProvider } from '@quarry/nodes';
 import { createServer, loadApiKeys, type LegacyPartitionOptions, type SimilarityEmbedderConfig } from '@quarry/server';
 import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { stopOnSignals } from '../stop-on-signals.js';

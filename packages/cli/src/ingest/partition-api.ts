@@ -1,14 +1,7 @@
-import { elementsFromJSON, errorMessage, QuarryError, sleep, type Element } from '@quarry/core';
+import { backoffDelay, elementsFromJSON, errorMessage, QuarryError, sleep, type Element, type ErrorCode } from '@quarry/core';
 
 /** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
-
-/**
- * Error codes of the partition endpoint client, mapped as the reference's `wrap_error` (REFERENCE.md c4):
- * 401/403 `PARTITION_API_AUTH_FAILED`, 402 `PARTITION_API_QUOTA_EXCEEDED`, 422 and other 4xx
- * `PARTITION_API_REJECTED`, 5xx and no answer `PARTITION_API_UNAVAILABLE`.
- */
-export const PARTITION_API_ERROR_CODES = ['PARTITION_API_AUTH_FAILED', 'PARTITION_API_QUOTA_EXCEEDED', 'PARTITION_API_REJECTED', 'PARTITION_API_UNAVAILABLE'] as const;
 
 /** How to reach the endpoint. */
 export interface PartitionApiOptions {
@@ -20,6 +13,7 @@ export interface PartitionApiOptions {
   fields: Record<string, string | string[]>;
   /** Retries of 429/502/503/504 answers and failed connections (default 3). */
   retries?: number;
+  /** First back-off delay in ms (default 500); it doubles per retry, with jitter, up to 30 s. */
   retryInitialMs?: number;
 }
 
@@ -43,7 +37,12 @@ function detailOf(text: string): string {
   return text.slice(0, 300);
 }
 
-function codeFor(status: number): string {
+/**
+ * The code of a failed answer, mapped as the reference's `wrap_error` (REFERENCE.md c4): 401/403
+ * `PARTITION_API_AUTH_FAILED`, 402 `PARTITION_API_QUOTA_EXCEEDED`, 422 and other 4xx
+ * `PARTITION_API_REJECTED`, 5xx (and no answer) `PARTITION_API_UNAVAILABLE`.
+ */
+function codeFor(status: number): ErrorCode {
   if (status === 401 || status === 403) return 'PARTITION_API_AUTH_FAILED';
   if (status === 402) return 'PARTITION_API_QUOTA_EXCEEDED';
   if (status >= 500) return 'PARTITION_API_UNAVAILABLE';
@@ -51,6 +50,7 @@ function codeFor(status: number): string {
 }
 
 const RETRY_STATUS = new Set([429, 502, 503, 504]);
+const RETRY_MAX_MS = 30_000;
 
 /**
  * Partitions one file with the legacy endpoint: `POST {endpoint}` as `multipart/form-data` with one
@@ -71,7 +71,7 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
     } catch (e) {
       if (signal?.aborted) throw new QuarryError('JOB_ABORTED', `partitioning ${filename} was cancelled`, { cause: e });
       if (attempt < retries) {
-        await sleep((options.retryInitialMs ?? 500) * 2 ** attempt, signal);
+        await sleep(backoffDelay(attempt, options.retryInitialMs ?? 500, RETRY_MAX_MS), signal);
         continue;
       }
       throw new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} did not answer for ${filename}: ${errorMessage(e)}`, { cause: e, details: { endpoint: url, filename } });
@@ -85,7 +85,7 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
       }
     }
     if (RETRY_STATUS.has(res.status) && attempt < retries) {
-      await sleep((options.retryInitialMs ?? 500) * 2 ** attempt, signal);
+      await sleep(backoffDelay(attempt, options.retryInitialMs ?? 500, RETRY_MAX_MS), signal);
       continue;
     }
     const detail = detailOf(text).split(options.apiKey).join('***');

@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { silentLogger } from '@quarry/core';
 import { ingestCommand, sourceConfigFromOptions } from '../../src/commands/ingest.js';
-import { addIngestCommand, SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-options.js';
+import { addIngestCommand } from '../../src/commands/ingest-options.js';
+import { SERVICE_API_KEY_ENV, type IngestSearchIndexOptions } from '../../src/commands/ingest-flags.js';
 import { FakeElasticsearch } from '../../../connectors/test/support/fake-elasticsearch.js';
 import { FakePartitionEndpoint } from '../support/fake-partition-endpoint.js';
 
 const API_KEY = Buffer.from('ingest-id:ingest-key-secret').toString('base64');
 const SERVICE_KEY = 'service-key-secret';
-const silent = { debug() {}, info() {}, warn() {}, error() {} };
 
 let es: FakeElasticsearch;
 let api: FakePartitionEndpoint;
@@ -34,7 +35,7 @@ async function ingest(options: Partial<IngestSearchIndexOptions>) {
     return true;
   });
   try {
-    const summary = await ingestCommand({ indexName: 'x', outputDir: join(dir, 'out'), numProcesses: 2, strategy: 'auto', ...options } as IngestSearchIndexOptions, silent);
+    const summary = await ingestCommand({ indexName: 'x', outputDir: join(dir, 'out'), numProcesses: 2, strategy: 'auto', ...options } as IngestSearchIndexOptions, silentLogger);
     return { summary, stdout: out.join(''), code: process.exitCode };
   } finally {
     spy.mockRestore();

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, definePlugin, ENGINE_VERSION, MemoryStateStore, type Engine, type Logger, type WorkflowNodeRef } from '@quarry/core';
+import { createEngine, definePlugin, ENGINE_VERSION, MemoryStateStore, silentLogger, type Engine, type Logger, type WorkflowNodeRef } from '@quarry/core';
 import { connectorsPlugin, createSearchIndexDestination, localDestination, searchIndexConfig } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -14,7 +14,6 @@ import { FakeElasticsearch } from '../../../connectors/test/support/fake-elastic
 const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
 const tinyBertScript = path.resolve(repoRoot, '..', 'shared', 'tools', 'tiny-bert', 'make-tiny-bert.mjs');
 const API_KEY = Buffer.from('run-id:run-key-secret').toString('base64');
-const silent: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 let es: FakeElasticsearch;
 let dir: string;
@@ -90,12 +89,12 @@ describe('local files -> partition -> chunk_by_title -> embed(local) -> search_i
     /** One run to the index and, in the same job, to a local directory: the reference of what was written. */
     const state = new MemoryStateStore();
     async function run(tag: string, incremental = false): Promise<Map<string, Array<Record<string, unknown>>>> {
-      const ctx = { logger: silent, signal: new AbortController().signal };
+      const ctx = { logger: silentLogger, signal: new AbortController().signal };
       const out = join(dir, `local-${tag}`);
       const job = engine.run(plan, {
         source: { type: 'local', config: { path: input } },
         destination: [await createSearchIndexDestination(config, ctx), await localDestination.create({ path: out, format: 'json', indent: 0 }, ctx)],
-        logger: silent,
+        logger: silentLogger,
         state,
         reprocessAll: !incremental,
       });

@@ -2,15 +2,6 @@ import { errorMessage, QuarryError } from '@quarry/core';
 import type { ResolvedAuth } from './auth.js';
 import { redact } from './auth.js';
 
-/**
- * Error codes of the search-index connector (listed for the core table):
- * - `SEARCH_INDEX_AUTH_FAILED`: the cluster rejected the credentials (401/403);
- * - `SEARCH_INDEX_UNREACHABLE`: no answer, a TLS failure, or a server that is not Elasticsearch;
- * - `SEARCH_INDEX_REQUEST_FAILED`: the cluster answered an operation with an error;
- * - `SEARCH_INDEX_SCHEMA_MISMATCH`: a caller-created index cannot hold the records (dims, similarity, fields).
- */
-export const SEARCH_INDEX_ERROR_CODES = ['SEARCH_INDEX_AUTH_FAILED', 'SEARCH_INDEX_REQUEST_FAILED', 'SEARCH_INDEX_SCHEMA_MISMATCH', 'SEARCH_INDEX_UNREACHABLE'] as const;
-
 /** What an error message may say about the connection: never a secret. */
 export interface ConnectionFacts {
   /** Cluster URLs, or `cloud id <name>`. */
@@ -44,7 +35,9 @@ export function reasonOf(e: unknown): string {
 
 /**
  * Turns whatever the client threw into a coded {@link QuarryError} naming the cluster, the operation
- * and the authentication form, with every secret scrubbed from the quoted cause.
+ * and the authentication form, with every secret scrubbed from the quoted cause:
+ * `SEARCH_INDEX_AUTH_FAILED` for 401/403, `SEARCH_INDEX_UNREACHABLE` for no answer, a TLS failure or a
+ * server that is not Elasticsearch, `SEARCH_INDEX_REQUEST_FAILED` for any other error answer.
  */
 export function searchIndexError(e: unknown, action: string, facts: ConnectionFacts, details: Record<string, unknown> = {}): QuarryError {
   const status = statusOf(e);

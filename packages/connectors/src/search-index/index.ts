@@ -1,7 +1,6 @@
 export { searchIndexConfig, DEFAULT_BATCH_SIZE_BYTES, SEARCH_INDEX_TYPE, ELASTICSEARCH_TYPE_ALIAS, type SearchIndexConfig } from './config.js';
 export { encodeApiKey, resolveAuth, type AuthForm, type ResolvedAuth } from './auth.js';
 export { createSearchClient, clientOptions, cloudIdUrl, normalizeHost, type SearchClient } from './client.js';
-export { SEARCH_INDEX_ERROR_CODES } from './errors.js';
 export { flattenObject } from './flatten.js';
 export { documentId, uuid5 } from './document-id.js';
 export { indexMappings, mappingFacts, SPEC_METADATA_MAPPING, EXTRA_METADATA_MAPPING, type IndexMappings, type FieldMapping, type MappingFacts, type RecordIdLookup } from './mapping.js';

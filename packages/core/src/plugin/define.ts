@@ -25,7 +25,7 @@ export function defineDestination<C>(def: DestinationDefinition<C>): Destination
   return def;
 }
 
-/** Declares a plugin: a named bundle of nodes, connectors and embedding models. */
+/** Declares a plugin: a named bundle of nodes, connectors, embedding models, formats and the error codes they throw. */
 export function definePlugin(def: Plugin): Plugin {
   return def;
 }

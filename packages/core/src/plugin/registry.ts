@@ -1,9 +1,18 @@
 import semver from 'semver';
-import { quarryError } from '../errors.js';
+import { CORE_ERROR_CODES, quarryError } from '../errors.js';
 import { ENGINE_VERSION } from '../version.js';
 import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
+
+/** Who owns core's own error codes in {@link Registry.errorCodes}. */
+export const CORE_OWNER = '@quarry/core';
+
+/** A known error code: its one-line description and the plugin that declared it (or {@link CORE_OWNER}). */
+export interface ErrorCodeInfo {
+  description: string;
+  owner: string;
+}
 
 /**
  * Holds every registered node, connector and embedding model. Registration checks a plugin's
@@ -17,6 +26,7 @@ export class Registry {
   private readonly models = new Map<string, EmbeddingModelInfo>();
   // Lookup order: the last registered plugin's formats first.
   private formatList: FormatDefinition[] = [];
+  private readonly codes = new Map<string, ErrorCodeInfo>(Object.entries(CORE_ERROR_CODES).map(([code, description]) => [code, { description, owner: CORE_OWNER }]));
 
   /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes. */
   register(plugin: Plugin): void {
@@ -36,12 +46,14 @@ export class Registry {
       if (typeof n.subtype !== 'string' || !n.subtype || typeof n.create !== 'function' || !n.settings) {
         throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": node "${n.type}/${String(n.subtype)}" needs a subtype, a settings schema and create()`);
       }
-      const k = key(n.type, n.subtype);
-      const existing = this.nodes.get(k);
-      if (existing || seen.has(k)) {
-        throw quarryError('DUPLICATE_NODE', `node ${k} is already registered${existing ? ` by plugin "${existing.plugin}"` : ''}`, { details: { node: k } });
+      for (const spelling of [n.subtype, ...(n.aliases ?? [])]) {
+        const k = key(n.type, spelling);
+        const existing = this.nodes.get(k);
+        if (existing || seen.has(k)) {
+          throw quarryError('DUPLICATE_NODE', `node ${k} is already registered${existing ? ` by plugin "${existing.plugin}"` : ''}`, { details: { node: k } });
+        }
+        seen.add(k);
       }
-      seen.add(k);
     }
     for (const [kind, list, map] of [
       ['source', plugin.sources ?? [], this.sources],
@@ -62,12 +74,16 @@ export class Registry {
         throw quarryError('DUPLICATE_FORMAT', `plugin "${plugin.name}": format "${f.name}" is already registered`, { details: { format: f.name } });
       }
     }
+    const codes = checkErrorCodes(plugin, this.codes);
     this.plugins.set(plugin.name, plugin);
     this.formatList = [...formats, ...this.formatList];
-    for (const n of plugin.nodes ?? []) this.nodes.set(key(n.type, n.subtype), { def: n, plugin: plugin.name });
+    for (const n of plugin.nodes ?? []) {
+      for (const spelling of [n.subtype, ...(n.aliases ?? [])]) this.nodes.set(key(n.type, spelling), { def: n, plugin: plugin.name });
+    }
     for (const s of plugin.sources ?? []) this.sources.set(s.type, s);
     for (const d of plugin.destinations ?? []) this.destinations.set(d.type, d);
     for (const m of plugin.embeddingModels ?? []) this.models.set(key(m.provider, m.model_name), m);
+    for (const [code, description] of codes) this.codes.set(code, { description, owner: plugin.name });
   }
 
   /** The node definition for a type/subtype; throws `UNKNOWN_NODE` listing what is registered. */
@@ -80,14 +96,14 @@ export class Registry {
     return hit.def;
   }
 
-  /** The node definition, or undefined. */
+  /** The node definition for a subtype or one of its aliases, or undefined. */
   findNode(type: string, subtype: string): NodeDefinition<any> | undefined {
     return this.nodes.get(key(type, subtype))?.def;
   }
 
   /** Registered subtypes of one node type, sorted. */
   nodeSubtypes(type: NodeType): string[] {
-    return [...this.nodes.values()].filter((n) => n.def.type === type).map((n) => n.def.subtype).sort();
+    return [...this.nodes.entries()].filter(([k, n]) => n.def.type === type && k === key(type, n.def.subtype)).map(([, n]) => n.def.subtype).sort();
   }
 
   /** The source definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
@@ -119,6 +135,11 @@ export class Registry {
     return this.formatList;
   }
 
+  /** Every error code core and the registered plugins declare, in code order. */
+  errorCodes(): ReadonlyMap<string, ErrorCodeInfo> {
+    return new Map([...this.codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  }
+
   /** Names of registered plugins. */
   pluginNames(): string[] {
     return [...this.plugins.keys()];
@@ -139,4 +160,25 @@ function checkFormat(plugin: string, f: FormatDefinition): FormatDefinition {
   if (typeof f.module !== 'string' || !URL.canParse(f.module)) bad('needs "module", the absolute URL of the module that partitions it');
   if (typeof f.exportName !== 'string' || !f.exportName) bad('needs "exportName", the export holding its partitioner');
   return Object.freeze({ name: f.name, mimeTypes: Object.freeze([...f.mimeTypes]), extensions: Object.freeze([...f.extensions]), module: f.module, exportName: f.exportName });
+}
+
+const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+
+/** A plugin's error codes as entries, checked against the codes already known. */
+function checkErrorCodes(plugin: Plugin, known: ReadonlyMap<string, ErrorCodeInfo>): Array<[string, string]> {
+  const table: unknown = plugin.errorCodes;
+  if (table === undefined) return [];
+  if (table === null || typeof table !== 'object' || Array.isArray(table)) {
+    throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": "errorCodes" must be an object of code -> one-line description`);
+  }
+  const entries = Object.entries(table as Record<string, unknown>);
+  for (const [code, description] of entries) {
+    if (!UPPER_SNAKE.test(code)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": error code "${code}" is not UPPER_SNAKE_CASE`, { details: { code } });
+    if (typeof description !== 'string' || !description.trim() || description.includes('\n')) {
+      throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": error code ${code} needs a one-line description`, { details: { code } });
+    }
+    const owner = known.get(code)?.owner;
+    if (owner) throw quarryError('DUPLICATE_ERROR_CODE', `plugin "${plugin.name}": error code ${code} is already declared by ${owner === CORE_OWNER ? 'core' : `plugin "${owner}"`}`, { details: { code, owner } });
+  }
+  return entries as Array<[string, string]>;
 }

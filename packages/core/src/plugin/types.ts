@@ -1,8 +1,10 @@
+import type { ErrorCodeTable } from '../errors.js';
 import type { Services } from './services.js';
 import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
 import type { DataSourceMetadata } from '../element/types.js';
 import type { SettingsSchema } from './settings.js';
+import type { PathProblem, ProblemCode } from '../workflow/problems.js';
 
 /** Node kinds of a workflow (SPEC.md `type`). */
 export const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
@@ -140,7 +142,7 @@ export type NodeInstance = ProcessNode | OperatorNode;
 /** Declares a node kind a plugin provides. */
 export interface NodeDefinition<S = Record<string, unknown>> {
   type: NodeType;
-  /** The SPEC.md subtype this implements (`chunk_by_title`, `unstructured_api`, ...). */
+  /** The subtype it implements (`chunk_by_title`, `unstructured_api`, or a plugin's own). */
   subtype: string;
   /** One-line description for listings. */
   description?: string;
@@ -148,6 +150,32 @@ export interface NodeDefinition<S = Record<string, unknown>> {
   settings: SettingsSchema<S>;
   /** Creates the node for one job. */
   create(settings: S, ctx: NodeCreateContext): NodeInstance | Promise<NodeInstance>;
+  /** Other spellings of the subtype (`provider_a_ner` for `anthropic_ner`); validation rewrites them to `subtype`. */
+  aliases?: readonly string[];
+  /**
+   * Setting names, for "applies only to" hints when a sibling subtype is given one of them.
+   * Default: the keys of a zod object schema or the `properties` of a JSON Schema.
+   */
+  settingKeys?: readonly string[];
+  /** Words the problem for an unknown setting `key`; undefined for the generic wording. */
+  unknownSetting?(key: string): { code: ProblemCode; message: string } | undefined;
+  /**
+   * Words the problem for a subtype of this node's type that nothing registers (`vertexai_ner` when
+   * NER takes no vertexai); `registered` lists the registered subtypes. Undefined: the generic wording.
+   */
+  unknownSubtype?(subtype: string, registered: readonly string[]): { code: ProblemCode; message: string } | undefined;
+  /**
+   * The node's own rules against the rest of the workflow (what it must follow, what it checks in
+   * other nodes). Runs on partly invalid workflows too, so it reads every value defensively.
+   */
+  check?(self: NodeView, workflow: NodeCheckContext): PathProblem[];
+  /**
+   * A chunker's largest chunk for its settings (`unset` when that is its default), which node
+   * ordering rule 5 compares with the embedding model's maximum. Undefined when it cannot be told.
+   */
+  chunkMaxCharacters?(settings: Record<string, unknown>): { max: number; unset: boolean } | undefined;
+  /** An embedder that runs only registered embedding models: validation rejects other `model_name`s even when none is registered. */
+  registeredModelsOnly?: boolean;
 }
 
 /** What a source factory receives. */
@@ -250,7 +278,7 @@ export interface FormatDefinition {
   exportName: string;
 }
 
-/** A bundle of nodes, connectors and models registered together. */
+/** A bundle of nodes, connectors, models, formats and error codes registered together. */
 export interface Plugin {
   name: string;
   /** Semver range of engine versions the plugin supports, e.g. `^0.1.0`. */
@@ -261,4 +289,49 @@ export interface Plugin {
   embeddingModels?: EmbeddingModelInfo[];
   /** Document formats; a later plugin's format wins over an earlier one's for a MIME type they share. */
   formats?: FormatDefinition[];
+  /**
+   * The error codes the plugin throws, each with a one-line description: UPPER_SNAKE, and owned by
+   * no other plugin nor core (registration checks both). Declare them to the type checker too, by
+   * augmenting `QuarryErrorCodes`.
+   */
+  errorCodes?: ErrorCodeTable;
+}
+
+/** One node as the rules see it: possibly only partly valid, so every field is read defensively. */
+export interface NodeView {
+  /** Position in `workflow_nodes`. */
+  index: number;
+  name?: string;
+  /** Undefined when the type is not a node type. */
+  type?: NodeType;
+  /** The registered subtype (aliases rewritten), or the subtype as written when nothing registers it. */
+  subtype?: string;
+  /** True when a registered node implements the type and subtype. */
+  registered: boolean;
+  /** Parsed settings when they were valid, else the raw settings object. */
+  settings: Record<string, unknown>;
+}
+
+/** What a node's own rules ({@link NodeDefinition.check}) see of the workflow. */
+export interface NodeCheckContext {
+  /** Every node of the workflow, in order. */
+  nodes: readonly NodeView[];
+  /** Clock for date-dependent rules (retired models). */
+  now: Date;
+  registry: WorkflowRegistryView;
+}
+
+/**
+ * What workflow validation needs from a plugin registry. The core `Registry` class satisfies it;
+ * a service can pass any object with these methods.
+ */
+export interface WorkflowRegistryView {
+  /** The definition of a registered node, by subtype or alias, or undefined. */
+  findNode(type: string, subtype: string): NodeDefinition<unknown> | undefined;
+  /** Facts about one embedding model of a provider (embedder subtype), or undefined. */
+  embeddingModel(provider: string, model: string): EmbeddingModelInfo | undefined;
+  /** Every known embedding model, or those of one provider. */
+  embeddingModels(provider?: string): EmbeddingModelInfo[];
+  /** Registered subtypes of a node type; when present, listed in unknown-subtype messages. */
+  nodeSubtypes?(type: NodeType): string[];
 }

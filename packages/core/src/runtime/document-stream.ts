@@ -81,7 +81,7 @@ export function streamDocuments(start: (sink: DestinationConnector) => Job, buff
   const done = job.done.then((summary) => {
     subscription.unsubscribe();
     ended = true;
-    if (summary.error) endError = new QuarryError(summary.error.code, `the job could not run: ${summary.error.message}`, { details: { job_id: summary.job_id } });
+    if (summary.error) endError = QuarryError.from(summary.error.code, `the job could not run: ${summary.error.message}`, { details: { job_id: summary.job_id } });
     else if (summary.status === 'STOPPED' && !leftByConsumer) endError = quarryError('JOB_ABORTED', 'the job was cancelled before every document was streamed', { details: { job_id: summary.job_id } });
     wake();
     return summary;

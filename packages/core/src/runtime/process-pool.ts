@@ -253,7 +253,7 @@ export class ProcessPool<T, R> {
     this.finish(slot);
     const { reply } = message;
     if (reply.ok) running.pending.resolve(reply.result);
-    else this.settle(running.pending, new QuarryError(reply.error.code, reply.error.message, { details: reply.error.details ?? {} }));
+    else this.settle(running.pending, QuarryError.from(reply.error.code, reply.error.message, { details: reply.error.details ?? {} }));
     this.cleanup(running.pending);
     this.dispatch();
   }

@@ -1,14 +1,10 @@
 export * from './problems.js';
-export * from './providers.js';
-export * from './partition-settings.js';
-export * from './chunk-settings.js';
-export * from './prompter-settings.js';
-export * from './embed-settings.js';
-export * from './node-kinds.js';
 export * from './schedule.js';
 export { WORKFLOW_TYPES, NON_OPERATIONAL_WORKFLOW_TYPES, normalizeWorkflowType, type WorkflowType } from './workflow-fields.js';
 export * from './workflow-body.js';
-export type { WorkflowRegistryView } from './registry-view.js';
-export { partitionVariant, type PartitionVariant } from './workflow-rules.js';
+export type { WorkflowRegistryView } from '../plugin/types.js';
+export { nodeLabel, nodePath, type NodeCheckContext, type NodeView } from './node-view.js';
+export { settingKeysOf } from './setting-keys.js';
+export { addCodedIssue, asRecord, describeValue, isInt, oneOf, optionalInt, quoteList, strictSettings, type IssueSink } from './schema-helpers.js';
 export * from './validate-workflow.js';
 export * from './json-schema.js';

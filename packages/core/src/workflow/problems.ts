@@ -3,7 +3,7 @@ import { jsonPointer } from '../plugin/settings.js';
 /**
  * Every problem code workflow validation can report, sorted, with a one-line meaning. Codes are
  * `<area>.<what>`; `schema.*` codes are structural (types, required fields, allowed values), the
- * others are SPEC.md rules. A test checks that every emitted code is listed here and in the README.
+ * others are workflow rules and the rules the built-in nodes declare. A test checks that every emitted code is listed here and in the README.
  */
 export const PROBLEM_CODES = {
   'chunking.combine_text_negative': "a chunk_by_title node's combine_text_under_n_chars is below 0",
@@ -22,8 +22,8 @@ export const PROBLEM_CODES = {
   'model.retired': 'a partitioner or prompter model was retired and fails from its retirement date',
   'ner.prompt_json_keys': 'a NER prompt override does not ask for the JSON keys items/entity/type/relationships/from/relationship/to',
   'ner.prompt_text_placeholder': 'a NER prompt override lacks {{text}} between [START OF TEXT] and [END OF TEXT]',
-  'node.not_registered': 'a node subtype is valid but no registered plugin implements it (engine.build)',
-  'node.unknown_subtype': 'a node subtype is neither a SPEC.md subtype nor registered by a plugin',
+  'node.not_registered': "a template's node subtype is registered by no plugin (engine.build, which resolves templates after validation)",
+  'node.unknown_subtype': 'a node subtype is registered by no plugin (the built-in nodes come with nodesPlugin of @quarry/nodes)',
   'node.unknown_type': 'a node type is not partition, prompter, chunk or embed',
   'order.chunker_before_enrichment': 'a prompter (enrichment) node comes after the chunker',
   'order.embed_not_last': 'the embedder is followed by another node',
@@ -46,7 +46,7 @@ export const PROBLEM_CODES = {
   'schema.required': 'a required field or setting is missing',
   'schema.too_short': 'a string or array is empty (or shorter than allowed)',
   'schema.unknown_key': 'a field or setting is not part of the schema',
-  'settings.invalid': "a plugin node's settings fail the plugin's own schema",
+  'settings.invalid': "a node's settings fail its JSON Schema (zod schemas report schema.* codes)",
   'settings.not_applicable': "a setting of another subtype of the same node type (e.g. multipage_sections on chunk_by_page)",
   'template.not_found': 'a template workflow names a template the engine does not know (engine.build)',
   'template.template_id_required': 'a template workflow has no template_id',

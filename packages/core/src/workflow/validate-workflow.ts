@@ -1,14 +1,15 @@
 import { z } from 'zod';
 import { parseSettings } from '../plugin/settings.js';
-import { NODE_TYPES, type NodeType } from '../plugin/types.js';
-import { PROMPTER_TASKS, SPEC_SUBTYPES, TWOPASS_TABLE2HTML, normalizeSubtype, parsePrompterSubtype, specNodeKind, type SpecNodeKind } from './node-kinds.js';
+import { NODE_TYPES, type NodeDefinition, type NodeType } from '../plugin/types.js';
+import type { NodeView } from './node-view.js';
 import { dedupeProblems, toProblem, type BodyPath, type PathProblem, type Problem } from './problems.js';
-import type { WorkflowRegistryView } from './registry-view.js';
+import type { WorkflowRegistryView } from '../plugin/types.js';
 import type { SchedulePhrase } from './schedule.js';
 import { asRecord, describeValue } from './schema-helpers.js';
 import { NODE_FIELDS, WORKFLOW_FIELDS, createFields, nodeTypeField, nonEmpty, normalizeWorkflowType, updateFields, withoutNulls, type WorkflowType } from './workflow-fields.js';
-import { workflowRuleProblems, type NodeView } from './workflow-rules.js';
+import { workflowRuleProblems } from './workflow-rules.js';
 import { zodIssuesToProblems, type UnknownKeyHandler } from './zod-problems.js';
+import { isZodSchema, settingKeysOf } from './setting-keys.js';
 
 /** Options of {@link validateWorkflow}. */
 export interface ValidateWorkflowOptions {
@@ -17,13 +18,15 @@ export interface ValidateWorkflowOptions {
   /** Clock for date-dependent rules (retired models); default the current time. */
   now?: Date;
   /**
-   * Plugin registry: accepts plugin node subtypes (their settings checked by the plugin's schema)
-   * and enables the embedding-model checks of node ordering rule 5. Without it those checks are skipped.
+   * The registered nodes (an engine's `registry`, holding `nodesPlugin` for the built-in nodes):
+   * each node's subtype, settings and own rules come from its definition, and the embedding-model
+   * checks of node ordering rule 5 from its embedding models. Without it no subtype is known and
+   * only the workflow's shape is checked.
    */
   registry?: WorkflowRegistryView;
 }
 
-/** A validated node: SPEC.md subtypes with provider aliases rewritten and settings defaults applied. */
+/** A validated node: subtype aliases rewritten and settings defaults applied. */
 export interface ValidWorkflowNode {
   id?: string;
   name: string;
@@ -67,20 +70,22 @@ const topUnknownKey: UnknownKeyHandler = (key, parent) =>
 const nodeUnknownKey: UnknownKeyHandler = (key, parent) =>
   parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown node field ${JSON.stringify(key)}; a node has ${NODE_FIELDS.join(', ')}` };
 
-function settingsUnknownKey(kind: SpecNodeKind): UnknownKeyHandler {
+function settingsUnknownKey(def: NodeDefinition<unknown>, registry: WorkflowRegistryView): UnknownKeyHandler {
   return (key, parent) => {
     if (parent.length) return undefined;
-    if (kind.subtype === TWOPASS_TABLE2HTML && (key === 'provider_type' || key === 'model')) {
-      return { code: 'prompter.twopass_settings_not_allowed', message: `twopass_table2html takes no ${key}: the agentic table-to-HTML node chooses its own provider and model` };
-    }
-    const siblings = SPEC_SUBTYPES[kind.type].filter((s) => s !== kind.subtype && specNodeKind(kind.type, s)?.settingKeys.includes(key));
+    const special = def.unknownSetting?.(key);
+    if (special) return special;
+    const siblings = (registry.nodeSubtypes?.(def.type) ?? []).filter((s) => {
+      const sibling = s === def.subtype ? undefined : registry.findNode(def.type, s);
+      return sibling !== undefined && settingKeysOf(sibling).includes(key);
+    });
     if (siblings.length) {
       return {
         code: 'settings.not_applicable',
-        message: `setting ${JSON.stringify(key)} applies only to ${kind.type} subtype${siblings.length > 1 ? 's' : ''} ${siblings.join(', ')}, not ${kind.subtype}`,
+        message: `setting ${JSON.stringify(key)} applies only to ${def.type} subtype${siblings.length > 1 ? 's' : ''} ${siblings.join(', ')}, not ${def.subtype}`,
       };
     }
-    return { code: 'schema.unknown_key', message: `unknown setting ${JSON.stringify(key)} for ${kind.type}/${kind.subtype}; allowed: ${kind.settingKeys.join(', ') || '(none)'}` };
+    return { code: 'schema.unknown_key', message: `unknown setting ${JSON.stringify(key)} for ${def.type}/${def.subtype}; allowed: ${settingKeysOf(def).join(', ') || '(none)'}` };
   };
 }
 
@@ -89,20 +94,24 @@ function pointerSegments(pointer: string): string[] {
 }
 
 function unknownSubtype(type: NodeType, subtype: string, path: BodyPath, registry: WorkflowRegistryView | undefined): PathProblem {
-  if (type === 'prompter') {
-    const parsed = parsePrompterSubtype(subtype);
-    if (parsed?.provider && parsed.task !== TWOPASS_TABLE2HTML) {
-      const allowed = PROMPTER_TASKS[parsed.task];
-      return {
-        code: 'prompter.provider_not_allowed',
-        path,
-        message: `${parsed.task} supports the providers ${allowed.join(', ')}; ${parsed.provider} is not one of them (subtype ${JSON.stringify(subtype)}); use ${allowed.map((p) => `${p}_${parsed.task}`).join(' or ')}`,
-      };
-    }
+  const registered = registry?.nodeSubtypes?.(type) ?? [];
+  for (const s of registered) {
+    const worded = registry?.findNode(type, s)?.unknownSubtype?.(subtype, registered);
+    if (worded) return { ...worded, path };
   }
-  const allowed = [...new Set([...SPEC_SUBTYPES[type], ...(registry?.nodeSubtypes?.(type) ?? [])])].sort();
-  const shape = type === 'prompter' ? ' (a prompter subtype is <provider>_<task>, or twopass_table2html)' : '';
-  return { code: 'node.unknown_subtype', path, message: `unknown ${type} subtype ${JSON.stringify(subtype)}${shape}; allowed: ${allowed.join(', ')}` };
+  return { code: 'node.unknown_subtype', path, message: `unknown ${type} subtype ${JSON.stringify(subtype)}; allowed: ${registered.join(', ')}` };
+}
+
+/** Parses a node's settings with its definition's schema: zod issues keep their codes, JSON Schema problems are `settings.invalid`. */
+function nodeSettingsProblems(def: NodeDefinition<unknown>, raw: Record<string, unknown>, path: BodyPath, registry: WorkflowRegistryView): { parsed?: Record<string, unknown>; problems: PathProblem[] } {
+  if (isZodSchema(def.settings)) {
+    const r = def.settings.safeParse(raw, { reportInput: true });
+    if (r.success) return { parsed: asRecord(r.data), problems: [] };
+    return { problems: zodIssuesToProblems(r.error.issues, { base: path, input: raw, noun: 'setting', unknownKey: settingsUnknownKey(def, registry) }) };
+  }
+  const r = parseSettings(def.settings, raw);
+  if (r.ok) return { parsed: asRecord(r.value), problems: [] };
+  return { problems: r.problems.map((p) => ({ code: 'settings.invalid', path: [...path, ...pointerSegments(p.path)], message: p.message })) };
 }
 
 interface NodeResult {
@@ -115,7 +124,7 @@ function validateNode(raw: unknown, index: number, registry: WorkflowRegistryVie
   const base: BodyPath = ['workflow_nodes', index];
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return {
-      view: { index, spec: false, settings: {} },
+      view: { index, registered: false, settings: {} },
       problems: [{ code: 'schema.invalid_type', path: base, message: `a node must be an object with ${NODE_FIELDS.join(', ')}; got ${describeValue(raw)}` }],
     };
   }
@@ -129,41 +138,28 @@ function validateNode(raw: unknown, index: number, registry: WorkflowRegistryVie
   const rawSettings = node.settings === undefined || node.settings === null ? {} : typeof node.settings === 'object' && !Array.isArray(node.settings) ? (node.settings as Record<string, unknown>) : undefined;
   const settingsPath: BodyPath = [...base, 'settings'];
 
-  let kind: SpecNodeKind | undefined;
-  let resolvedSubtype = subtype;
+  let def: NodeDefinition<unknown> | undefined;
   let parsed: Record<string, unknown> | undefined;
   if (type && subtype) {
-    kind = specNodeKind(type, subtype);
-    if (kind) {
-      resolvedSubtype = kind.subtype;
+    def = registry?.findNode(type, subtype);
+    if (def && registry) {
       if (rawSettings) {
-        const r = kind.settings.safeParse(rawSettings, { reportInput: true });
-        if (r.success) parsed = r.data as Record<string, unknown>;
-        else problems.push(...zodIssuesToProblems(r.error.issues, { base: settingsPath, input: rawSettings, noun: 'setting', unknownKey: settingsUnknownKey(kind) }));
+        const r = nodeSettingsProblems(def, rawSettings, settingsPath, registry);
+        parsed = r.parsed;
+        problems.push(...r.problems);
       }
     } else {
-      const normalized = normalizeSubtype(type, subtype);
-      const asGiven = registry?.findNode(type, subtype);
-      const def = asGiven ?? (normalized !== subtype ? registry?.findNode(type, normalized) : undefined);
-      if (def) {
-        resolvedSubtype = asGiven ? subtype : normalized;
-        if (rawSettings) {
-          const r = parseSettings(def.settings, rawSettings);
-          if (r.ok) parsed = asRecord(r.value);
-          else for (const p of r.problems) problems.push({ code: 'settings.invalid', path: [...settingsPath, ...pointerSegments(p.path)], message: p.message });
-        }
-      } else {
-        problems.push(unknownSubtype(type, subtype, [...base, 'subtype'], registry));
-      }
+      problems.push(unknownSubtype(type, subtype, [...base, 'subtype'], registry));
     }
   }
+  const resolvedSubtype = def?.subtype ?? subtype;
 
   const view: NodeView = {
     index,
     ...(typeof node.name === 'string' ? { name: node.name } : {}),
     ...(type ? { type } : {}),
     ...(resolvedSubtype ? { subtype: resolvedSubtype } : {}),
-    spec: kind !== undefined,
+    registered: def !== undefined,
     settings: parsed ?? rawSettings ?? {},
   };
   const value: ValidWorkflowNode | undefined =
@@ -174,10 +170,10 @@ function validateNode(raw: unknown, index: number, registry: WorkflowRegistryVie
 }
 
 /**
- * Validates a workflow create (or update) body against SPEC.md: structure, every node type,
- * subtype and setting, and every rule (template/custom, local source, schedule, node ordering
- * 1-5, partitioner/enrichment conditions, prompter providers, NER prompt, chunking options,
- * retired models). Returns every problem at once, each with a stable code and a JSON pointer;
+ * Validates a workflow create (or update) body: structure, every node type, subtype and setting
+ * (each against its registered node's schema), the workflow rules (template/custom, local source,
+ * schedule, node ordering 1-5) and each registered node's own rules ({@link NodeDefinition.check}:
+ * partitioner/enrichment conditions, prompter providers, retired models, ...). Returns every problem at once, each with a stable code and a JSON pointer;
  * never throws on bad input.
  *
  * @example

@@ -1,75 +1,60 @@
 import { z } from 'zod';
-import { chunkByCharacterSettings, chunkByPageSettings, chunkBySimilaritySettings, chunkByTitleSettings } from './chunk-settings.js';
-import { EMBED_SUBTYPES, embedSettings } from './embed-settings.js';
-import { PROMPTER_TASKS, TWOPASS_TABLE2HTML, type PrompterTask } from './node-kinds.js';
-import { partitionUnstructuredApiSettings, partitionVlmSettings } from './partition-settings.js';
-import { nerSettings, prompterSettings, twopassTable2htmlSettings } from './prompter-settings.js';
-import { PROVIDER_ALIASES, type Provider } from './providers.js';
-import { addCodedIssue, oneOf } from './schema-helpers.js';
+import { parseSettings } from '../plugin/settings.js';
+import { NODE_TYPES, type NodeDefinition } from '../plugin/types.js';
+import type { NodeView } from './node-view.js';
+import type { WorkflowRegistryView } from '../plugin/types.js';
+import { addCodedIssue } from './schema-helpers.js';
+import { isZodSchema } from './setting-keys.js';
 import { createFields, nonEmpty, updateFields, withoutNulls } from './workflow-fields.js';
-import { workflowRuleProblems, type NodeView, type WorkflowView } from './workflow-rules.js';
+import { workflowRuleProblems, type WorkflowView } from './workflow-rules.js';
 
-function nodeObject<const T extends string, Sub extends z.ZodType, S extends z.ZodType>(type: T, subtype: Sub, settings: S) {
+/** A registry that lists its node subtypes (the core `Registry` is one). */
+export type ListingRegistryView = WorkflowRegistryView & Required<Pick<WorkflowRegistryView, 'nodeSubtypes'>>;
+
+function nodeObject(def: NodeDefinition<unknown>) {
+  const spellings = [def.subtype, ...(def.aliases ?? [])] as [string, ...string[]];
+  const settings = isZodSchema(def.settings) ? def.settings : jsonSchemaSettings(def);
   return z.strictObject({
     id: nonEmpty('node id').optional().describe('node id (present in responses)'),
     name: nonEmpty('node name').describe('node label'),
-    type: z.literal(type),
-    subtype,
+    type: z.literal(def.type),
+    subtype: spellings.length > 1 ? z.enum(spellings).transform(() => def.subtype) : z.literal(def.subtype),
     // prefault (not default) so an omitted settings object is still parsed: required settings are reported.
-    settings: settings.prefault({} as z.input<S>),
+    settings: settings.prefault({}),
   });
 }
 
-/** `provider_a_ner`-style spellings of a prompter subtype, rewritten to the real name. */
-function prompterSubtype<const S extends string>(provider: Provider, task: PrompterTask, subtype: S) {
-  const aliases = Object.entries(PROVIDER_ALIASES)
-    .filter(([, real]) => real === provider)
-    .map(([alias]) => `${alias}_${task}`);
-  return z.enum([subtype, ...aliases]).transform((): S => subtype);
+/** Settings of a node configured by JSON Schema: any object here, checked by the node's schema. */
+function jsonSchemaSettings(def: NodeDefinition<unknown>) {
+  return z.record(z.string(), z.unknown()).superRefine((v, ctx) => {
+    const r = parseSettings(def.settings, v);
+    if (!r.ok) for (const p of r.problems) ctx.addIssue({ code: 'custom', message: `${p.path || 'settings'}: ${p.message}`, params: { code: 'settings.invalid' } });
+  });
 }
 
-const partitionNode = z.discriminatedUnion('subtype', [
-  nodeObject('partition', z.literal('vlm'), partitionVlmSettings),
-  nodeObject('partition', z.literal('unstructured_api'), partitionUnstructuredApiSettings),
-]);
+/** One registered node, by type then subtype (aliases rewritten). */
+function workflowNodeSchema(registry: ListingRegistryView) {
+  const byType = NODE_TYPES.flatMap((type) => {
+    const defs = registry.nodeSubtypes(type).flatMap((s) => registry.findNode(type, s) ?? []);
+    if (!defs.length) return [];
+    const [first, ...rest] = defs.map(nodeObject);
+    return [z.discriminatedUnion('subtype', [first!, ...rest])];
+  });
+  if (!byType.length) return z.never({ error: 'no node is registered' });
+  const [first, ...rest] = byType;
+  return z.discriminatedUnion('type', [first!, ...rest], {
+    error: (iss) => (iss.code === 'invalid_union' ? 'a node needs type partition|prompter|chunk|embed and a registered subtype of that type' : undefined),
+  });
+}
 
-const taskNodes = Object.entries(PROMPTER_TASKS).flatMap(([task, providers]) =>
-  providers.map((p) => nodeObject('prompter', prompterSubtype(p, task as PrompterTask, `${p}_${task}`), task === 'ner' ? nerSettings : prompterSettings)),
-);
-const prompterNode = z.discriminatedUnion('subtype', [nodeObject('prompter', z.literal(TWOPASS_TABLE2HTML), twopassTable2htmlSettings), ...taskNodes] as const);
-
-const chunkNode = z.discriminatedUnion('subtype', [
-  nodeObject('chunk', z.literal('chunk_by_character'), chunkByCharacterSettings),
-  nodeObject('chunk', z.literal('chunk_by_title'), chunkByTitleSettings),
-  nodeObject('chunk', z.literal('chunk_by_page'), chunkByPageSettings),
-  nodeObject('chunk', z.literal('chunk_by_similarity'), chunkBySimilaritySettings),
-]);
-
-const embedNode = nodeObject('embed', oneOf(EMBED_SUBTYPES, 'embed subtype'), embedSettings);
-
-/**
- * One SPEC.md workflow node: `{ id?, name, type, subtype, settings }`, settings checked against the
- * subtype's schema. Plugin node kinds are accepted by {@link validateWorkflow} with a registry, not here.
- */
-export const workflowNode = z.discriminatedUnion('type', [partitionNode, prompterNode, chunkNode, embedNode], {
-  error: (iss) =>
-    iss.code === 'invalid_union'
-      ? 'a node needs type partition|prompter|chunk|embed and a SPEC.md subtype of that type (plugin subtypes: use validateWorkflow with a registry)'
-      : undefined,
-});
-/** A parsed SPEC.md node. */
-export type WorkflowNode = z.output<typeof workflowNode>;
-/** A SPEC.md node as written. */
-export type WorkflowNodeInput = z.input<typeof workflowNode>;
-
-function ruleRefinement(mode: 'create' | 'update') {
-  return (v: { workflow_type?: string | null; source_id?: unknown; template_id?: unknown; schedule?: unknown; workflow_nodes?: WorkflowNode[] | null }, ctx: z.RefinementCtx) => {
+function ruleRefinement(mode: 'create' | 'update', registry: WorkflowRegistryView) {
+  return (v: { workflow_type?: string | null; source_id?: unknown; template_id?: unknown; schedule?: unknown; workflow_nodes?: Array<{ name: string; type: NodeView['type']; subtype: string; settings: unknown }> | null }, ctx: z.RefinementCtx) => {
     const nodes: NodeView[] | undefined = v.workflow_nodes?.map((n, index) => ({
       index,
       name: n.name,
-      type: n.type,
+      ...(n.type ? { type: n.type } : {}),
       subtype: n.subtype,
-      spec: true,
+      registered: true,
       settings: n.settings as Record<string, unknown>,
     }));
     const view: WorkflowView = {
@@ -78,37 +63,35 @@ function ruleRefinement(mode: 'create' | 'update') {
       has: { source_id: v.source_id != null, template_id: v.template_id != null, schedule: v.schedule != null, workflow_nodes: v.workflow_nodes != null },
       ...(nodes ? { nodes } : {}),
     };
-    for (const p of workflowRuleProblems(view, { now: new Date() })) addCodedIssue(ctx, p.code, p.path, p.message);
+    for (const p of workflowRuleProblems(view, { now: new Date(), registry })) addCodedIssue(ctx, p.code, p.path, p.message);
   };
 }
 
 /**
- * The workflow create body of SPEC.md (POST /workflows), with every rule checked as of now. Nulls
- * are read as "omitted" and dropped from the output. Prefer {@link validateWorkflow}: it reports
- * every problem at once (this schema stops at structural errors before checking rules), takes plugin
- * node kinds and a clock, and checks embedding models against a registry.
+ * The zod schemas of a workflow body for the nodes a registry holds (an engine's `registry`):
+ * `node` (one node, settings checked by its node's schema), `create` (POST /workflows) and
+ * `update` (PUT /workflows/{id}: every field optional, absent means unchanged), each with every
+ * rule checked as of now. Nulls are read as "omitted" and dropped from the output. Prefer
+ * {@link validateWorkflow}: it reports every problem at once (these schemas stop at structural
+ * errors before checking rules) and takes a clock.
+ *
+ * @example
+ * ```ts
+ * const { create } = workflowBodySchemas(engine.registry);
+ * const body = create.parse(JSON.parse(text));
+ * ```
  */
-export const workflowCreateBody = z
-  .strictObject(createFields(z.array(workflowNode)))
-  .superRefine(ruleRefinement('create'))
-  .transform(withoutNulls)
-  .meta({ title: 'Workflow create body', description: 'POST /workflows' });
-/** A parsed create body (defaults applied, provider aliases rewritten). */
-export type WorkflowCreateBody = z.output<typeof workflowCreateBody>;
-/** A create body as written. */
-export type WorkflowCreateBodyInput = z.input<typeof workflowCreateBody>;
-
-/**
- * The workflow update body (PUT /workflows/{id}): every field optional, absent means unchanged.
- * Rules that need the stored workflow (template_id for a template, local-source rules) are left to
- * the service, which should validate the merged workflow as a create body.
- */
-export const workflowUpdateBody = z
-  .strictObject(updateFields(z.array(workflowNode)))
-  .superRefine(ruleRefinement('update'))
-  .transform(withoutNulls)
-  .meta({ title: 'Workflow update body', description: 'PUT /workflows/{workflow_id}' });
-/** A parsed update body. */
-export type WorkflowUpdateBody = z.output<typeof workflowUpdateBody>;
-/** An update body as written. */
-export type WorkflowUpdateBodyInput = z.input<typeof workflowUpdateBody>;
+export function workflowBodySchemas(registry: ListingRegistryView) {
+  const node = workflowNodeSchema(registry);
+  const create = z
+    .strictObject(createFields(z.array(node)))
+    .superRefine(ruleRefinement('create', registry))
+    .transform(withoutNulls)
+    .meta({ title: 'Workflow create body', description: 'POST /workflows' });
+  const update = z
+    .strictObject(updateFields(z.array(node)))
+    .superRefine(ruleRefinement('update', registry))
+    .transform(withoutNulls)
+    .meta({ title: 'Workflow update body', description: 'PUT /workflows/{workflow_id}' });
+  return { node, create, update };
+}

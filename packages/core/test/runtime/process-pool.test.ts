@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isQuarryError } from '../../src/errors.js';
 import { ProcessPool } from '../../src/runtime/process-pool.js';
+import { sleep } from '../../src/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const workerUrl = new URL('../support/busy-worker.ts', import.meta.url);
@@ -176,7 +177,7 @@ describe('ProcessPool', () => {
     const running = pool.run({ ms: 60_000 });
     const queued = pool.run({ ms: 1 });
     const settled = Promise.allSettled([running, queued]);
-    await new Promise((r) => setTimeout(r, 300));
+    await sleep(300);
     await pool.close();
     const [r, q] = await settled;
     expect(r).toMatchObject({ status: 'rejected', reason: { code: 'JOB_ABORTED' } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { bufferTime, filter, map, mergeMap, from } from 'rxjs';
-import { createEngine, defineNode, MemoryStateStore, QuarryError, type Element, type Flow, type FlowResult, type JobEvent } from '../../src/index.js';
+import { createEngine, defineNode, MemoryStateStore, QuarryError, sleep, type Element, type Flow, type FlowResult, type JobEvent } from '../../src/index.js';
 import { lineSplitter, memoryDestination, memorySource, planOf } from '../helpers.js';
 
 const engine = createEngine();
@@ -96,7 +96,7 @@ describe('runJob', () => {
         async process(flow: Flow) {
           inFlight++;
           peak = Math.max(peak, inFlight);
-          await new Promise((r) => setTimeout(r, 5));
+          await sleep(5);
           inFlight--;
           return flow.elements;
         },
@@ -123,7 +123,7 @@ describe('runJob', () => {
       create: () => ({
         async process(flow: Flow) {
           nodesPeak = Math.max(nodesPeak, ++nodesNow);
-          await new Promise((r) => setTimeout(r, 1));
+          await sleep(1);
           nodesNow--;
           return flow.elements;
         },
@@ -138,7 +138,7 @@ describe('runJob', () => {
         ...(writeBehind === undefined ? {} : { writeBehind }),
         async write(flow: Flow) {
           peak = Math.max(peak, ++writing);
-          await new Promise((r) => setTimeout(r, 15));
+          await sleep(15);
           await dest.write(flow);
           writing--;
         },
@@ -172,12 +172,12 @@ describe('runJob', () => {
       },
     };
     const until = async (cond: () => boolean): Promise<void> => {
-      for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 2));
+      for (let i = 0; i < 200 && !cond(); i++) await sleep(2);
       expect(cond()).toBe(true);
     };
     const job = engine.run(planOf([lineSplitter]), { source: memorySource(['a', 'b', 'c', 'd']), destination: gated, concurrency: 1 });
     await until(() => started.length === 3);
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     expect(started).toEqual(['doc-0.txt', 'doc-1.txt', 'doc-2.txt']);
     finishWrite.get('doc-0.txt')!();
     await until(() => started.length === 4);

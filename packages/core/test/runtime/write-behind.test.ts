@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEngine, type Flow } from '../../src/index.js';
+import { createEngine, sleep, type Flow } from '../../src/index.js';
 import { WriteBehindWindow, writeBehindOf } from '../../src/runtime/write-behind.js';
 import { lineSplitter, memoryDestination, memorySource, planOf } from '../helpers.js';
 
@@ -152,9 +152,9 @@ describe('write-behind in a job', () => {
     const job = engine.run(planOf([lineSplitter]), { source: memorySource(['a', 'b', 'c']), destination: gated, concurrency: 1 });
     let ended = false;
     void job.done.then(() => (ended = true));
-    for (let i = 0; i < 200 && open.size < 3; i++) await new Promise((r) => setTimeout(r, 2));
+    for (let i = 0; i < 200 && open.size < 3; i++) await sleep(2);
     expect(open.size).toBe(3); // all three writing behind one pull slot
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     expect(ended).toBe(false);
     for (const release of open.values()) release();
     const summary = await job.done;
@@ -177,8 +177,8 @@ describe('write-behind in a job', () => {
     };
     const job = engine.run(planOf([lineSplitter]), { source: memorySource(['a', 'b', 'c', 'd', 'e', 'f']), destination: gated, concurrency: 1 });
     // Two writes behind, a third holding the only pull slot.
-    for (let i = 0; i < 200 && open.size < 3; i++) await new Promise((r) => setTimeout(r, 2));
-    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && open.size < 3; i++) await sleep(2);
+    await sleep(20);
     expect([...open.keys()]).toEqual(['doc-0.txt', 'doc-1.txt', 'doc-2.txt']);
     job.cancel();
     expect(signals.every((s) => s.aborted)).toBe(true);

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { createEngine, defineDestination, defineNode, definePlugin, defineSource, QuarryError, type Element, type Engine, type Logger, type SourceDocument } from '../../src/index.js';
+import { createEngine, defineDestination, defineNode, definePlugin, defineSource, QuarryError, sleep, type Element, type Engine, type Logger, type SourceDocument } from '../../src/index.js';
 
 /**
  * A small but real plugin for service tests: a partitioner implementing the SPEC.md
@@ -151,7 +151,7 @@ export async function until<T>(fn: () => Promise<T | undefined | false>, what: s
   for (let i = 0; i < tries; i++) {
     const v = await fn();
     if (v) return v;
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
   throw new Error(`timed out waiting for ${what}`);
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { QuarryError } from '../../src/errors.js';
+import { sleep } from '../../src/runtime/sleep.js';
 import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
 
 /**
@@ -29,11 +30,11 @@ const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid
     const hoard: Buffer[] = [];
     for (;;) {
       hoard.push(Buffer.alloc(16 * 1024 * 1024, 1));
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
     }
   }
   if (task.word === 'loop') for (;;);
-  await new Promise((r) => setTimeout(r, task.ms));
+  await sleep(task.ms);
   if (task.word === 'fail') throw new QuarryError('FILE_UNREADABLE', 'cannot read fail', { details: { word: task.word } });
   if (task.word === 'oops') throw new TypeError('not a word');
   if (task.word === 'clone') return { word: 'CLONE', pid: process.pid, toString: () => 'not data' };

@@ -1,6 +1,8 @@
-import { chunkBySimilaritySettings, defineNode, quarryError, type NodeDefinition } from '@quarry/core';
+import { defineNode, type NodeDefinition } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 import { z } from 'zod';
 import { chunkBySimilarity } from './chunk-by-similarity.js';
+import { CHUNK_COMMON_SHAPE, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
 import { chunkerProcess } from './chunker-node.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings } from './options.js';
 import { createSimilarityEmbedder, embeddingRef, embedTextsFor } from './similarity-embedder.js';
@@ -20,8 +22,17 @@ const embeddingSetting = z
   .nullish()
   .describe("embedding model: { subtype, ...that embedder's settings }; default: the workflow's embed node");
 
-/** The node's settings schema: core's `chunkBySimilaritySettings` plus `embedding`. */
-export const chunkBySimilarityNodeSettings = chunkBySimilaritySettings.safeExtend({ embedding: embeddingSetting });
+/** Settings of `chunk_by_similarity`: the common ones plus `similarity_threshold` (0.01..0.99) and `embedding`. */
+export const chunkBySimilarityNodeSettings = chunkerSettings('chunk_by_similarity', {
+  ...CHUNK_COMMON_SHAPE,
+  similarity_threshold: z
+    .number({ error: (iss) => `similarity_threshold must be a number between 0.01 and 0.99; got ${JSON.stringify(iss.input)}` })
+    .min(0.01, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
+    .max(0.99, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
+    .nullish()
+    .describe('minimum similarity of consecutive elements to share a chunk, 0.01..0.99; default none'),
+  embedding: embeddingSetting,
+});
 
 /**
  * `chunk_by_similarity`: embeds the document's elements with the workflow's embedder (or the
@@ -35,6 +46,7 @@ export const chunkBySimilarityNode: NodeDefinition<ChunkBySimilarityNodeSettings
   subtype: 'chunk_by_similarity',
   description: 'joins consecutive elements while their embeddings are similar enough',
   settings: chunkBySimilarityNodeSettings as unknown as z.ZodType<ChunkBySimilarityNodeSettings>,
+  chunkMaxCharacters,
   create: async (s, ctx) => {
     const options = resolveChunkingOptions('chunk_by_similarity', s);
     const ref = embeddingRef(s.embedding, ctx.nodes);

@@ -1,4 +1,5 @@
-import { QuarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { QuarryError } from '@quarry/core/errors';
 import { runChunking } from './chunk-pipeline.js';
 import { chunkingOptions, similarityThreshold, type ChunkingOptionsInput } from './options.js';
 import { isTableFamily, segmentOf, type BoundaryPredicate } from './pre-chunk.js';

@@ -1,4 +1,5 @@
-import { assignElementIds, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { assignElementIds } from '@quarry/core/element';
 import { combinePreChunks } from './combine.js';
 import { appendCompositeChunks } from './composite-chunker.js';
 import type { ChunkContext } from './context.js';

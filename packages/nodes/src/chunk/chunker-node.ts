@@ -1,5 +1,6 @@
 import { defineNode, type Element, type NodeCreateContext, type NodeDefinition, type ProcessNode } from '@quarry/core';
 import type { ZodType } from 'zod';
+import { chunkMaxCharacters } from './chunk-settings.js';
 import { contextualizeChunks, contextualLlm } from './contextual.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkerSubtype, type ChunkingOptions } from './options.js';
 
@@ -40,6 +41,7 @@ export function chunkerNode(
     subtype,
     description,
     settings: schema,
+    chunkMaxCharacters,
     create: (s, ctx) => {
       const options = resolveChunkingOptions(subtype, s);
       return chunkerProcess(s, ctx, (elements) => chunk(elements, options));

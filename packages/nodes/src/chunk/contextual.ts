@@ -1,4 +1,7 @@
-import { VLM_DEFAULT_MODEL, quarryError, type Element, type Logger, serviceKey, type ServiceKey, type Services } from '@quarry/core';
+import { VLM_DEFAULT_MODEL } from '../providers/models.js';
+import type { Element, Logger, ServiceKey, Services } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
+import { serviceKey } from '@quarry/core/services';
 import { withOrigin } from '../prompter/enrichment-task.js';
 import { mapConcurrent } from '../prompter/map-concurrent.js';
 import { prompterLlm, type PrompterLlm } from '../prompter/prompter-llm.js';

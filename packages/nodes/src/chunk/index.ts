@@ -31,9 +31,10 @@ export {
 } from './consolidate-metadata.js';
 export { TextSplitter } from './text-splitter.js';
 export { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table.js';
-export { chunkByCharacterNode } from './chunk-by-character.node.js';
-export { chunkByTitleNode } from './chunk-by-title.node.js';
-export { chunkByPageNode } from './chunk-by-page.node.js';
+export { CHUNK_COMMON_SHAPE, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
+export { chunkByCharacterNode, chunkByCharacterSettings, type ChunkByCharacterSettings } from './chunk-by-character.node.js';
+export { chunkByTitleNode, chunkByTitleSettings, type ChunkByTitleSettings } from './chunk-by-title.node.js';
+export { chunkByPageNode, chunkByPageSettings, type ChunkByPageSettings } from './chunk-by-page.node.js';
 export { chunkBySimilarityNode, chunkBySimilarityNodeSettings, type ChunkBySimilarityNodeSettings } from './chunk-by-similarity.node.js';
 export { CONTEXTUAL_CHUNKING_SERVICE, CONTEXTUAL_DEFAULT, CONTEXTUAL_CONCURRENCY, CONTEXTUAL_MAX_DOCUMENT_CHARS, contextualConfig, contextualLlm, contextualizeChunks, type ContextualChunkingConfig, type ContextualizeOptions } from './contextual.js';
 export { createSimilarityEmbedder, embeddingRef, type EmbeddingRef, type SimilarityEmbedder } from './similarity-embedder.js';

@@ -1,4 +1,4 @@
-import { QuarryError } from '@quarry/core';
+import { QuarryError } from '@quarry/core/errors';
 
 /** The reference library's hard maximum when `max_characters` is not given. */
 export const CHUNK_MAX_CHARS_DEFAULT = 500;

@@ -1,7 +1,15 @@
-import { quarryError, type Logger, type WorkflowNodeRef, type Services } from '@quarry/core';
+import type { Logger, WorkflowNodeRef, Services } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 import { z } from 'zod';
 import type { EmbedBackend } from '../embed/batch-operator.js';
-import { localEmbedSettings, REMOTE_EMBED_SUBTYPES, remoteEmbedSettings, type RemoteEmbedSettings, type RemoteEmbedSubtype } from '../embed/embed-node-settings.js';
+import { azureOpenAIEmbedSettings } from '../embed/azure-openai.node.js';
+import { bedrockEmbedSettings } from '../embed/bedrock.node.js';
+import { ibmEmbedSettings } from '../embed/ibm.node.js';
+import { localEmbedSettings } from '../embed/local.node.js';
+import { openAIEmbedSettings } from '../embed/openai.node.js';
+import { REMOTE_EMBED_SUBTYPES, type RemoteEmbedSettings, type RemoteEmbedSubtype } from '../embed/remote-embed-node.js';
+import { togetherAIEmbedSettings } from '../embed/togetherai.node.js';
+import { voyageAIEmbedSettings } from '../embed/voyageai.node.js';
 import { embeddingModelNames, findEmbeddingModel } from '../embed/embedding-models.js';
 import { loadLocalModel } from '../embed/local-model.js';
 import { createRemoteBackend, defaultBatchLimits } from '../embed/remote-backend.js';
@@ -35,6 +43,16 @@ export function embeddingRef(configured: Record<string, unknown> | null | undefi
   const node = nodes.find((n) => n.type === 'embed');
   return node ? { subtype: node.subtype, settings: node.settings ?? {} } : undefined;
 }
+
+/** The settings schema of each remote embedder, to read `embedding` as that embedder would. */
+const REMOTE_SETTINGS: Readonly<Record<RemoteEmbedSubtype, z.ZodType>> = {
+  azure_openai: azureOpenAIEmbedSettings,
+  bedrock: bedrockEmbedSettings,
+  ibm: ibmEmbedSettings,
+  openai: openAIEmbedSettings,
+  togetherai: togetherAIEmbedSettings,
+  voyageai: voyageAIEmbedSettings,
+};
 
 function parse<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
   const r = schema.safeParse(value);
@@ -104,7 +122,7 @@ export async function createSimilarityEmbedder(ref: EmbeddingRef, deps: { servic
     throw quarryError('SETTINGS_INVALID', `chunk_by_similarity cannot embed with embedder subtype ${JSON.stringify(ref.subtype)}; known: local, ${REMOTE_EMBED_SUBTYPES.join(', ')}`);
   }
   const subtype = ref.subtype as RemoteEmbedSubtype;
-  const settings = parse(remoteEmbedSettings(subtype) as unknown as z.ZodType<RemoteEmbedSettings>, ref.settings, `chunk_by_similarity embedding (${subtype})`);
+  const settings = parse(REMOTE_SETTINGS[subtype] as z.ZodType<RemoteEmbedSettings>, ref.settings, `chunk_by_similarity embedding (${subtype})`);
   const info = findEmbeddingModel(subtype, settings.model_name);
   if (!info) {
     throw quarryError('SETTINGS_INVALID', `unknown ${subtype} embedding model ${JSON.stringify(settings.model_name)}; known ${subtype} models: ${embeddingModelNames(subtype).join(', ')}`);

@@ -1,4 +1,4 @@
-import { QuarryError } from '@quarry/core';
+import { QuarryError } from '@quarry/core/errors';
 import { isPyWhitespace, pyLstrip, pyRstrip } from './python-text.js';
 
 /** Separators tried in order when splitting an oversized text (the library's default). */

@@ -3,7 +3,20 @@ import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import { providerError } from '../providers/errors.js';
 import type { EmbedBackend } from './batch-operator.js';
-import type { LocalEmbedSettings } from './embed-node-settings.js';
+
+/** ONNX weight variants transformers.js can load (`onnx/model.onnx`, `onnx/model_quantized.onnx`, ...). */
+export const LOCAL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
+/** An ONNX weight variant. */
+export type LocalDtype = (typeof LOCAL_DTYPES)[number];
+
+/** What loading a local model reads of the `local` embedder's settings. */
+export interface LocalModelSettings {
+  model_path: string;
+  model_name?: string | null | undefined;
+  pooling: 'mean' | 'cls';
+  normalize: boolean;
+  dtype: LocalDtype;
+}
 
 /** Facts about a local model, read from its files when it is loaded. */
 export interface LocalModelInfo {
@@ -46,7 +59,7 @@ function positive(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 && v < UNSET_LENGTH ? v : undefined;
 }
 
-const ONNX_SUFFIX: Record<LocalEmbedSettings['dtype'], string> = {
+const ONNX_SUFFIX: Record<LocalDtype, string> = {
   fp32: '',
   fp16: '_fp16',
   q8: '_quantized',
@@ -75,7 +88,7 @@ function unavailable(dir: string, why: string, cause?: unknown): Error {
  * once: the ids counted for batching are the ids fed to the model. The weights are shared by every
  * lease of the same directory and dtype in the process, and kept warm between jobs.
  */
-export async function loadLocalModel(settings: LocalEmbedSettings, options: LoadLocalModelOptions = {}): Promise<LocalModel> {
+export async function loadLocalModel(settings: LocalModelSettings, options: LoadLocalModelOptions = {}): Promise<LocalModel> {
   const dir = path.resolve(settings.model_path);
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw unavailable(dir, 'no such directory');
   const config = readJson(path.join(dir, 'config.json'));
@@ -164,7 +177,7 @@ const shared = new Map<string, SharedWeights>();
 async function acquireWeights(
   tf: typeof import('@huggingface/transformers'),
   dir: string,
-  dtype: LocalEmbedSettings['dtype'],
+  dtype: LocalDtype,
   onnxFile: string,
   keepWarmMs: number,
 ): Promise<{ weights: Weights; release: () => Promise<void> }> {

@@ -3,9 +3,33 @@ import type { Tiktoken } from 'tiktoken';
 import { createProvider } from '../providers/create-provider.js';
 import type { ProviderPool } from '../providers/pool.js';
 import type { EmbedBackend } from './batch-operator.js';
-import type { RemoteEmbedSettings, RemoteEmbedSubtype } from './embed-node-settings.js';
 import { usesOpenAITokenizer } from './embedding-models.js';
 import { BEDROCK_COHERE_MAX_TEXTS } from '../providers/bedrock.js';
+
+/** Remote embedder subtypes: the hosted platform's five plus `openai` (any OpenAI-compatible endpoint). */
+export const REMOTE_EMBED_SUBTYPES = ['azure_openai', 'bedrock', 'ibm', 'openai', 'togetherai', 'voyageai'] as const;
+/** A remote embedder subtype. */
+export type RemoteEmbedSubtype = (typeof REMOTE_EMBED_SUBTYPES)[number];
+
+/** Parsed settings of a remote embedder (the union of every subtype's keys; each subtype's schema is in its node file). */
+export interface RemoteEmbedSettings {
+  model_name: string;
+  api_key?: string | null;
+  base_url?: string | null;
+  batch_size?: number;
+  max_batch_tokens?: number;
+  flush_ms: number;
+  concurrency: number;
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
+  timeout_ms: number;
+  max_retries: number;
+  api_version?: string | null;
+  deployment?: string | null;
+  region?: string | null;
+  project_id?: string | null;
+  space_id?: string | null;
+}
 
 /** Default request sizes per subtype: inputs and (estimated) tokens per request, within each vendor's limits. */
 export function defaultBatchLimits(subtype: RemoteEmbedSubtype, model: string): { maxInputs: number; maxTokens: number } {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { errorMessage, isQuarryError, type Engine, type Plan, type StreamedDocument, type StreamOptions } from '@quarry/core';
+import { errorMessage, isQuarryError, QuarryError, type Element, type Engine, type Plan, type StreamedDocument, type StreamOptions } from '@quarry/core';
 import type { ChunkerSubtype } from '../chunk/options.js';
 import { chunk, type ChunkSettingsOf } from './chunk.js';
 import { partition, type PartitionOptions } from './partition.js';
@@ -59,5 +59,27 @@ export async function* documentElements(input: DocumentsInput): AsyncGenerator<D
     } catch (e) {
       yield { source: path, record_id: path, filename, elements: [], error: { node, code: isQuarryError(e) ? e.code : 'NODE_FAILED', message: errorMessage(e) } };
     }
+  }
+}
+
+/** An element with text, and where its document came from. */
+export interface SourcedElement {
+  element: Element;
+  source: string;
+}
+
+/**
+ * Every element with text of every document, for another framework's loader: a document that
+ * failed throws a `QuarryError` with its code or, when `onFailure` is given, is handed to it and
+ * the rest go on.
+ */
+export async function* textElements(input: DocumentsInput, onFailure?: (failed: DocumentElements) => void): AsyncGenerator<SourcedElement, void, undefined> {
+  for await (const doc of documentElements(input)) {
+    if (doc.error) {
+      if (!onFailure) throw QuarryError.from(doc.error.code, `${doc.source} failed in ${doc.error.node}: ${doc.error.message}`, { details: { source: doc.source, node: doc.error.node } });
+      onFailure(doc);
+      continue;
+    }
+    for (const element of doc.elements) if (element.text.trim() !== '') yield { element, source: doc.source };
   }
 }

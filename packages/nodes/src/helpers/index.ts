@@ -2,5 +2,5 @@
 export { partition, type PartitionOptions } from './partition.js';
 export { chunk, type ChunkSettingsOf } from './chunk.js';
 export type { HelperCallOptions } from './run-node.js';
-export { documentElements, type ChunkStep, type DocumentElements, type DocumentsInput, type FileDocumentsInput, type WorkflowDocumentsInput } from './document-elements.js';
+export { documentElements, textElements, type SourcedElement, type ChunkStep, type DocumentElements, type DocumentsInput, type FileDocumentsInput, type WorkflowDocumentsInput } from './document-elements.js';
 export { chunkFlatDocuments, type FlatChunk, type FlatDocument } from './chunk-flat-documents.js';

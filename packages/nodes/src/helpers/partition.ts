@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
-import { errorMessage, quarryError, type Element, type PartitionUnstructuredApiSettings } from '@quarry/core';
+import { errorMessage, quarryError, type Element } from '@quarry/core';
 import { BUILTIN_FORMATS } from '../partition/formats/index.js';
 import { partitionFile } from '../partition/partition-file.js';
-import { requestFor, unstructuredApiPartitionNode } from '../partition/partition-node.js';
+import { requestFor, unstructuredApiPartitionNode, type PartitionUnstructuredApiSettings } from '../partition/unstructured-api.node.js';
 import { checkSettings, type HelperCallOptions } from './run-node.js';
 
 /**

@@ -1,5 +1,5 @@
 import { fileTypeFromBuffer } from 'file-type';
-import { errorMessage, quarryError } from '@quarry/core';
+import { errorMessage, quarryError } from '@quarry/core/errors';
 
 /** A detected document type: its canonical MIME type and the file name's lower-case extension. */
 export interface DetectedFileType {

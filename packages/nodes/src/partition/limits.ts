@@ -1,4 +1,5 @@
-import { QuarryError, type ErrorCode } from '@quarry/core';
+import type { ErrorCode } from '@quarry/core';
+import { QuarryError } from '@quarry/core/errors';
 
 /**
  * How much of a document the partitioners will read. Past a limit a document fails alone with a

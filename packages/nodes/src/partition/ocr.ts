@@ -14,7 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { QuarryError, quarryError, type Logger } from '@quarry/core';
+import type { Logger } from '@quarry/core';
+import { QuarryError, quarryError } from '@quarry/core/errors';
 import {
   languagesForScript,
   missingLanguagesWarning,

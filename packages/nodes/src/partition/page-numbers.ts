@@ -1,4 +1,5 @@
-import { quarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 
 /**
  * Checks a `starting_page_number` request field: absent, or an integer (any integer, as the

@@ -1,14 +1,7 @@
-import {
-  assignElementIds,
-  errorMessage,
-  isQuarryError,
-  quarryError,
-  silentLogger,
-  type DataSourceMetadata,
-  type Element,
-  type FormatDefinition,
-  type Logger,
-} from '@quarry/core';
+import type { DataSourceMetadata, Element, FormatDefinition, Logger } from '@quarry/core';
+import { assignElementIds } from '@quarry/core/element';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
+import { silentLogger } from '@quarry/core/logger';
 import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType } from './detect-filetype.js';
 import { setElementHierarchy } from './element-hierarchy.js';
 import { BUILTIN_FORMATS, findFormat, loadFormat } from './formats/index.js';

@@ -1,4 +1,7 @@
-import { isQuarryError, ProcessPool, QuarryError, type Element, type Logger, serviceKey, type ServiceKey } from '@quarry/core';
+import type { Element, Logger, ServiceKey } from '@quarry/core';
+import { isQuarryError, QuarryError } from '@quarry/core/errors';
+import { ProcessPool } from '@quarry/core/process-pool';
+import { serviceKey } from '@quarry/core/services';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
 import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
 
@@ -84,7 +87,7 @@ export class PartitionPool {
     try {
       result = await this.pool.run({ bytes, request }, options.signal);
     } catch (e) {
-      if (isQuarryError(e) && POOL_CODES.has(e.code)) throw new QuarryError(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
+      if (isQuarryError(e) && POOL_CODES.has(e.code)) throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
       throw e;
     }
     if (options.logger) for (const entry of result.log) options.logger[entry.level](entry.message, entry.fields);

@@ -3,8 +3,16 @@
  * named entity recognition and generative OCR, each calling a chat model through the provider
  * layer and recording `metadata.enrichment_origins`.
  */
-export { PROMPTER_NODES, IMAGE_DESCRIPTION_NODES, TABLE_DESCRIPTION_NODES, TABLE2HTML_NODES, NER_NODES, OCR_NODES, twopassTable2htmlNode } from './prompter-nodes.js';
-export { prompterNode } from './prompter-node.js';
+export { imageDescriptionNodes } from './image-description.node.js';
+export { tableDescriptionNodes } from './table-description.node.js';
+export { table2htmlNodes } from './table2html.node.js';
+export { twopassTable2htmlNode, twopassTable2htmlSettings, type TwopassTable2htmlSettings } from './twopass-table2html.node.js';
+export { NER_PROMPT_KEYS, NER_PROMPT_MARKERS, nerNodes, nerPromptIssues, nerSettings, type NerSettings } from './ner.node.js';
+export { ocrNodes } from './ocr.node.js';
+export { PROMPTER_SHAPE, checkPrompterModel, prompterSettings, type PrompterSettings } from './prompter-settings.js';
+export { IMAGE_TABLE_TASKS, PROMPTER_SUBTYPES, PROMPTER_TASKS, TWOPASS_TABLE2HTML, parsePrompterSubtype, prompterUnknownSubtype, type PrompterSubtype, type PrompterTask } from './prompter-tasks.js';
+export { enrichmentProblems, prompterProblems, providerTypeProblems } from './prompter-rules.js';
+export { prompterNode, taskNodes, type PrompterRules } from './prompter-node.js';
 export { runEnrichment, ENRICHMENT_CONCURRENCY } from './run-enrichment.js';
 export { applyEnrichment, withOrigin, type EnrichmentCall, type EnrichmentResult, type EnrichmentTask } from './enrichment-task.js';
 export { planFacts, type PlanFacts, type PartitionerVariant } from './plan-facts.js';

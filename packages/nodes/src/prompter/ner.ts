@@ -1,4 +1,4 @@
-import type { EntityItem, EntityRelationship, NerSettings } from '@quarry/core';
+import type { EntityItem, EntityRelationship } from '@quarry/core';
 import type { EnrichmentTask } from './enrichment-task.js';
 import { NER_DEFAULT_PROMPT, renderNerPrompt } from './ner-prompt.js';
 import { parseJsonObject } from './parse-json.js';
@@ -37,7 +37,12 @@ export function parseNerAnswer(answer: string, what: string): { items: EntityIte
  * built-in one ({@link NER_DEFAULT_PROMPT}) or `prompt_interface_overrides.prompt.user`, with
  * `{{text}}` replaced by the element text; JSON is asked for natively where the provider can.
  */
-export const nerTask: EnrichmentTask<NerSettings> = {
+/** What the NER task reads of its node's settings: the optional user prompt override. */
+export interface NerPromptSettings {
+  prompt_interface_overrides?: { prompt?: { user?: string | null | undefined } | null | undefined } | null | undefined;
+}
+
+export const nerTask: EnrichmentTask<NerPromptSettings> = {
   task: 'ner',
   description: 'writes metadata.entities (entities and relationships) of each element with text',
   imagesOrTables: false,

@@ -1,9 +1,10 @@
 import type { ElementType, WorkflowNodeRef } from '@quarry/core';
-import { parsePrompterSubtype } from '@quarry/core';
+import { partitionVariant, type PartitionVariant } from '../partition/partition-variant.js';
+import { parsePrompterSubtype } from './prompter-tasks.js';
 import { blockTypes } from '../partition/formats/pdf-hi-res.js';
 
-/** The partitioner variants of SPEC.md. */
-export type PartitionerVariant = 'auto' | 'vlm' | 'hi_res' | 'fast';
+/** The partitioner variants. */
+export type PartitionerVariant = PartitionVariant;
 
 /** What an enrichment node needs to know about the rest of the plan. */
 export interface PlanFacts {
@@ -17,20 +18,13 @@ export interface PlanFacts {
   describesTables: boolean;
 }
 
-function variantOf(node: WorkflowNodeRef): PartitionerVariant | undefined {
-  const s = node.settings ?? {};
-  if (node.subtype === 'vlm') return s.is_dynamic === true ? 'auto' : s.is_dynamic === false ? 'vlm' : undefined;
-  if (node.subtype === 'unstructured_api') return s.strategy === 'hi_res' ? 'hi_res' : s.strategy === 'fast' ? 'fast' : undefined;
-  return undefined;
-}
-
 /** Reads {@link PlanFacts} from the plan's node list (`NodeCreateContext.nodes`). */
 export function planFacts(nodes: readonly WorkflowNodeRef[]): PlanFacts {
   const partition = nodes.find((n) => n.type === 'partition');
   const raw = partition?.settings?.extract_image_block_types;
   const tasks = nodes.filter((n) => n.type === 'prompter').map((n) => parsePrompterSubtype(n.subtype)?.task);
   return {
-    partitioner: partition ? variantOf(partition) : undefined,
+    partitioner: partition ? partitionVariant(partition) : undefined,
     imageBlockTypes: blockTypes(Array.isArray(raw) ? raw.filter((v): v is string => typeof v === 'string') : []),
     describesImages: tasks.includes('image_description'),
     describesTables: tasks.includes('table_description'),

@@ -1,10 +1,16 @@
 import { defineNode, type NodeDefinition } from '@quarry/core';
 import type { ZodType } from 'zod';
+import { PROVIDER_ALIASES } from '../providers/models.js';
 import type { ProviderName } from '../providers/types.js';
 import type { EnrichmentTask } from './enrichment-task.js';
 import { planFacts } from './plan-facts.js';
 import { prompterLlm } from './prompter-llm.js';
+import { prompterProblems } from './prompter-rules.js';
+import { PROMPTER_TASKS, prompterUnknownSubtype, type PrompterTask } from './prompter-tasks.js';
 import { ENRICHMENT_CONCURRENCY, runEnrichment } from './run-enrichment.js';
+
+/** What a prompter node declares for validation besides its schema. */
+export type PrompterRules = Pick<NodeDefinition<unknown>, 'aliases' | 'check' | 'unknownSetting'>;
 
 /**
  * Lifts an {@link EnrichmentTask} into a `prompter` node definition. `bind` chooses the provider
@@ -16,12 +22,15 @@ export function prompterNode<S>(
   task: EnrichmentTask<S>,
   settings: ZodType<S>,
   bind: (settings: S) => { provider: ProviderName; model: string },
+  rules: PrompterRules = {},
 ): NodeDefinition<S> {
   return defineNode<S>({
     type: 'prompter',
     subtype,
     description: task.description,
     settings,
+    ...rules,
+    unknownSubtype: prompterUnknownSubtype,
     create: (parsed, ctx) => {
       const plan = planFacts(ctx.nodes);
       const { provider, model } = bind(parsed);
@@ -30,5 +39,21 @@ export function prompterNode<S>(
         process: (flow, pctx) => runEnrichment(flow.elements, task, plan, { llm, settings: parsed, signal: pctx.signal }, { concurrency: ENRICHMENT_CONCURRENCY, logger: pctx.logger }),
       };
     },
+  });
+}
+
+const bindSettings = (s: { provider_type: ProviderName; model: string }): { provider: ProviderName; model: string } => ({ provider: s.provider_type, model: s.model });
+
+/**
+ * The `<provider>_<task>` nodes of one task, one per provider the task allows
+ * (`anthropic_image_description`, `openai_ner`, ...), each also spelled with the provider's
+ * neutral alias (`provider_a_ner`) and carrying the prompter rules.
+ */
+export function taskNodes<S extends { provider_type: ProviderName; model: string }>(task: PrompterTask, run: EnrichmentTask<S>, settings: ZodType<S>): Array<NodeDefinition<S>> {
+  return PROMPTER_TASKS[task].map((provider) => {
+    const aliases = Object.entries(PROVIDER_ALIASES)
+      .filter(([, real]) => real === provider)
+      .map(([alias]) => `${alias}_${task}`);
+    return prompterNode<S>(`${provider}_${task}`, run, settings, bindSettings, { aliases, check: prompterProblems });
   });
 }

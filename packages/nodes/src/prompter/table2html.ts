@@ -1,4 +1,4 @@
-import type { PrompterSettings } from '@quarry/core';
+import type { PrompterSettings } from './prompter-settings.js';
 import type { EnrichmentTask } from './enrichment-task.js';
 import { tableHtmlOf } from './html-answer.js';
 import { tableContent, tableParts } from './table-content.js';

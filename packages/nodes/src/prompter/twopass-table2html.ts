@@ -1,4 +1,4 @@
-import { VLM_DEFAULT_MODEL, type TwopassTable2htmlSettings } from '@quarry/core';
+import { VLM_DEFAULT_MODEL } from '../providers/models.js';
 import type { ProviderName } from '../providers/types.js';
 import type { EnrichmentTask } from './enrichment-task.js';
 import { tableHtmlOf } from './html-answer.js';
@@ -21,7 +21,7 @@ const VERIFY_INSTRUCTION = (draft: string): string =>
  * corrected table, which becomes `metadata.text_as_html`. The second pass catches the errors a
  * single pass makes most (merged cells, shifted columns, dropped rows).
  */
-export const twopassTable2htmlTask: EnrichmentTask<TwopassTable2htmlSettings> = {
+export const twopassTable2htmlTask: EnrichmentTask<Record<string, never>> = {
   task: 'twopass_table2html',
   description: 'writes metadata.text_as_html of each Table element in two passes: extract, then verify',
   imagesOrTables: true,

@@ -17,3 +17,21 @@ export { createGeminiProvider } from './gemini.js';
 export { createOpenAIProvider, type OpenAICompatibleName } from './openai.js';
 export { createWatsonxProvider, WATSONX_API_VERSION } from './watsonx.js';
 export { createProvider } from './create-provider.js';
+export {
+  PROMPTER_MODELS,
+  PROVIDERS,
+  PROVIDER_ALIASES,
+  PROVIDER_SPELLINGS,
+  RETIRED_MODELS,
+  VLM_DEFAULT_MODEL,
+  VLM_DEFAULT_MODELS,
+  VLM_MODELS,
+  modelProvider,
+  modelProviderMismatch,
+  normalizeProvider,
+  retiredModel,
+  type Provider as ModelProvider,
+  type ProviderAlias,
+  type RetiredModel,
+} from './models.js';
+export { retiredModelProblems } from './model-rules.js';

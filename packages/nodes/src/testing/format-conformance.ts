@@ -1,10 +1,11 @@
-import { ELEMENT_TYPES, isQuarryError, type Element, type FormatDefinition } from '@quarry/core';
+import { ELEMENT_TYPES, isQuarryError, type FormatDefinition } from '@quarry/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalMimeType } from '../partition/detect-filetype.js';
 import { BUILTIN_FORMATS, loadFormat } from '../partition/formats/index.js';
 import { partitionFile } from '../partition/partition-file.js';
 import type { FormatPartitionOptions } from '../partition/types.js';
 import { PartitionPool } from '../pool/partition-pool.js';
+import { formatPartitionOptions } from './format-options.js';
 
 /** A document a format conformance suite partitions. */
 export interface FormatSample {
@@ -31,24 +32,6 @@ function garbage(n: number, seed: number): Uint8Array {
     out[i] = s & 0xff;
   }
   return out;
-}
-
-function directOptions(format: FormatDefinition, filename: string, strategy: FormatPartitionOptions['strategy']): FormatPartitionOptions {
-  return {
-    strategy,
-    encoding: 'utf-8',
-    include_page_breaks: false,
-    infer_table_structure: false,
-    xml_keep_tags: false,
-    ocr_languages: ['eng'],
-    extract_image_block_types: [],
-    coordinates: false,
-    filename,
-    filetype: format.mimeTypes[0]!,
-    signal: new AbortController().signal,
-    logger: { debug() {}, info() {}, warn() {}, error() {} },
-    partitionEmbedded: async (): Promise<Element[]> => [],
-  };
 }
 
 /**
@@ -100,7 +83,7 @@ export function testFormatConformance(format: FormatDefinition, samples: readonl
       const damaged = [bytes.subarray(0, Math.floor(bytes.length / 2)), bytes.subarray(0, 7), garbage(Math.min(bytes.length, 4096), bytes.length)];
       for (const [i, input] of damaged.entries()) {
         const outcome = await Promise.resolve()
-          .then(() => partitioner.partition(input, directOptions(format, sample.filename, strategy)))
+          .then(() => partitioner.partition(input, formatPartitionOptions({ strategy, filename: sample.filename, filetype: format.mimeTypes[0]! })))
           .then(
             (elements) => ({ elements }),
             (error: unknown) => ({ error }),

@@ -10,3 +10,4 @@
  */
 export * from './chunker-conformance.js';
 export * from './format-conformance.js';
+export * from './format-options.js';

@@ -5,7 +5,7 @@ import type { WorkflowNodeRef } from '@quarry/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cosineSimilarity } from '../../src/chunk/chunk-by-similarity.js';
 import { chunkBySimilarityNode } from '../../src/chunk/chunk-by-similarity.node.js';
-import { localEmbedSettings } from '../../src/embed/embed-node-settings.js';
+import { localEmbedSettings } from '../../src/embed/local.node.js';
 import { loadLocalModel } from '../../src/embed/local-model.js';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback-server.js';
 import { openAIWire } from '../support/provider-wire.js';

@@ -4,9 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createEngine, definePlugin, ENGINE_VERSION, isQuarryError, type DestinationConnector, type Element, type Flow, type JobSummary } from '@quarry/core';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { EMBED_NODES, localEmbedNode } from '../../src/embed/embed-nodes.js';
+import { localEmbedNode, localEmbedSettings } from '../../src/embed/local.node.js';
 import { EMBEDDING_MODELS } from '../../src/embed/embedding-models.js';
-import { localEmbedSettings } from '../../src/embed/embed-node-settings.js';
 import { loadLocalModel } from '../../src/embed/local-model.js';
 import { createRemoteBackend } from '../../src/embed/remote-backend.js';
 import { nodesPlugin } from '../../src/plugin.js';
@@ -236,7 +235,7 @@ describe('remote backend token counting', () => {
 describe('nodesPlugin', () => {
   it('registers every embedder subtype and every known model', () => {
     const engine = createEngine().use(nodesPlugin);
-    expect(engine.registry.nodeSubtypes('embed')).toEqual(EMBED_NODES.map((n) => n.subtype).sort());
+    expect(engine.registry.nodeSubtypes('embed')).toEqual((nodesPlugin.nodes ?? []).filter((n) => n.type === 'embed').map((n) => n.subtype).sort());
     expect(engine.registry.embeddingModels()).toHaveLength(EMBEDDING_MODELS.length);
   });
 });

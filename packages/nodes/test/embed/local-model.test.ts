@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isQuarryError } from '@quarry/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { localEmbedSettings } from '../../src/embed/embed-node-settings.js';
+import { localEmbedSettings } from '../../src/embed/local.node.js';
 import { loadLocalModel, type LocalModel } from '../../src/embed/local-model.js';
 import { writeTinyBert } from '../support/tiny-bert.js';
 import { caught } from '../support/caught.js';

@@ -4,8 +4,9 @@
  * corrupted PDF xrefs, trailers and object streams) are partitioned through a `PartitionPool` of
  * two processes, as `quarry run` would. Every mutant must come out as elements or as a coded error
  * a user can read: no crash, hang or memory exhaustion (DOCUMENT_CRASHED, NODE_TIMEOUT,
- * DOCUMENT_TOO_LARGE), no error without a code of `ERROR_CODES`, no message that shows the
- * engine's internals instead of what is wrong with the file (`INTERNAL_MESSAGE_PATTERNS`).
+ * DOCUMENT_TOO_LARGE), no error with a code that neither core nor the nodes plugin declares, no
+ * message that shows the engine's internals instead of what is wrong with the file
+ * (`INTERNAL_MESSAGE_PATTERNS`).
  *
  * Strategy `fast`: hi_res renders and OCRs every PDF page, too slow for CI (the fuzz bench runs a
  * hi_res subset). Images are OCR'd whatever the strategy (several seconds each), so they get a few

@@ -1,34 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isQuarryError } from '@quarry/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isQuarryError, sleep } from '@quarry/core';
 import { ocrImage, releaseOcrWorkers, resolveOcrLanguages } from '../../src/partition/ocr.js';
+import { textImage } from '../support/text-image.js';
 
-// A font that ships inside pdfjs-dist, so the test image does not depend on system fonts.
-const require = createRequire(import.meta.url);
-const fontFile = path.join(path.dirname(require.resolve('pdfjs-dist/package.json')), 'standard_fonts', 'LiberationSans-Regular.ttf');
-
-/** A white PNG with black lines of text, 48 px high, starting at (40, 40). */
-async function textImage(lines: readonly string[], width = 1400): Promise<Uint8Array> {
-  const canvas = createCanvas(width, 80 + lines.length * 70);
-  const ctx = canvas.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, canvas.width, canvas.height);
-  ctx.fillStyle = '#000';
-  ctx.font = '48px OcrTestSans';
-  lines.forEach((l, i) => ctx.fillText(l, 40, 90 + i * 70));
-  return canvas.encode('png');
-}
-
-beforeAll(() => {
-  GlobalFonts.registerFromPath(fontFile, 'OcrTestSans');
-});
 afterAll(() => releaseOcrWorkers());
 
 describe('resolveOcrLanguages', () => {
@@ -121,7 +101,7 @@ describe('ocrImage', () => {
     const png = await textImage(Array.from({ length: 12 }, (_, i) => `Another line ${i} of a long page to read`));
     for (const wait of [0, 50]) {
       const running = ocrImage(png);
-      await new Promise((r) => setTimeout(r, wait));
+      await sleep(wait);
       await releaseOcrWorkers();
       const e = await running.catch((err: unknown) => err);
       expect(isQuarryError(e) && e.code).toBe('JOB_ABORTED');

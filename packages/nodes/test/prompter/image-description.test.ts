@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IMAGE_DESCRIPTION_NODES } from '../../src/prompter/prompter-nodes.js';
+import { imageDescriptionNodes } from '../../src/prompter/image-description.node.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { chats, createNode, el, hiRes, PNG_1X1, startChatServer, type ChatProvider } from './chat-wire.js';
 
@@ -10,7 +10,7 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const node = (provider: ChatProvider) => IMAGE_DESCRIPTION_NODES.find((n) => n.subtype === `${provider}_image_description`)!;
+const node = (provider: ChatProvider) => imageDescriptionNodes.find((n) => n.subtype === `${provider}_image_description`)!;
 
 const MODELS: Record<ChatProvider, string> = {
   anthropic: 'claude-sonnet-4-20250514',
@@ -21,7 +21,7 @@ const MODELS: Record<ChatProvider, string> = {
 
 describe('image_description', () => {
   it('registers one node per provider SPEC.md allows', () => {
-    expect(IMAGE_DESCRIPTION_NODES.map((n) => n.subtype).sort()).toEqual(['anthropic_image_description', 'bedrock_image_description', 'openai_image_description', 'vertexai_image_description']);
+    expect(imageDescriptionNodes.map((n) => n.subtype).sort()).toEqual(['anthropic_image_description', 'bedrock_image_description', 'openai_image_description', 'vertexai_image_description']);
   });
 
   for (const provider of ['anthropic', 'openai', 'bedrock', 'vertexai'] as const) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mapConcurrent } from '../../src/prompter/map-concurrent.js';
+import { sleep } from '@quarry/core';
 
 describe('mapConcurrent', () => {
   it('keeps order and never exceeds the limit', async () => {
@@ -8,7 +9,7 @@ describe('mapConcurrent', () => {
     const out = await mapConcurrent([5, 1, 4, 2, 3, 0, 6], 3, async (n) => {
       running++;
       most = Math.max(most, running);
-      await new Promise((r) => setTimeout(r, n));
+      await sleep(n);
       running--;
       return n * 10;
     });

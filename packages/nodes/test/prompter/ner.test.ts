@@ -1,8 +1,7 @@
-import { NER_PROMPT_KEYS, NER_PROMPT_MARKERS, nerPromptIssues } from '@quarry/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseNerAnswer } from '../../src/prompter/ner.js';
 import { NER_DEFAULT_PROMPT, NER_ENTITY_TYPES, renderNerPrompt } from '../../src/prompter/ner-prompt.js';
-import { NER_NODES } from '../../src/prompter/prompter-nodes.js';
+import { NER_PROMPT_KEYS, NER_PROMPT_MARKERS, nerNodes, nerPromptIssues } from '../../src/prompter/ner.node.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { chats, createNode, el, startChatServer } from './chat-wire.js';
 
@@ -13,7 +12,7 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const node = (subtype: string) => NER_NODES.find((n) => n.subtype === subtype)!;
+const node = (subtype: string) => nerNodes.find((n) => n.subtype === subtype)!;
 
 const ANSWER = {
   items: [
@@ -52,7 +51,7 @@ describe('parseNerAnswer', () => {
 
 describe('ner nodes', () => {
   it('registers anthropic_ner and openai_ner only', () => {
-    expect(NER_NODES.map((n) => n.subtype).sort()).toEqual(['anthropic_ner', 'openai_ner']);
+    expect(nerNodes.map((n) => n.subtype).sort()).toEqual(['anthropic_ner', 'openai_ner']);
   });
 
   for (const provider of ['anthropic', 'openai'] as const) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { OCR_NODES } from '../../src/prompter/prompter-nodes.js';
+import { ocrNodes } from '../../src/prompter/ocr.node.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { chats, createNode, el, hiRes, PNG_1X1, startChatServer } from './chat-wire.js';
 
@@ -10,12 +10,12 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const node = (subtype: string) => OCR_NODES.find((n) => n.subtype === subtype)!;
+const node = (subtype: string) => ocrNodes.find((n) => n.subtype === subtype)!;
 const pic = { image_base64: PNG_1X1, image_mime_type: 'image/png' };
 
 describe('generative ocr', () => {
   it('registers anthropic, bedrock and openai', () => {
-    expect(OCR_NODES.map((n) => n.subtype).sort()).toEqual(['anthropic_ocr', 'bedrock_ocr', 'openai_ocr']);
+    expect(ocrNodes.map((n) => n.subtype).sort()).toEqual(['anthropic_ocr', 'bedrock_ocr', 'openai_ocr']);
   });
 
   it("reads only extract_image_block_types, skipping Images an image description node handles", async () => {

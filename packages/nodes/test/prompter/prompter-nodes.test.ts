@@ -2,11 +2,15 @@ import { Services } from '@quarry/core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEngine, definePlugin, ENGINE_VERSION, PROMPTER_SUBTYPES, type Element, type JobSummary } from '@quarry/core';
+import { createEngine, definePlugin, ENGINE_VERSION, sleep, type Element, type JobSummary } from '@quarry/core';
+import { PROMPTER_SUBTYPES } from '../../src/prompter/prompter-tasks.js';
 import { nodesPlugin } from '../../src/plugin.js';
 import { folderSource } from '../support/folder-source.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IMAGE_DESCRIPTION_NODES, NER_NODES, OCR_NODES, PROMPTER_NODES, TABLE_DESCRIPTION_NODES } from '../../src/prompter/prompter-nodes.js';
+import { imageDescriptionNodes } from '../../src/prompter/image-description.node.js';
+import { nerNodes } from '../../src/prompter/ner.node.js';
+import { ocrNodes } from '../../src/prompter/ocr.node.js';
+import { tableDescriptionNodes } from '../../src/prompter/table-description.node.js';
 import { ProviderPool, PROVIDER_POOL_SERVICE } from '../../src/providers/pool.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { anthropicError, openAIError } from '../support/provider-wire.js';
@@ -23,8 +27,10 @@ afterEach(async () => {
 const pic = { image_base64: PNG_1X1, image_mime_type: 'image/png' };
 const claude = { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' };
 
-describe('PROMPTER_NODES', () => {
-  it('covers exactly the SPEC.md prompter subtypes, once each', () => {
+const PROMPTER_NODES = (nodesPlugin.nodes ?? []).filter((n) => n.type === 'prompter');
+
+describe('the prompter nodes of nodesPlugin', () => {
+  it('cover exactly the built-in prompter subtypes, once each', () => {
     const subtypes = PROMPTER_NODES.map((n) => n.subtype);
     expect(new Set(subtypes).size).toBe(subtypes.length);
     expect([...subtypes].sort()).toEqual([...PROMPTER_SUBTYPES]);
@@ -36,7 +42,7 @@ describe('enrichment node behaviour', () => {
   it('after a Fast partitioner, image and table tasks make no call and change nothing', async () => {
     server = await startChatServer('anthropic', () => 'should not be asked');
     const fast = { name: 'P', type: 'partition' as const, subtype: 'unstructured_api', settings: { strategy: 'fast' } };
-    for (const def of [IMAGE_DESCRIPTION_NODES[0]!, TABLE_DESCRIPTION_NODES[0]!]) {
+    for (const def of [imageDescriptionNodes[0]!, tableDescriptionNodes[0]!]) {
       const { run } = await createNode(def, claude, [fast]);
       const input = [el('Image', 'x', pic), el('Table', 'a b', pic)];
       expect(await run(input)).toEqual(input);
@@ -49,7 +55,7 @@ describe('enrichment node behaviour', () => {
     server.inject(anthropicError(429, 'rate_limit_error', 'slow down', { 'retry-after': '2' }), 2);
     const { clock, sleeps } = recordingClock();
     const services = new Services().set(PROVIDER_POOL_SERVICE, new ProviderPool(clock));
-    const { run } = await createNode(IMAGE_DESCRIPTION_NODES[0]!, claude, [hiRes()], services);
+    const { run } = await createNode(imageDescriptionNodes[0]!, claude, [hiRes()], services);
     const input = Array.from({ length: 5 }, (_, i) => el('Image', `image ${i}`, pic));
     const out = await run(input);
     expect(out).toHaveLength(5);
@@ -65,7 +71,7 @@ describe('enrichment node behaviour', () => {
   it("a provider failure fails the document with the provider layer's coded error", async () => {
     server = await startChatServer('openai', () => '{}');
     server.inject(openAIError(401, 'Incorrect API key provided'));
-    const { run } = await createNode(NER_NODES.find((n) => n.subtype === 'openai_ner')!, { provider_type: 'openai', model: 'gpt-4o' });
+    const { run } = await createNode(nerNodes.find((n) => n.subtype === 'openai_ner')!, { provider_type: 'openai', model: 'gpt-4o' });
     await expect(run([el('NarrativeText', 'Some text.')])).rejects.toMatchObject({ code: 'PROVIDER_AUTH' });
   });
 
@@ -75,11 +81,11 @@ describe('enrichment node behaviour', () => {
     server = await startChatServer('openai', async () => {
       inFlight++;
       most = Math.max(most, inFlight);
-      await new Promise((r) => setTimeout(r, 15));
+      await sleep(15);
       inFlight--;
       return '{"items": [], "relationships": []}';
     });
-    const { run } = await createNode(NER_NODES.find((n) => n.subtype === 'openai_ner')!, { provider_type: 'provider_c', model: 'gpt-4o' });
+    const { run } = await createNode(nerNodes.find((n) => n.subtype === 'openai_ner')!, { provider_type: 'provider_c', model: 'gpt-4o' });
     const out = await run(Array.from({ length: 30 }, (_, i) => el('NarrativeText', `text ${i}`)));
     expect(out.every((e) => e.metadata.entities !== undefined)).toBe(true);
     expect(chats('openai', server)).toHaveLength(30);
@@ -89,10 +95,10 @@ describe('enrichment node behaviour', () => {
 
   it('a field written by two enrichments lists both origins, in order', async () => {
     server = await startChatServer('anthropic', (seen) => (seen.system.includes('OCR') ? 'ocr text' : 'a description'));
-    const ocr = OCR_NODES.find((n) => n.subtype === 'anthropic_ocr')!;
+    const ocr = ocrNodes.find((n) => n.subtype === 'anthropic_ocr')!;
     const nodes = [hiRes(['Image'])];
     const afterOcr = await (await createNode(ocr, claude, nodes)).run([el('Image', '', pic)]);
-    const described = await (await createNode(IMAGE_DESCRIPTION_NODES[0]!, claude, nodes)).run(afterOcr);
+    const described = await (await createNode(imageDescriptionNodes[0]!, claude, nodes)).run(afterOcr);
     expect(described[0]!.text).toBe('a description');
     expect(described[0]!.metadata.enrichment_origins!.text!.map((o) => o.type)).toEqual(['ocr', 'image_description']);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TABLE_DESCRIPTION_NODES } from '../../src/prompter/prompter-nodes.js';
+import { tableDescriptionNodes } from '../../src/prompter/table-description.node.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { chats, createNode, el, hiRes, PNG_1X1, startChatServer } from './chat-wire.js';
 
@@ -10,7 +10,7 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const node = (subtype: string) => TABLE_DESCRIPTION_NODES.find((n) => n.subtype === subtype)!;
+const node = (subtype: string) => tableDescriptionNodes.find((n) => n.subtype === subtype)!;
 const HTML = '<table><tr><th>Year</th><th>Revenue</th></tr><tr><td>2023</td><td>10</td></tr></table>';
 
 describe('table_description', () => {

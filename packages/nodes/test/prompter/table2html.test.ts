@@ -1,6 +1,6 @@
 import { isQuarryError } from '@quarry/core';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TABLE2HTML_NODES } from '../../src/prompter/prompter-nodes.js';
+import { table2htmlNodes } from '../../src/prompter/table2html.node.js';
 import { tableHtmlOf } from '../../src/prompter/html-answer.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { chats, createNode, el, hiRes, PNG_1X1, startChatServer } from './chat-wire.js';
@@ -12,7 +12,7 @@ afterEach(async () => {
   vi.unstubAllEnvs();
 });
 
-const node = (subtype: string) => TABLE2HTML_NODES.find((n) => n.subtype === subtype)!;
+const node = (subtype: string) => table2htmlNodes.find((n) => n.subtype === subtype)!;
 
 describe('tableHtmlOf', () => {
   it('keeps the table of a fenced, chatty answer in compact form', () => {
@@ -31,7 +31,7 @@ describe('tableHtmlOf', () => {
 
 describe('table2html', () => {
   it('registers anthropic and openai only', () => {
-    expect(TABLE2HTML_NODES.map((n) => n.subtype).sort()).toEqual(['anthropic_table2html', 'openai_table2html']);
+    expect(table2htmlNodes.map((n) => n.subtype).sort()).toEqual(['anthropic_table2html', 'openai_table2html']);
   });
 
   for (const provider of ['anthropic', 'openai'] as const) {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { twopassTable2htmlNode } from '../../src/prompter/prompter-nodes.js';
+import { twopassTable2htmlNode } from '../../src/prompter/twopass-table2html.node.js';
 import type { LoopbackServer } from '../support/loopback-server.js';
 import { chats, createNode, el, hiRes, PNG_1X1, startChatServer } from './chat-wire.js';
 

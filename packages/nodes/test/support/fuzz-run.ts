@@ -4,7 +4,8 @@
  * no known code, or a message that shows the engine's internals instead of saying what is wrong
  * with the file). Shared by the CI fuzz test and the fuzz bench.
  */
-import { ERROR_CODES, errorMessage, isQuarryError } from '@quarry/core';
+import { createEngine, errorMessage, isQuarryError } from '@quarry/core';
+import { nodesPlugin } from '../../src/plugin.js';
 import type { PartitionPool } from '../../src/pool/partition-pool.js';
 import type { PartitionStrategy } from '../../src/partition/types.js';
 import type { Mutant } from './mutants.js';
@@ -61,12 +62,15 @@ export interface FuzzResult {
   ms: number;
 }
 
+// Every code a partition may end with: core's and those the nodes plugin declares at registration.
+const KNOWN_CODES: ReadonlyMap<string, unknown> = createEngine().use(nodesPlugin).registry.errorCodes();
+
 /** Sorts a thrown value into an outcome. */
 export function classifyError(e: unknown): FuzzOutcome {
   const message = errorMessage(e);
   if (!isQuarryError(e)) return { kind: 'finding', code: '(none)', message, why: 'not a QuarryError' };
   if (POOL_FAILURE_CODES.has(e.code)) return { kind: 'finding', code: e.code, message, why: 'crash, hang or memory exhaustion' };
-  if (!(e.code in ERROR_CODES)) return { kind: 'finding', code: e.code, message, why: 'code not in ERROR_CODES' };
+  if (!KNOWN_CODES.has(e.code)) return { kind: 'finding', code: e.code, message, why: 'code declared by neither core nor the nodes plugin' };
   const internal = INTERNAL_MESSAGE_PATTERNS.find((p) => p.test(message));
   if (internal) return { kind: 'finding', code: e.code, message, why: `message shows internals (${internal.source})` };
   return { kind: 'error', code: e.code, message };

@@ -1,5 +1,5 @@
-import { modelProviderMismatch, normalizeProvider, quarryError, VLM_DEFAULT_MODELS, type Element, type Logger, type Provider, Services } from '@quarry/core';
-import { createSimilarityEmbedder, partitionWithVlm, providerPool, type PartitionFileRequest, type ProviderPool, type SimilarityEmbedder } from '@quarry/nodes';
+import { quarryError, type Element, type Logger, Services } from '@quarry/core';
+import { createSimilarityEmbedder, modelProviderMismatch, normalizeProvider, VLM_DEFAULT_MODELS, type ModelProvider as Provider, partitionWithVlm, providerPool, type PartitionFileRequest, type ProviderPool, type SimilarityEmbedder } from '@quarry/nodes';
 import type { LegacyEmbed } from './chunk-elements.js';
 import type { LegacyForm } from './form-params.js';
 

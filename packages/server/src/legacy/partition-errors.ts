@@ -1,4 +1,4 @@
-import { isQuarryError } from '@quarry/core';
+import { isQuarryError, type ErrorCode } from '@quarry/core';
 import { detectFileType } from '@quarry/nodes';
 
 /** An answer of the legacy endpoint other than elements: a status, a `detail`, and the error code when there is one. */
@@ -25,7 +25,7 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   INVALID_ARGUMENT: 400,
   INPUT_TOO_LARGE: 413,
   JOB_ABORTED: 503,
-};
+} satisfies Partial<Record<ErrorCode, number>>;
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 

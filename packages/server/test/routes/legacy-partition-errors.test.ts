@@ -2,6 +2,7 @@ import { constants, crc32, deflateRawSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { damageCentralDirectory, docx, goodDocx, passwordPdf, storedZip } from '../damaged-documents.js';
 import { KEYS, form, startServer, tempDir, waitForJob, type Reply, type TestServer } from '../support.js';
+import { sleep } from '@quarry/core';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -86,7 +87,7 @@ describe('legacy endpoint: documents it cannot read, and compressed uploads', ()
       const health = await t.call('GET', '/healthcheck', { key: null });
       expect(health.status).toBe(200);
       latencies.push(performance.now() - t0);
-      await new Promise((r) => setTimeout(r, 10));
+      await sleep(10);
     }
     const r = await bombed;
     expect(r.status).toBe(413);

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
-import { quarryError } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 
 // Bytes decoded at a time by decodeTextChunks: each chunk's string is small next to a large file.
 const CHUNK_BYTES = 4 * 2 ** 20;

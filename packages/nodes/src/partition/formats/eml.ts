@@ -1,5 +1,6 @@
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
-import { errorMessage, isQuarryError, quarryError, type Element, type ElementMetadata } from '@quarry/core';
+import type { Element, ElementMetadata } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
 import { LIMIT_ENV, limitWarning, partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 

@@ -6,7 +6,7 @@
  */
 import { decode as decodeBmp } from 'bmp-ts';
 import type { default as SharpFactory, Sharp, SharpOptions } from 'sharp';
-import { isQuarryError } from '@quarry/core';
+import { isQuarryError } from '@quarry/core/errors';
 import { partitionLimits } from '../limits.js';
 import { readImageHeader, unreadableImage, type ImageHeader, type ImagePage } from './image-header.js';
 

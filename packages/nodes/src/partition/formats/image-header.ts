@@ -3,7 +3,7 @@
  * bytes: a hostile header can claim billions of pixels over a few bytes of data, and decoders
  * allocate what the header claims.
  */
-import { quarryError } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 import { imageSize } from 'image-size';
 import { limitError, partitionLimits, type PartitionLimits } from '../limits.js';
 

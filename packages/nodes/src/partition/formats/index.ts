@@ -1,4 +1,5 @@
-import { QuarryError, errorMessage, type FormatDefinition } from '@quarry/core';
+import type { FormatDefinition } from '@quarry/core';
+import { QuarryError, errorMessage } from '@quarry/core/errors';
 import { canonicalMimeType } from '../detect-filetype.js';
 import type { FormatPartitioner } from '../types.js';
 

@@ -1,4 +1,6 @@
-import { canonicalElementType, elementsFromJSON, errorMessage, quarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { canonicalElementType, elementsFromJSON } from '@quarry/core/element';
+import { errorMessage, quarryError } from '@quarry/core/errors';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { limitError, partitionLimits } from '../limits.js';
 import { decodeText } from './decode-text.js';

@@ -1,5 +1,7 @@
 import type JSZip from 'jszip';
-import { errorMessage, isQuarryError, quarryError, silentLogger, type Logger } from '@quarry/core';
+import type { Logger } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
+import { silentLogger } from '@quarry/core/logger';
 import { limitError, limitWarning, partitionLimits, type PartitionLimits } from '../limits.js';
 import { attr, childElements, parseXmlTree, type XmlNode } from './xml-tree.js';
 import { DEFAULT_ZIP_LIMITS, memberUnreadable, openZip, ZipBudget, type PartsCap, type ZipLimits } from './zip-guard.js';

@@ -6,7 +6,8 @@
  * Pages are read in order on this thread; recognitions run on the OCR worker threads, up to one per
  * worker in flight, while the following pages are read.
  */
-import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES, type Element, type ElementType } from '@quarry/core';
+import type { Element, ElementType } from '@quarry/core';
+import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES } from '@quarry/core/element';
 import { partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions } from '../types.js';
 import { MAX_OCR_WORKERS, ocrImage, type OcrResult } from '../ocr.js';

@@ -11,7 +11,8 @@
  *
  * Coordinates: see `pdf-elements.ts` (points for fast, 200 dpi pixels for hi_res, both `PixelSpace`).
  */
-import { QuarryError, quarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { QuarryError, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner, FormatPartitionOptions } from '../types.js';
 import { elementsFromLayouts } from './pdf-elements.js';
 import { extractLayouts } from './pdf-extract-pages.js';

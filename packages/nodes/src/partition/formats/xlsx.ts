@@ -1,7 +1,8 @@
 import type { Cell, CellValue, Workbook, Worksheet } from 'exceljs';
 import { assertZipWithinLimits, DEFAULT_ZIP_LIMITS, type PartsCap } from './zip-guard.js';
 import { limitError, partitionLimits } from '../limits.js';
-import { errorMessage, quarryError, type Element, type ElementMetadata } from '@quarry/core';
+import type { Element, ElementMetadata } from '@quarry/core';
+import { errorMessage, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner } from '../types.js';
 import { newElement } from './new-element.js';
 import { cleanBullets, isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle } from '../text-classify.js';

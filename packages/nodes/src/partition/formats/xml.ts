@@ -1,6 +1,7 @@
 import iconv from 'iconv-lite';
 import { SaxesParser } from 'saxes';
-import { quarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner } from '../types.js';
 import { decodeText } from './decode-text.js';
 import { elementFromText } from '../text-classify.js';

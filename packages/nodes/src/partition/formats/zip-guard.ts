@@ -1,5 +1,5 @@
 import JSZip from 'jszip';
-import { errorMessage, isQuarryError, quarryError } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
 
 /** How far a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) may expand when read. */
 export interface ZipLimits {

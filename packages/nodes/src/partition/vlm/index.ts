@@ -5,6 +5,5 @@ export { imageFileParts, renderPagePng } from './page-image.js';
 export { DEFAULT_PAGE_CONCURRENCY, partitionWithVlm, vlmProvider, vlmProviderName, type VlmPartitionRequest } from './partition-vlm.js';
 export { elementTypeOf, elementsFromVlmHtml, stripFence, type VlmHtmlOptions } from './vlm-html.js';
 export { elementsFromVlmJson, type VlmJsonOptions } from './vlm-json.js';
-export { vlmPartitionNode } from './vlm-node.js';
 export { VLM_MAX_TOKENS, readPageWithVlm, type VlmPageRequest } from './vlm-page.js';
 export { VLM_CATEGORIES, vlmSystemPrompt, vlmUserPrompt, type VlmOutputFormat } from './vlm-prompt.js';

@@ -14,7 +14,11 @@
  * Metadata is finished like `partitionFile` does it (filename, file_directory, filetype,
  * last_modified, data_source, languages, parent_id, final ids).
  */
-import { assignElementIds, modelProvider, quarryError, QuarryError, silentLogger, type DataSourceMetadata, type Element, type Logger, type Provider as ProviderKind } from '@quarry/core';
+import type { DataSourceMetadata, Element, Logger } from '@quarry/core';
+import { assignElementIds } from '@quarry/core/element';
+import { quarryError, QuarryError } from '@quarry/core/errors';
+import { silentLogger } from '@quarry/core/logger';
+import { modelProvider, type Provider as ProviderKind } from '../../providers/models.js';
 import { createProvider } from '../../providers/create-provider.js';
 import type { ProviderOptions } from '../../providers/config.js';
 import type { ProviderPool } from '../../providers/pool.js';

@@ -6,7 +6,8 @@
 import { isTag, isText, type ChildNode, type Element as DomElement } from 'domhandler';
 import { getOuterHTML, textContent } from 'domutils';
 import { parseDocument } from 'htmlparser2';
-import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES, type Element, type ElementType } from '@quarry/core';
+import type { Element, ElementType } from '@quarry/core';
+import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES } from '@quarry/core/element';
 import { collapseWhitespace } from '../../chunk/python-text.js';
 import { partitionHtmlString } from '../formats/html.js';
 import { newElement } from '../formats/new-element.js';

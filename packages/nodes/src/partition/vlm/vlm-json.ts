@@ -3,7 +3,8 @@
  * object `{"elements": [...]}` (or a bare array) of `{type, text, text_as_html?}` entries, element
  * JSON's `metadata.text_as_html` also accepted.
  */
-import { QuarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { QuarryError } from '@quarry/core/errors';
 import { collapseWhitespace } from '../../chunk/python-text.js';
 import { newElement } from '../formats/new-element.js';
 import { formatHtml } from './format-html.js';

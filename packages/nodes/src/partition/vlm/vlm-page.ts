@@ -1,5 +1,6 @@
 /** One page image -> the vision model -> elements. */
-import { isQuarryError, QuarryError, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
+import { isQuarryError, QuarryError } from '@quarry/core/errors';
 import type { ImagePart, Provider } from '../../providers/types.js';
 import { elementsFromVlmHtml } from './vlm-html.js';
 import { elementsFromVlmJson } from './vlm-json.js';
@@ -43,7 +44,7 @@ export async function readPageWithVlm(image: ImagePart, req: VlmPageRequest): Pr
     text = res.text;
   } catch (e) {
     if (isQuarryError(e)) {
-      throw new QuarryError(e.code, `${where}: ${e.message}`, { cause: e, details: { ...e.details, filename: req.filename, ...(req.pageNumber === undefined ? {} : { page_number: req.pageNumber }) } });
+      throw QuarryError.from(e.code, `${where}: ${e.message}`, { cause: e, details: { ...e.details, filename: req.filename, ...(req.pageNumber === undefined ? {} : { page_number: req.pageNumber }) } });
     }
     throw e;
   }

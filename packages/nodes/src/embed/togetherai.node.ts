@@ -1,0 +1,10 @@
+import type { z } from 'zod';
+import { remoteEmbedNode, remoteEmbedSettings } from './remote-embed-node.js';
+
+/** Settings of the `togetherai` embedder (the common remote settings). */
+export const togetherAIEmbedSettings = remoteEmbedSettings('togetherai', {});
+/** Parsed `togetherai` embedder settings. */
+export type TogetherAIEmbedSettings = z.output<typeof togetherAIEmbedSettings>;
+
+/** `togetherai` embedder: embeds chunks with Together AI. */
+export const togetherAIEmbedNode = remoteEmbedNode('togetherai', 'embeds chunks with Together AI', togetherAIEmbedSettings);

@@ -1,0 +1,10 @@
+import type { z } from 'zod';
+import { remoteEmbedNode, remoteEmbedSettings } from './remote-embed-node.js';
+
+/** Settings of the `voyageai` embedder (the common remote settings). */
+export const voyageAIEmbedSettings = remoteEmbedSettings('voyageai', {});
+/** Parsed `voyageai` embedder settings. */
+export type VoyageAIEmbedSettings = z.output<typeof voyageAIEmbedSettings>;
+
+/** `voyageai` embedder: embeds chunks with Voyage AI. */
+export const voyageAIEmbedNode = remoteEmbedNode('voyageai', 'embeds chunks with Voyage AI', voyageAIEmbedSettings);

@@ -1,0 +1,131 @@
+import { defineNode, oneOf, strictSettings, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
+import { z } from 'zod';
+import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
+import { partitionFile, type PartitionFileRequest } from './partition-file.js';
+import { uniqueElementIds } from './unique-element-ids.js';
+
+/** Element types a High Res/Fast partitioner may drop (`exclude_elements`). */
+export const EXCLUDE_ELEMENT_TYPES = [
+  'Address',
+  'EmailAddress',
+  'FigureCaption',
+  'Footer',
+  'Formula',
+  'Header',
+  'Image',
+  'ListItem',
+  'NarrativeText',
+  'PageBreak',
+  'Table',
+  'Title',
+  'UncategorizedText',
+] as const;
+
+/** Element types whose image blocks may be stored as Base64 (`extract_image_block_types`). */
+export const EXTRACT_IMAGE_BLOCK_TYPES = [
+  'Abstract',
+  'BulletedText',
+  'Caption',
+  'CodeSnippet',
+  'CompositeElement',
+  'Figure',
+  'FigureCaption',
+  'Form',
+  'FormKeysValues',
+  'Formula',
+  'Header',
+  'Image',
+  'List',
+  'List-item',
+  'ListItem',
+  'NarrativeText',
+  'Paragraph',
+  'Picture',
+  'Table',
+  'Text',
+  'Threading',
+  'Title',
+  'UncategorizedText',
+] as const;
+
+
+/** Partitioning strategies of the `unstructured_api` subtype: High Res and Fast. */
+export const UNSTRUCTURED_API_STRATEGIES = ['fast', 'hi_res'] as const;
+
+const unstructuredApiShape = {
+  strategy: oneOf(UNSTRUCTURED_API_STRATEGIES, 'strategy').describe('required: "hi_res" (High Res) or "fast" (Fast)'),
+  include_page_breaks: z.boolean().default(false),
+  pdf_infer_table_structure: z.boolean().default(false).describe('High Res: PDF tables get metadata.text_as_html; no effect with Fast'),
+  exclude_elements: z.array(oneOf(EXCLUDE_ELEMENT_TYPES, 'exclude_elements entry')).nullish().describe('element types to drop; default none'),
+  xml_keep_tags: z.boolean().default(false).describe('false: only text is extracted from XML'),
+  encoding: z.string().min(1).default('utf-8'),
+  ocr_languages: z.array(z.string().min(1)).default(() => ['eng']),
+  extract_image_block_types: z
+    .array(oneOf(EXTRACT_IMAGE_BLOCK_TYPES, 'extract_image_block_types entry'))
+    .nullish()
+    .describe('element types whose image blocks are stored as Base64 in metadata; default none'),
+  infer_table_structure: z.boolean().default(false).describe('PDF tables get metadata.text_as_html'),
+  coordinates: z.boolean().default(false).describe('PDF elements get metadata.coordinates'),
+  unique_element_ids: uniqueElementIds,
+};
+
+/**
+ * Settings of the High Res (`strategy: "hi_res"`) and Fast (`strategy: "fast"`) partitioners,
+ * `type: "partition", subtype: "unstructured_api"`.
+ */
+export const partitionUnstructuredApiSettings = strictSettings('partition/unstructured_api', unstructuredApiShape);
+/** Parsed High Res/Fast partitioner settings (defaults applied). */
+export type PartitionUnstructuredApiSettings = z.output<typeof partitionUnstructuredApiSettings>;
+/** High Res/Fast partitioner settings as written. */
+export type PartitionUnstructuredApiSettingsInput = z.input<typeof partitionUnstructuredApiSettings>;
+
+/** What the partition node sends to `partitionFile` for one document (the call's signal and logger aside). */
+export type PartitionRequest = Omit<PartitionFileRequest, 'signal' | 'logger'>;
+
+/** The request the partition node makes for a document with these settings. */
+export function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings, formats: readonly FormatDefinition[]): PartitionRequest {
+  return {
+    formats,
+    filename: document.filename,
+    ...(document.file_directory ? { file_directory: document.file_directory } : {}),
+    ...(document.filetype ? { filetype: document.filetype } : {}),
+    ...(document.last_modified ? { last_modified: document.last_modified } : {}),
+    data_source: document.data_source,
+    strategy: settings.strategy,
+    encoding: settings.encoding,
+    include_page_breaks: settings.include_page_breaks,
+    infer_table_structure: settings.infer_table_structure,
+    pdf_infer_table_structure: settings.pdf_infer_table_structure,
+    xml_keep_tags: settings.xml_keep_tags,
+    ocr_languages: settings.ocr_languages,
+    extract_image_block_types: settings.extract_image_block_types ?? [],
+    coordinates: settings.coordinates,
+    exclude_elements: settings.exclude_elements ?? [],
+    unique_element_ids: settings.unique_element_ids,
+  };
+}
+
+/**
+ * The High Res and Fast partitioners (`type: "partition", subtype: "unstructured_api"`): reads the
+ * document's bytes, detects its type and partitions it with the matching format partitioner. When
+ * the run's services hold a {@link PARTITION_POOL_SERVICE} pool, partitioning runs in its child
+ * processes (`quarry run --num-processes N`).
+ */
+export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiSettings>({
+  type: 'partition',
+  subtype: 'unstructured_api',
+  description: 'Fast (text layer) and High Res (OCR, tables, images) partitioning of every supported file type',
+  settings: partitionUnstructuredApiSettings,
+  create: (settings, ctx) => {
+    const pool = ctx.services.get(PARTITION_POOL_SERVICE);
+    return {
+      async process(flow: Flow, pctx: ProcessContext) {
+        const { document } = flow;
+        const bytes = await document.read(pctx.signal);
+        const request = requestFor(document, settings, ctx.formats);
+        if (pool) return pool.partition(bytes, request, { signal: pctx.signal, logger: pctx.logger });
+        return partitionFile(bytes, { ...request, signal: pctx.signal, logger: pctx.logger });
+      },
+    };
+  },
+});

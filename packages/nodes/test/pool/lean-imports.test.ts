@@ -1,0 +1,60 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+// `quarry partition` loads the pool in the parent and the worker in each child before it reads a
+// document: neither may reach the engine (the core index: rxjs, zod, ajv, croner, the service).
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const HEAVY = ['rxjs', 'zod', 'ajv', 'croner'];
+
+function entries(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const dir of ['core', 'nodes']) {
+    const pkgDir = path.join(root, 'packages', dir);
+    const { name, exports } = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { source: string }> };
+    for (const [sub, entry] of Object.entries(exports)) out.set(name + sub.slice(1), path.join(pkgDir, entry.source));
+  }
+  return out;
+}
+
+/** Every module a file loads when imported (static value imports, transitively), as source files or package names. */
+function staticallyLoaded(start: string): Set<string> {
+  const packages = entries();
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const sf = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest);
+    for (const st of sf.statements) {
+      if (!(ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) || !st.moduleSpecifier || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+      if (ts.isImportDeclaration(st) ? st.importClause?.isTypeOnly : st.isTypeOnly) continue;
+      const spec = st.moduleSpecifier.text;
+      if (packages.has(spec)) visit(packages.get(spec)!);
+      else if (spec.startsWith('.')) {
+        const base = path.resolve(path.dirname(file), spec).replace(/\.js$/, '');
+        visit([`${base}.ts`, path.join(base, 'index.ts')].find((c) => existsSync(c))!);
+      } else seen.add(spec);
+    }
+  };
+  visit(start);
+  return seen;
+}
+
+describe('lean import graphs of quarry partition', () => {
+  const coreIndex = path.join(root, 'packages/core/src/index.ts');
+  for (const [what, file] of [
+    ['the pool (@quarry/nodes/pool)', 'packages/nodes/src/pool/partition-pool.ts'],
+    ['the worker module', 'packages/nodes/src/pool/partition-worker.ts'],
+    ['the process entry of core', 'packages/core/src/runtime/process-entry.ts'],
+    ['the partition command', 'packages/cli/src/commands/partition.ts'],
+  ] as const) {
+    it(`${what} loads neither the core index nor ${HEAVY.join(', ')}`, () => {
+      const loaded = staticallyLoaded(path.join(root, file));
+      expect(loaded.has(coreIndex)).toBe(false);
+      expect(HEAVY.filter((m) => loaded.has(m))).toEqual([]);
+      expect(loaded.has(path.join(root, 'packages/nodes/src/index.ts'))).toBe(false);
+    });
+  }
+});

@@ -1,0 +1,4 @@
+import { SERVER_ERROR_CODES } from '../src/errors.js';
+import { describeErrorCodes } from '../../core/test/support/error-code-docs.js';
+
+describeErrorCodes(new URL('../', import.meta.url), SERVER_ERROR_CODES);
