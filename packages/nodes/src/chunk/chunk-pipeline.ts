@@ -32,7 +32,7 @@ export function appendChunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext, ou
  * the reference library (see `code-points.ts`).
  */
 export function runChunking(elements: readonly Element[], opts: ChunkingOptions, plan: ChunkingPlan): Element[] {
-  let staged = preChunks(elements, opts, plan.predicates());
+  let staged: Iterable<PreChunk> = preChunks(elements, opts, plan.predicates());
   if (plan.combine) staged = combinePreChunks(staged, opts);
   const ctx: ChunkContext = { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap) };
   const out: Element[] = [];

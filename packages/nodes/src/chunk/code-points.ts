@@ -31,7 +31,22 @@ const IDENTITY: TextCodec = { identity: true, encode: (s) => s, decode: (s) => s
  */
 export function surrogatePairs(s: string): number {
   if (!SURROGATE.test(s)) return 0;
-  return s.match(SURROGATE_PAIRS)?.length ?? 0;
+  let pairs = 0;
+  for (let i = 0; i < s.length - 1; i++) {
+    if (isHighSurrogate(s.charCodeAt(i)) && isLowSurrogate(s.charCodeAt(i + 1))) {
+      pairs++;
+      i++;
+    }
+  }
+  return pairs;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= HIGH && c < LOW;
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= LOW && c <= 0xdfff;
 }
 
 /** The length of `s` in code points (Python's `len`). */
@@ -43,9 +58,7 @@ export function codePointLength(s: string): number {
 export function codePointTail(s: string, n: number): string {
   let i = s.length;
   for (let k = 0; k < n && i > 0; k++) {
-    const lo = s.charCodeAt(i - 1);
-    const hi = i >= 2 ? s.charCodeAt(i - 2) : 0;
-    i -= lo >= LOW && lo <= 0xdfff && hi >= HIGH && hi < LOW ? 2 : 1;
+    i -= i >= 2 && isLowSurrogate(s.charCodeAt(i - 1)) && isHighSurrogate(s.charCodeAt(i - 2)) ? 2 : 1;
   }
   return s.slice(i);
 }

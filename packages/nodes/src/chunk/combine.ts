@@ -8,17 +8,15 @@ import type { PreChunk } from './pre-chunk.js';
  * the default threshold (= `max_characters`) small sections are merged across titles;
  * `combine_text_under_n_chars: 0` turns merging off.
  */
-export function combinePreChunks(preChunks: readonly PreChunk[], opts: ChunkingOptions): PreChunk[] {
-  const out: PreChunk[] = [];
+export function* combinePreChunks(preChunks: Iterable<PreChunk>, opts: ChunkingOptions): Generator<PreChunk> {
   let acc: PreChunk | undefined;
   for (const next of preChunks) {
     if (acc === undefined) acc = next;
     else if (acc.canCombine(next, opts)) acc = acc.combine(next);
     else {
-      out.push(acc);
+      yield acc;
       acc = next;
     }
   }
-  if (acc !== undefined) out.push(acc);
-  return out;
+  if (acc !== undefined) yield acc;
 }

@@ -116,22 +116,22 @@ function consolidateDicts(strategy: ConsolidationStrategy, values: unknown[]): u
   return merged;
 }
 
-// Appends a list value's items (or a lone value) to `out`, skipping items already there.
-function appendUnique(out: unknown[], v: unknown): void {
-  if (!Array.isArray(v)) {
-    if (!out.includes(v)) out.push(v);
-    return;
+// `list` (a chunk's own list, undefined at first) followed by the items of a list value (or a lone
+// value) it does not hold yet. Lists are made at their exact size (a list grown by `push` holds
+// room for 17, and every chunk keeps its own).
+function withUnique(list: unknown[] | undefined, v: unknown): unknown[] {
+  let out = list;
+  for (const x of Array.isArray(v) ? v : [v]) {
+    if (out === undefined) out = [x];
+    else if (!out.includes(x)) out = out.concat([x]);
   }
-  for (const x of v) if (!out.includes(x)) out.push(x);
+  return out ?? [];
 }
 
-// Appends copies of a list value's items (or of a lone value) to `out`.
-function appendCopies(out: unknown[], v: unknown): void {
-  if (!Array.isArray(v)) {
-    out.push(copyMetadataValue(v));
-    return;
-  }
-  for (const x of v) out.push(copyMetadataValue(x));
+// `list` followed by copies of a list value's items (or of a lone value).
+function withCopies(list: unknown[] | undefined, v: unknown): unknown[] {
+  const copies = Array.isArray(v) ? v.map(copyMetadataValue) : [copyMetadataValue(v)];
+  return list === undefined ? copies : list.concat(copies);
 }
 
 /**
@@ -161,12 +161,10 @@ export function consolidateMetadata(elements: readonly Element[]): ElementMetada
           if (current === undefined) out[field] = copyMetadataValue(v);
           break;
         case 'LIST_UNIQUE':
-          if (current === undefined) out[field] = [];
-          appendUnique(out[field] as unknown[], v);
+          out[field] = withUnique(current as unknown[] | undefined, v);
           break;
         case 'LIST_CONCATENATE':
-          if (current === undefined) out[field] = [];
-          appendCopies(out[field] as unknown[], v);
+          out[field] = withCopies(current as unknown[] | undefined, v);
           break;
         case 'STRING_CONCATENATE':
           out[field] = current === undefined ? pyStrip(String(v)) : `${current as string} ${pyStrip(String(v))}`;

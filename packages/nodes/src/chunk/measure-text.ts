@@ -13,8 +13,9 @@ export interface MeasuredText {
 
 const EMPTY: MeasuredText = { segment: '', length: 0, segmentLength: 0 };
 
-// Python whitespace other than " " and "\n", and surrogates.
-const UNUSUAL = /[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\uD800-\uDFFF]/;
+// What takes a text off the fast path: two spaces in a row, Python whitespace other than " " and
+// "\n", or a surrogate (an astral character makes code points and code units differ).
+const UNUSUAL = /  |[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\uD800-\uDFFF]/;
 
 /**
  * An element text's segment (`" ".join(s.split())`, or the text itself when `verbatim`, as for a
@@ -25,8 +26,8 @@ export function measureText(text: string, verbatim: boolean): MeasuredText {
   if (!text) return EMPTY;
   const n = text.length;
   if (!UNUSUAL.test(text)) {
-    const segment = verbatim ? text : (joinLines(text) ?? collapseWhitespace(text));
-    return { segment, length: n, segmentLength: segment.length };
+    const segment = verbatim ? text : joinLines(text);
+    if (segment !== undefined) return { segment, length: n, segmentLength: segment.length };
   }
   // Whitespace is never astral, so the text and its segment hold the same surrogate pairs.
   const pairs = surrogatePairs(text);

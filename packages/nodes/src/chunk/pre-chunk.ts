@@ -22,38 +22,30 @@ export function segmentOf(el: Element): string {
 }
 
 /**
- * Length in code points of an overlap prefix and `count` non-empty segments of total length
- * `segmentsLength`, joined by {@link TEXT_SEPARATOR}.
- */
-export function joinedLength(overlapPrefix: string, segmentsLength: number, count: number): number {
-  if (!overlapPrefix) return segmentsLength + (count > 0 ? (count - 1) * SEP_LEN : 0);
-  return segmentsLength + codePointLength(overlapPrefix) + count * SEP_LEN;
-}
-
-/**
  * Elements staged to become one chunk (or, for a single oversized element, several split chunks),
- * the library's `PreChunk`. Immutable; its text is joined on first use. Lengths are in code points.
+ * the library's `PreChunk`. Immutable. Lengths are in code points.
  */
 export class PreChunk {
-  /** Length of `text`, known without joining it. */
+  /** Length of `text`. */
   readonly textLength: number;
-  private joined: string | undefined;
 
   /**
    * @param elements the elements, in order.
-   * @param segments their non-empty segments (see {@link segmentOf}), in order.
+   * @param body their non-empty segments (see {@link segmentOf}) joined by {@link TEXT_SEPARATOR}.
+   * @param segmentCount how many segments `body` joins.
+   * @param bodyLength the length of `body` in code points.
    * @param overlapPrefix tail of the previous chunk (`overlap_all`), first part of the text.
-   * @param segmentsLength the total length of `segments` in code points.
    * @param hasTable whether one of the elements is a table.
    */
   constructor(
     readonly elements: readonly Element[],
-    readonly segments: readonly string[],
+    readonly body: string,
+    readonly segmentCount: number,
+    readonly bodyLength: number,
     readonly overlapPrefix: string,
-    readonly segmentsLength: number,
     readonly hasTable: boolean,
   ) {
-    this.textLength = joinedLength(overlapPrefix, segmentsLength, segments.length);
+    this.textLength = withPrefixLength(overlapPrefix, bodyLength, segmentCount);
   }
 
   /**
@@ -66,19 +58,13 @@ export class PreChunk {
    */
   static of(elements: readonly Element[], overlapPrefix = ''): PreChunk {
     const segments = elements.map(segmentOf).filter((s) => s !== '');
-    const segmentsLength = segments.reduce((sum, s) => sum + codePointLength(s), 0);
-    return new PreChunk(elements, segments, overlapPrefix, segmentsLength, elements.some(isTableFamily));
+    const body = segments.join(TEXT_SEPARATOR);
+    return new PreChunk(elements, body, segments.length, codePointLength(body), overlapPrefix, elements.some(isTableFamily));
   }
 
-  /** The chunk text: overlap prefix and segments joined by a blank line. */
+  /** The chunk text: overlap prefix and body joined by a blank line. */
   get text(): string {
-    if (this.joined === undefined) {
-      // Concatenation, not `Array.join`: the chunk text then shares the segments' characters.
-      let text = this.overlapPrefix;
-      for (const segment of this.segments) text = text ? text + TEXT_SEPARATOR + segment : segment;
-      this.joined = text;
-    }
-    return this.joined;
+    return joinParts(this.overlapPrefix, this.body);
   }
 
   /**
@@ -92,10 +78,11 @@ export class PreChunk {
   /** This pre-chunk followed by `other`; only the first overlap prefix is kept. */
   combine(other: PreChunk): PreChunk {
     return new PreChunk(
-      [...this.elements, ...other.elements],
-      [...this.segments, ...other.segments],
+      this.elements.concat(other.elements),
+      joinParts(this.body, other.body),
+      this.segmentCount + other.segmentCount,
+      joinedBodyLength(this, other),
       this.overlapPrefix,
-      this.segmentsLength + other.segmentsLength,
       this.hasTable || other.hasTable,
     );
   }
@@ -108,9 +95,27 @@ export class PreChunk {
   canCombine(other: PreChunk, opts: ChunkingOptions): boolean {
     if (opts.isolate_table && (this.hasTable || other.hasTable)) return false;
     if (this.textLength >= opts.combine_text_under_n_chars) return false;
-    const combined = joinedLength(this.overlapPrefix, this.segmentsLength + other.segmentsLength, this.segments.length + other.segments.length);
+    const combined = withPrefixLength(this.overlapPrefix, joinedBodyLength(this, other), this.segmentCount + other.segmentCount);
     return combined <= opts.max_characters;
   }
+}
+
+// `a` and `b` joined by TEXT_SEPARATOR, or the one that is not empty. Concatenation, not
+// `Array.join`: the chunk text then shares the segments' characters instead of copying them.
+function joinParts(a: string, b: string): string {
+  if (!a) return b;
+  return b ? a + TEXT_SEPARATOR + b : a;
+}
+
+// Length of the body of `a` combined with `b`.
+function joinedBodyLength(a: PreChunk, b: PreChunk): number {
+  return a.bodyLength + b.bodyLength + (a.segmentCount > 0 && b.segmentCount > 0 ? SEP_LEN : 0);
+}
+
+// Length of a pre-chunk text: the overlap prefix, if any, and a body of `segmentCount` segments.
+function withPrefixLength(overlapPrefix: string, bodyLength: number, segmentCount: number): number {
+  if (!overlapPrefix) return bodyLength;
+  return codePointLength(overlapPrefix) + (segmentCount > 0 ? SEP_LEN + bodyLength : 0);
 }
 
 /** Decides whether an element starts a new semantic unit (section, page, topic). May keep state. */
@@ -145,10 +150,15 @@ export function onNextPage(): BoundaryPredicate {
 // Accumulates consecutive elements while they fit (the library's `PreChunkBuilder`). The size
 // checks measure raw element text, before whitespace is collapsed, as the library does.
 class PreChunkBuilder {
-  private elements: Element[] = [];
-  private segments: string[] = [];
+  // The elements gathered so far: the first `elementCount` entries of a list reused from one
+  // pre-chunk to the next, each pre-chunk getting an exact-size copy (a list grown by `push`
+  // holds room for 17).
+  private readonly elements: Element[] = [];
+  private elementCount = 0;
+  private body = '';
+  private segmentCount = 0;
+  private bodyLength = 0;
   private overlapPrefix = '';
-  private segmentsLength = 0;
   private hasTable = false;
   // Raw lengths for the size checks: the overlap prefix and each element with text count.
   private rawLength = 0;
@@ -159,7 +169,7 @@ class PreChunkBuilder {
   // Whether `el`, whose raw text is `length` code points long, may join.
   willFit(el: Element, length: number): boolean {
     const { opts } = this;
-    const empty = this.elements.length === 0;
+    const empty = this.elementCount === 0;
     if (opts.isolate_table) {
       if (isTableFamily(el)) return empty;
       if (this.hasTable) return false;
@@ -174,11 +184,12 @@ class PreChunkBuilder {
   add(el: Element, { segment, length, segmentLength }: MeasuredText): void {
     const table = isTableFamily(el);
     // A table isolated in a pre-chunk of its own takes no overlap prefix.
-    if (table && this.opts.isolate_table && this.elements.length === 0) this.start('');
-    this.elements.push(el);
+    if (table && this.opts.isolate_table && this.elementCount === 0) this.start('');
+    this.elements[this.elementCount++] = el;
     if (segment) {
-      this.segments.push(segment);
-      this.segmentsLength += segmentLength;
+      this.bodyLength += this.segmentCount > 0 ? SEP_LEN + segmentLength : segmentLength;
+      this.body = joinParts(this.body, segment);
+      this.segmentCount++;
     }
     if (table) this.hasTable = true;
     if (length > 0) {
@@ -189,19 +200,21 @@ class PreChunkBuilder {
 
   // The pre-chunk accumulated so far (undefined when empty); the next one starts after it.
   flush(): PreChunk | undefined {
-    const { elements, opts } = this;
-    if (elements.length === 0) return undefined;
-    const preChunk = new PreChunk(elements, this.segments, this.overlapPrefix, this.segmentsLength, this.hasTable);
-    const tableOnly = opts.isolate_table && elements.length === 1 && this.hasTable;
+    const { elementCount, opts } = this;
+    if (elementCount === 0) return undefined;
+    const elements = this.elements.slice(0, elementCount);
+    const preChunk = new PreChunk(elements, this.body, this.segmentCount, this.bodyLength, this.overlapPrefix, this.hasTable);
+    const tableOnly = opts.isolate_table && elementCount === 1 && this.hasTable;
     this.start(tableOnly || !opts.overlap_all ? '' : preChunk.overlapTail(opts.overlap));
     return preChunk;
   }
 
   private start(overlapPrefix: string): void {
-    this.elements = [];
-    this.segments = [];
+    this.elementCount = 0;
+    this.body = '';
+    this.segmentCount = 0;
+    this.bodyLength = 0;
     this.overlapPrefix = overlapPrefix;
-    this.segmentsLength = 0;
     this.hasTable = false;
     this.rawLength = overlapPrefix ? codePointLength(overlapPrefix) : 0;
     this.rawCount = overlapPrefix ? 1 : 0;
@@ -212,22 +225,23 @@ class PreChunkBuilder {
  * Groups elements into pre-chunks (the library's `PreChunker`): an element joins the current
  * pre-chunk unless a boundary predicate fires or it does not fit (soft maximum exceeded, hard
  * maximum counting the `"\n\n"` separators, or table isolation). Every predicate sees every
- * element.
+ * element. Pre-chunks are handed over one at a time, so that each can become chunks before the
+ * next is gathered.
  */
-export function preChunks(elements: readonly Element[], opts: ChunkingOptions, predicates: readonly BoundaryPredicate[] = []): PreChunk[] {
-  const out: PreChunk[] = [];
+export function* preChunks(elements: readonly Element[], opts: ChunkingOptions, predicates: readonly BoundaryPredicate[] = []): Generator<PreChunk> {
   const builder = new PreChunkBuilder(opts);
-  for (const el of elements) {
+  // An index loop: `for...of` here allocated an iterator result per element.
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i] as Element;
     let boundary = false;
     for (const predicate of predicates) if (predicate(el)) boundary = true;
     const measured = measureText(el.text, el.type === 'CodeSnippet');
     if (boundary || !builder.willFit(el, measured.length)) {
       const done = builder.flush();
-      if (done) out.push(done);
+      if (done) yield done;
     }
     builder.add(el, measured);
   }
   const last = builder.flush();
-  if (last) out.push(last);
-  return out;
+  if (last) yield last;
 }

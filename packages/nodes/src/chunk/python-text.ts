@@ -41,12 +41,13 @@ export function pyStrip(s: string): string {
 // space, or a space followed by more whitespace. A lone space between words is left alone.
 const CHANGED_RUN = /[\t\n\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*| [\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
-// Python whitespace other than " " and "\n".
-const OTHER_WHITESPACE_CHAR = /[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+// Text that `joinLines` cannot take: two spaces in a row, or Python whitespace other than " " and
+// "\n".
+const NOT_LINES = /  |[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
 /** Python `" ".join(s.split())`: every whitespace run becomes one space, ends trimmed. */
 export function collapseWhitespace(s: string): string {
-  if (!OTHER_WHITESPACE_CHAR.test(s)) {
+  if (!NOT_LINES.test(s)) {
     const joined = joinLines(s);
     if (joined !== undefined) return joined;
   }
@@ -54,22 +55,21 @@ export function collapseWhitespace(s: string): string {
 }
 
 /**
- * `" ".join(s.split())` for a text whose only whitespace is `" "` and `"\n"`, when it is what
- * partitioners mostly emit: words separated by one space or one line break, nothing at either
- * end. Then only the line breaks change: the result is made of the slices of `s` between them.
- * `undefined` for any other such text.
+ * `" ".join(s.split())` for a text without two spaces in a row and without Python whitespace other
+ * than `" "` and `"\n"`, when it is what partitioners mostly emit: words separated by one space or
+ * one line break, nothing at either end. Then the line breaks become spaces and nothing else
+ * changes. `undefined` for any other such text.
  */
 export function joinLines(s: string): string | undefined {
-  const last = s.length - 1;
-  if (s.charCodeAt(0) <= 0x20 || s.charCodeAt(last) <= 0x20 || s.includes('  ')) return undefined;
+  if (s.charCodeAt(0) <= 0x20 || s.charCodeAt(s.length - 1) <= 0x20) return undefined;
   let lineBreak = s.indexOf('\n');
   if (lineBreak < 0) return s;
+  // Slices of `s` joined by spaces: the result shares the characters of `s` instead of copying them.
   let out = '';
   let start = 0;
   while (lineBreak >= 0) {
-    const before = s.charCodeAt(lineBreak - 1);
     const after = s.charCodeAt(lineBreak + 1);
-    if (before === 0x20 || after === 0x20 || after === 0x0a) return undefined;
+    if (s.charCodeAt(lineBreak - 1) === 0x20 || after === 0x20 || after === 0x0a) return undefined;
     out = out + s.slice(start, lineBreak) + ' ';
     start = lineBreak + 1;
     lineBreak = s.indexOf('\n', start);

@@ -4,7 +4,7 @@ import type { Element, ElementType } from '@quarry/core';
 import { PreChunk, isTitle, onNextPage, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
-const groups = (pcs: readonly PreChunk[]) => pcs.map((pc) => pc.elements.map((e) => e.text));
+const groups = (pcs: Iterable<PreChunk>) => [...pcs].map((pc) => pc.elements.map((e) => e.text));
 
 describe('segmentOf', () => {
   it('collapses whitespace except in CodeSnippet', () => {
@@ -35,7 +35,7 @@ describe('PreChunk', () => {
     const merged = PreChunk.of(items.slice(0, 2), 'pre').combine(PreChunk.of(items.slice(2), 'dropped'));
     expect([merged.text, merged.textLength, merged.hasTable]).toEqual([whole.text, whole.textLength, true]);
     expect(merged.elements).toEqual(items);
-    expect(merged.segments).toEqual(['T', 'a b', 'c 😀', 'x y']);
+    expect([merged.body, merged.segmentCount]).toEqual(['T\n\na b\n\nc 😀\n\nx y', 4]);
     // The emoji is one code point.
     expect(merged.textLength).toBe(merged.text.length - 1);
   });
@@ -79,13 +79,13 @@ describe('preChunks', () => {
 
   it('adds elements without text but gives them no separator', () => {
     const opts = chunkingOptions('basic', { max_characters: 8 });
-    const pcs = preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts);
+    const pcs = [...preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts)];
     expect(pcs.map((p) => p.text)).toEqual(['foo\n\nbar']);
   });
 
   it('prefixes the next pre-chunk with the overlap tail when overlap_all, but not across tables', () => {
     const opts = chunkingOptions('basic', { max_characters: 30, overlap: 6, overlap_all: true });
-    const pcs = preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts);
+    const pcs = [...preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts)];
     expect(pcs.map((p) => p.text)).toEqual(['first sentence here.', 'here.\n\nsecond sentence here.', 'tab', 'after table']);
   });
 
@@ -106,10 +106,10 @@ describe('preChunks segments and lengths', () => {
   it('gives each pre-chunk exactly its own segments, a short one after a long one included', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
     const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
-    expect(preChunks(items, opts).map((pc) => [pc.elements.map((e) => e.text), pc.segments])).toEqual([
-      [['a', 'b', '', 'c'], ['a', 'b', 'c']],
-      [['d'.repeat(18)], ['d'.repeat(18)]],
-      [['e'], ['e']],
+    expect([...preChunks(items, opts)].map((pc) => [pc.elements.map((e) => e.text), pc.body, pc.segmentCount])).toEqual([
+      [['a', 'b', '', 'c'], 'a\n\nb\n\nc', 3],
+      [['d'.repeat(18)], 'd'.repeat(18), 1],
+      [['e'], 'e', 1],
     ]);
   });
 
@@ -131,10 +131,12 @@ describe('preChunks segments and lengths', () => {
     const elements: Element[] = [];
     for (let i = 0; i < 3000; i++) elements.push(el(types[next() % types.length] as ElementType, Array.from({ length: next() % 14 }, pick).join('')));
     const opts = chunkingOptions('basic', { max_characters: 30, new_after_n_chars: 25, isolate_table: false });
-    const pcs = preChunks(elements, opts);
+    const pcs = [...preChunks(elements, opts)];
     expect(pcs.flatMap((pc) => pc.elements)).toEqual(elements);
     for (const pc of pcs) {
-      expect(pc.segments).toEqual(pc.elements.map(segmentOf).filter((s) => s !== ''));
+      const segments = pc.elements.map(segmentOf).filter((s) => s !== '');
+      expect([pc.body, pc.segmentCount]).toEqual([segments.join('\n\n'), segments.length]);
+      expect(pc.bodyLength).toBe(Array.from(pc.body).length);
       // Array.from iterates code points; a lone surrogate is one, as in Python.
       expect(pc.textLength).toBe(Array.from(pc.text).length);
       // Raw lengths fit the hard maximum, separators counted, unless the element is alone.
