@@ -120,8 +120,10 @@ function consolidateDicts(strategy: ConsolidationStrategy, values: unknown[]): u
 // value) it does not hold yet. Lists are made at their exact size (a list grown by `push` holds
 // room for 17, and every chunk keeps its own).
 function withUnique(list: unknown[] | undefined, v: unknown): unknown[] {
+  const items = Array.isArray(v) ? v : [v];
   let out = list;
-  for (const x of Array.isArray(v) ? v : [v]) {
+  for (let i = 0; i < items.length; i++) {
+    const x: unknown = items[i];
     if (out === undefined) out = [x];
     else if (!out.includes(x)) out = out.concat([x]);
   }
@@ -149,7 +151,9 @@ export function consolidateMetadata(elements: readonly Element[]): ElementMetada
   // The common strategies fold each value into `out` as it comes; the dict-merging ones (rare)
   // gather their values and are consolidated at the end.
   let gathered: Map<string, unknown[]> | undefined;
-  for (const { metadata } of elements) {
+  // Index loops: `for...of` here allocated an iterator result per element.
+  for (let i = 0; i < elements.length; i++) {
+    const { metadata } = elements[i] as Element;
     for (const field in metadata) {
       const v = metadata[field];
       if (v === undefined || v === null) continue;
@@ -209,14 +213,19 @@ function withoutOrigElements(el: Element): Element {
   return { ...el, metadata };
 }
 
+function hasOrigElements(el: Element): boolean {
+  return el.metadata.orig_elements !== undefined && el.metadata.orig_elements !== null;
+}
+
 /**
- * The `orig_elements` of a chunk: its source elements. As in the reference
- * library, an element is shared, not copied, unless it has `orig_elements` of its own (it is a
- * chunk being re-chunked); then a copy without them is used, so orig_elements never nest and the
- * input stays untouched.
+ * The `orig_elements` of a chunk: its source elements. As in the reference library, an element is
+ * shared, not copied, unless it has `orig_elements` of its own (it is a chunk being re-chunked);
+ * then a copy without them is used, so orig_elements never nest and the input stays untouched.
+ * When no element has any, the result is `elements` itself: pass a list the chunk may keep.
  */
-export function origElementsFor(elements: readonly Element[]): Element[] {
-  return elements.map((el) => (el.metadata.orig_elements === undefined || el.metadata.orig_elements === null ? el : withoutOrigElements(el)));
+export function origElementsFor(elements: Element[]): Element[] {
+  if (!elements.some(hasOrigElements)) return elements;
+  return elements.map((el) => (hasOrigElements(el) ? withoutOrigElements(el) : el));
 }
 
 /** `orig_elements` of a table's chunks: one deep copy of the table, its `orig_elements` cleared. */

@@ -30,7 +30,8 @@ export class PreChunk {
   readonly textLength: number;
 
   /**
-   * @param elements the elements, in order.
+   * @param elements the elements, in order: a list of the pre-chunk's own (its chunks keep it as
+   *   their `orig_elements`).
    * @param body their non-empty segments (see {@link segmentOf}) joined by {@link TEXT_SEPARATOR}.
    * @param segmentCount how many segments `body` joins.
    * @param bodyLength the length of `body` in code points.
@@ -38,7 +39,7 @@ export class PreChunk {
    * @param hasTable whether one of the elements is a table.
    */
   constructor(
-    readonly elements: readonly Element[],
+    readonly elements: Element[],
     readonly body: string,
     readonly segmentCount: number,
     readonly bodyLength: number,
@@ -59,7 +60,7 @@ export class PreChunk {
   static of(elements: readonly Element[], overlapPrefix = ''): PreChunk {
     const segments = elements.map(segmentOf).filter((s) => s !== '');
     const body = segments.join(TEXT_SEPARATOR);
-    return new PreChunk(elements, body, segments.length, codePointLength(body), overlapPrefix, elements.some(isTableFamily));
+    return new PreChunk(elements.slice(), body, segments.length, codePointLength(body), overlapPrefix, elements.some(isTableFamily));
   }
 
   /** The chunk text: overlap prefix and body joined by a blank line. */
