@@ -19,7 +19,8 @@ export function appendCompositeChunks(preChunk: PreChunk, ctx: ChunkContext, out
     out.push({ element_id: randomUuid(), type: 'CompositeElement', text, metadata });
     return;
   }
-  const pieces = splitText(text, ctx);
+  // Code points and code units agree: no astral characters, no mapping to split on.
+  const pieces = preChunk.textLength === text.length ? ctx.splitter.pieces(text) : splitText(text, ctx);
   const continuation = { ...metadata, is_continuation: true };
   for (let i = 0; i < pieces.length; i++) {
     out.push({ element_id: randomUuid(), type: 'CompositeElement', text: pieces[i] as string, metadata: i === 0 ? metadata : continuation });
