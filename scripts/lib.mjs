@@ -34,7 +34,8 @@ export function ensureInstalled() {
   run(cmd, [...pre, 'install', '--frozen-lockfile', '--reporter=append-only']);
 }
 
-/** Compiles every package (TypeScript project references). */
+/** Compiles every package (TypeScript project references) and copies the patched pdf.js into @quarry/nodes. */
 export function build() {
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
+  run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'vendor-pdfjs.mjs')]);
 }

@@ -64,6 +64,7 @@ export function buildProgram(): Command {
     .option('--infer-table-structure', 'add text_as_html to tables')
     .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
+    .option('--pdf-engine <engine>', 'pdfium | pdfjs: the engine reading PDF text layers (default pdfium)')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
     .option('-q, --quiet', 'do not print warnings (errors still print)')
     .action(async (files: string[], opts) => (await import('./commands/partition.js')).partitionCommand(files, opts));

@@ -2,9 +2,13 @@
  * PDF partitioning figures. Run: `node --import tsx packages/nodes/bench/pdf.bench.ts`.
  *
  * Prints JSON lines:
- * - `pdf-fast`: the fast strategy on DA-619p.pdf (619 pages), pages/s, against raw pdf.js
- *   `getTextContent` over every page of the same file in the same process (`ratio` = our time /
- *   raw time; the goal is <= 1.2), and our single-thread time for reference;
+ * - `pdf-fast`: the fast strategy on DA-619p.pdf (619 pages) with the default engine (PDFium),
+ *   pages/s, against raw pdf.js `getTextContent` over every page of the same file in the same
+ *   process (`ratio` = our time / raw time), our single-thread time, and the same partition with
+ *   the pdf.js engine (`pdfjs_engine_s`);
+ * - `pdf-fast-vs-pdfium-text`: the same against raw PDFium text extraction on one thread (every
+ *   page's text page and `FPDFText_GetText`, nothing else: the text-only figure of PDFium-WASM;
+ *   `ratio` = their time / ours, > 1 means our typed elements come faster than their plain text);
  * - `pdf-fast-vs-pdf-parse`: the same against pdf-parse (`ratio` = their time / ours, > 1 means
  *   we are faster), measured in a child process per run so its own pdf.js copy (and the polyfills
  *   it installs) cannot touch ours;
@@ -25,6 +29,7 @@ import { pdfPartitioner } from '../src/partition/formats/pdf.js';
 import { extractLayouts } from '../src/partition/formats/pdf-extract-pages.js';
 import { stopPageWorker } from '../src/partition/formats/pdf-page-worker-host.js';
 import { loadPdfjs, pdfjsAssetDirs } from '../src/partition/formats/pdf-load.js';
+import { instantiatePdfium } from '../src/partition/formats/pdfium-module.js';
 import { releaseOcrWorkers } from '../src/partition/ocr.js';
 import type { FormatPartitionOptions } from '../src/partition/types.js';
 import { formatOptions } from '../test/partition/format-options.js';
@@ -66,6 +71,28 @@ async function rawTextContent(bytes: Uint8Array): Promise<number> {
   }
   await doc.destroy();
   return items;
+}
+
+/** Raw PDFium: every page's text page and its plain text, on this thread, nothing else. */
+async function rawPdfiumText(bytes: Uint8Array): Promise<number> {
+  const { x, u8 } = await instantiatePdfium();
+  const data = x.malloc(bytes.length);
+  u8().set(bytes, data);
+  const doc = x.FPDF_LoadMemDocument(data, bytes.length, 0);
+  let chars = 0;
+  for (let i = 0, n = x.FPDF_GetPageCount(doc); i < n; i++) {
+    const page = x.FPDF_LoadPage(doc, i);
+    const text = x.FPDFText_LoadPage(page);
+    const count = x.FPDFText_CountChars(text);
+    const buf = x.malloc(2 * (count + 1));
+    chars += x.FPDFText_GetText(text, 0, count, buf);
+    x.free(buf);
+    x.FPDFText_ClosePage(text);
+    x.FPDF_ClosePage(page);
+  }
+  x.FPDF_CloseDocument(doc);
+  x.free(data);
+  return chars;
 }
 
 /** Runs this file again in child mode; returns its JSON output. */
@@ -161,17 +188,24 @@ async function main(): Promise<void> {
   const oursOneThread = async (): Promise<void> => {
     await extractLayouts(bytes, { parallel: false });
   };
+  const oursPdfjs = async (): Promise<void> => {
+    await pdfPartitioner.partition(bytes, { ...options('fast', 'DA-619p.pdf'), pdf_engine: 'pdfjs' });
+  };
   // Warm-up: pdf.js import, the page worker thread, the part-of-speech tagger's lexicon.
   await ours();
   await rawTextContent(bytes);
   await oursOneThread();
+  await oursPdfjs();
+  await rawPdfiumText(bytes);
 
-  const t = { ours: [] as number[], raw: [] as number[], one: [] as number[], pdfParse: [] as number[] };
+  const t = { ours: [] as number[], raw: [] as number[], one: [] as number[], pdfParse: [] as number[], pdfjs: [] as number[], pdfium: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     t.ours.push(await seconds(ours));
     t.raw.push(await seconds(() => rawTextContent(bytes)));
     t.one.push(await seconds(oursOneThread));
     t.pdfParse.push(child('--pdf-parse-child', LONG).seconds as number);
+    t.pdfjs.push(await seconds(oursPdfjs));
+    t.pdfium.push(await seconds(() => rawPdfiumText(bytes)));
   }
   const ourS = median(t.ours);
   const rawS = median(t.raw);
@@ -186,9 +220,14 @@ async function main(): Promise<void> {
       raw_getTextContent_s: round(rawS),
       raw_pages_per_s: round(pages / rawS, 1),
       ratio: round(ourS / rawS),
-      goal: 'ratio <= 1.2',
       ours_single_thread_layout_s: round(median(t.one)),
+      pdfjs_engine_s: round(median(t.pdfjs)),
+      pdfjs_engine_pages_per_s: round(pages / median(t.pdfjs), 1),
     }),
+  );
+  const pdfiumS = median(t.pdfium);
+  console.log(
+    JSON.stringify({ bench: 'pdf-fast-vs-pdfium-text', file: 'DA-619p.pdf', ours_s: round(ourS), ours_pages_per_s: round(pages / ourS, 1), pdfium_text_s: round(pdfiumS), pdfium_text_pages_per_s: round(pages / pdfiumS, 1), ratio: round(pdfiumS / ourS), goal: 'ratio > 1' }),
   );
   const pdfParseS = median(t.pdfParse);
   console.log(

@@ -4,7 +4,7 @@ import type { Logger } from '@quarry/core';
 import { elementToJSON } from '@quarry/core/element';
 import { errorMessage, isQuarryError } from '@quarry/core/errors';
 import { silentLogger } from '@quarry/core/logger';
-import type { PartitionStrategy } from '@quarry/nodes';
+import type { PartitionStrategy, PdfEngine } from '@quarry/nodes';
 import { PartitionPool } from '@quarry/nodes/pool';
 import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
@@ -19,11 +19,15 @@ export interface PartitionCommandOptions extends PartitionProcessFlags {
   ocrLanguages: string;
   encoding: string;
   uniqueElementIds: boolean;
+  /** `pdfium` or `pdfjs`; default the partitioner's. */
+  pdfEngine?: string;
   /** Hide warnings (errors still print). */
   quiet?: boolean;
 }
 
 const STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'];
+// Checked here rather than imported: this command's import path stays free of the partitioners.
+const PDF_ENGINES: readonly PdfEngine[] = ['pdfium', 'pdfjs'];
 
 /**
  * `quarry partition FILE... [--strategy S] [--output DIR]`: writes `<file name>.json` per input
@@ -33,6 +37,9 @@ const STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'];
  */
 export async function partitionCommand(files: string[], opts: PartitionCommandOptions): Promise<void> {
   if (!STRATEGIES.includes(opts.strategy)) throw new UserError(`--strategy must be one of ${STRATEGIES.join(', ')}, got "${opts.strategy}"`);
+  if (opts.pdfEngine !== undefined && !PDF_ENGINES.includes(opts.pdfEngine as PdfEngine)) {
+    throw new UserError(`--pdf-engine must be one of ${PDF_ENGINES.join(', ')}, got "${opts.pdfEngine}"`);
+  }
   if (!opts.output && files.length > 1) throw new UserError('--output DIR is required when partitioning several files');
   if (opts.output) await mkdir(opts.output, { recursive: true });
   const pool = new PartitionPool(partitionPoolOptions(opts));
@@ -89,6 +96,7 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
     ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
     encoding: opts.encoding,
     unique_element_ids: opts.uniqueElementIds,
+    ...(opts.pdfEngine ? { pdf_engine: opts.pdfEngine as PdfEngine } : {}),
   }, { logger: warningLogger(file, opts.quiet ?? false) });
   const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
   if (!opts.output) {

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { makePdf, textLines } from '../../../nodes/test/partition/formats/pdf-fixture.js';
 import { hostileFiles } from '../../../nodes/test/support/hostile-files.js';
 import { runCli } from '../run-cli.js';
 
@@ -56,5 +57,21 @@ describe('quarry partition', () => {
   it('needs --output for several files and a known strategy', async () => {
     expect((await runCli(['partition', 'examples/docs/reading-list.csv', 'examples/docs/field-guide.md'])).stderr).toBe('quarry: --output DIR is required when partitioning several files\n');
     expect((await runCli(['partition', 'examples/docs/reading-list.csv', '--strategy', 'magic'])).code).toBe(2);
+  });
+
+  it('reads a PDF with either engine (--pdf-engine), the same elements from both', async () => {
+    const pdf = join(dir, 'memo.pdf');
+    await writeFile(pdf, makePdf([{ texts: [{ x: 72, y: 600, size: 18, text: 'Memo', bold: true }, ...textLines(['The meeting moved to Friday.'], 72, 11, 560)] }]));
+    const read = async (engine: string): Promise<Array<{ type: string; text: string }>> => {
+      const r = await runCli(['partition', pdf, '--strategy', 'fast', '--pdf-engine', engine]);
+      expect(r.code).toBe(0);
+      return (JSON.parse(r.stdout) as Array<{ type: string; text: string }>).map(({ type, text }) => ({ type, text }));
+    };
+    const pdfium = await read('pdfium');
+    expect(pdfium).toEqual([{ type: 'Title', text: 'Memo' }, { type: 'NarrativeText', text: 'The meeting moved to Friday.' }]);
+    expect(await read('pdfjs')).toEqual(pdfium);
+    const bad = await runCli(['partition', pdf, '--pdf-engine', 'mupdf']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('quarry: --pdf-engine must be one of pdfium, pdfjs, got "mupdf"\n');
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import { providerError } from '../providers/errors.js';
 import type { EmbedBackend } from './batch-operator.js';
+import { importOptional } from '../optional-dependency.js';
 
 /** ONNX weight variants transformers.js can load (`onnx/model.onnx`, `onnx/model_quantized.onnx`, ...). */
 export const LOCAL_DTYPES = ['fp32', 'fp16', 'q8', 'int8', 'uint8', 'q4', 'bnb4', 'q4f16'] as const;
@@ -99,7 +100,7 @@ export async function loadLocalModel(settings: LocalModelSettings, options: Load
   const dimensions = positive(config.hidden_size) ?? positive(config.d_model) ?? positive(config.dim);
   if (dimensions === undefined) throw unavailable(dir, 'config.json gives no hidden_size');
 
-  const tf = await import('@huggingface/transformers');
+  const tf = await importOptional<typeof import('@huggingface/transformers')>('@huggingface/transformers', 'a local embedding model');
   const lease = await acquireWeights(tf, dir, settings.dtype, onnxFile, options.keepWarmMs ?? KEEP_WARM_MS);
   const { tokenizer, model } = lease.weights;
 

@@ -5,11 +5,22 @@ import type { ProviderPool } from '../providers/pool.js';
 import type { EmbedBackend } from './batch-operator.js';
 import { usesOpenAITokenizer } from './embedding-models.js';
 import { BEDROCK_COHERE_MAX_TEXTS } from '../providers/bedrock.js';
+import { importOptional } from '../optional-dependency.js';
 
 /** Remote embedder subtypes: the hosted platform's five plus `openai` (any OpenAI-compatible endpoint). */
 export const REMOTE_EMBED_SUBTYPES = ['azure_openai', 'bedrock', 'ibm', 'openai', 'togetherai', 'voyageai'] as const;
 /** A remote embedder subtype. */
 export type RemoteEmbedSubtype = (typeof REMOTE_EMBED_SUBTYPES)[number];
+
+/** The SDK each remote embedder calls its provider with (watsonx.ai is two plain HTTP calls). */
+const EMBEDDER_SDKS: Readonly<Record<RemoteEmbedSubtype, string | undefined>> = {
+  azure_openai: 'openai',
+  bedrock: '@aws-sdk/client-bedrock-runtime',
+  ibm: undefined,
+  openai: 'openai',
+  togetherai: 'openai',
+  voyageai: 'openai',
+};
 
 /** Parsed settings of a remote embedder (the union of every subtype's keys; each subtype's schema is in its node file). */
 export interface RemoteEmbedSettings {
@@ -84,7 +95,12 @@ export async function createRemoteBackend(
     ...(deps.env ? { env: deps.env } : {}),
   });
   const embed = provider.embed!;
-  const { get_encoding } = await import('tiktoken');
+  // Both optional packages are looked for now, so one message names everything to install.
+  const sdk = EMBEDDER_SDKS[subtype];
+  const install = sdk ? [sdk, 'tiktoken'] : ['tiktoken'];
+  const purpose = `the ${subtype} embedder`;
+  if (sdk) await importOptional(sdk, purpose, { install });
+  const { get_encoding } = await importOptional<typeof import('tiktoken')>('tiktoken', purpose, { install });
   const encoder: Tiktoken = get_encoding('cl100k_base');
   // Azure addresses a deployment, not a model; the deployment is named after the model unless told.
   const model = subtype === 'azure_openai' && settings.deployment ? settings.deployment : info.model_name;

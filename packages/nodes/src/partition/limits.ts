@@ -44,8 +44,8 @@ const SPECS: Readonly<Record<keyof PartitionLimits, LimitSpec>> = {
   maxCsvBytes: { env: 'QUARRY_MAX_CSV_BYTES', unit: 'bytes', fallback: 16 * 2 ** 20 },
   // A text file's elements outweigh it many times: 64 MB (190,000 elements) peaked at 843 MB resident.
   maxTextBytes: { env: 'QUARRY_MAX_TEXT_BYTES', unit: 'bytes', fallback: 64 * 2 ** 20 },
-  // Parsed, a DOCX's XML costs about 15 MB of memory per MB and an XLSX's (exceljs) about 17:
-  // 32 MiB peaks near 670 MB (DOCX) and 820 MB (XLSX).
+  // Parsed into a tree, a DOCX's XML costs about 15 MB of memory per MB: 32 MiB peaks near 670 MB.
+  // XLSX sheets are streamed: 32 MiB of sheet XML peaked near 600 MB with the Table it makes.
   maxXmlBytes: { env: 'QUARRY_MAX_XML_BYTES', unit: 'bytes of XML', fallback: 32 * 2 ** 20 },
 };
 

@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { Logger } from '@quarry/core';
 import { QuarryError, quarryError } from '@quarry/core/errors';
+import { importOptional } from '../optional-dependency.js';
 import {
   languagesForScript,
   missingLanguagesWarning,
@@ -201,8 +202,20 @@ function poolFor(key: string, size: number, start: Pool['start']): Pool {
 
 type CreateWorker = (langs: unknown, oem: number, options: object) => Promise<TesseractWorker>;
 
+/** What OCR needs installed: the engine, English and the script detection data (for `auto`). */
+export const OCR_PACKAGES: readonly string[] = ['tesseract.js', ocrDataPackage('eng'), ocrDataPackage('osd')];
+
+/**
+ * tesseract.js, an optional peer.
+ *
+ * @throws OPTIONAL_DEPENDENCY_MISSING naming {@link OCR_PACKAGES} when it is not installed.
+ */
+export async function loadTesseract(): Promise<{ createWorker: CreateWorker }> {
+  return importOptional<{ createWorker: CreateWorker }>('tesseract.js', 'OCR', { install: OCR_PACKAGES });
+}
+
 async function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
-  const tesseract = (await import('tesseract.js')) as unknown as { createWorker: CreateWorker };
+  const tesseract = await loadTesseract();
   const worker = await tesseract.createWorker(langs, oem, {
     ...options,
     gzip: true,
@@ -231,10 +244,11 @@ function startRecognizer(langs: LanguageData[], logger: Logger | undefined): Pro
 }
 
 /** An OSD worker: OSD runs on the legacy engine only, with the `osd` data. */
-function startDetector(logger: Logger | undefined): Promise<TesseractWorker> {
+async function startDetector(logger: Logger | undefined): Promise<TesseractWorker> {
+  await loadTesseract();
   const osd = resolveOcrLanguages(['osd']).found[0];
   if (!osd) {
-    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `script detection needs ${ocrDataPackage('osd')}, which is not installed`, { details: { languages: ['osd'] } });
+    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `script detection needs ${ocrDataPackage('osd')}, which is not installed: npm install ${ocrDataPackage('osd')}`, { details: { languages: ['osd'] } });
   }
   return createWorker('osd', 0, { langPath: osd.dir, legacyCore: true, legacyLang: true }, logger);
 }
@@ -347,7 +361,9 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
     logger?.debug('ocr: script detected', { script, languages: found.map((f) => f.code) });
   }
   if (found.length === 0) {
-    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `no OCR data is installed for ${missing.join(', ')} (install ${missing.map(ocrDataPackage).join(', ')})`, {
+    // Without the engine, say so before anything about its language data.
+    await loadTesseract();
+    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `no OCR data is installed for ${missing.join(', ')}: npm install ${missing.map(ocrDataPackage).join(' ')}`, {
       details: { languages: missing },
     });
   }

@@ -3,6 +3,7 @@ import { assignElementIds } from '@quarry/core/element';
 import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
 import { silentLogger } from '@quarry/core/logger';
 import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType } from './detect-filetype.js';
+import { PDF_ENGINES, type PdfEngine } from './formats/pdf-engine.js';
 import { setElementHierarchy } from './element-hierarchy.js';
 import { BUILTIN_FORMATS, findFormat, loadFormat } from './formats/index.js';
 import { fileBaseName, stampFileMetadata } from './file-metadata.js';
@@ -43,6 +44,11 @@ export interface PartitionFileRequest {
   extract_image_block_types?: string[];
   /** Default false. */
   coordinates?: boolean;
+  /**
+   * The engine reading PDF text layers: `pdfium` (default: PDFium in WebAssembly, the faster) or
+   * `pdfjs` (Mozilla's pdf.js). `hi_res` reads with pdf.js either way.
+   */
+  pdf_engine?: PdfEngine;
   /** Element types to drop from the result. Default none. */
   exclude_elements?: string[];
   /** Default true: UUID ids; false: the reference's deterministic SHA-256 ids. */
@@ -126,6 +132,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     ocr_languages: request.ocr_languages ?? ['auto'],
     extract_image_block_types: request.extract_image_block_types ?? [],
     coordinates: request.coordinates ?? false,
+    ...(request.pdf_engine ? { pdf_engine: request.pdf_engine } : {}),
     ...(request.pages ? { pages: request.pages } : {}),
     filename,
     filetype: detected.mime,
@@ -208,6 +215,11 @@ function validate(request: PartitionFileRequest): void {
     throw quarryError('INVALID_ARGUMENT', 'partitionFile needs a non-empty filename');
   }
   validStartingPageNumber(request.starting_page_number);
+  if (request.pdf_engine !== undefined && !PDF_ENGINES.includes(request.pdf_engine)) {
+    throw quarryError('INVALID_ARGUMENT', `unknown pdf_engine "${String(request.pdf_engine)}"; expected one of ${PDF_ENGINES.join(', ')}`, {
+      details: { pdf_engine: request.pdf_engine },
+    });
+  }
   if (request.strategy !== undefined && !STRATEGIES.includes(request.strategy)) {
     throw quarryError('INVALID_ARGUMENT', `unknown strategy "${String(request.strategy)}"; expected one of ${STRATEGIES.join(', ')}`, {
       details: { strategy: request.strategy },

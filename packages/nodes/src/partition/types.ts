@@ -1,4 +1,5 @@
 import type { Element, FormatDefinition, Logger } from '@quarry/core';
+import type { PdfEngine } from './formats/pdf-engine.js';
 
 export type { FormatDefinition };
 
@@ -20,6 +21,8 @@ export interface FormatPartitionOptions {
   extract_image_block_types: string[];
   /** Whether to emit `metadata.coordinates`. */
   coordinates: boolean;
+  /** The engine reading PDF text layers (absent: `DEFAULT_PDF_ENGINE`). */
+  pdf_engine?: PdfEngine;
   /** Only these pages (1-based) of a paged document, where the format can skip the others. */
   pages?: ReadonlySet<number>;
   /** The document's file name (basename), for messages and nested documents. */

@@ -1,6 +1,7 @@
 import { defineNode, oneOf, strictSettings, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
 import { z } from 'zod';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
+import { PDF_ENGINES } from './formats/pdf-engine.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
 import { uniqueElementIds } from './unique-element-ids.js';
 
@@ -66,6 +67,7 @@ const unstructuredApiShape = {
     .describe('element types whose image blocks are stored as Base64 in metadata; default none'),
   infer_table_structure: z.boolean().default(false).describe('PDF tables get metadata.text_as_html'),
   coordinates: z.boolean().default(false).describe('PDF elements get metadata.coordinates'),
+  pdf_engine: oneOf(PDF_ENGINES, 'pdf_engine').optional().describe('Fast: "pdfium" (default) or "pdfjs" reads PDF text layers'),
   unique_element_ids: uniqueElementIds,
 };
 
@@ -100,6 +102,7 @@ export function requestFor(document: SourceDocument, settings: PartitionUnstruct
     ocr_languages: settings.ocr_languages,
     extract_image_block_types: settings.extract_image_block_types ?? [],
     coordinates: settings.coordinates,
+    ...(settings.pdf_engine ? { pdf_engine: settings.pdf_engine } : {}),
     exclude_elements: settings.exclude_elements ?? [],
     unique_element_ids: settings.unique_element_ids,
   };

@@ -4,6 +4,7 @@ import { JSON_INSTRUCTION, PROVIDER_ENV, callContext, estimateTokens, requireSet
 import { providerError } from './errors.js';
 import { credentialId, ProviderPool } from './pool.js';
 import type { ChatMessage, ChatRequest, ChatResult, Provider } from './types.js';
+import { importOptional } from '../optional-dependency.js';
 
 type ContentBlock = Anthropic.Messages.TextBlockParam | Anthropic.Messages.ImageBlockParam;
 
@@ -37,7 +38,7 @@ export function createAnthropicProvider(opts: ProviderOptions = {}): Provider {
   const client = (): Promise<Anthropic> =>
     pool.client(clientId, async () => {
       const key = requireSetting('anthropic', apiKey, 'api_key', env.apiKey);
-      const { default: AnthropicClient } = await import('@anthropic-ai/sdk');
+      const { default: AnthropicClient } = await importOptional<typeof import('@anthropic-ai/sdk')>('@anthropic-ai/sdk', 'the anthropic provider');
       return new AnthropicClient({ apiKey: key, ...(baseURL ? { baseURL } : {}), maxRetries: 0, timeout: ctx.policy.timeoutMs + 5_000 });
     });
 

@@ -5,6 +5,7 @@ import { providerError } from './errors.js';
 import { linkSignals } from './sleep.js';
 import { credentialId, ProviderPool } from './pool.js';
 import type { ChatMessage, ChatRequest, ChatResult, EmbedRequest, EmbedResult, Provider } from './types.js';
+import { importOptional } from '../optional-dependency.js';
 
 const DEFAULT_REGION = 'us-east-1';
 /** Cohere on Bedrock takes at most 96 texts per call. */
@@ -63,7 +64,7 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
 
   const sdk = (): Promise<{ runtime: Runtime; client: BedrockRuntimeClient }> =>
     pool.client(clientId, async () => {
-      const runtime = await import('@aws-sdk/client-bedrock-runtime');
+      const runtime = await importOptional<Runtime>('@aws-sdk/client-bedrock-runtime', 'the bedrock provider');
       const client = new runtime.BedrockRuntimeClient({
         region,
         maxAttempts: 1,

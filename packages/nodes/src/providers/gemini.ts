@@ -4,6 +4,7 @@ import { PROVIDER_ENV, callContext, estimateTokens, fromEnv, requireSetting, res
 import { providerError } from './errors.js';
 import { credentialId, ProviderPool } from './pool.js';
 import type { ChatMessage, ChatRequest, ChatResult, EmbedRequest, EmbedResult, Provider } from './types.js';
+import { importOptional } from '../optional-dependency.js';
 
 function toParts(m: ChatMessage): Part[] {
   if (typeof m.content === 'string') return [{ text: m.content }];
@@ -59,7 +60,7 @@ export function createGeminiProvider(opts: ProviderOptions = {}): Provider {
     pool.client(clientId, async () => {
       if (!vertexai) requireSetting('vertexai', apiKey, 'api_key', env.apiKey);
       else if (!apiKey) requireSetting('vertexai', project, 'project (or an express-mode api_key)', env.project);
-      const { GoogleGenAI: Client } = await import('@google/genai');
+      const { GoogleGenAI: Client } = await importOptional<typeof import('@google/genai')>('@google/genai', 'the vertexai provider');
       return new Client({
         vertexai,
         ...(apiKey ? { apiKey } : {}),

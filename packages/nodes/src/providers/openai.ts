@@ -4,6 +4,7 @@ import { DEFAULT_BASE_URLS, PROVIDER_ENV, callContext, estimateTokens, requireSe
 import { providerError } from './errors.js';
 import { credentialId, ProviderPool } from './pool.js';
 import type { ChatMessage, ChatRequest, ChatResult, EmbedRequest, EmbedResult, Provider } from './types.js';
+import { importOptional } from '../optional-dependency.js';
 
 /** Providers served by the OpenAI SDK: OpenAI itself, Azure OpenAI, and OpenAI-compatible APIs. */
 export type OpenAICompatibleName = 'openai' | 'azure_openai' | 'togetherai' | 'voyageai';
@@ -52,12 +53,12 @@ export function createOpenAIProvider(name: OpenAICompatibleName, opts: ProviderO
       if (name === 'azure_openai') {
         const key = requireSetting(name, apiKey, 'api_key', env.apiKey);
         const endpoint = requireSetting(name, baseURL, 'base_url (the Azure resource endpoint)', env.baseURL);
-        const { AzureOpenAI } = await import('openai');
+        const { AzureOpenAI } = await importOptional<typeof import('openai')>('openai', 'the azure_openai provider');
         return new AzureOpenAI({ apiKey: key, endpoint, apiVersion: apiVersion!, maxRetries: 0, timeout: ctx.policy.timeoutMs + 5_000 }) as OpenAI;
       }
       // OpenAI-compatible servers run locally often need no key; the SDK insists on a string.
       const key = name === 'openai' && baseURL && !apiKey ? 'unused' : requireSetting(name, apiKey, 'api_key', env.apiKey);
-      const { default: OpenAIClient } = await import('openai');
+      const { default: OpenAIClient } = await importOptional<typeof import('openai')>('openai', `the ${name} provider`);
       return new OpenAIClient({ apiKey: key, ...(baseURL ? { baseURL } : {}), maxRetries: 0, timeout: ctx.policy.timeoutMs + 5_000 });
     });
 

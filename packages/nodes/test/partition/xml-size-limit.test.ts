@@ -1,6 +1,7 @@
 /**
- * The XML parts of one office document are parsed whole, at about 15 (DOCX) to 17 (XLSX) MB of
- * memory per MB of XML; a 256 MB main part took the process past 4.5 GB. `maxXmlBytes` (32 MiB)
+ * The XML parts of one office document cost memory in proportion: about 15 MB per MB for a DOCX
+ * parsed whole, less for XLSX sheets read as a stream; a 256 MB main part took the process past
+ * 4.5 GB. `maxXmlBytes` (32 MiB)
  * refuses such a document with FILE_TOO_LARGE as soon as its parts inflate past it. Each file is
  * partitioned in a child process (see `hostile-probe.ts`): without the limit it would exhaust the
  * test runner's memory.

@@ -644,8 +644,8 @@ const HUGE_ROW = '<row><c t="inlineStr"><is><t>One of 4,000,000</t></is></c></ro
 
 /**
  * `four-million-rows.xlsx`, about 780 KB: a workbook of one sheet whose XML is 256 MB of 4,000,000
- * one-cell rows (inline strings). exceljs holds the whole workbook: the process passed 4.5 GB
- * before the XML limit (`maxXmlBytes`), which now refuses it with FILE_TOO_LARGE.
+ * one-cell rows (inline strings). Read whole, it took the process past 4.5 GB before the XML limit
+ * (`maxXmlBytes`), which now refuses it with FILE_TOO_LARGE.
  */
 export function fourMillionRowsXlsx(): HostileFile {
   const head = utf8(`<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="${SML_NS}"><sheetData>`);

@@ -9,6 +9,7 @@ import type { default as SharpFactory, Sharp, SharpOptions } from 'sharp';
 import { isQuarryError } from '@quarry/core/errors';
 import { partitionLimits } from '../limits.js';
 import { readImageHeader, unreadableImage, type ImageHeader, type ImagePage } from './image-header.js';
+import { importOptional } from '../../optional-dependency.js';
 
 /** One page of an image file, decoded: 8-bit RGBA, transparent pixels laid on white. */
 export interface DecodedPage {
@@ -36,7 +37,7 @@ let sharpModule: Promise<typeof SharpFactory> | undefined;
  * partitioning process decodes each image once, and the cache would keep its buffers.
  */
 export function loadSharp(): Promise<typeof SharpFactory> {
-  sharpModule ??= import('sharp').then((m) => {
+  sharpModule ??= importOptional<{ default: typeof SharpFactory } | typeof SharpFactory>('sharp', 'decoding images (image files, page images)').then((m) => {
     // A CommonJS module: its namespace's default export is the function.
     const sharp = 'default' in m ? m.default : m;
     sharp.cache(false);

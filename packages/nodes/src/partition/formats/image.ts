@@ -1,5 +1,6 @@
 import type { Element } from '@quarry/core';
-import { ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
+import { importOptional, requireOptional } from '../../optional-dependency.js';
+import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../ocr.js';
 import { OcrWarnings } from '../ocr-warnings.js';
 import { eraseRulingLines } from '../ruling-lines.js';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
@@ -17,6 +18,8 @@ const OCR_DPI = 70;
 // Tesseract keeps several copies of its input: a 100 M-pixel page peaked at 2.2 GB resident.
 // Larger pages are read shrunk to this many pixels: an A4 page at 450 dpi, past what OCR needs.
 const OCR_MAX_PIXELS = 20_000_000;
+/** The optional packages partitioning images needs: decoding, enlarging small images, OCR. */
+export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ...OCR_PACKAGES];
 
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
@@ -37,7 +40,7 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     pixels = shrunk.data;
   } else if (scale > 1) {
     // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
-    const { createCanvas, ImageData } = await import('@napi-rs/canvas');
+    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'partitioning images', { install: IMAGE_PACKAGES });
     const source = createCanvas(width, height);
     source.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
     width = Math.round(width * scale);
@@ -88,6 +91,8 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
  */
 export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
+    // Decoding, enlarging small images, and OCR: one message names every package they need.
+    await requireOptional(['sharp', '@napi-rs/canvas', 'tesseract.js'], 'partitioning images', IMAGE_PACKAGES);
     const out: Element[] = [];
     const warnings = new OcrWarnings();
     let index = 0;

@@ -86,10 +86,9 @@ export class OoxmlPackage {
    */
   async xml(partPath: string): Promise<XmlNode | undefined> {
     if (this.trees.has(partPath)) return this.trees.get(partPath);
-    const f = this.zip.file(partPath);
+    const text = await this.xmlText(partPath);
     let tree: XmlNode | undefined;
-    if (f) {
-      const text = new TextDecoder().decode(await this.inflate(f, this.xmlCap));
+    if (text !== undefined) {
       try {
         const parsed = parseXmlTree(text, this.limits.maxNestingDepth);
         tree = parsed.root;
@@ -103,6 +102,15 @@ export class OoxmlPackage {
     }
     this.trees.set(partPath, tree);
     return tree;
+  }
+
+  /**
+   * The text of an XML part, or `undefined` when absent, counted against `maxXmlBytes` as
+   * {@link xml} counts it: for a part its format walks as a stream rather than a tree.
+   */
+  async xmlText(partPath: string): Promise<string | undefined> {
+    const f = this.zip.file(partPath);
+    return f ? new TextDecoder().decode(await this.inflate(f, this.xmlCap)) : undefined;
   }
 
   /** Like {@link xml} but a missing part is `FILE_UNREADABLE`. */

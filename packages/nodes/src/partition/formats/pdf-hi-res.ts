@@ -10,7 +10,8 @@ import type { Element, ElementType } from '@quarry/core';
 import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES } from '@quarry/core/element';
 import { partitionLimits } from '../limits.js';
 import type { FormatPartitionOptions } from '../types.js';
-import { MAX_OCR_WORKERS, ocrImage, type OcrResult } from '../ocr.js';
+import { requireOptional } from '../../optional-dependency.js';
+import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage, type OcrResult } from '../ocr.js';
 import { OcrWarnings } from '../ocr-warnings.js';
 import { elementsFromLayouts, type BuiltElement } from './pdf-elements.js';
 import type { Box, PageLayout, TextBlock, TextFragment } from './pdf-layout-types.js';
@@ -63,6 +64,8 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
         }
         if (needsOcr(text, images, options.strategy === 'ocr_only')) {
           while (inFlight.size >= MAX_OCR_WORKERS) await Promise.race(inFlight);
+          // Rendering and reading the page: one message names every package that needs.
+          await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);
           const rendered = await renderPage(page, RENDER_DPI, signal);
           const pnm = toGreyPnm(rendered);
           page.cleanup();

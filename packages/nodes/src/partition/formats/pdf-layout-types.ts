@@ -36,6 +36,15 @@ export interface TextFragment {
   dir: number;
 }
 
+/** A page's text fragments and size, before layout. */
+export interface PageText {
+  width: number;
+  height: number;
+  fragments: TextFragment[];
+  textChars: number;
+  badChars: number;
+}
+
 /** Fragments that share a baseline and touch, in reading order, in the local frame. */
 export interface TextLine {
   fragments: TextFragment[];

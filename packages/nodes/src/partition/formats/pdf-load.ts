@@ -1,12 +1,14 @@
 /**
- * Loading PDFs with pdf.js: the lazy import of `pdfjs-dist` (legacy build, the only one that runs on
- * Node 20), the document options every caller shares, and the mapping of pdf.js failures onto
- * coded errors. This file must not import `@quarry/core`: the page worker thread loads it without
- * the workspace's source-condition resolution. Errors leave here as {@link PdfOpenError}; `pdf.ts`
- * turns them into `QuarryError`s.
+ * Loading PDFs with pdf.js: the lazy import of pdf.js (the legacy build of `pdfjs-dist`, the only
+ * one that runs on Node 20, patched and copied into the package's `vendor/pdfjs/` by the build), the
+ * document options every caller shares, and the mapping of pdf.js failures onto coded errors. This
+ * file must not import `@quarry/core`: the page worker thread loads it without the workspace's
+ * source-condition resolution. Errors leave here as {@link PdfOpenError}; `pdf.ts` turns them into
+ * `QuarryError`s.
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type * as PdfjsModuleNs from 'pdfjs-dist/legacy/build/pdf.mjs';
 
 /** The pdf.js module namespace. */
@@ -36,6 +38,30 @@ export class PdfOpenError extends Error {
 
 let pdfjsPromise: Promise<PdfjsModule> | undefined;
 
+// The same from src/ and dist/: both sit two levels below the package root, beside vendor/.
+const VENDORED_PDFJS = new URL('../../../vendor/pdfjs/', import.meta.url);
+
+// What pdf.js prints when it finds no @napi-rs/canvas: text extraction needs none of it.
+const CANVAS_WARNING = /^Warning: Cannot (load "@napi-rs\/canvas"|polyfill `(DOMMatrix|ImageData|Path2D)`)/;
+
+/**
+ * pdf.js builds a `DOMMatrix` when it loads, which Node lacks; it takes the one of `@napi-rs/canvas`
+ * (an optional peer, needed to render pages) and otherwise fails to load. Without the canvas, a
+ * JavaScript `DOMMatrix` stands in: reading text needs no more. Returns whether it did.
+ */
+async function provideDomMatrix(): Promise<boolean> {
+  const scope = globalThis as { DOMMatrix?: unknown };
+  if (scope.DOMMatrix) return false;
+  try {
+    createRequire(VENDORED_PDFJS).resolve('@napi-rs/canvas');
+    return false;
+  } catch {
+    const { default: CSSMatrix } = await import('@thednp/dommatrix');
+    scope.DOMMatrix = CSSMatrix;
+    return true;
+  }
+}
+
 /**
  * Imports pdf.js once per thread; importing it costs about 170 ms, so only PDFs pay for it.
  *
@@ -50,13 +76,18 @@ export function loadPdfjs(): Promise<PdfjsModule> {
   pdfjsPromise ??= (async () => {
     const push = Array.prototype.push;
     const { parse, stringify } = JSON;
+    const warn = console.warn;
+    if (await provideDomMatrix()) {
+      console.warn = (...args: unknown[]) => {
+        if (typeof args[0] !== 'string' || !CANVAS_WARNING.test(args[0])) warn.apply(console, args);
+      };
+    }
     try {
-      const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-      // A variable specifier: the worker bundle ships no type declarations.
-      const workerBundle = 'pdfjs-dist/legacy/build/pdf.worker.mjs';
-      await import(workerBundle);
+      const pdfjs = (await import(new URL('pdf.mjs', VENDORED_PDFJS).href)) as PdfjsModule;
+      await import(new URL('pdf.worker.mjs', VENDORED_PDFJS).href);
       return pdfjs;
     } finally {
+      console.warn = warn;
       if (Array.prototype.push !== push) Array.prototype.push = push;
       if (JSON.parse !== parse) JSON.parse = parse;
       if (JSON.stringify !== stringify) JSON.stringify = stringify;
@@ -68,13 +99,12 @@ export function loadPdfjs(): Promise<PdfjsModule> {
 let assetDirs: { standardFontDataUrl: string; cMapUrl: string } | undefined;
 
 /**
- * The package's `standard_fonts/` and `cmaps/` directories as file paths with a trailing slash:
+ * pdf.js's `standard_fonts/` and `cmaps/` directories as file paths with a trailing slash:
  * pdf.js reads them from disk in Node, so nothing is fetched at run time.
  */
 export function pdfjsAssetDirs(): { standardFontDataUrl: string; cMapUrl: string } {
   if (!assetDirs) {
-    const require = createRequire(import.meta.url);
-    const root = path.dirname(require.resolve('pdfjs-dist/package.json'));
+    const root = fileURLToPath(VENDORED_PDFJS);
     assetDirs = {
       standardFontDataUrl: path.join(root, 'standard_fonts') + path.sep,
       cMapUrl: path.join(root, 'cmaps') + path.sep,

@@ -4,18 +4,11 @@
  */
 import { classifyBlockText } from './pdf-classify.js';
 import type { PdfPage } from './pdf-load.js';
-import type { PageLayout, TextFragment } from './pdf-layout-types.js';
+import type { PageLayout, PageText } from './pdf-layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdf-text-items.js';
 import { layoutFragments, type LayoutOptions } from './pdf-text-layout.js';
 
-/** A page's text fragments and size, before layout. */
-export interface PageText {
-  width: number;
-  height: number;
-  fragments: TextFragment[];
-  textChars: number;
-  badChars: number;
-}
+export type { PageText } from './pdf-layout-types.js';
 
 /** Reads a page's text layer as fragments in the displayed page's frame (points, top-left origin). */
 export async function readPageText(page: PdfPage): Promise<PageText> {

@@ -7,8 +7,10 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import type { PdfEngine } from './pdf-engine.js';
 import type { PageLayout } from './pdf-layout-types.js';
-import type { PageJob, PageWorkerMessage } from './pdf-page-worker.js';
+import type { PageJob, PageWorkerData, PageWorkerMessage } from './pdf-page-worker.js';
+import type { WasmModule } from './pdfium-module.js';
 
 /** How long an idle page worker is kept, in milliseconds. */
 export const PAGE_WORKER_IDLE_MS = 60_000;
@@ -17,6 +19,13 @@ export const PAGE_WORKER_IDLE_MS = 60_000;
 export interface PageJobSink {
   page(layout: PageLayout): void;
   pageError(pageNumber: number, message: string): void;
+}
+
+/** How the worker reads the job's document. */
+export interface PageJobEngine {
+  engine: PdfEngine;
+  /** The compiled PDFium module, handed to a worker that starts now so it need not compile it. */
+  pdfium?: WasmModule;
 }
 
 /** A job lent to the worker. */
@@ -45,9 +54,9 @@ let unavailable = false;
  * The job's pages are claimed through `counter` (see `PageJob`), so a worker that starts late
  * just claims fewer pages.
  */
-export function runPageJob(bytes: Uint8Array, counter: Int32Array, numPages: number, sink: PageJobSink): PageJobHandle | undefined {
+export function runPageJob(bytes: Uint8Array, counter: Int32Array, numPages: number, sink: PageJobSink, engine: PageJobEngine): PageJobHandle | undefined {
   if (unavailable) return undefined;
-  const h = host ?? startHost();
+  const h = host ?? startHost(engine);
   if (!h || h.busy) return undefined;
   h.busy = true;
   if (h.idleTimer) clearTimeout(h.idleTimer);
@@ -56,7 +65,7 @@ export function runPageJob(bytes: Uint8Array, counter: Int32Array, numPages: num
   const finished = new Promise<void>((resolve) => {
     h.current = { id, sink, resolve };
   });
-  const job: PageJob = { type: 'job', id, bytes: bytes.slice(), counter: counter.buffer as SharedArrayBuffer, numPages };
+  const job: PageJob = { type: 'job', id, bytes: bytes.slice(), counter: counter.buffer as SharedArrayBuffer, numPages, engine: engine.engine };
   h.worker.postMessage(job, [job.bytes.buffer as ArrayBuffer]);
   return { finished };
 }
@@ -73,12 +82,14 @@ function finishJob(h: Host): void {
   current?.resolve();
 }
 
-function startHost(): Host | undefined {
+function startHost(engine: PageJobEngine): Host | undefined {
   const entry = workerEntry();
   if (!entry) return undefined;
   let worker: Worker;
   try {
-    worker = new Worker(entry);
+    // The worker loads the first job's engine while it starts; another engine loads on first use.
+    const workerData: PageWorkerData = { engine: engine.engine, ...(engine.pdfium ? { pdfium: engine.pdfium } : {}) };
+    worker = new Worker(entry, { workerData });
   } catch {
     return undefined;
   }

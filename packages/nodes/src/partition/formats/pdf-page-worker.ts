@@ -1,6 +1,6 @@
 /**
  * Worker-thread entry for the fast strategy. The thread lives across documents (starting it,
- * pdf.js import included, costs far more than a page), and serves one job at a time: it opens its
+ * loading an engine included, costs far more than a page), and serves one job at a time: it opens its
  * own copy of the PDF and lays out pages, claiming page numbers from a counter shared with the main
  * thread, which does the same. Pages go back one message each, so the main thread can redo what a
  * crashed worker had claimed.
@@ -10,10 +10,22 @@
  * pages too, the costliest step after pdf.js itself; the thread lives long enough to amortize
  * loading the part-of-speech tagger.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { PdfEngine } from './pdf-engine.js';
 import type { PageLayout } from './pdf-layout-types.js';
 import { loadPdfjs, openPdf } from './pdf-load.js';
 import { extractPageLayout } from './pdf-page-layout.js';
+import { warmPdfium } from './pdfium-document.js';
+import { adoptCompiledPdfium, type WasmModule } from './pdfium-module.js';
+import { openPdfiumPages } from './pdfium-pages.js';
+
+/** What the worker is started with. */
+export interface PageWorkerData {
+  /** The engine to load while starting. */
+  engine: PdfEngine;
+  /** PDFium compiled by the main thread. */
+  pdfium?: WasmModule;
+}
 
 /** A job: lay out pages of one document. */
 export interface PageJob {
@@ -26,9 +38,10 @@ export interface PageJob {
    */
   counter: SharedArrayBuffer;
   numPages: number;
+  engine: PdfEngine;
 }
 
-/** Messages the worker posts; `ready` once pdf.js is loaded, the others per job. */
+/** Messages the worker posts; `ready` once its first engine is loaded, the others per job. */
 export type PageWorkerMessage =
   | { type: 'ready' }
   | { type: 'page'; id: number; layout: PageLayout }
@@ -48,17 +61,27 @@ async function runJob(job: PageJob): Promise<void> {
   const counter = new Int32Array(job.counter);
   // The main thread may have read every page while this thread was starting.
   if (Atomics.compareExchange(counter, 1, 0, 1) !== 0) return;
-  const handle = await openPdf(job.bytes);
+  let layout: (p: number) => Promise<PageLayout>;
+  let close: () => Promise<void> | void;
+  if (job.engine === 'pdfium') {
+    const pages = await openPdfiumPages(job.bytes);
+    layout = (p) => pages.layout(p);
+    close = () => pages.close();
+  } else {
+    const handle = await openPdf(job.bytes);
+    layout = (p) => extractPageLayout(handle.doc, p);
+    close = () => handle.close();
+  }
   try {
     for (let p = Atomics.add(counter, 0, 1); p <= job.numPages; p = Atomics.add(counter, 0, 1)) {
       try {
-        post({ type: 'page', id: job.id, layout: await extractPageLayout(handle.doc, p) });
+        post({ type: 'page', id: job.id, layout: await layout(p) });
       } catch (e) {
         post({ type: 'pageError', id: job.id, pageNumber: p, message: errorText(e) });
       }
     }
   } finally {
-    await handle.close();
+    await close();
   }
 }
 
@@ -72,5 +95,7 @@ if (port) {
       ),
     );
   });
-  void loadPdfjs().then(() => post({ type: 'ready' }));
+  const data = workerData as PageWorkerData;
+  if (data.pdfium) adoptCompiledPdfium(data.pdfium);
+  void (data.engine === 'pdfium' ? warmPdfium() : loadPdfjs()).then(() => post({ type: 'ready' }));
 }

@@ -6,6 +6,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from './pdf-layout-types.js';
 import { eraseRulingLines } from '../ruling-lines.js';
 import { PdfOpenError, type PdfPage } from './pdf-load.js';
+import { importOptional } from '../../optional-dependency.js';
 
 /** A page rendered at some resolution. */
 export interface RenderedPage {
@@ -17,6 +18,11 @@ export interface RenderedPage {
   scale: number;
 }
 
+/** @napi-rs/canvas, an optional peer: OCR of PDF pages, region images and page pictures need it. */
+export function loadCanvas(): Promise<typeof import('@napi-rs/canvas')> {
+  return importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'rendering PDF pages (OCR, page and region images)');
+}
+
 /** The resolution pages are rendered at for OCR and region images (the reference's 200 dpi). */
 export const RENDER_DPI = 200;
 
@@ -25,7 +31,7 @@ export const RENDER_DPI = 200;
  * render task.
  */
 export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSignal): Promise<RenderedPage> {
-  const { createCanvas } = await import('@napi-rs/canvas');
+  const { createCanvas } = await loadCanvas();
   const scale = dpi / 72;
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
@@ -69,7 +75,7 @@ export function toGreyPnm(page: RenderedPage): Uint8Array {
 
 /** A region (page points) of the rendered page as PNG bytes, with `pad` points of margin. */
 export async function cropPng(page: RenderedPage, box: Box, pad = 2): Promise<Uint8Array> {
-  const { createCanvas } = await import('@napi-rs/canvas');
+  const { createCanvas } = await loadCanvas();
   const x0 = Math.max(0, Math.floor((box.x0 - pad) * page.scale));
   const y0 = Math.max(0, Math.floor((box.y0 - pad) * page.scale));
   const x1 = Math.min(page.width, Math.ceil((box.x1 + pad) * page.scale));

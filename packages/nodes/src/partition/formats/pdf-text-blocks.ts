@@ -70,9 +70,10 @@ function startsNewBlock(b: BlockBuilder, line: TextLine, gap: number): boolean {
   const last = b.lines[b.lines.length - 1]!;
   const first = b.lines[0]!;
   const size = Math.max(line.size, last.size);
-  // Spacing: more room than the block's own line spacing.
+  // Spacing: more room than the block's own line spacing. Paragraph spacing of exactly half the
+  // font size lands on the limit, so a hundredth of a point of rounding must not decide.
   const limit = b.lines.length >= 2 ? Math.max(b.minGap, 0) + 0.5 * size : 1.0 * size;
-  if (gap > limit) return true;
+  if (gap > limit - 0.01) return true;
   // A change of font size (a heading and its body).
   if (Math.abs(line.size - last.size) > 0.12 * size) return true;
   // A one-line block in another font: a run-in heading above its paragraph.

@@ -40,7 +40,7 @@ const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
  * than tab and newline, the private use area). A character loop: this runs on every item of every
  * page, where regular-expression match arrays cost more than the rest of the item's handling.
  */
-function countChars(s: string): { text: number; bad: number } {
+export function countChars(s: string): { text: number; bad: number } {
   let text = 0;
   let bad = 0;
   for (let i = 0; i < s.length; i++) {

@@ -33,7 +33,12 @@ export const pdfPartitioner: FormatPartitioner = {
 };
 
 async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
-  const layouts = await extractLayouts(bytes, { signal: options.signal, logger: options.logger, maxPages: partitionLimits().maxPdfPages });
+  const layouts = await extractLayouts(bytes, {
+    signal: options.signal,
+    logger: options.logger,
+    maxPages: partitionLimits().maxPdfPages,
+    ...(options.pdf_engine ? { engine: options.pdf_engine } : {}),
+  });
   if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
     options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
   }

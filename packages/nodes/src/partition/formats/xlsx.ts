@@ -1,31 +1,11 @@
-import type { Cell, CellValue, Workbook, Worksheet } from 'exceljs';
-import { assertZipWithinLimits, DEFAULT_ZIP_LIMITS, type PartsCap } from './zip-guard.js';
-import { limitError, partitionLimits } from '../limits.js';
 import type { Element, ElementMetadata } from '@quarry/core';
-import { errorMessage, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner } from '../types.js';
 import { newElement } from './new-element.js';
 import { cleanBullets, isBulletedText, isPossibleNarrativeText, isPossibleNumberedList, isPossibleTitle } from '../text-classify.js';
 import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText } from './table-html.js';
-
-/** A populated cell of a sheet (1-based row and column). */
-interface SheetCell {
-  row: number;
-  col: number;
-  text: string;
-}
-
-/** Everything the partitioner needs from one worksheet. */
-interface SheetGrid {
-  /** Populated cells keyed by {@link key}. */
-  cells: Map<number, SheetCell>;
-  /** Merge key of each merged (slave) position: the master's address. */
-  mergeKeys: Map<number, string>;
-}
-
-// Excel's column limit is 16384; a wider stride keeps keys unique.
-const STRIDE = 1 << 15;
-const key = (row: number, col: number): number => row * STRIDE + col;
+import { MergeSweep, mergeAt } from './xlsx-ranges.js';
+import { cellKey, neighbourKeys, type SheetCell, type SheetGrid } from './xlsx-sheet.js';
+import { XlsxWorkbook } from './xlsx-workbook.js';
 
 /**
  * XLSX: each worksheet is split, as the reference does, into connected regions of populated cells
@@ -34,62 +14,34 @@ const key = (row: number, col: number): number => row * STRIDE + col;
  * Title, NarrativeText, ListItem or UncategorizedText) and the rows between them one `Table` with
  * `text_as_html`. Merged cells count as empty for the region search, as they do for pandas, but
  * inside a table they become `colspan`/`rowspan`. Every element carries `page_name` (sheet name)
- * and `page_number` (sheet position, from 1). Hidden sheets are included, like pandas does.
+ * and `page_number` (sheet position, from 1). Hidden sheets are included, like pandas does; a
+ * sheet whose part the package lacks is skipped with a warning.
  */
 export const xlsxPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const workbook = await loadWorkbook(bytes, options.filename);
+    const workbook = await XlsxWorkbook.open(bytes, options.filename, options.logger);
     const elements: Element[] = [];
-    workbook.worksheets.forEach((sheet, index) => {
+    for (const [index, sheet] of workbook.sheets.entries()) {
       options.signal.throwIfAborted();
-      elements.push(...partitionSheet(sheet, index + 1));
-    });
+      const grid = await workbook.read(sheet);
+      if (grid) elements.push(...partitionSheet(grid, sheet.name, index + 1));
+      else options.logger.warn(`${options.filename}: sheet "${sheet.name}" is skipped: its part ${sheet.part} is missing from the workbook`, { filename: options.filename, part: sheet.part });
+    }
     return elements;
   },
 };
 
-async function loadWorkbook(bytes: Uint8Array, filename: string): Promise<Workbook> {
-  // exceljs inflates the whole archive with no limit and holds every sheet: measure it first.
-  const limits = partitionLimits();
-  const xmlCap: PartsCap = { maxBytes: limits.maxXmlBytes, used: 0, error: (used) => limitError('FILE_TOO_LARGE', 'maxXmlBytes', filename, used, limits) };
-  await assertZipWithinLimits(bytes, filename, 'XLSX', DEFAULT_ZIP_LIMITS, xmlCap);
-  // exceljs is heavy; load it only when a spreadsheet is partitioned.
-  const { default: ExcelJS } = await import('exceljs');
-  const workbook = new ExcelJS.Workbook();
-  try {
-    // exceljs declares an old `Buffer` type; a Node Buffer view over the same bytes satisfies it.
-    await workbook.xlsx.load(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as unknown as ArrayBuffer);
-  } catch (e) {
-    throw quarryError('FILE_UNREADABLE', `${filename}: not a readable XLSX file: ${workbookProblem(e)}`, {
-      cause: e,
-      details: { filename, reason: errorMessage(e) },
-    });
-  }
-  return workbook;
-}
-
-/**
- * What exceljs's failure says about the file, in words: its messages are an XML parser's ("Text
- * data outside of root node. Line: 1") or its own internals ("Cannot set properties of undefined
- * (setting 'sheetNo')" when the workbook names a sheet its package lacks).
- */
-function workbookProblem(e: unknown): string {
-  const m = errorMessage(e);
-  if (/Line: \d+|Column: \d+|\d+:\d+:|Unexpected close tag|outside of root node|Invalid character|Unclosed root tag|Attribute without value|Non-whitespace before first tag/i.test(m)) return 'a part of the workbook is not well-formed XML';
-  if (/zip|central directory|signature/i.test(m)) return 'the ZIP archive is damaged';
-  return 'the workbook\'s parts are damaged or do not match each other (a sheet, style or string it names is missing or malformed)';
-}
-
-function partitionSheet(sheet: Worksheet, pageNumber: number): Element[] {
-  const grid = readGrid(sheet);
-  const metadata = () => ({ page_name: sheet.name, page_number: pageNumber });
+function partitionSheet(grid: SheetGrid, name: string, pageNumber: number): Element[] {
+  const metadata = () => ({ page_name: name, page_number: pageNumber });
+  // Regions come by increasing, disjoint row ranges: one sweep finds the merges of every table row.
+  const merges = new MergeSweep(grid.merges);
   const out: Element[] = [];
   for (const box of regions(grid)) {
     const rows: SheetCell[][] = [];
     for (let r = box.top; r <= box.bottom; r++) {
       const row: SheetCell[] = [];
       for (let c = box.left; c <= box.right; c++) {
-        const cell = grid.cells.get(key(r, c));
+        const cell = grid.cells.get(cellKey(r, c));
         if (cell) row.push(cell);
       }
       rows.push(row);
@@ -104,9 +56,11 @@ function partitionSheet(sheet: Worksheet, pageNumber: number): Element[] {
       const matrix: Array<Array<[string, unknown]>> = [];
       for (let r = box.top + lead; r <= box.top + trail - 1; r++) {
         const row: Array<[string, unknown]> = [];
+        const covering = merges.at(r);
         for (let c = box.left; c <= box.right; c++) {
-          const k = key(r, c);
-          row.push([grid.cells.get(k)?.text ?? '', grid.mergeKeys.get(k) ?? k]);
+          const k = cellKey(r, c);
+          // A merged position's key is its merge, shared by all its positions.
+          row.push([grid.cells.get(k)?.text ?? '', mergeAt(covering, c) ?? k]);
         }
         matrix.push(row);
       }
@@ -125,51 +79,6 @@ function elementFromCellText(text: string, metadata: ElementMetadata): Element {
   if (isPossibleNarrativeText(text)) return newElement('NarrativeText', text, metadata);
   if (isPossibleTitle(text)) return newElement('Title', text, metadata);
   return newElement('UncategorizedText', text, metadata);
-}
-
-function readGrid(sheet: Worksheet): SheetGrid {
-  const cells = new Map<number, SheetCell>();
-  const mergeKeys = new Map<number, string>();
-  sheet.eachRow({ includeEmpty: false }, (row, rowNumber) => {
-    row.eachCell({ includeEmpty: false }, (cell, colNumber) => {
-      const k = key(rowNumber, colNumber);
-      if (cell.isMerged) mergeKeys.set(k, cell.master.address);
-      // A merge's slave positions repeat the master's value in exceljs but are empty in the file.
-      if (cell.isMerged && cell.master !== cell) return;
-      const text = cellText(cell);
-      if (text.trim()) cells.set(k, { row: rowNumber, col: colNumber, text });
-    });
-  });
-  return { cells, mergeKeys };
-}
-
-/** The displayed text of a cell's value (formulas give their cached result). */
-function cellText(cell: Cell): string {
-  return valueText(cell.value);
-}
-
-function valueText(v: CellValue): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (typeof v === 'number') return formatNumber(v);
-  if (typeof v === 'boolean') return v ? 'TRUE' : 'FALSE';
-  if (v instanceof Date) return formatDate(v);
-  if ('richText' in v) return v.richText.map((t) => t.text).join('');
-  if ('error' in v) return String(v.error);
-  if ('hyperlink' in v) return typeof v.text === 'string' ? v.text : valueText(v.text as CellValue);
-  if ('formula' in v || 'sharedFormula' in v) return valueText((v.result ?? null) as CellValue);
-  return '';
-}
-
-function formatNumber(n: number): string {
-  // Binary floating point noise such as 0.30000000000000004 is not what a spreadsheet shows.
-  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(15)));
-}
-
-function formatDate(d: Date): string {
-  if (Number.isNaN(d.getTime())) return '';
-  const iso = d.toISOString();
-  return iso.endsWith('T00:00:00.000Z') ? iso.slice(0, 10) : iso.slice(0, 19).replace('T', ' ');
 }
 
 /** A bounding box of a connected region (1-based, inclusive). */
@@ -199,7 +108,7 @@ function regions(grid: SheetGrid): Box[] {
       box.bottom = Math.max(box.bottom, cell.row);
       box.left = Math.min(box.left, cell.col);
       box.right = Math.max(box.right, cell.col);
-      for (const n of [k - STRIDE, k + STRIDE, k - 1, k + 1]) {
+      for (const n of neighbourKeys(k)) {
         if (!seen.has(n) && grid.cells.has(n)) {
           seen.add(n);
           stack.push(n);

@@ -1,5 +1,5 @@
 import JSZip from 'jszip';
-import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
+import { errorMessage, quarryError } from '@quarry/core/errors';
 
 /** How far a ZIP-based document (DOCX, PPTX, XLSX, ODT, EPUB) may expand when read. */
 export interface ZipLimits {
@@ -135,25 +135,4 @@ export function memberUnreadable(filename: string, kind: string, member: string,
     cause: e,
     details: { filename, member, reason: errorMessage(e) },
   });
-}
-
-/**
- * Inflates every entry of an archive once, counting, before a library that reads the whole archive
- * itself (exceljs) is given it. Throws `ARCHIVE_TOO_LARGE` past a limit, `cap`'s error when the
- * `.xml` entries together pass it, `FILE_UNREADABLE` when the bytes are not a ZIP archive or a
- * member cannot be inflated.
- */
-export async function assertZipWithinLimits(bytes: Uint8Array, filename: string, kind: string, limits: ZipLimits = DEFAULT_ZIP_LIMITS, xmlCap?: PartsCap): Promise<void> {
-  const zip = await openZip(bytes, filename, kind);
-  const budget = new ZipBudget(filename, kind, limits);
-  budget.checkEntries(zip);
-  for (const file of Object.values(zip.files)) {
-    if (file.dir) continue;
-    try {
-      await budget.read(file, file.name.endsWith('.xml') ? xmlCap : undefined);
-    } catch (e) {
-      if (isQuarryError(e)) throw e;
-      throw memberUnreadable(filename, kind, file.name, e);
-    }
-  }
 }

@@ -1,6 +1,11 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { classifyPdfError, loadPdfjs, pdfjsAssetDirs, PdfOpenError, withPdf } from '../../../src/partition/formats/pdf-load.js';
 import { makePdf, textLines } from './pdf-fixture.js';
+
+const nodesRoot = fileURLToPath(new URL('../../../', import.meta.url));
 
 describe('loadPdfjs', () => {
   it('leaves the engine\'s own Array.prototype.push and JSON in place', async () => {
@@ -31,10 +36,20 @@ describe('loadPdfjs', () => {
     }
   });
 
-  it('points pdf.js at the font and CMap data inside the package', () => {
+  it('points pdf.js at the font and CMap data vendored inside the package', () => {
     const dirs = pdfjsAssetDirs();
-    expect(dirs.standardFontDataUrl).toMatch(/pdfjs-dist[\\/]standard_fonts[\\/]$/);
-    expect(dirs.cMapUrl).toMatch(/pdfjs-dist[\\/]cmaps[\\/]$/);
+    const vendor = path.join(nodesRoot, 'vendor', 'pdfjs') + path.sep;
+    expect(dirs.standardFontDataUrl).toBe(`${vendor}standard_fonts${path.sep}`);
+    expect(dirs.cMapUrl).toBe(`${vendor}cmaps${path.sep}`);
+    expect(existsSync(path.join(dirs.standardFontDataUrl, 'LiberationSans-Regular.ttf'))).toBe(true);
+    expect(existsSync(path.join(dirs.cMapUrl, 'UniJIS-UTF16-H.bcmap'))).toBe(true);
+  });
+
+  it('loads the patched pdf.js vendored inside the package, with its licence', () => {
+    const vendor = path.join(nodesRoot, 'vendor', 'pdfjs');
+    expect(readFileSync(path.join(vendor, 'pdf.worker.mjs'), 'utf8')).toContain('CFF charset runs past the end of the font');
+    expect(readFileSync(path.join(vendor, 'LICENSE'), 'utf8')).toContain('Apache License');
+    expect(readFileSync(new URL('../../../src/partition/formats/pdf-load.ts', import.meta.url), 'utf8')).not.toMatch(/import\('pdfjs-dist/);
   });
 });
 

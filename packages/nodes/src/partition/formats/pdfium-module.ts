@@ -1,0 +1,133 @@
+/**
+ * The PDFium WebAssembly module of `@hyzyla/pdfium`, loaded once per thread from the package's own
+ * `pdfium.wasm` (read from disk: nothing is fetched). Only the raw exports are used: the package's
+ * JavaScript wrappers check every call's arguments, which costs more than the call on a page of
+ * thousands of characters.
+ *
+ * This file must not import `@quarry/core`: the page worker thread loads it.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+
+/** Pointers and handles are offsets into the module's memory (32-bit). */
+type Ptr = number;
+
+/** A compiled WebAssembly module (opaque here; it can be posted to a worker thread). */
+export type WasmModule = object;
+interface WasmInstance {
+  exports: object;
+}
+/** The parts of the `WebAssembly` global used here (the project's type libraries leave it out). */
+interface WasmApi {
+  compile(bytes: Uint8Array): Promise<WasmModule>;
+  instantiate(module: WasmModule, imports: object): Promise<WasmInstance>;
+  RuntimeError: new () => Error;
+}
+/** The runtime's `WebAssembly`. */
+export const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h` and `fpdf_text.h`). */
+export interface PdfiumExports {
+  memory: { buffer: ArrayBuffer };
+  malloc(size: number): Ptr;
+  free(ptr: Ptr): void;
+  FPDF_InitLibrary(): void;
+  FPDF_LoadMemDocument(data: Ptr, size: number, password: Ptr): Ptr;
+  FPDF_CloseDocument(doc: Ptr): void;
+  FPDF_GetLastError(): number;
+  FPDF_GetPageCount(doc: Ptr): number;
+  FPDF_LoadPage(doc: Ptr, index: number): Ptr;
+  FPDF_ClosePage(page: Ptr): void;
+  FPDF_GetPageBoundingBox(page: Ptr, rect: Ptr): number;
+  FPDFPage_GetRotation(page: Ptr): number;
+  FPDFText_LoadPage(page: Ptr): Ptr;
+  FPDFText_ClosePage(textPage: Ptr): void;
+  FPDFText_CountChars(textPage: Ptr): number;
+  FPDFText_GetUnicode(textPage: Ptr, index: number): number;
+  FPDFText_IsGenerated(textPage: Ptr, index: number): number;
+  FPDFText_IsHyphen(textPage: Ptr, index: number): number;
+  FPDFText_GetTextObject(textPage: Ptr, index: number): Ptr;
+  FPDFText_GetText(textPage: Ptr, start: number, count: number, buffer: Ptr): number;
+  FPDFText_GetFontSize(textPage: Ptr, index: number): number;
+  FPDFText_GetCharOrigin(textPage: Ptr, index: number, x: Ptr, y: Ptr): number;
+  FPDFText_GetLooseCharBox(textPage: Ptr, index: number, rect: Ptr): number;
+  FPDFText_GetCharBox(textPage: Ptr, index: number, left: Ptr, right: Ptr, bottom: Ptr, top: Ptr): number;
+  FPDFText_GetMatrix(textPage: Ptr, index: number, matrix: Ptr): number;
+  FPDFTextObj_GetFont(textObject: Ptr): Ptr;
+  FPDFFont_GetAscent(font: Ptr, size: number, ascent: Ptr): number;
+  FPDFFont_GetDescent(font: Ptr, size: number, descent: Ptr): number;
+}
+
+/** An instantiated PDFium module with a scratch area for out-parameters. */
+export interface Pdfium {
+  x: PdfiumExports;
+  /** 64 bytes of module memory for functions that write their results through pointers. */
+  scratch: Ptr;
+  /** Float32 view of the memory (renewed when the memory grows). */
+  f32(): Float32Array;
+  /** Float64 view of the memory (renewed when the memory grows). */
+  f64(): Float64Array;
+  /** Unsigned byte view of the memory (renewed when the memory grows). */
+  u8(): Uint8Array;
+}
+
+interface EmscriptenModule {
+  wasmExports: PdfiumExports;
+}
+
+type ModuleFactory = (options: { instantiateWasm: (imports: object, done: (instance: WasmInstance) => void) => object }) => Promise<EmscriptenModule>;
+
+let compiled: Promise<WasmModule> | undefined;
+
+/**
+ * The compiled PDFium module of this thread, compiled on first use. A `WebAssembly.Module` can be
+ * posted to a worker thread, which then skips compiling it again.
+ */
+export function compilePdfium(): Promise<WasmModule> {
+  compiled ??= (async () => {
+    const require = createRequire(import.meta.url);
+    return wasmApi.compile(await readFile(require.resolve('@hyzyla/pdfium/pdfium.wasm')));
+  })();
+  return compiled;
+}
+
+/** Hands this thread a module compiled elsewhere (by the thread that started it). */
+export function adoptCompiledPdfium(module: WasmModule): void {
+  compiled ??= Promise.resolve(module);
+}
+
+/**
+ * Instantiates PDFium: a fresh instance with its own memory. Instances are cheap next to the
+ * compilation (shared per thread); one is dropped after a trap, which can leave its memory in any state.
+ */
+export async function instantiatePdfium(): Promise<Pdfium> {
+  const module = await compilePdfium();
+  const { PDFiumModule } = (await import('@hyzyla/pdfium')) as unknown as { PDFiumModule: ModuleFactory };
+  const em = await PDFiumModule({
+    instantiateWasm: (imports, done) => {
+      void wasmApi.instantiate(module, imports).then((instance) => done(instance));
+      return {};
+    },
+  });
+  const x = em.wasmExports;
+  x.FPDF_InitLibrary();
+  const scratch = x.malloc(64);
+  let buffer = x.memory.buffer;
+  let f32 = new Float32Array(buffer);
+  let f64 = new Float64Array(buffer);
+  let u8 = new Uint8Array(buffer);
+  const renew = (): void => {
+    if (x.memory.buffer === buffer) return;
+    buffer = x.memory.buffer;
+    f32 = new Float32Array(buffer);
+    f64 = new Float64Array(buffer);
+    u8 = new Uint8Array(buffer);
+  };
+  return {
+    x,
+    scratch,
+    f32: () => (renew(), f32),
+    f64: () => (renew(), f64),
+    u8: () => (renew(), u8),
+  };
+}
