@@ -1,5 +1,4 @@
 import type { Element, ElementMetadata } from '@quarry/core';
-import { ConsolidationPlanner } from './consolidation-plan.js';
 import { pyStrip } from './python-text.js';
 
 /** How the metadata values of a chunk's elements become the chunk's value (reference a10). */
@@ -117,92 +116,44 @@ function consolidateDicts(strategy: ConsolidationStrategy, values: unknown[]): u
   return merged;
 }
 
-// Appends a list value's items (or a lone value) to `out`, skipping items already there.
-function appendUnique(out: unknown[], v: unknown): void {
-  if (!Array.isArray(v)) {
-    if (!out.includes(v)) out.push(v);
-    return;
+// `list` (a chunk's own list, undefined at first) followed by the items of a list value (or a lone
+// value) it does not hold yet. Lists are made at their exact size (a list grown by `push` holds
+// room for 17, and every chunk keeps its own).
+function withUnique(list: unknown[] | undefined, v: unknown): unknown[] {
+  const items = Array.isArray(v) ? v : [v];
+  let out = list;
+  for (let i = 0; i < items.length; i++) {
+    const x: unknown = items[i];
+    if (out === undefined) out = [x];
+    else if (!out.includes(x)) out = out.concat([x]);
   }
-  for (const x of v) if (!out.includes(x)) out.push(x);
+  return out ?? [];
 }
 
-// A new list of a list value's distinct items (or of a lone value). Built at its final size: a list
-// grown from empty by push reserves room for seventeen items, and chunk metadata lives long.
-function uniqueList(v: unknown): unknown[] {
-  if (!Array.isArray(v)) return [v];
-  const n = v.length;
-  for (let i = 1; i < n; i++) {
-    if (occursBefore(v, i)) {
-      const out: unknown[] = [];
-      appendUnique(out, v);
-      return out;
-    }
-  }
-  const out = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) out[i] = v[i];
-  return out;
+// `list` followed by copies of a list value's items (or of a lone value).
+function withCopies(list: unknown[] | undefined, v: unknown): unknown[] {
+  const copies = Array.isArray(v) ? v.map(copyMetadataValue) : [copyMetadataValue(v)];
+  return list === undefined ? copies : list.concat(copies);
 }
-
-// True when v[i] equals an earlier item, as `includes` compares (SameValueZero).
-function occursBefore(v: readonly unknown[], i: number): boolean {
-  const x = v[i];
-  for (let j = 0; j < i; j++) {
-    const y = v[j];
-    if (y === x || (y !== y && x !== x)) return true;
-  }
-  return false;
-}
-
-// Appends copies of a list value's items (or of a lone value) to `out`.
-function appendCopies(out: unknown[], v: unknown): void {
-  if (!Array.isArray(v)) {
-    out.push(copyMetadataValue(v));
-    return;
-  }
-  for (const x of v) out.push(copyMetadataValue(x));
-}
-
-// A new list of copies of a list value's items (or of a lone value), at its final size.
-function copiedList(v: unknown): unknown[] {
-  return Array.isArray(v) ? (copyMetadataValue(v) as unknown[]) : [copyMetadataValue(v)];
-}
-
-// Consolidators compiled per field order, for chunks whose elements share one (the usual case).
-const planner = new ConsolidationPlanner((field) => STRATEGY_OF[field], {
-  copy: copyMetadataValue,
-  uniqueList,
-  appendUnique,
-  copiedList,
-  appendCopies,
-  strip: pyStrip,
-});
 
 /**
- * The metadata of a chunk made of `elements[from, to)` (the reference
- * `_Chunker._consolidated_metadata`): every known field with a value on at least one element,
- * consolidated by its strategy, in the order fields first appear. Values are copies; nothing is
- * shared with the elements.
+ * The metadata of a chunk made of `elements` (the reference `_Chunker._consolidated_metadata`):
+ * every known field with a value on at least one element, consolidated by its strategy, in the
+ * order fields first appear. Values are copies; nothing is shared with the elements.
  *
  * @example
  * ```ts
  * consolidateMetadata([title, paragraph]); // { filename: 'a.pdf', languages: ['eng'], page_number: 1 }
  * ```
  */
-export function consolidateMetadata(elements: readonly Element[], from = 0, to = elements.length): ElementMetadata {
-  return planner.consolidate(elements, from, to) ?? consolidateFieldByField(elements, from, to);
-}
-
-/**
- * {@link consolidateMetadata} without compiled consolidators: every field of every element looked
- * up by name. Exported so that tests hold both paths to the same results.
- */
-export function consolidateFieldByField(elements: readonly Element[], from = 0, to = elements.length): ElementMetadata {
+export function consolidateMetadata(elements: readonly Element[]): ElementMetadata {
   const out: ElementMetadata = {};
   // The common strategies fold each value into `out` as it comes; the dict-merging ones (rare)
   // gather their values and are consolidated at the end.
   let gathered: Map<string, unknown[]> | undefined;
-  for (let i = from; i < to; i++) {
-    const metadata = (elements[i] as Element).metadata;
+  // Index loops: `for...of` here allocated an iterator result per element.
+  for (let i = 0; i < elements.length; i++) {
+    const { metadata } = elements[i] as Element;
     for (const field in metadata) {
       const v = metadata[field];
       if (v === undefined || v === null) continue;
@@ -214,12 +165,10 @@ export function consolidateFieldByField(elements: readonly Element[], from = 0, 
           if (current === undefined) out[field] = copyMetadataValue(v);
           break;
         case 'LIST_UNIQUE':
-          if (current === undefined) out[field] = uniqueList(v);
-          else appendUnique(current as unknown[], v);
+          out[field] = withUnique(current as unknown[] | undefined, v);
           break;
         case 'LIST_CONCATENATE':
-          if (current === undefined) out[field] = copiedList(v);
-          else appendCopies(current as unknown[], v);
+          out[field] = withCopies(current as unknown[] | undefined, v);
           break;
         case 'STRING_CONCATENATE':
           out[field] = current === undefined ? pyStrip(String(v)) : `${current as string} ${pyStrip(String(v))}`;
@@ -264,19 +213,19 @@ function withoutOrigElements(el: Element): Element {
   return { ...el, metadata };
 }
 
+function hasOrigElements(el: Element): boolean {
+  return el.metadata.orig_elements !== undefined && el.metadata.orig_elements !== null;
+}
+
 /**
- * The `orig_elements` of a chunk: its source elements, `elements[from, to)`. As in the reference
- * library, an element is shared, not copied, unless it has `orig_elements` of its own (it is a
- * chunk being re-chunked); then a copy without them is used, so orig_elements never nest and the
- * input stays untouched.
+ * The `orig_elements` of a chunk: its source elements. As in the reference library, an element is
+ * shared, not copied, unless it has `orig_elements` of its own (it is a chunk being re-chunked);
+ * then a copy without them is used, so orig_elements never nest and the input stays untouched.
+ * When no element has any, the result is `elements` itself: pass a list the chunk may keep.
  */
-export function origElementsFor(elements: readonly Element[], from = 0, to = elements.length): Element[] {
-  const out = new Array<Element>(to - from);
-  for (let i = from; i < to; i++) {
-    const el = elements[i] as Element;
-    out[i - from] = el.metadata.orig_elements === undefined || el.metadata.orig_elements === null ? el : withoutOrigElements(el);
-  }
-  return out;
+export function origElementsFor(elements: Element[]): Element[] {
+  if (!elements.some(hasOrigElements)) return elements;
+  return elements.map((el) => (hasOrigElements(el) ? withoutOrigElements(el) : el));
 }
 
 /** `orig_elements` of a table's chunks: one deep copy of the table, its `orig_elements` cleared. */

@@ -65,10 +65,7 @@ export class TextSplitter {
     const from = Math.max(0, overlap + 1);
     for (const sep of this.separators) {
       if (sep.length === 0) continue;
-      // `lastIndexOf` is a runtime call that walks back through the whole window when the
-      // separator is absent (a newline, in most prose); the forward search is a fast builtin.
-      const first = window.indexOf(sep);
-      const start = first < 0 || first > maxlen ? -1 : window.lastIndexOf(sep, maxlen);
+      const start = window.lastIndexOf(sep, maxlen);
       if (start < from) continue;
       const fragment = pyRstrip(window.slice(0, start));
       if (!fragment) continue;

@@ -5,11 +5,11 @@
  * script is first detected with Tesseract's OSD (`@tesseract.js-data/osd`, legacy engine) and read
  * with the installed languages of that script.
  *
- * Workers (each a thread with its own WebAssembly engine, about 0.4 s to start, 2 s for OSD) are
- * pooled per language set, at most one per core and never more than {@link MAX_OCR_WORKERS} (one
- * for OSD, which takes a fraction of a recognition's time). An idle worker does not keep the
- * process alive and is terminated after {@link OCR_IDLE_MS}; call {@link releaseOcrWorkers} to free
- * them at once (tests, shutdown).
+ * Workers (each a thread running its own instance of the compiled `tesseract.js-core` engine,
+ * about 0.4 s to start, 2 s for OSD) are pooled per language set, at most one per core and never
+ * more than {@link MAX_OCR_WORKERS} (one for OSD, which takes a fraction of a recognition's time).
+ * An idle worker does not keep the process alive and is terminated after {@link OCR_IDLE_MS}; call
+ * {@link releaseOcrWorkers} to free them at once (tests, shutdown).
  */
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';

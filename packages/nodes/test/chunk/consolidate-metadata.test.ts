@@ -156,12 +156,13 @@ describe('table chunk metadata and orig_elements', () => {
     const out = origElementsFor([a, b]);
     expect(out[0]).toBe(a);
     expect(out[1]).toBe(b);
-    // A range of a longer list: just those elements.
-    const c = el('NarrativeText', 'c');
-    const range = origElementsFor([a, b, c], 1, 3);
-    expect(range).toHaveLength(2);
-    expect(range[0]).toBe(b);
-    expect(range[1]).toBe(c);
+    // The pre-chunk's own list is kept as it is; the chunker's input list is never handed out.
+    const list = [a, b];
+    expect(origElementsFor(list)).toBe(list);
+    const input = [a, el('NarrativeText', 'c')];
+    const [chunk] = chunkByCharacter(input);
+    expect(chunk?.metadata.orig_elements).toEqual(input);
+    expect(chunk?.metadata.orig_elements).not.toBe(input);
   });
 
   it('keeps ad-hoc fields but drops chunk-only ones for tables', () => {

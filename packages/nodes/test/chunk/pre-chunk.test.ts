@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { chunkingOptions } from '../../src/chunk/options.js';
-import { elementTexts } from '../../src/chunk/element-texts.js';
-import { PreChunk, forEachPreChunk, isTitle, onNextPage, segmentOf } from '../../src/chunk/pre-chunk.js';
-import { preChunks } from './pre-chunk-lists.js';
+import type { Element, ElementType } from '@quarry/core';
+import { PreChunk, isTitle, onNextPage, preChunks, segmentOf } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
-const groups = (pcs: readonly PreChunk[]) => pcs.map((pc) => pc.elements.map((e) => e.text));
+const groups = (pcs: Iterable<PreChunk>) => [...pcs].map((pc) => pc.elements.map((e) => e.text));
 
 describe('segmentOf', () => {
   it('collapses whitespace except in CodeSnippet', () => {
@@ -30,23 +29,15 @@ describe('PreChunk', () => {
     expect(ab.textLength).toBe(ab.text.length);
   });
 
-  it('is a range of its source: the next range merges without copying, any other by copying', () => {
+  it('gathers elements, non-empty segments, lengths and tables when combined', () => {
     const items = [el('Title', 'T'), el('PageBreak', ''), el('NarrativeText', 'a\nb'), el('NarrativeText', 'c 😀'), el('Table', 'x y')];
     const whole = PreChunk.of(items, 'pre');
-    const { source } = whole;
-    const head = new PreChunk(source, 0, 2, 'pre');
-    const tail = new PreChunk(source, 2, 5, 'dropped');
-    const merged = head.combine(tail);
-    expect(merged.source).toBe(source);
-    expect([merged.from, merged.to]).toEqual([0, 5]);
-    expect(merged.elements).toBe(items);
-    for (const pc of [merged, head.combine(PreChunk.of(items.slice(2), 'dropped'))]) {
-      expect([pc.text, pc.textLength, pc.segmentCount, pc.hasTable, pc.astral]).toEqual([whole.text, whole.textLength, 4, true, true]);
-      expect(pc.elements).toEqual(items);
-      expect(pc.segments).toEqual(['T', 'a b', 'c 😀', 'x y']);
-    }
-    expect(tail.elements).toEqual(items.slice(2));
-    expect([tail.elementCount, tail.text]).toEqual([3, 'dropped\n\na b\n\nc 😀\n\nx y']);
+    const merged = PreChunk.of(items.slice(0, 2), 'pre').combine(PreChunk.of(items.slice(2), 'dropped'));
+    expect([merged.text, merged.textLength, merged.hasTable]).toEqual([whole.text, whole.textLength, true]);
+    expect(merged.elements).toEqual(items);
+    expect([merged.body, merged.segmentCount]).toEqual(['T\n\na b\n\nc 😀\n\nx y', 4]);
+    // The emoji is one code point.
+    expect(merged.textLength).toBe(merged.text.length - 1);
   });
 
   it('takes the stripped tail of its text as overlap', () => {
@@ -88,13 +79,13 @@ describe('preChunks', () => {
 
   it('adds elements without text but gives them no separator', () => {
     const opts = chunkingOptions('basic', { max_characters: 8 });
-    const pcs = preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts);
+    const pcs = [...preChunks([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')], opts)];
     expect(pcs.map((p) => p.text)).toEqual(['foo\n\nbar']);
   });
 
   it('prefixes the next pre-chunk with the overlap tail when overlap_all, but not across tables', () => {
     const opts = chunkingOptions('basic', { max_characters: 30, overlap: 6, overlap_all: true });
-    const pcs = preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts);
+    const pcs = [...preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts)];
     expect(pcs.map((p) => p.text)).toEqual(['first sentence here.', 'here.\n\nsecond sentence here.', 'tab', 'after table']);
   });
 
@@ -111,17 +102,47 @@ describe('preChunks', () => {
   });
 });
 
-describe('forEachPreChunk', () => {
-  it('hands over each pre-chunk with exactly its own segments, a short one after a long one included', () => {
+describe('preChunks segments and lengths', () => {
+  it('gives each pre-chunk exactly its own segments, a short one after a long one included', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
     const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
-    const seen: Array<[string[], string[]]> = [];
-    forEachPreChunk(items, opts, [], elementTexts(items), { add: (pc) => seen.push([pc.keep().elements.map((e) => e.text), pc.keep().segments]) });
-    expect(seen).toEqual([
-      [['a', 'b', '', 'c'], ['a', 'b', 'c']],
-      [['d'.repeat(18)], ['d'.repeat(18)]],
-      [['e'], ['e']],
+    expect([...preChunks(items, opts)].map((pc) => [pc.elements.map((e) => e.text), pc.body, pc.segmentCount])).toEqual([
+      [['a', 'b', '', 'c'], 'a\n\nb\n\nc', 3],
+      [['d'.repeat(18)], 'd'.repeat(18), 1],
+      [['e'], 'e', 1],
     ]);
+  });
+
+  // Every Python whitespace character, JavaScript-only whitespace, surrogates (paired and lone),
+  // private-use and noncharacter code units.
+  const specials = [
+    '\t', '\v', '\f', '\r', '\x1c', '\x1d', '\x1e', '\x1f', '\x85', '\xa0', '\u1680', '\u2000', '\u2005', '\u200a', '\u200b',
+    '\u2028', '\u2029', '\u202a', '\u202f', '\u205f', '\u3000', '\ufeff', '😀', '\ud800', '\udfff', '\ue000', '\uf8ff', '\ufdd0',
+    '\ufdef',
+  ];
+
+  it('measures text lengths in code points and segments like segmentOf, on random texts', () => {
+    // Mostly words with single spaces and newlines, as partitioners emit, and now and then a special.
+    const common = ['a', 'b', 'é', '中', 'ж', ' ', '\n'];
+    const types: ElementType[] = ['NarrativeText', 'Title', 'CodeSnippet', 'Table'];
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const pick = () => (next() % 12 === 0 ? specials[next() % specials.length] : common[next() % common.length]) as string;
+    const elements: Element[] = [];
+    for (let i = 0; i < 3000; i++) elements.push(el(types[next() % types.length] as ElementType, Array.from({ length: next() % 14 }, pick).join('')));
+    const opts = chunkingOptions('basic', { max_characters: 30, new_after_n_chars: 25, isolate_table: false });
+    const pcs = [...preChunks(elements, opts)];
+    expect(pcs.flatMap((pc) => pc.elements)).toEqual(elements);
+    for (const pc of pcs) {
+      const segments = pc.elements.map(segmentOf).filter((s) => s !== '');
+      expect([pc.body, pc.segmentCount]).toEqual([segments.join('\n\n'), segments.length]);
+      expect(pc.bodyLength).toBe(Array.from(pc.body).length);
+      // Array.from iterates code points; a lone surrogate is one, as in Python.
+      expect(pc.textLength).toBe(Array.from(pc.text).length);
+      // Raw lengths fit the hard maximum, separators counted, unless the element is alone.
+      const raw = pc.elements.filter((e) => e.text).map((e) => Array.from(e.text).length);
+      if (pc.elements.length > 1) expect(raw.reduce((a, b) => a + b, 0) + 2 * (raw.length - 1)).toBeLessThanOrEqual(30);
+    }
   });
 });
 

@@ -34,6 +34,18 @@ describe('Python whitespace semantics', () => {
     expect(collapseWhitespace(s)).toBe(s);
   });
 
+  it('matches the definition on texts of words, spaces and line breaks, where only line breaks change', () => {
+    const alphabet = ['a', 'b', 'é', '中', '\x01', ' ', '\n'];
+    let seed = 5;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const pyWs = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+    for (let i = 0; i < 3000; i++) {
+      const s = Array.from({ length: next() % 16 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(collapseWhitespace(s)).toBe(s.split(pyWs).filter(Boolean).join(' '));
+    }
+    expect(collapseWhitespace('one\ntwo three\nfour')).toBe('one two three four');
+  });
+
   it('matches the definition split-on-whitespace-then-join on random strings', () => {
     const alphabet = ['a', 'b', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', '\x1c', '\ufeff', 'é', '中'];
     let seed = 42;
