@@ -5,40 +5,18 @@ import { configDefaults, defineConfig } from 'vitest/config';
 // files running beside them would measure the machine, not the code.
 const timing = process.env.QUARRY_TEST_PHASE === 'timing';
 const TIMING_FILES = ['packages/*/test/**/*.timing.test.ts'];
-// Test files that replace a module (`vi.mock`) need a module graph of their own.
-const ISOLATED_FILES = ['packages/*/test/**/*.isolated.test.ts'];
-const MAIN_FILES = ['packages/*/test/**/*.test.ts', 'examples/test/**/*.test.ts'];
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
   ssr: { resolve: { conditions: ['source'] } },
   test: {
+    include: timing ? TIMING_FILES : ['packages/*/test/**/*.test.ts', 'examples/test/**/*.test.ts'],
+    exclude: timing ? configDefaults.exclude : [...configDefaults.exclude, ...TIMING_FILES],
     fileParallelism: !timing,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    projects: [
-      {
-        extends: true,
-        // The other files share each worker's imported modules: importing the packages' sources
-        // once per worker instead of once per file halves the suite's time on two cores.
-        test: {
-          name: 'shared',
-          include: timing ? TIMING_FILES : MAIN_FILES,
-          exclude: [...configDefaults.exclude, ...ISOLATED_FILES, ...(timing ? [] : TIMING_FILES)],
-          isolate: false,
-          // @quarry/nodes loads pdf.js from its vendor/ folder, which the build fills; so does this.
-          globalSetup: ['packages/nodes/test/support/vendor-pdfjs-setup.ts'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'isolated',
-          include: timing ? [] : ISOLATED_FILES,
-          exclude: [...configDefaults.exclude, ...TIMING_FILES],
-        },
-      },
-    ],
+    // @quarry/nodes loads pdf.js from its vendor/ folder, which the build fills; so does this.
+    globalSetup: ['packages/nodes/test/support/vendor-pdfjs-setup.ts'],
   },
 });
