@@ -3,12 +3,14 @@
  * npm project outside the workspace (no pnpm, no patches, no workspace links), then the READMEs'
  * examples run there with plain `node`. First @quarry/core and @quarry/nodes alone (their install
  * footprint is printed and held under FOOTPRINT_LIMIT_MB, and everything that needs no optional
- * package is checked before any is added), then the connectors and the LangChain and LlamaIndex
- * adapters with the framework versions the monorepo tests against.
+ * package is checked before any is added), then the connectors, the LangChain and LlamaIndex
+ * adapters with the framework versions the monorepo tests against, the server, the distributed
+ * runner and the CLI (whose `quarry serve` is started there and asked for its health check).
  *
  * Needs the build (`npm test` builds first). The install takes about 30 s with npm's cache warm.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +24,14 @@ const corpus = resolve(repo, '../shared/corpus/docs');
 const hasCorpus = existsSync(corpus);
 if (!hasCorpus) console.warn(`pack-install: ${corpus} is absent; the PDF and corpus-format checks are skipped`);
 const PDF = 'multi-column-2p.pdf';
-const PACKED = ['core', 'nodes', 'connectors', 'langchain', 'llamaindex'] as const;
+const PACKED = ['core', 'nodes', 'connectors', 'langchain', 'llamaindex', 'server', 'distributed', 'cli'] as const;
+// The install scripts allowed in the full install, each with the prebuilt binary (in node_modules)
+// it loads: only without one would it compile and download Node's headers. msgpackr-extract comes
+// with bullmq (@quarry/distributed), tree-sitter with llamaindex (a peer of @llamaindex/node-parser).
+const PREBUILT: Record<string, string> = {
+  'msgpackr-extract': `@msgpackr-extract/msgpackr-extract-${process.platform}-${process.arch}`,
+  'tree-sitter': `tree-sitter/prebuilds/${process.platform}-${process.arch}`,
+};
 type Packed = (typeof PACKED)[number];
 // A scanned PDF: no text layer, so fast finds nothing and hi_res must OCR it.
 const SCANNED = 'loremipsum-flat.pdf';
@@ -103,6 +112,7 @@ let project: string;
 let tarballs: Record<Packed, string>;
 let base: ReturnType<typeof footprint>;
 let baseScripts: string[];
+let fullScripts: string[];
 let baseRun: { result: any; stdout: string; stderr: string };
 let consumer: { status: number | null; output: string };
 
@@ -129,7 +139,17 @@ beforeAll(() => {
   const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8' });
   consumer = { status: tsc.status, output: tsc.stdout + tsc.stderr };
 
-  npmInstall(project, [tarballs.connectors, tarballs.langchain, tarballs.llamaindex, ...pinnedVersions('langchain', ['@langchain/core', '@langchain/classic']), ...pinnedVersions('llamaindex', ['llamaindex'])]);
+  npmInstall(project, [
+    tarballs.connectors,
+    tarballs.langchain,
+    tarballs.llamaindex,
+    tarballs.server,
+    tarballs.distributed,
+    tarballs.cli,
+    ...pinnedVersions('langchain', ['@langchain/core', '@langchain/classic']),
+    ...pinnedVersions('llamaindex', ['llamaindex']),
+  ]);
+  fullScripts = installScripts(project);
   writeExample(project, 'examples/stream-documents.ts', 'stream-documents.mjs');
   writeExample(project, 'packages/nodes/test/support/bag-of-words.ts', 'bag-of-words.mjs');
   writeExample(project, 'packages/langchain/test/readme-example.ts', 'langchain-example.mjs');
@@ -268,6 +288,39 @@ describe('the packed packages, installed with npm into a plain project', () => {
     expect(hits[0]!.text).toContain('chunk_by_page no yes');
     expect(hits[0]!.metadata).toMatchObject({ filename: 'field-guide.md', type: 'Table', source: guide });
   });
+
+  it('installs the server, the distributed runner and the CLI with no install script but those that load a prebuilt binary', () => {
+    expect(fullScripts.filter((p) => !(p in PREBUILT))).toEqual([]);
+    for (const p of fullScripts) expect(existsSync(join(project, 'node_modules', PREBUILT[p]!)), PREBUILT[p]).toBe(true);
+  });
+
+  it('runs `quarry --help` and `quarry serve`, whose health check answers on a free loopback port', async () => {
+    const help = spawnSync('npx', ['--no-install', 'quarry', '--help'], { cwd: project, encoding: 'utf8' });
+    expect(help.stderr).not.toMatch(/error/i);
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('serve');
+
+    const serve = spawn(join(project, 'node_modules/.bin/quarry'), ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', join(work, 'serve-data')], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        serve.stderr.on('data', (d: Buffer) => {
+          stderr += d.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(stderr);
+          if (m) resolve(m[1]!);
+        });
+        serve.on('exit', (code) => reject(new Error(`quarry serve exited with ${code}:\n${stderr}`)));
+      });
+      // The banner names the workflow API (`.../api/v1`); the health check is at the root.
+      const res = await fetch(new URL('/healthcheck', url));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ healthcheck: 'HEALTHCHECK STATUS: EVERYTHING OK!' });
+    } finally {
+      serve.kill('SIGTERM');
+      if (serve.exitCode === null) await once(serve, 'exit');
+    }
+    expect(serve.exitCode).toBe(0);
+  }, 120_000);
 
   it.skipIf(!hasCorpus)('OCRs a scanned PDF (hi_res) and an image once the OCR packages are installed beside it', () => {
     npmInstall(project, pinnedVersions('nodes', ['@napi-rs/canvas', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd']));

@@ -7,6 +7,7 @@ import type { ErrorCodeTable } from '@quarry/core';
  */
 export const SERVER_ERROR_CODES = {
   MULTIPART_INVALID: 'a multipart/form-data body is malformed: no boundary, truncated, or a part without valid headers (400)',
+  STORE_LOCKED: 'the SQLite file is held by another running process (one quarry server per data directory)',
 } as const satisfies ErrorCodeTable;
 
 type ServerErrorCodes = typeof SERVER_ERROR_CODES;

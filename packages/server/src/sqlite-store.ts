@@ -1,16 +1,21 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { COLLECTIONS, type Collection, type CollectionRecords, type Store, type StoreQuery } from '@quarry/core';
+import sqlite, { type Database, type Statement } from 'node-sqlite3-wasm';
+import { COLLECTIONS, quarryError, type Collection, type CollectionRecords, type Store, type StoreQuery } from '@quarry/core';
+import './errors.js';
 
 /** Bumped when the table layout changes; the store refuses a newer database than it knows. */
 const SCHEMA_VERSION = 1;
 
 /**
- * The default {@link Store}: one embedded SQLite file (better-sqlite3, WAL journal). Each
- * collection is a table with the columns reads filter on (`workspace`, `created_at`, and for jobs
- * `workflow_id` and `status`) and the row as JSON in `data`. better-sqlite3 is synchronous: every
- * call finishes before it returns, which also makes each write atomic.
+ * The default {@link Store}: one embedded SQLite file (node-sqlite3-wasm: SQLite compiled to
+ * WebAssembly, so installing it builds and downloads nothing; rollback journal). Each collection is
+ * a table with the columns reads filter on (`workspace`, `created_at`, and for jobs `workflow_id`
+ * and `status`) and the row as JSON in `data`. Every call is synchronous: it finishes before it
+ * returns, which also makes each write atomic. One process at a time: the open store holds a
+ * `<file>.lock` directory and names itself in `<file>.owner`; opening it elsewhere throws
+ * `STORE_LOCKED`, and a lock whose process on this host is gone (killed) is taken over.
  *
  * @example
  * ```ts
@@ -19,16 +24,34 @@ const SCHEMA_VERSION = 1;
  * ```
  */
 export class SqliteStore implements Store {
-  private constructor(private readonly db: Database.Database) {}
+  // Prepared once per SQL text and finalized on close: the WebAssembly heap is not garbage-collected.
+  private readonly statements = new Map<string, Statement>();
+
+  private constructor(
+    private readonly db: Database,
+    private readonly ownerFile: string | undefined,
+  ) {}
 
   /** Opens (creating when missing) the database file; `:memory:` gives a private in-memory database. */
   static open(file: string): SqliteStore {
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    const db = new Database(file);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
-    const version = db.pragma('user_version', { simple: true }) as number;
+    const owned = file === ':memory:' ? undefined : `${file}.owner`;
+    if (owned) takeOverStaleLock(file, owned);
+    const db = new sqlite.Database(file);
+    // The VFS has no shared memory, so WAL works only with the lock held for the connection's life
+    // (exclusive locking); WAL with synchronous NORMAL then needs no fsync per commit.
+    try {
+      db.get('PRAGMA locking_mode = EXCLUSIVE');
+      db.get('PRAGMA journal_mode = WAL');
+    } catch (e) {
+      db.close();
+      throw quarryError('STORE_LOCKED', `${file} is in use by another process (${readOwner(owned!) ?? 'owner unknown'}); stop it, or remove ${file}.lock if none runs`, {
+        cause: e,
+        details: { file, owner: owned && readOwner(owned) },
+      });
+    }
+    db.get('PRAGMA synchronous = NORMAL');
+    const version = (db.get('PRAGMA user_version') as { user_version: number }).user_version;
     if (version > SCHEMA_VERSION) {
       db.close();
       throw new Error(`${file} was written by a newer quarry (schema ${version}; this one knows ${SCHEMA_VERSION})`);
@@ -43,11 +66,24 @@ export class SqliteStore implements Store {
          CREATE TABLE IF NOT EXISTS document_versions (workspace TEXT NOT NULL, workflow_id TEXT NOT NULL, record_id TEXT NOT NULL, version TEXT NOT NULL, PRIMARY KEY (workspace, workflow_id, record_id)) WITHOUT ROWID;
          PRAGMA user_version = ${SCHEMA_VERSION};`,
     );
-    return new SqliteStore(db);
+    if (owned) {
+      writeFileSync(owned, `${hostname()} ${process.pid}\n`);
+      openHere.add(path.resolve(file));
+    }
+    return new SqliteStore(db, owned);
+  }
+
+  private statement(sql: string): Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   async get<C extends Collection>(collection: C, workspace: string, id: string): Promise<CollectionRecords[C] | undefined> {
-    const row = this.db.prepare(`SELECT data FROM ${table(collection)} WHERE id = ? AND workspace = ?`).get(id, workspace) as { data: string } | undefined;
+    const row = this.statement(`SELECT data FROM ${table(collection)} WHERE id = ? AND workspace = ?`).get([id, workspace]) as { data: string } | null;
     return row ? (JSON.parse(row.data) as CollectionRecords[C]) : undefined;
   }
 
@@ -68,43 +104,78 @@ export class SqliteStore implements Store {
       args.push(...query.statuses);
     }
     const sql = `SELECT data FROM ${table(collection)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`;
-    return (this.db.prepare(sql).all(...args) as Array<{ data: string }>).map((r) => JSON.parse(r.data) as CollectionRecords[C]);
+    return (this.statement(sql).all(args) as Array<{ data: string }>).map((r) => JSON.parse(r.data) as CollectionRecords[C]);
   }
 
   async put<C extends Collection>(collection: C, record: CollectionRecords[C]): Promise<void> {
     const r = record as { workflow_id?: string; status?: string };
-    const result = this.db
-      .prepare(
-        `INSERT INTO ${table(collection)} (id, workspace, created_at, workflow_id, status, data) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, workflow_id = excluded.workflow_id, status = excluded.status, data = excluded.data
-         WHERE workspace = excluded.workspace`,
-      )
-      .run(record.id, record.workspace, record.created_at, r.workflow_id ?? null, r.status ?? null, JSON.stringify(record));
+    const result = this.statement(
+      `INSERT INTO ${table(collection)} (id, workspace, created_at, workflow_id, status, data) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, workflow_id = excluded.workflow_id, status = excluded.status, data = excluded.data
+       WHERE workspace = excluded.workspace`,
+    ).run([record.id, record.workspace, record.created_at, r.workflow_id ?? null, r.status ?? null, JSON.stringify(record)]);
     // Ids are unique across workspaces; a row never moves to another workspace.
     if (result.changes === 0) throw new Error(`id ${record.id} belongs to another workspace`);
   }
 
   async delete(collection: Collection, workspace: string, id: string): Promise<boolean> {
-    return this.db.prepare(`DELETE FROM ${table(collection)} WHERE id = ? AND workspace = ?`).run(id, workspace).changes > 0;
+    return this.statement(`DELETE FROM ${table(collection)} WHERE id = ? AND workspace = ?`).run([id, workspace]).changes > 0;
   }
 
   async getDocumentVersion(workspace: string, workflowId: string, recordId: string): Promise<string | undefined> {
-    const row = this.db.prepare('SELECT version FROM document_versions WHERE workspace = ? AND workflow_id = ? AND record_id = ?').get(workspace, workflowId, recordId) as { version: string } | undefined;
+    const row = this.statement('SELECT version FROM document_versions WHERE workspace = ? AND workflow_id = ? AND record_id = ?').get([workspace, workflowId, recordId]) as { version: string } | null;
     return row?.version;
   }
 
   async setDocumentVersion(workspace: string, workflowId: string, recordId: string, version: string): Promise<void> {
-    this.db
-      .prepare('INSERT INTO document_versions (workspace, workflow_id, record_id, version) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, workflow_id, record_id) DO UPDATE SET version = excluded.version')
-      .run(workspace, workflowId, recordId, version);
+    this.statement('INSERT INTO document_versions (workspace, workflow_id, record_id, version) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, workflow_id, record_id) DO UPDATE SET version = excluded.version').run([
+      workspace,
+      workflowId,
+      recordId,
+      version,
+    ]);
   }
 
   async deleteDocumentVersions(workspace: string, workflowId: string): Promise<void> {
-    this.db.prepare('DELETE FROM document_versions WHERE workspace = ? AND workflow_id = ?').run(workspace, workflowId);
+    this.statement('DELETE FROM document_versions WHERE workspace = ? AND workflow_id = ?').run([workspace, workflowId]);
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.isOpen) return;
+    for (const stmt of this.statements.values()) stmt.finalize();
+    this.statements.clear();
+    this.db.close();
+    if (this.ownerFile) {
+      rmSync(this.ownerFile, { force: true });
+      openHere.delete(path.resolve(this.ownerFile.slice(0, -'.owner'.length)));
+    }
+  }
+}
+
+// Files this process holds open: a restarted container often reuses the dead owner's pid.
+const openHere = new Set<string>();
+
+/** The `<host> <pid>` a store's owner file names, if it is there. */
+function readOwner(ownerFile: string): string | undefined {
+  return existsSync(ownerFile) ? readFileSync(ownerFile, 'utf8').trim() : undefined;
+}
+
+// A process killed while holding the store leaves its lock directory behind; SQLite's WAL recovery
+// makes the file consistent again, so the lock of a gone process on this host is released here.
+function takeOverStaleLock(file: string, ownerFile: string): void {
+  if (!existsSync(`${file}.lock`)) return;
+  const [host, pid] = (readOwner(ownerFile) ?? '').split(' ');
+  if (host !== hostname() || !pid || openHere.has(path.resolve(file))) return;
+  if (Number(pid) !== process.pid && isAlive(Number(pid))) return;
+  rmdirSync(`${file}.lock`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
