@@ -79,12 +79,13 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
   const cancelled = new Set<string>();
   const counts = { written: 0, failed: 0, stopped: 0, retried: 0, orphaned: 0 };
 
-  const closeJob = (jobId: string): void => {
+  // Resolves once the job has closed; never rejects (a job that could not open has nothing to close).
+  const closeJob = async (jobId: string): Promise<void> => {
     const entry = jobs.get(jobId);
     if (!entry) return;
     jobs.delete(jobId);
     clearTimeout(entry.idle);
-    void entry.job.then((j) => j.close(), () => undefined);
+    await entry.job.then((j: WorkerJob | undefined) => j?.close()).catch(() => undefined);
   };
 
   const openJob = async (data: TaskData): Promise<WorkerJob | undefined> => {
@@ -129,7 +130,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     if (!entry) return;
     clearTimeout(entry.idle);
     entry.idle = setTimeout(() => {
-      if (wj.inFlight === 0) closeJob(jobId);
+      if (wj.inFlight === 0) void closeJob(jobId);
       else touch(jobId, wj);
     }, idleCloseMs);
     entry.idle.unref();
@@ -221,7 +222,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     }
     if (msg.type === 'finished') {
       cancelled.delete(msg.job_id);
-      closeJob(msg.job_id);
+      void closeJob(msg.job_id);
     }
   });
   await worker.waitUntilReady();
@@ -232,8 +233,8 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     counts,
     async close() {
       await worker.close();
-      for (const id of [...jobs.keys()]) closeJob(id);
-      await Promise.allSettled([...jobs.values()].map((e) => e.job.then((j) => j.close())));
+      // Jobs close before the connection they share (rate budgets) goes away.
+      await Promise.all([...jobs.keys()].map(closeJob));
       subscriber.disconnect();
       redis.disconnect();
     },
