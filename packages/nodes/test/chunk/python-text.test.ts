@@ -35,25 +35,23 @@ describe('Python whitespace semantics', () => {
   });
 
   it('matches the definition on texts of words, spaces and line breaks, where only line breaks change', () => {
-    const alphabet = ['a', 'b', 'é', '中', '\x01', ' ', '\n'];
-    let seed = 5;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-    const pyWs = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
-    for (let i = 0; i < 3000; i++) {
-      const s = Array.from({ length: next() % 16 }, () => alphabet[next() % alphabet.length]).join('');
-      expect(collapseWhitespace(s)).toBe(s.split(pyWs).filter(Boolean).join(' '));
-    }
+    expectDefinitionOnRandomStrings(['a', 'b', 'é', '中', '\x01', ' ', '\n'], 5, 3000, 16);
     expect(collapseWhitespace('one\ntwo three\nfour')).toBe('one two three four');
   });
 
   it('matches the definition split-on-whitespace-then-join on random strings', () => {
-    const alphabet = ['a', 'b', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', '\x1c', '\ufeff', 'é', '中'];
-    let seed = 42;
-    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
-    const pyWs = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
-    for (let i = 0; i < 2000; i++) {
-      const s = Array.from({ length: next() % 12 }, () => alphabet[next() % alphabet.length]).join('');
-      expect(collapseWhitespace(s)).toBe(s.split(pyWs).filter(Boolean).join(' '));
-    }
+    expectDefinitionOnRandomStrings(['a', 'b', ' ', '  ', '\n', '\t', '\u00a0', '\u3000', '\x1c', '\ufeff', 'é', '中'], 42, 2000, 12);
   });
 });
+
+// Python's str.split() whitespace, then ' '.join: the definition collapseWhitespace follows.
+const PY_WHITESPACE = /[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
+
+/** `runs` seeded random strings of up to `maxLength - 1` pieces of `alphabet`, each against the definition. */
+function expectDefinitionOnRandomStrings(alphabet: readonly string[], seed: number, runs: number, maxLength: number): void {
+  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  for (let i = 0; i < runs; i++) {
+    const s = Array.from({ length: next() % maxLength }, () => alphabet[next() % alphabet.length]).join('');
+    expect(collapseWhitespace(s)).toBe(s.split(PY_WHITESPACE).filter(Boolean).join(' '));
+  }
+}
