@@ -51,7 +51,7 @@ export async function requireOptional(modules: readonly string[], purpose: strin
  * The OPTIONAL_DEPENDENCY_MISSING error for `packageName`, needed for `purpose`, with the command that
  * installs `install`.
  */
-export function optionalDependencyMissing(packageName: string, purpose: string, install: readonly string[], cause?: unknown): QuarryError {
+function optionalDependencyMissing(packageName: string, purpose: string, install: readonly string[], cause?: unknown): QuarryError {
   const names = install.length > 1 ? `${install.slice(0, -1).join(', ')} and ${install.at(-1)}` : install[0];
   const missing = install.length > 1 ? `${names}; ${packageName} is not installed` : `${names}, which is not installed`;
   return new QuarryError('OPTIONAL_DEPENDENCY_MISSING', `${purpose} needs ${missing}: npm install ${install.join(' ')}`, {

@@ -10,7 +10,7 @@ const SCHEMA_VERSION = 1;
 
 /**
  * The default {@link Store}: one embedded SQLite file (node-sqlite3-wasm: SQLite compiled to
- * WebAssembly, so installing it builds and downloads nothing; rollback journal). Each collection is
+ * WebAssembly, so installing it builds and downloads nothing; WAL journal). Each collection is
  * a table with the columns reads filter on (`workspace`, `created_at`, and for jobs `workflow_id`
  * and `status`) and the row as JSON in `data`. Every call is synchronous: it finishes before it
  * returns, which also makes each write atomic. One process at a time: the open store holds a
@@ -45,9 +45,10 @@ export class SqliteStore implements Store {
       db.get('PRAGMA journal_mode = WAL');
     } catch (e) {
       db.close();
-      throw quarryError('STORE_LOCKED', `${file} is in use by another process (${readOwner(owned!) ?? 'owner unknown'}); stop it, or remove ${file}.lock if none runs`, {
+      const owner = owned && readOwner(owned);
+      throw quarryError('STORE_LOCKED', `${file} is in use by another process (${owner ?? 'owner unknown'}); stop it, or remove ${file}.lock if none runs`, {
         cause: e,
-        details: { file, owner: owned && readOwner(owned) },
+        details: { file, owner },
       });
     }
     db.get('PRAGMA synchronous = NORMAL');
