@@ -66,6 +66,9 @@ export async function accountDeadJobs(options: DeadJobsOptions): Promise<DeadJob
   const keys = queueKeys(options.queue ?? DEFAULT_QUEUE);
   const queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
   try {
+    // A BullMQ queue closed before its connection is ready rejects a promise nobody awaits (its
+    // version check); an empty queue would otherwise be closed that early.
+    await queue.waitUntilReady();
     return await accountDead(redis, queue, keys, options);
   } finally {
     await queue.close();
