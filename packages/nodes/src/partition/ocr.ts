@@ -123,6 +123,9 @@ interface TesseractWorker {
   worker?: { ref?(): void; unref?(): void } | null;
 }
 
+/** What a job run by {@link onWorker} may call on its worker. */
+type JobWorker = Pick<TesseractWorker, 'recognize' | 'detect' | 'setParameters'>;
+
 interface TesseractBbox {
   x0: number;
   y0: number;
@@ -163,6 +166,8 @@ interface TesseractPage {
 interface PooledWorker {
   worker: TesseractWorker;
   busy: boolean;
+  /** Set once the worker is being terminated: nothing may be sent to it any more. */
+  terminated: boolean;
   idleTimer?: NodeJS.Timeout;
   /** Ends the recognition running on this worker, if any. */
   stop?: (e: unknown) => void;
@@ -230,6 +235,10 @@ async function createWorker(langs: unknown, oem: number, options: object, logger
   return worker;
 }
 
+function releasedError(): QuarryError {
+  return quarryError('JOB_ABORTED', 'the OCR workers were released');
+}
+
 function abortError(signal: AbortSignal): QuarryError {
   return quarryError('JOB_ABORTED', 'OCR was cancelled', { cause: signal.reason });
 }
@@ -272,9 +281,9 @@ async function acquire(pool: Pool, signal: AbortSignal | undefined, logger: Logg
       }
       if (pool.released) {
         await worker.terminate().catch(() => undefined);
-        throw quarryError('JOB_ABORTED', 'the OCR workers were released');
+        throw releasedError();
       }
-      const pooled: PooledWorker = { worker, busy: false };
+      const pooled: PooledWorker = { worker, busy: false, terminated: false };
       pool.workers.push(pooled);
       markBusy(pooled);
       if (signal?.aborted) {
@@ -328,6 +337,7 @@ function release(pool: Pool, w: PooledWorker): void {
 }
 
 async function discard(pool: Pool, w: PooledWorker): Promise<void> {
+  w.terminated = true;
   if (w.idleTimer) clearTimeout(w.idleTimer);
   const i = pool.workers.indexOf(w);
   if (i >= 0) pool.workers.splice(i, 1);
@@ -398,11 +408,13 @@ async function onWorker<T>(
   pool: Pool,
   image: Uint8Array,
   options: Pick<OcrOptions, 'signal' | 'logger'>,
-  job: (worker: TesseractWorker, image: Buffer) => Promise<T>,
+  job: (worker: JobWorker, image: Buffer) => Promise<T>,
 ): Promise<T> {
   const { signal, logger } = options;
   if (signal?.aborted) throw abortError(signal);
   const pooled = await acquire(pool, signal, logger);
+  // Released between handing the worker over and this line running.
+  if (pooled.terminated) throw releasedError();
   // tesseract.js never settles a job whose worker was terminated, so the job races a promise
   // that rejects on abort, or when releaseOcrWorkers() terminates the worker.
   let stop: ((e: unknown) => void) | undefined;
@@ -418,7 +430,15 @@ async function onWorker<T>(
   pooled.stop = stop;
   try {
     const buffer = Buffer.isBuffer(image) ? image : Buffer.from(image.buffer, image.byteOffset, image.byteLength);
-    const running = job(pooled.worker, buffer);
+    // A call on a terminated worker makes tesseract.js post to a null worker and reject a promise
+    // it never returns, an unhandled rejection: a step after the job was stopped is not sent.
+    const step = <R>(call: (w: TesseractWorker) => Promise<R>): Promise<R> => (pooled.terminated ? Promise.reject(releasedError()) : call(pooled.worker));
+    const worker: JobWorker = {
+      setParameters: (params) => step((w) => w.setParameters(params)),
+      recognize: (img, opts, output) => step((w) => w.recognize(img, opts, output)),
+      detect: (img) => step((w) => w.detect(img)),
+    };
+    const running = job(worker, buffer);
     running.catch(() => undefined);
     return await Promise.race([running, stopPromise]);
   } finally {
@@ -436,11 +456,10 @@ async function onWorker<T>(
 export async function releaseOcrWorkers(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  const released = (): QuarryError => quarryError('JOB_ABORTED', 'the OCR workers were released');
   for (const p of all) {
     p.released = true;
-    for (const w of p.waiters.splice(0)) w.reject(released());
-    for (const w of p.workers) w.stop?.(released());
+    for (const w of p.waiters.splice(0)) w.reject(releasedError());
+    for (const w of p.workers) w.stop?.(releasedError());
   }
   await Promise.all(all.flatMap((p) => p.workers.map((w) => discard(p, w))));
 }

@@ -108,4 +108,27 @@ describe('ocrImage', () => {
     }
     expect((await ocrImage(await textImage(['Back again']))).text.trim()).toBe('Back again');
   });
+
+  it('sends nothing to a worker released while a recognition was being handed it (JOB_ABORTED, no unhandled rejection)', async () => {
+    const png = await textImage(['Handed over late']);
+    const rejections: unknown[] = [];
+    const onRejection = (e: unknown): void => void rejections.push(e);
+    process.on('unhandledRejection', onRejection);
+    try {
+      // Released at once, or a few turns of the event loop later, with an idle worker in the pool.
+      for (const turns of [0, 1, 2, 4]) {
+        await ocrImage(png, { languages: ['eng'] });
+        const running = ocrImage(png, { languages: ['eng'] });
+        for (let i = 0; i < turns; i++) await new Promise((r) => setImmediate(r));
+        await releaseOcrWorkers();
+        const e = await running.catch((err: unknown) => err);
+        expect(isQuarryError(e) && e.code).toBe('JOB_ABORTED');
+      }
+      await sleep(100);
+    } finally {
+      process.off('unhandledRejection', onRejection);
+    }
+    expect(rejections.map(String)).toEqual([]);
+    // A recognition that never settles fails here rather than at the suite's minute.
+  }, 30_000);
 });
