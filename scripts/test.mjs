@@ -15,14 +15,18 @@ const phases = [
 let passed = 0;
 let failed = 0;
 let success = true;
+const reporter = join(root, 'scripts/unhandled-errors-reporter.mjs');
 for (const phase of phases) {
   const out = join(root, `.vitest-results-${phase.name}.json`);
+  const unhandledOut = join(root, `.vitest-results-${phase.name}-unhandled.json`);
   rmSync(out, { force: true });
-  run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--passWithNoTests', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`, ...extra], {
+  rmSync(unhandledOut, { force: true });
+  run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--passWithNoTests', '--reporter=default', '--reporter=json', `--reporter=${reporter}`, `--outputFile.json=${out}`, ...extra], {
     allowFail: true,
-    env: { ...process.env, ...phase.env },
+    env: { ...process.env, ...phase.env, QUARRY_UNHANDLED_ERRORS_FILE: unhandledOut },
   });
-  if (!existsSync(out)) {
+  if (!existsSync(out) || !existsSync(unhandledOut)) {
+    console.log(`${phase.name} phase: vitest wrote no report (counted as one failure)`);
     failed++;
     success = false;
     continue;
@@ -31,6 +35,15 @@ for (const phase of phases) {
   passed += r.numPassedTests;
   failed += r.numFailedTests + countFilesFailedWithoutTests(r);
   if (r.success === false) success = false;
+  // An unhandled rejection or exception fails no test, yet it is a bug (often of the file that ran
+  // before): each one counts as a failure.
+  const { errors } = JSON.parse(readFileSync(unhandledOut, 'utf8'));
+  if (errors.length > 0) {
+    failed += errors.length;
+    success = false;
+    console.log(`${phase.name} phase: ${errors.length} unhandled error${errors.length === 1 ? '' : 's'} (each counted as a failure):`);
+    for (const e of errors) console.log(`  ${e.name}: ${e.message}${e.testFile ? ` (while ${e.testFile}${e.test ? ` > ${e.test}` : ''} ran)` : ''}`);
+  }
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && success ? 0 : 1);
