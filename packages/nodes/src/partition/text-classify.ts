@@ -166,10 +166,24 @@ export function looksEnglish(text: string): boolean {
   return known * 2 >= words.length;
 }
 
+// Headings and running titles come back page after page (a quarter of the verb tests of a long
+// PDF are on a text tested before), and tagging is the costliest test: short texts' answers are
+// kept, a bounded number of them.
+const VERB_MEMO_MAX_TEXT = 200;
+const VERB_MEMO_MAX_ENTRIES = 10_000;
+const verbMemo = new Map<string, boolean>();
+
 /** True when a part-of-speech tagger finds a verb in `text`. */
 export function containsVerb(text: string): boolean {
+  const known = verbMemo.get(text);
+  if (known !== undefined) return known;
   const t = pyIsUpper(text) ? text.toLowerCase() : text;
-  return posTag(t).some((tok) => VERB_TAGS.has(tok.pos));
+  const found = posTag(t).some((tok) => VERB_TAGS.has(tok.pos));
+  if (text.length <= VERB_MEMO_MAX_TEXT) {
+    if (verbMemo.size >= VERB_MEMO_MAX_ENTRIES) verbMemo.clear();
+    verbMemo.set(text, found);
+  }
+  return found;
 }
 
 // ---- classifiers ---------------------------------------------------------------------------
