@@ -16,7 +16,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // @quarry/nodes loads pdf.js from its vendor/ folder, which the build fills; so does this.
-    globalSetup: ['packages/nodes/test/support/vendor-pdfjs-setup.ts'],
+    // @quarry/nodes loads pdf.js and the tagger's dictionaries from its vendor/ folder, which the build fills; so does this.
+    globalSetup: ['packages/nodes/test/support/vendor-setup.ts'],
   },
 });

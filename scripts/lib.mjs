@@ -34,8 +34,12 @@ export function ensureInstalled() {
   run(cmd, [...pre, 'install', '--frozen-lockfile', '--reporter=append-only']);
 }
 
-/** Compiles every package (TypeScript project references) and copies the patched pdf.js into @quarry/nodes. */
+/**
+ * Compiles every package (TypeScript project references), copies the patched pdf.js into
+ * @quarry/nodes and packs the part-of-speech tagger's dictionaries there.
+ */
 export function build() {
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
   run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'vendor-pdfjs.mjs')]);
+  run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'pack-wink-lexicon.mjs')]);
 }

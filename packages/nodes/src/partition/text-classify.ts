@@ -73,12 +73,32 @@ export function pyIsNumeric(s: string): boolean {
 
 // ---- the reference's measures --------------------------------------------------------------
 
+// The narrative and title tests tokenize the same text up to four times in a row; each text's
+// sentences and words are worked out once (one entry: texts are classified one after another).
+let tokenizedText: string | undefined;
+let sentenceWordCounts: number[] = [];
+let textWords: string[] | undefined;
+
+function tokenized(text: string): void {
+  if (text === tokenizedText) return;
+  tokenizedText = text;
+  sentenceWordCounts = sentTokenize(text).map((sentence) => wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.').length);
+  textWords = undefined;
+}
+
+// `wordTokenize(text)` of the memoized text; callers only read it.
+function wordsOf(text: string): readonly string[] {
+  tokenized(text);
+  textWords ??= wordTokenize(text);
+  return textWords;
+}
+
 /** Number of sentences in `text` with at least `minLength` words (punctuation not counted). */
 export function sentenceCount(text: string, minLength?: number): number {
+  tokenized(text);
   let count = 0;
-  for (const sentence of sentTokenize(text)) {
-    const words = wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.');
-    if (minLength && words.length < minLength) continue;
+  for (const words of sentenceWordCounts) {
+    if (minLength && words < minLength) continue;
     count++;
   }
   return count;
@@ -126,7 +146,7 @@ export function underNonAlphaRatio(text: string, threshold = 0.5): boolean {
 export function exceedsCapRatio(text: string, threshold = 0.5): boolean {
   if (sentenceCount(text, 3) > 1) return false;
   if (pyIsUpper(text)) return true;
-  const tokens = wordTokenize(text).filter(pyIsAlpha);
+  const tokens = wordsOf(text).filter(pyIsAlpha);
   // Text with no alphabetic word is not narrative.
   if (tokens.length === 0) return true;
   const capitalized = tokens.filter((t) => pyIsTitle(t) || pyIsUpper(t)).length;
@@ -140,16 +160,30 @@ export function exceedsCapRatio(text: string, threshold = 0.5): boolean {
  * narrative; skipping the test for text that is not English gives that outcome by design.
  */
 export function looksEnglish(text: string): boolean {
-  const words = wordTokenize(text).filter((w) => /^[A-Za-z]+$/u.test(w));
+  const words = wordsOf(text).filter((w) => /^[A-Za-z]+$/u.test(w));
   if (words.length === 0) return false;
   const known = words.filter(isCommonEnglishWord).length;
   return known * 2 >= words.length;
 }
 
+// Headings and running titles come back page after page (a quarter of the verb tests of a long
+// PDF are on a text tested before), and tagging is the costliest test: short texts' answers are
+// kept, a bounded number of them.
+const VERB_MEMO_MAX_TEXT = 200;
+const VERB_MEMO_MAX_ENTRIES = 10_000;
+const verbMemo = new Map<string, boolean>();
+
 /** True when a part-of-speech tagger finds a verb in `text`. */
 export function containsVerb(text: string): boolean {
+  const known = verbMemo.get(text);
+  if (known !== undefined) return known;
   const t = pyIsUpper(text) ? text.toLowerCase() : text;
-  return posTag(t).some((tok) => VERB_TAGS.has(tok.pos));
+  const found = posTag(t).some((tok) => VERB_TAGS.has(tok.pos));
+  if (text.length <= VERB_MEMO_MAX_TEXT) {
+    if (verbMemo.size >= VERB_MEMO_MAX_ENTRIES) verbMemo.clear();
+    verbMemo.set(text, found);
+  }
+  return found;
 }
 
 // ---- classifiers ---------------------------------------------------------------------------

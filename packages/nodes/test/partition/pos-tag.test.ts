@@ -1,0 +1,71 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { isCommonEnglishWord, posTag } from '../../src/partition/pos-tag.js';
+
+const require = createRequire(import.meta.url);
+const taggerPath = require.resolve('wink-pos-tagger');
+const fromTagger = createRequire(taggerPath);
+const VENDOR = new URL('../../vendor/wink-lexicon/', import.meta.url);
+const CORPUS = new URL('../../../../../shared/corpus/docs/', import.meta.url);
+
+// Sentences touching each path of the tagger: lexicon words, WordNet-only words and inflections
+// (wn-words, the exceptions), capitalised WordNet nouns, unknown words, numbers, punctuation.
+const SENTENCES = [
+  'The sample docs directory contains the following files:',
+  'Quarterly Financial Statements',
+  'the board approved the plan',
+  'Geese flew over the aardwolves while the zymurgist brewed.',
+  'She was unhappier than the oxen, and the criteria were unclear.',
+  'Aachen hosted 3.5 million visitors in the 1990s; prices rose 12%.',
+  'Xyzzy frobnicated the quux, didn\'t it?',
+  'Termination of the Agreement shall be effective upon written notice.',
+];
+
+/** Tags of `texts` from wink-pos-tagger loading its own dictionaries, in a plain Node process. */
+function plainWinkTags(texts: string[]): { value: string; pos: string }[][] {
+  const script = `
+    const tagger = require(${JSON.stringify(taggerPath)})();
+    const texts = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+    const tags = texts.map((t) => tagger.tagSentence(t).filter((x) => x.tag === 'word').map((x) => ({ value: x.value, pos: x.pos })));
+    process.stdout.write(JSON.stringify(tags));
+  `;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(texts), maxBuffer: 64 * 1024 * 1024 }).toString()) as { value: string; pos: string }[][];
+}
+
+describe('the packed tagger dictionaries', () => {
+  it('are the data of wink-lexicon\'s modules, and the tagger is given them', () => {
+    const manifest = JSON.parse(readFileSync(new URL('manifest.json', VENDOR), 'utf8')) as { version: string; modules: string[] };
+    expect(manifest.version).toBe((fromTagger('wink-lexicon/package.json') as { version: string }).version);
+    expect(manifest.modules).toContain('wn-words.js');
+    posTag('warm the tagger up');
+    for (const name of manifest.modules) {
+      const packed = JSON.parse(readFileSync(new URL(name.replace(/\.js$/, '.json'), VENDOR), 'utf8')) as object;
+      if (!Array.isArray(packed)) Object.setPrototypeOf(packed, null);
+      const cached = require.cache[fromTagger.resolve(`wink-lexicon/src/${name}`)];
+      expect(isDeepStrictEqual(cached?.exports, packed)).toBe(true);
+    }
+    // wink's own lexicon module gives words of the same tags one shared array; parsed JSON does not,
+    // so this tells that the tagger got the packed data.
+    const lexicon = require.cache[fromTagger.resolve('wink-lexicon/src/lexicon.js')]?.exports as Record<string, string[]>;
+    expect(lexicon.wrote).toEqual(lexicon.withdrew);
+    expect(lexicon.wrote).not.toBe(lexicon.withdrew);
+  });
+
+  it('tag as wink-pos-tagger does with its own modules', () => {
+    const texts = [...SENTENCES];
+    for (const doc of ['book-war-and-peace-1p.txt', 'UDHR_first_article_all.txt']) {
+      const url = new URL(doc, CORPUS);
+      if (existsSync(url)) texts.push(...readFileSync(url, 'utf8').split(/\n+/).filter((line) => line.trim()));
+    }
+    if (texts.length === SENTENCES.length) console.warn('shared corpus absent: tagging the built-in sentences only');
+    expect(texts.map((t) => posTag(t))).toEqual(plainWinkTags(texts));
+  });
+
+  it('serve the common-word test', () => {
+    expect(isCommonEnglishWord('Approved')).toBe(true);
+    expect(isCommonEnglishWord('zymurgist')).toBe(false);
+  });
+});
