@@ -5,8 +5,9 @@
  *
  * Prints JSON lines, three sections on DA-619p.pdf (619 pages) and a scanned PDF:
  * - `pdf-process`: one line per contender, each a fresh process timed from spawn to exit (median
- *   of rounds run round-robin over the contenders), pages/s and peak RSS (GNU time's `%M`: the
- *   largest single process of the run; quarry partitions in a child process beside its CLI's):
+ *   of rounds run round-robin over the contenders), pages/s, CPU seconds (user + system, all
+ *   threads and child processes) and peak RSS (GNU time's `%M`: the largest single process of the
+ *   run; quarry partitions in a child process beside its CLI's):
  *   `quarry partition --strategy fast --output DIR` with PDFium (default) and with pdf.js, and
  *   plain-text extraction written to a file by pdf-parse 1.1.1 (LangChain's PDF loader engine),
  *   pdf-parse 2.4.5, pdfjs-dist, PDFium-WASM, LiteParse, pdf-inspector and pdfminer.six.
@@ -18,8 +19,8 @@
  *   PDFium as quarry calls them, PDFium-WASM, LiteParse, pdf-inspector) beside ours
  *   (`ratio` = their time / ours, > 1 means our typed elements come faster than their text).
  * - `pdf-hi-res`: the built CLI's hi_res on a scanned PDF of several pages made at run time,
- *   pinned to one core (`taskset -c 0`) and on two, seconds per page, and whether both runs gave
- *   the same elements.
+ *   pinned to one core (`taskset -c 0`) and on two, seconds per page (wall and CPU: on a shared
+ *   machine CPU / wall shows how many cores the run got), and whether both gave the same elements.
  *
  * Any contender that cannot run prints a `skipped` line naming what is missing; the rest go on.
  * CLI start time is `packages/cli/bench/start.bench.ts`.
@@ -35,7 +36,7 @@ import { extractLayouts } from '../src/partition/formats/pdf-extract-pages.js';
 import { stopPageWorker } from '../src/partition/formats/pdf-page-worker-host.js';
 import type { FormatPartitionOptions } from '../src/partition/types.js';
 import { formatOptions } from '../test/partition/format-options.js';
-import { loadAverage, median, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
+import { loadAverage, median, medianOf, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
 import { rawPdfiumText, rawTextContent } from './support/raw-engines.js';
 import { elementSummary, repeatPage } from './support/scanned-pdf.js';
 import { peerVersion, TEXT_PEERS, type ExtractText, type TextPeerName } from './support/text-peers.mjs';
@@ -118,8 +119,7 @@ async function wholeProcess(out: string): Promise<void> {
     const r = runs.get(c.name);
     if (!r?.length) continue;
     const s = medianSeconds(r)!;
-    const rss = r.map((x) => x.peakRssMb).filter((x): x is number => x !== undefined);
-    print({ bench: 'pdf-process', contender: c.name, version: c.version, file: 'DA-619p.pdf', pages: PAGES, rounds: r.length, seconds: round(s, 2), pages_per_s: round(PAGES / s, 1), peak_rss_mb: rss.length ? median(rss) : null, runs_s: r.map((x) => round(x.seconds, 2)) });
+    print({ bench: 'pdf-process', contender: c.name, version: c.version, file: 'DA-619p.pdf', pages: PAGES, rounds: r.length, seconds: round(s, 2), pages_per_s: round(PAGES / s, 1), cpu_s: medianOf(r.map((x) => x.cpuSeconds)), peak_rss_mb: medianOf(r.map((x) => x.peakRssMb)), runs_s: r.map((x) => round(x.seconds, 2)) });
   }
   const ours = medianSeconds(runs.get('quarry fast'));
   const pdfParse1 = medianSeconds(runs.get('pdf-parse@1.1.1'));
@@ -221,8 +221,13 @@ async function hiRes(out: string): Promise<void> {
     const m = medianSeconds(runs.get(name));
     return m === undefined ? null : round(m / SCAN_PAGES, 2);
   };
+  const cpuPerPage = (name: string): number | null => {
+    const m = medianOf(runs.get(name)?.map((r) => r.cpuSeconds) ?? []);
+    return m === null ? null : round(m / SCAN_PAGES, 2);
+  };
   const one = perPage('one core');
   const two = perPage('two cores');
+  const twoCpu = cpuPerPage('two cores');
   const output = (dir: string): string => path.join(out, dir, `${path.basename(scan)}.json`);
   const same = one !== null && two !== null ? (await elementSummary(output('one'))) === (await elementSummary(output('two'))) : null;
   print({
@@ -233,8 +238,12 @@ async function hiRes(out: string): Promise<void> {
     one_core_s_per_page: one,
     two_cores_s_per_page: two,
     speedup: one !== null && two !== null ? round(one / two, 2) : null,
+    one_core_cpu_s_per_page: cpuPerPage('one core'),
+    two_cores_cpu_s_per_page: twoCpu,
+    // CPU over wall time: how many cores the unpinned run actually got (the machine may be shared).
+    two_cores_cores_used: twoCpu !== null && two !== null ? round(twoCpu / two, 2) : null,
     same_elements: same,
-    peak_rss_mb: runs.get('two cores')?.length ? median(runs.get('two cores')!.map((r) => r.peakRssMb ?? NaN)) : null,
+    peak_rss_mb: medianOf(runs.get('two cores')?.map((r) => r.peakRssMb) ?? []),
     load_average_before,
   });
 }

@@ -1,6 +1,6 @@
 /**
- * Whole-process measurement for the PDF bench: wall time from spawn to exit, and peak resident
- * memory from the kernel's high-water mark as GNU time reports it (`/usr/bin/time -f %M`).
+ * Whole-process measurement for the PDF bench: wall time from spawn to exit, and from GNU time
+ * (`/usr/bin/time -f '%M %U %S'`) the kernel's peak resident memory and the CPU time spent.
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -18,6 +18,8 @@ export interface ProcessRun {
    * descendants, each on its own), or undefined without GNU time.
    */
   peakRssMb: number | undefined;
+  /** User plus system CPU seconds of the command and its descendants, or undefined without GNU time. */
+  cpuSeconds: number | undefined;
 }
 
 /** Why a command could not be measured: its exit code and the end of its stderr. */
@@ -31,9 +33,9 @@ export class ProcessFailure extends Error {}
  */
 export async function timeProcess(command: string, args: readonly string[]): Promise<ProcessRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'quarry-bench-time-'));
-  const rssFile = path.join(dir, 'rss');
+  const rssFile = path.join(dir, 'time');
   const withTime = existsSync(GNU_TIME);
-  const [file, argv] = withTime ? [GNU_TIME, ['-f', '%M', '-o', rssFile, command, ...args]] : [command, [...args]];
+  const [file, argv] = withTime ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, [...args]];
   try {
     const start = process.hrtime.bigint();
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
@@ -45,11 +47,18 @@ export async function timeProcess(command: string, args: readonly string[]): Pro
     });
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (code !== 0) throw new ProcessFailure(`${path.basename(command)} exited with ${code}: ${stderr.trim().slice(-600)}`);
-    const kb = withTime ? Number((await readFile(rssFile, 'utf8')).trim().split('\n').pop()) : NaN;
-    return { seconds, peakRssMb: Number.isFinite(kb) ? round(kb / 1024, 0) : undefined };
+    const [kb = NaN, user = NaN, sys = NaN] = withTime ? ((await readFile(rssFile, 'utf8')).trim().split('\n').pop() ?? '').split(' ').map(Number) : [];
+    const cpu = user + sys;
+    return { seconds, peakRssMb: Number.isFinite(kb) ? round(kb / 1024, 0) : undefined, cpuSeconds: Number.isFinite(cpu) ? round(cpu, 2) : undefined };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** The median of the defined values, or null when there is none. */
+export function medianOf(xs: readonly (number | undefined)[]): number | null {
+  const defined = xs.filter((x): x is number => x !== undefined);
+  return defined.length ? median(defined) : null;
 }
 
 /** The median of a non-empty list. */
