@@ -1,264 +1,271 @@
 /**
- * PDF partitioning figures. Run: `node --import tsx packages/nodes/bench/pdf.bench.ts`.
+ * PDF speed against the libraries people use instead. Run: `corepack pnpm bench pdf` (builds
+ * first; the whole-process figures run the built CLI), or after a build
+ * `node --expose-gc --import tsx packages/nodes/bench/pdf.bench.ts`.
  *
- * Prints JSON lines:
- * - `pdf-fast`: the fast strategy on DA-619p.pdf (619 pages) with the default engine (PDFium),
- *   pages/s, against raw pdf.js `getTextContent` over every page of the same file in the same
- *   process (`ratio` = our time / raw time), our single-thread time, and the same partition with
- *   the pdf.js engine (`pdfjs_engine_s`);
- * - `pdf-fast-vs-pdfium-text`: the same against raw PDFium text extraction on one thread (every
- *   page's text page and `FPDFText_GetText`, nothing else: the text-only figure of PDFium-WASM;
- *   `ratio` = their time / ours, > 1 means our typed elements come faster than their plain text);
- * - `pdf-fast-vs-pdf-parse`: the same against pdf-parse (`ratio` = their time / ours, > 1 means
- *   we are faster), measured in a child process per run so its own pdf.js copy (and the polyfills
- *   it installs) cannot touch ours;
- * - `pdf-fast-vs-pdfminer`: the same against pdfminer.six's `extract_text` (Debian
- *   python3-pdfminer), when installed (`ratio` = their time / ours; the goal is >= 5);
- * - `pdf-ocr`: hi_res on the scanned loremipsum-flat.pdf, seconds per page;
- * - `pdf-fast-rss`: peak resident memory of a fresh process partitioning DA-619p.pdf in fast mode
- *   (the build, when fresh: see `peakRss`).
+ * Prints JSON lines, three sections on DA-619p.pdf (619 pages) and a scanned PDF:
+ * - `pdf-process`: one line per contender, each a fresh process timed from spawn to exit (median
+ *   of rounds run round-robin over the contenders), pages/s, CPU seconds (user + system, all
+ *   threads and child processes) and peak RSS (GNU time's `%M`: the largest single process of the
+ *   run; quarry partitions in a child process beside its CLI's):
+ *   `quarry partition --strategy fast --output DIR` with PDFium (default) and with pdf.js, and
+ *   plain-text extraction written to a file by pdf-parse 1.1.1 (LangChain's PDF loader engine),
+ *   pdf-parse 2.4.5, pdfjs-dist, PDFium-WASM, LiteParse, pdf-inspector and pdfminer.six.
+ *   `pdf-process-summary`: `ratio_to_pdf_parse_1` (ours / pdf-parse 1.1.1, goal <= 0.6),
+ *   `pdfminer_ratio` (pdfminer.six / ours, goal >= 10), `node -e 1`, load averages.
+ * - `pdf-fast`: in this process, after a warm-up, interleaved medians: our typed elements (page
+ *   threads as the machine's load allows, default engine and pdf.js; and with the second page
+ *   thread forced on) and our layout on one and on two threads; `pdf-fast-vs-text-peer`: each text-only peer on one thread (raw pdf.js and
+ *   PDFium as quarry calls them, PDFium-WASM, LiteParse, pdf-inspector) beside ours
+ *   (`ratio` = their time / ours, > 1 means our typed elements come faster than their text).
+ * - `pdf-hi-res`: the built CLI's hi_res on a scanned PDF of several pages made at run time,
+ *   pinned to one core (`taskset -c 0`) and on two, seconds per page (wall and CPU: on a shared
+ *   machine CPU / wall shows how many cores the run got), and whether both gave the same elements.
  *
- * Runs are interleaved (ours, raw, pdf-parse, ours, ...) after a warm-up, so load from other
- * processes hits the contenders alike; figures are medians.
+ * Any contender that cannot run prints a `skipped` line naming what is missing; the rest go on.
+ * CLI start time is `packages/cli/bench/start.bench.ts`.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { pdfPartitioner } from '../src/partition/formats/pdf.js';
+import { elementsFromLayouts } from '../src/partition/formats/pdf-elements.js';
 import { extractLayouts } from '../src/partition/formats/pdf-extract-pages.js';
 import { stopPageWorker } from '../src/partition/formats/pdf-page-worker-host.js';
-import { loadPdfjs, pdfjsAssetDirs } from '../src/partition/formats/pdf-load.js';
-import { instantiatePdfium } from '../src/partition/formats/pdfium-module.js';
-import { releaseOcrWorkers } from '../src/partition/ocr.js';
 import type { FormatPartitionOptions } from '../src/partition/types.js';
 import { formatOptions } from '../test/partition/format-options.js';
+import { loadAverage, median, medianOf, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
+import { rawPdfiumText, rawTextContent } from './support/raw-engines.js';
+import { elementSummary, repeatPage } from './support/scanned-pdf.js';
+import { peerVersion, TEXT_PEERS, type ExtractText, type TextPeerName } from './support/text-peers.mjs';
 
-const benchFile = fileURLToPath(import.meta.url);
-const repoRoot = path.resolve(path.dirname(benchFile), '../../..');
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(benchDir, '../../..');
 const docs = path.resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
 const LONG = path.join(docs, 'DA-619p.pdf');
+const PAGES = 619;
 const SCAN = path.join(docs, 'loremipsum-flat.pdf');
-const RUNS = 5;
+const SCAN_PAGES = 6;
+const CLI = path.join(repoRoot, 'packages', 'cli', 'dist', 'bin.js');
+const PEERS_SCRIPT = path.join(benchDir, 'support', 'text-peers.mjs');
+const PROCESS_ROUNDS = 3;
+const IN_PROCESS_ROUNDS = 5;
+const HI_RES_ROUNDS = 3;
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+const print = (line: Record<string, unknown>): void => console.log(JSON.stringify(line));
+
+/** A whole-process contender. */
+interface Contender {
+  name: string;
+  version?: string;
+  command: string;
+  args: string[];
 }
 
-const round = (v: number, digits = 3): number => Number(v.toFixed(digits));
-
-async function seconds(fn: () => Promise<unknown>): Promise<number> {
-  const t0 = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - t0) / 1e9;
-}
-
-function options(strategy: FormatPartitionOptions['strategy'], filename: string): FormatPartitionOptions {
-  return formatOptions({ strategy, filename, filetype: 'application/pdf' });
-}
-
-/** Raw pdf.js: every page's `getTextContent`, nothing else. */
-async function rawTextContent(bytes: Uint8Array): Promise<number> {
-  const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument({ data: bytes.slice(), ...pdfjsAssetDirs(), cMapPacked: true, disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
-  let items = 0;
-  for (let p = 1; p <= doc.numPages; p++) {
-    const page = await doc.getPage(p);
-    items += (await page.getTextContent()).items.length;
-    page.cleanup();
-  }
-  await doc.destroy();
-  return items;
-}
-
-/** Raw PDFium: every page's text page and its plain text, on this thread, nothing else. */
-async function rawPdfiumText(bytes: Uint8Array): Promise<number> {
-  const { x, u8 } = await instantiatePdfium();
-  const data = x.malloc(bytes.length);
-  u8().set(bytes, data);
-  const doc = x.FPDF_LoadMemDocument(data, bytes.length, 0);
-  let chars = 0;
-  for (let i = 0, n = x.FPDF_GetPageCount(doc); i < n; i++) {
-    const page = x.FPDF_LoadPage(doc, i);
-    const text = x.FPDFText_LoadPage(page);
-    const count = x.FPDFText_CountChars(text);
-    const buf = x.malloc(2 * (count + 1));
-    chars += x.FPDFText_GetText(text, 0, count, buf);
-    x.free(buf);
-    x.FPDFText_ClosePage(text);
-    x.FPDF_ClosePage(page);
-  }
-  x.FPDF_CloseDocument(doc);
-  x.free(data);
-  return chars;
-}
-
-/** Runs this file again in child mode; returns its JSON output. */
-function child(mode: string, ...args: string[]): Record<string, unknown> {
-  const r = spawnSync(process.execPath, [...process.execArgv, benchFile, mode, ...args], { encoding: 'utf8', maxBuffer: 1 << 24 });
-  const line = r.stdout.trim().split('\n').pop() ?? '';
-  try {
-    return JSON.parse(line) as Record<string, unknown>;
-  } catch {
-    throw new Error(`child ${mode} failed: ${r.stderr.slice(-500)}`);
-  }
-}
-
-/** Child mode: one warm-up and one timed pdf-parse `getText` of `file`. */
-async function pdfParseChild(file: string): Promise<void> {
-  const { PDFParse } = (await import('pdf-parse')) as unknown as {
-    PDFParse: new (o: { data: Uint8Array }) => { getText(): Promise<{ text: string }>; destroy(): Promise<void> };
-  };
-  const bytes = new Uint8Array(readFileSync(file));
-  const run = async (): Promise<number> => {
-    const parser = new PDFParse({ data: bytes.slice() });
-    const { text } = await parser.getText();
-    await parser.destroy();
-    return text.length;
-  };
-  await run();
-  let chars = 0;
-  const s = await seconds(async () => {
-    chars = await run();
-  });
-  console.log(JSON.stringify({ seconds: s, chars }));
-}
-
-/** Child mode: one fast partition of `file`; reports the peak RSS of the process. */
-async function rssChild(file: string): Promise<void> {
-  const els = await pdfPartitioner.partition(new Uint8Array(readFileSync(file)), options('fast', path.basename(file)));
-  await stopPageWorker();
-  console.log(JSON.stringify({ elements: els.length, max_rss_mb: round(process.resourceUsage().maxRSS / 1024, 1) }));
-}
-
-/**
- * Peak RSS of a fresh process partitioning `file`. It runs the build (`dist/`) when that is newer
- * than the PDF sources, because the tsx loader alone adds about 300 MB of peak RSS to a process
- * that imports pdf.js; otherwise it runs the sources under tsx and says so.
- */
-function peakRss(file: string): Record<string, unknown> {
-  const pkg = path.resolve(path.dirname(benchFile), '..');
-  const built = path.join(pkg, 'dist', 'partition', 'formats', 'pdf.js');
-  const srcDir = path.join(pkg, 'src', 'partition', 'formats');
-  // tsc rewrites only the outputs of changed sources, so freshness is checked file by file.
-  const fresh = readdirSync(srcDir)
-    .filter((f) => f.startsWith('pdf') && f.endsWith('.ts'))
-    .every((f) => {
-      const out = path.join(pkg, 'dist', 'partition', 'formats', f.replace(/\.ts$/, '.js'));
-      return existsSync(out) && statSync(out).mtimeMs >= statSync(path.join(srcDir, f)).mtimeMs;
-    });
-  if (!fresh) return { ...child('--rss-child', file), loader: 'tsx (no fresh build)' };
-  const script = `
-    import { readFileSync } from 'node:fs';
-    const { pdfPartitioner } = await import(${JSON.stringify(pathToFileURL(built).href)});
-    const { stopPageWorker } = await import(${JSON.stringify(pathToFileURL(path.join(path.dirname(built), 'pdf-page-worker-host.js')).href)});
-    const log = { debug() {}, info() {}, warn() {}, error() {} };
-    const els = await pdfPartitioner.partition(new Uint8Array(readFileSync(${JSON.stringify(file)})), { strategy: 'fast', encoding: 'utf-8',
-      include_page_breaks: false, infer_table_structure: false, xml_keep_tags: false, ocr_languages: ['eng'], extract_image_block_types: [],
-      coordinates: false, filename: 'f.pdf', filetype: 'application/pdf', signal: new AbortController().signal, logger: log, partitionEmbedded: async () => [] });
-    await stopPageWorker();
-    console.log(JSON.stringify({ elements: els.length, max_rss_mb: Math.round(process.resourceUsage().maxRSS / 102.4) / 10 }));`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
-  return { ...(JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>), loader: 'build (dist)' };
-}
-
-function pdfminerCommand(): string | undefined {
+function pdfminerPython(): string | undefined {
   for (const py of ['/usr/bin/python3', 'python3']) {
     if (spawnSync(py, ['-c', 'import pdfminer.high_level'], { stdio: 'ignore' }).status === 0) return py;
   }
   return undefined;
 }
 
-async function main(): Promise<void> {
-  const [mode, arg] = process.argv.slice(2);
-  if (mode === '--pdf-parse-child') return pdfParseChild(arg!);
-  if (mode === '--rss-child') return rssChild(arg!);
-  if (!existsSync(LONG) || !existsSync(SCAN)) {
-    console.log(JSON.stringify({ bench: 'pdf', skipped: `corpus files not found in ${docs}` }));
+/** Runs each contender `rounds` times round-robin; a contender that fails prints `skipped` and drops out. */
+async function roundRobin(contenders: Contender[], rounds: number, bench: string): Promise<Map<string, ProcessRun[]>> {
+  const runs = new Map(contenders.map((c) => [c.name, [] as ProcessRun[]]));
+  let active = contenders;
+  for (let r = 0; r < rounds; r++) {
+    for (const c of active) {
+      try {
+        runs.get(c.name)!.push(await timeProcess(c.command, c.args));
+      } catch (e) {
+        if (!(e instanceof ProcessFailure)) throw e;
+        print({ bench, contender: c.name, skipped: e.message });
+        runs.delete(c.name);
+      }
+    }
+    active = active.filter((c) => runs.has(c.name));
+  }
+  return runs;
+}
+
+const medianSeconds = (runs: ProcessRun[] | undefined): number | undefined => (runs?.length ? median(runs.map((r) => r.seconds)) : undefined);
+
+async function wholeProcess(out: string): Promise<void> {
+  const load_average_before = loadAverage();
+  const contenders: Contender[] = [{ name: 'node -e 1', command: process.execPath, args: ['-e', '1'] }];
+  if (existsSync(CLI)) {
+    const quarry = ['partition', LONG, '--strategy', 'fast', '--output', path.join(out, 'quarry')];
+    contenders.push({ name: 'quarry fast', command: process.execPath, args: [CLI, ...quarry] });
+    contenders.push({ name: 'quarry fast --pdf-engine pdfjs', command: process.execPath, args: [CLI, ...quarry, '--pdf-engine', 'pdfjs'] });
+  } else {
+    print({ bench: 'pdf-process', contender: 'quarry', skipped: `${CLI} not built (run corepack pnpm bench pdf, which builds)` });
+  }
+  for (const name of Object.keys(TEXT_PEERS) as TextPeerName[]) {
+    contenders.push({ name, version: peerVersion(name), command: process.execPath, args: [PEERS_SCRIPT, name, LONG, path.join(out, `${name}.txt`)] });
+  }
+  const py = pdfminerPython();
+  if (py) {
+    const script = 'import sys\nfrom pdfminer.high_level import extract_text\nopen(sys.argv[2], "w").write(extract_text(sys.argv[1]))';
+    const version = spawnSync(py, ['-c', 'import pdfminer; print(pdfminer.__version__)'], { encoding: 'utf8' }).stdout.trim();
+    contenders.push({ name: 'pdfminer.six', version, command: py, args: ['-c', script, LONG, path.join(out, 'pdfminer.txt')] });
+  } else {
+    print({ bench: 'pdf-process', contender: 'pdfminer.six', skipped: 'pdfminer.six not installed (Debian: apt-get install -y python3-pdfminer)' });
+  }
+
+  const runs = await roundRobin(contenders, PROCESS_ROUNDS, 'pdf-process');
+  for (const c of contenders.slice(1)) {
+    const r = runs.get(c.name);
+    if (!r?.length) continue;
+    const s = medianSeconds(r)!;
+    print({ bench: 'pdf-process', contender: c.name, version: c.version, file: 'DA-619p.pdf', pages: PAGES, rounds: r.length, seconds: round(s, 2), pages_per_s: round(PAGES / s, 1), cpu_s: medianOf(r.map((x) => x.cpuSeconds)), peak_rss_mb: medianOf(r.map((x) => x.peakRssMb)), runs_s: r.map((x) => round(x.seconds, 2)) });
+  }
+  const ours = medianSeconds(runs.get('quarry fast'));
+  const pdfParse1 = medianSeconds(runs.get('pdf-parse@1.1.1'));
+  const miner = medianSeconds(runs.get('pdfminer.six'));
+  const ratio = ours && pdfParse1 ? round(ours / pdfParse1, 2) : null;
+  const minerRatio = ours && miner ? round(miner / ours, 1) : null;
+  print({
+    bench: 'pdf-process-summary',
+    file: 'DA-619p.pdf',
+    quarry_fast_s: ours === undefined ? null : round(ours, 2),
+    pdf_parse_1_s: pdfParse1 === undefined ? null : round(pdfParse1, 2),
+    ratio_to_pdf_parse_1: ratio,
+    ratio_goal: '<= 0.6',
+    ratio_goal_met: ratio === null ? null : ratio <= 0.6,
+    pdfminer_s: miner === undefined ? null : round(miner, 2),
+    pdfminer_ratio: minerRatio,
+    pdfminer_goal: '>= 10',
+    pdfminer_goal_met: minerRatio === null ? null : minerRatio >= 10,
+    node_e1_s: round(medianSeconds(runs.get('node -e 1')) ?? NaN, 3),
+    load_average_before,
+    load_average_after: loadAverage(),
+  });
+}
+
+function options(strategy: FormatPartitionOptions['strategy'], filename: string): FormatPartitionOptions {
+  return formatOptions({ strategy, filename, filetype: 'application/pdf' });
+}
+
+async function inProcess(): Promise<void> {
+  const load_average_before = loadAverage();
+  const bytes = new Uint8Array(readFileSync(LONG));
+  const fast = options('fast', 'DA-619p.pdf');
+  const ours: Record<string, () => unknown> = {
+    ours: () => pdfPartitioner.partition(bytes, fast),
+    // What the fast strategy does, with the second page thread forced on whatever the load average.
+    ours_two_threads: async () => elementsFromLayouts(await extractLayouts(bytes, { parallel: true }), { includePageBreaks: false, coordinates: false, dpi: 72, inferTableStructure: false }),
+    ours_pdfjs_engine: () => pdfPartitioner.partition(bytes, { ...fast, pdf_engine: 'pdfjs' }),
+    layout_two_threads: () => extractLayouts(bytes, { parallel: true }),
+    layout_one_thread: () => extractLayouts(bytes, { parallel: false }),
+  };
+  const peers: Record<string, { version: string | undefined; run: () => unknown }> = {
+    'pdf.js getTextContent (quarry vendored copy)': { version: peerVersion('pdfjs-dist'), run: () => rawTextContent(bytes) },
+    'PDFium text (quarry raw WebAssembly calls)': { version: peerVersion('pdfium-wasm'), run: () => rawPdfiumText(bytes) },
+  };
+  for (const name of ['pdfium-wasm', 'liteparse', 'pdf-inspector'] as const) {
+    try {
+      const extract: ExtractText = await TEXT_PEERS[name].load();
+      await extract(bytes); // the warm-up, here so that a peer failing on this file is skipped
+      peers[name] = { version: peerVersion(name), run: () => extract(bytes) };
+    } catch (e) {
+      print({ bench: 'pdf-fast-vs-text-peer', peer: name, skipped: `${TEXT_PEERS[name].package} failed to load: ${String(e)}` });
+    }
+  }
+  const all: Record<string, () => unknown> = { ...ours, ...Object.fromEntries(Object.entries(peers).map(([k, v]) => [k, v.run])) };
+  // Warm-up: imports, the page worker thread, WebAssembly compilation, the part-of-speech lexicon.
+  for (const run of [...Object.values(ours), peers['pdf.js getTextContent (quarry vendored copy)']!.run, peers['PDFium text (quarry raw WebAssembly calls)']!.run]) await run();
+  const times = new Map(Object.keys(all).map((k) => [k, [] as number[]]));
+  for (let i = 0; i < IN_PROCESS_ROUNDS; i++) {
+    for (const [name, run] of Object.entries(all)) {
+      const t0 = process.hrtime.bigint();
+      await run();
+      times.get(name)!.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    }
+  }
+  const s = (name: string): number => median(times.get(name)!);
+  const oursS = s('ours');
+  print({
+    bench: 'pdf-fast',
+    file: 'DA-619p.pdf',
+    pages: PAGES,
+    rounds: IN_PROCESS_ROUNDS,
+    ours_s: round(oursS),
+    ours_pages_per_s: round(PAGES / oursS, 1),
+    ours_two_threads_s: round(s('ours_two_threads')),
+    ours_two_threads_pages_per_s: round(PAGES / s('ours_two_threads'), 1),
+    pdfjs_engine_s: round(s('ours_pdfjs_engine')),
+    pdfjs_engine_pages_per_s: round(PAGES / s('ours_pdfjs_engine'), 1),
+    layout_two_threads_s: round(s('layout_two_threads')),
+    layout_one_thread_s: round(s('layout_one_thread')),
+    load_average_before,
+  });
+  for (const [peer, { version }] of Object.entries(peers)) {
+    const peerS = s(peer);
+    print({ bench: 'pdf-fast-vs-text-peer', file: 'DA-619p.pdf', peer, version, peer_threads: 1, peer_s: round(peerS), peer_pages_per_s: round(PAGES / peerS, 1), ours_s: round(oursS), ours_pages_per_s: round(PAGES / oursS, 1), ratio: round(peerS / oursS, 2), ours_two_threads_pages_per_s: round(PAGES / s('ours_two_threads'), 1), ratio_two_threads: round(peerS / s('ours_two_threads'), 2) });
+  }
+  await stopPageWorker();
+}
+
+async function hiRes(out: string): Promise<void> {
+  if (!existsSync(CLI)) {
+    print({ bench: 'pdf-hi-res', skipped: `${CLI} not built (run corepack pnpm bench pdf, which builds)` });
     return;
   }
-  const bytes = new Uint8Array(readFileSync(LONG));
-  const pages = 619;
+  const taskset = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+  const scan = await repeatPage(SCAN, SCAN_PAGES, out);
+  const args = (dir: string): string[] => [CLI, 'partition', scan, '--strategy', 'hi_res', '--no-unique-element-ids', '--output', path.join(out, dir)];
+  const contenders: Contender[] = [{ name: 'two cores', command: process.execPath, args: args('two') }];
+  if (taskset) contenders.unshift({ name: 'one core', command: 'taskset', args: ['-c', '0', process.execPath, ...args('one')] });
+  else print({ bench: 'pdf-hi-res', contender: 'one core', skipped: 'taskset not found (util-linux)' });
+  const load_average_before = loadAverage();
+  const runs = await roundRobin(contenders, HI_RES_ROUNDS, 'pdf-hi-res');
+  const perPage = (name: string): number | null => {
+    const m = medianSeconds(runs.get(name));
+    return m === undefined ? null : round(m / SCAN_PAGES, 2);
+  };
+  const cpuPerPage = (name: string): number | null => {
+    const m = medianOf(runs.get(name)?.map((r) => r.cpuSeconds) ?? []);
+    return m === null ? null : round(m / SCAN_PAGES, 2);
+  };
+  const one = perPage('one core');
+  const two = perPage('two cores');
+  const twoCpu = cpuPerPage('two cores');
+  const output = (dir: string): string => path.join(out, dir, `${path.basename(scan)}.json`);
+  const same = one !== null && two !== null ? (await elementSummary(output('one'))) === (await elementSummary(output('two'))) : null;
+  print({
+    bench: 'pdf-hi-res',
+    file: `${path.basename(SCAN)} page 1 x ${SCAN_PAGES}`,
+    pages: SCAN_PAGES,
+    rounds: HI_RES_ROUNDS,
+    one_core_s_per_page: one,
+    two_cores_s_per_page: two,
+    speedup: one !== null && two !== null ? round(one / two, 2) : null,
+    one_core_cpu_s_per_page: cpuPerPage('one core'),
+    two_cores_cpu_s_per_page: twoCpu,
+    // CPU over wall time: how many cores the unpinned run actually got (the machine may be shared).
+    two_cores_cores_used: twoCpu !== null && two !== null ? round(twoCpu / two, 2) : null,
+    same_elements: same,
+    peak_rss_mb: medianOf(runs.get('two cores')?.map((r) => r.peakRssMb) ?? []),
+    load_average_before,
+  });
+}
 
-  const ours = async (): Promise<void> => {
-    await pdfPartitioner.partition(bytes, options('fast', 'DA-619p.pdf'));
-  };
-  const oursOneThread = async (): Promise<void> => {
-    await extractLayouts(bytes, { parallel: false });
-  };
-  const oursPdfjs = async (): Promise<void> => {
-    await pdfPartitioner.partition(bytes, { ...options('fast', 'DA-619p.pdf'), pdf_engine: 'pdfjs' });
-  };
-  // Warm-up: pdf.js import, the page worker thread, the part-of-speech tagger's lexicon.
-  await ours();
-  await rawTextContent(bytes);
-  await oursOneThread();
-  await oursPdfjs();
-  await rawPdfiumText(bytes);
-
-  const t = { ours: [] as number[], raw: [] as number[], one: [] as number[], pdfParse: [] as number[], pdfjs: [] as number[], pdfium: [] as number[] };
-  for (let i = 0; i < RUNS; i++) {
-    t.ours.push(await seconds(ours));
-    t.raw.push(await seconds(() => rawTextContent(bytes)));
-    t.one.push(await seconds(oursOneThread));
-    t.pdfParse.push(child('--pdf-parse-child', LONG).seconds as number);
-    t.pdfjs.push(await seconds(oursPdfjs));
-    t.pdfium.push(await seconds(() => rawPdfiumText(bytes)));
+async function main(): Promise<void> {
+  if (!existsSync(LONG) || !existsSync(SCAN)) {
+    print({ bench: 'pdf', skipped: `corpus files DA-619p.pdf and loremipsum-flat.pdf not found in ${docs}` });
+    return;
   }
-  const ourS = median(t.ours);
-  const rawS = median(t.raw);
-  console.log(
-    JSON.stringify({
-      bench: 'pdf-fast',
-      file: 'DA-619p.pdf',
-      pages,
-      runs: RUNS,
-      ours_s: round(ourS),
-      ours_pages_per_s: round(pages / ourS, 1),
-      raw_getTextContent_s: round(rawS),
-      raw_pages_per_s: round(pages / rawS, 1),
-      ratio: round(ourS / rawS),
-      ours_single_thread_layout_s: round(median(t.one)),
-      pdfjs_engine_s: round(median(t.pdfjs)),
-      pdfjs_engine_pages_per_s: round(pages / median(t.pdfjs), 1),
-    }),
-  );
-  const pdfiumS = median(t.pdfium);
-  console.log(
-    JSON.stringify({ bench: 'pdf-fast-vs-pdfium-text', file: 'DA-619p.pdf', ours_s: round(ourS), ours_pages_per_s: round(pages / ourS, 1), pdfium_text_s: round(pdfiumS), pdfium_text_pages_per_s: round(pages / pdfiumS, 1), ratio: round(pdfiumS / ourS), goal: 'ratio > 1' }),
-  );
-  const pdfParseS = median(t.pdfParse);
-  console.log(
-    JSON.stringify({ bench: 'pdf-fast-vs-pdf-parse', file: 'DA-619p.pdf', ours_s: round(ourS), pdf_parse_s: round(pdfParseS), pdf_parse_pages_per_s: round(pages / pdfParseS, 1), ratio: round(pdfParseS / ourS), goal: 'ratio > 1' }),
-  );
-
-  const py = pdfminerCommand();
-  if (py) {
-    const script = 'import sys, time\nfrom pdfminer.high_level import extract_text\nt = time.perf_counter()\nextract_text(sys.argv[1])\nprint(time.perf_counter() - t)';
-    const r = spawnSync(py, ['-c', script, LONG], { encoding: 'utf8' });
-    const minerS = Number(r.stdout.trim().split('\n').pop());
-    console.log(
-      JSON.stringify({ bench: 'pdf-fast-vs-pdfminer', file: 'DA-619p.pdf', ours_s: round(ourS), pdfminer_s: round(minerS), pdfminer_pages_per_s: round(pages / minerS, 1), ratio: round(minerS / ourS, 1), goal: 'ratio >= 5', runs: 1 }),
-    );
-  } else {
-    console.log(JSON.stringify({ bench: 'pdf-fast-vs-pdfminer', skipped: 'pdfminer.six not installed (Debian: apt-get install -y python3-pdfminer)' }));
+  const out = await mkdtemp(path.join(tmpdir(), 'quarry-pdf-bench-'));
+  try {
+    await wholeProcess(out);
+    await inProcess();
+    await hiRes(out);
+  } finally {
+    await rm(out, { recursive: true, force: true });
   }
-
-  const scan = new Uint8Array(readFileSync(SCAN));
-  const ocr = async (): Promise<void> => {
-    await pdfPartitioner.partition(scan, options('hi_res', 'loremipsum-flat.pdf'));
-  };
-  await ocr();
-  const ocrRuns: number[] = [];
-  for (let i = 0; i < 3; i++) ocrRuns.push(await seconds(ocr));
-  console.log(JSON.stringify({ bench: 'pdf-ocr', file: 'loremipsum-flat.pdf', pages: 1, dpi: 200, runs: 3, seconds_per_page: round(median(ocrRuns), 2) }));
-  await releaseOcrWorkers();
-
-  const rss = peakRss(LONG);
-  console.log(JSON.stringify({ bench: 'pdf-fast-rss', file: 'DA-619p.pdf', peak_rss_mb: rss.max_rss_mb, elements: rss.elements, loader: rss.loader }));
-  await stopPageWorker();
 }
 
 await main();
