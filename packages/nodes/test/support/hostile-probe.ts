@@ -69,16 +69,25 @@ async function runChild(file: string, strategy: ProbeStrategy): Promise<void> {
   // partitioners) without a second copy of the file in this process.
   const read = readFileSync(file);
   const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
-  // The child's own high-water mark: the parent's sampling can miss a peak just before the end.
-  const maxRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
+  // The child's own high-water mark (the parent's sampling can miss a peak just before the end),
+  // from /proc: Linux carries the spawning process' size into `process.resourceUsage().maxRSS`.
+  const hwm = (): number | undefined => {
+    try {
+      return hwmMb(readFileSync('/proc/self/status', 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const loadedPeakMb = hwm();
   // From here the kernel's high-water mark (VmHWM) counts partitioning only ("5": reset it to now).
-  let peakReset = true;
+  let peakReset = loadedPeakMb !== undefined;
   try {
-    writeFileSync('/proc/self/clear_refs', '5');
+    if (peakReset) writeFileSync('/proc/self/clear_refs', '5');
   } catch {
     peakReset = false;
   }
-  const partitionPeakMb = (): number => (peakReset ? hwmMb(readFileSync('/proc/self/status', 'utf8')) : 0);
+  const partitionPeakMb = (): number => (peakReset ? (hwm() ?? 0) : 0);
+  const maxRssMb = (): number => (loadedPeakMb === undefined ? Math.round(process.resourceUsage().maxRSS / 1024) : Math.max(loadedPeakMb, hwm() ?? 0));
   report({ kind: 'start', rssMb: Math.round(process.memoryUsage().rss / 2 ** 20), peakReset });
   try {
     const elements = await partitionFile(bytes, { filename: path.basename(file), strategy });
