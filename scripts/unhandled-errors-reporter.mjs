@@ -16,7 +16,8 @@ export default class UnhandledErrorsReporter {
     /** @type {UnhandledError[]} */
     const errors = unhandledErrors.map((e) => ({
       name: String(e.name ?? 'Error'),
-      message: String(e.message ?? e),
+      // vitest's own errors (a worker that exited) say what happened in their cause.
+      message: String(e.message ?? e) + (e.cause && typeof e.cause === 'object' && 'message' in e.cause ? ` (${String(e.cause.message)})` : ''),
       ...(typeof e.stack === 'string' ? { stack: e.stack } : {}),
       // vitest tags an error with the file and test that were running when it surfaced.
       ...(typeof e.VITEST_TEST_PATH === 'string' ? { testFile: e.VITEST_TEST_PATH } : {}),

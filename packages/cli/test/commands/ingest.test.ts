@@ -30,6 +30,8 @@ async function seed(index: string, docs: Record<string, Record<string, unknown>>
 /** Runs the command in-process, keeping its stdout and exit code. */
 async function ingest(options: Partial<IngestSearchIndexOptions>) {
   const out: string[] = [];
+  // The command sets the exit code; the test worker's own is put back after.
+  const exitCodeBefore = process.exitCode;
   const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
     out.push(String(s));
     return true;
@@ -39,7 +41,7 @@ async function ingest(options: Partial<IngestSearchIndexOptions>) {
     return { summary, stdout: out.join(''), code: process.exitCode };
   } finally {
     spy.mockRestore();
-    process.exitCode = 0;
+    process.exitCode = exitCodeBefore;
   }
 }
 

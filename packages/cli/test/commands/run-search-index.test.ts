@@ -171,6 +171,8 @@ describe('quarry run --destination / --source CONNECTOR.json', () => {
 
   async function cli(args: { wf: string } & Parameters<typeof runCommand>[1]) {
     const out: string[] = [];
+    // The command sets the exit code; the test worker's own is put back after.
+    const exitCodeBefore = process.exitCode;
     const spy = vi.spyOn(process.stdout, 'write').mockImplementation((s: string | Uint8Array) => {
       out.push(String(s));
       return true;
@@ -183,7 +185,7 @@ describe('quarry run --destination / --source CONNECTOR.json', () => {
     } finally {
       spy.mockRestore();
       delete process.env[STATE_DIR_ENV];
-      process.exitCode = 0;
+      process.exitCode = exitCodeBefore;
     }
   }
 

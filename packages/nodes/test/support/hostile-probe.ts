@@ -31,13 +31,20 @@ export interface ProbeResult {
   ms: number;
   /** The child's peak resident set size in MB (Linux; 0 where /proc is missing). */
   peakRssMb: number;
+  /**
+   * What partitioning itself added to the child's resident memory in MB: its peak while it
+   * partitioned (the high-water mark is reset when it starts, Linux) less its size then (modules
+   * loaded, the file read). Unlike `peakRssMb` it leaves out loading the modules, whose peak varies
+   * with the load on the machine. Undefined where /proc is missing or the child never got there.
+   */
+  partitionRssMb?: number;
 }
 
 /** The JSON line a child prints. */
 type ChildReport =
-  | { kind: 'start' }
-  | { kind: 'ok'; elements: number; maxRssMb: number }
-  | { kind: 'error'; code: string; message: string; maxRssMb: number }
+  | { kind: 'start'; rssMb: number; peakReset: boolean }
+  | { kind: 'ok'; elements: number; maxRssMb: number; partitionPeakMb: number }
+  | { kind: 'error'; code: string; message: string; maxRssMb: number; partitionPeakMb: number }
   | { kind: 'fatal'; origin: string; name: string; message: string };
 
 const CHILD_FLAG = '--child';
@@ -58,16 +65,36 @@ async function runChild(file: string, strategy: ProbeStrategy): Promise<void> {
     report({ kind: 'fatal', origin, name: err.name, message: err.message });
   });
   const { partitionFile } = await import('../../src/partition/partition-file.js');
-  const bytes = new Uint8Array(readFileSync(file));
-  report({ kind: 'start' });
-  // The child's own high-water mark: the parent's sampling can miss a peak just before the end.
-  const maxRssMb = (): number => Math.round(process.resourceUsage().maxRSS / 1024);
+  // A view of the Buffer read, not a copy: a plain Uint8Array (as partitionFile hands its
+  // partitioners) without a second copy of the file in this process.
+  const read = readFileSync(file);
+  const bytes = new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
+  // The child's own high-water mark (the parent's sampling can miss a peak just before the end),
+  // from /proc: Linux carries the spawning process' size into `process.resourceUsage().maxRSS`.
+  const hwm = (): number | undefined => {
+    try {
+      return hwmMb(readFileSync('/proc/self/status', 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const loadedPeakMb = hwm();
+  // From here the kernel's high-water mark (VmHWM) counts partitioning only ("5": reset it to now).
+  let peakReset = loadedPeakMb !== undefined;
+  try {
+    if (peakReset) writeFileSync('/proc/self/clear_refs', '5');
+  } catch {
+    peakReset = false;
+  }
+  const partitionPeakMb = (): number => (peakReset ? (hwm() ?? 0) : 0);
+  const maxRssMb = (): number => (loadedPeakMb === undefined ? Math.round(process.resourceUsage().maxRSS / 1024) : Math.max(loadedPeakMb, hwm() ?? 0));
+  report({ kind: 'start', rssMb: Math.round(process.memoryUsage().rss / 2 ** 20), peakReset });
   try {
     const elements = await partitionFile(bytes, { filename: path.basename(file), strategy });
-    report({ kind: 'ok', elements: elements.length, maxRssMb: maxRssMb() });
+    report({ kind: 'ok', elements: elements.length, maxRssMb: maxRssMb(), partitionPeakMb: partitionPeakMb() });
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown };
-    report({ kind: 'error', code: typeof err.code === 'string' ? err.code : 'UNCODED', message: String(err.message ?? e), maxRssMb: maxRssMb() });
+    report({ kind: 'error', code: typeof err.code === 'string' ? err.code : 'UNCODED', message: String(err.message ?? e), maxRssMb: maxRssMb(), partitionPeakMb: partitionPeakMb() });
   }
   // A stray rejection may still be on its way; give it a moment, then end (OCR workers linger).
   setTimeout(() => process.exit(0), 300);
@@ -93,12 +120,17 @@ function parseReports(stdout: string): ChildReport[] {
   return out;
 }
 
+/** The high-water mark of resident memory in MB from a /proc/<pid>/status text, 0 when absent. */
+function hwmMb(status: string): number {
+  const kb = /VmHWM:\s+(\d+)/.exec(status)?.[1];
+  return kb ? Math.round(Number(kb) / 1024) : 0;
+}
+
 /** The high-water mark of a live process' resident memory in MB, 0 when unknown. */
 async function peakRss(pid: number | undefined): Promise<number> {
   if (pid === undefined) return 0;
   try {
-    const kb = /VmHWM:\s+(\d+)/.exec(await readFile(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : 0;
+    return hwmMb(await readFile(`/proc/${pid}/status`, 'utf8'));
   } catch {
     return 0;
   }
@@ -106,7 +138,7 @@ async function peakRss(pid: number | undefined): Promise<number> {
 
 const RSS_SAMPLE_MS = 250;
 
-function classify(reports: ChildReport[], signal: NodeJS.Signals | null, code: number | null, stderr: string, timedOut: boolean): Omit<ProbeResult, 'ms' | 'peakRssMb'> {
+function classify(reports: ChildReport[], signal: NodeJS.Signals | null, code: number | null, stderr: string, timedOut: boolean): Omit<ProbeResult, 'ms' | 'peakRssMb' | 'partitionRssMb'> {
   const stderrLine = telling(stderr);
   const fatal = reports.find((r): r is Extract<ChildReport, { kind: 'fatal' }> => r.kind === 'fatal');
   const done = reports.find((r) => r.kind === 'ok' || r.kind === 'error');
@@ -171,8 +203,14 @@ export function probeFile(file: string, options: ProbeOptions): Promise<ProbeRes
       clearInterval(sampler);
       const ms = started ? Date.now() - started : 0;
       const reports = parseReports(stdout);
-      for (const r of reports) if (r.kind === 'ok' || r.kind === 'error') peakRssMb = Math.max(peakRssMb, r.maxRssMb);
-      resolve({ ...classify(reports, signal, code, stderr, timedOut), ms, peakRssMb });
+      let partitionRssMb: number | undefined;
+      const start = reports.find((r) => r.kind === 'start');
+      for (const r of reports) {
+        if (r.kind !== 'ok' && r.kind !== 'error') continue;
+        peakRssMb = Math.max(peakRssMb, r.maxRssMb);
+        if (start?.peakReset && r.partitionPeakMb > 0) partitionRssMb = Math.max(0, r.partitionPeakMb - start.rssMb);
+      }
+      resolve({ ...classify(reports, signal, code, stderr, timedOut), ms, peakRssMb, ...(partitionRssMb === undefined ? {} : { partitionRssMb }) });
     });
   });
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Element, type Flow, type SourceDocument } from '@quarry/core';
 import { nodesPlugin } from '../../../src/plugin.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../../support/loopback-server.js';
@@ -11,12 +11,16 @@ const answer = (req: RecordedRequest): string =>
   /Page 1/.test(req.body) ? '<h1 data-category="Title">Field notes</h1><p data-category="NarrativeText">Clear skies all week.</p>' : '<p data-category="NarrativeText">A photograph of the station.</p>';
 
 let server: LoopbackServer | undefined;
-const saved = { ...process.env };
 afterEach(async () => {
   await server?.close();
   server = undefined;
-  process.env = { ...saved };
+  vi.unstubAllEnvs();
 });
+
+/** Points the SDK at the loopback server through the environment, until the test ends. */
+function stubEnv(vars: Record<string, string | undefined>): void {
+  for (const [name, value] of Object.entries(vars)) vi.stubEnv(name, value);
+}
 
 function source(bytes: Uint8Array, filename: string): { list(): AsyncIterable<SourceDocument> } {
   return { async *list() { yield { record_id: filename, filename, data_source: {}, read: async () => bytes }; } };
@@ -26,8 +30,7 @@ describe('partition/vlm through the engine', () => {
   it('VLM: every page goes to the model named in the workflow, with provider_api_key from the settings', async () => {
     server = await startLoopbackServer(answeringWire('openai', answer));
     const env = wireEnv('openai', server.url, 'not-this-key');
-    process.env.OPENAI_BASE_URL = env.OPENAI_BASE_URL;
-    delete process.env.OPENAI_API_KEY;
+    stubEnv({ OPENAI_BASE_URL: env.OPENAI_BASE_URL, OPENAI_API_KEY: undefined });
     const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'vlm',
@@ -51,7 +54,7 @@ describe('partition/vlm through the engine', () => {
 
   it('Auto: the text page is read by Fast and only the image page reaches the model', async () => {
     server = await startLoopbackServer(answeringWire('openai', answer));
-    Object.assign(process.env, wireEnv('openai', server.url, KEY));
+    stubEnv(wireEnv('openai', server.url, KEY));
     const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'auto',
@@ -75,7 +78,7 @@ describe('partition/vlm through the engine', () => {
     g.fillRect(0, 0, 200, 100);
     const png = new Uint8Array(canvas.toBuffer('image/png'));
     server = await startLoopbackServer(answeringWire('openai', () => '<p data-category="NarrativeText">A blank card.</p>'));
-    Object.assign(process.env, wireEnv('openai', server.url, KEY));
+    stubEnv(wireEnv('openai', server.url, KEY));
     const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'vlm-image',
