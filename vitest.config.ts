@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 // Tests that time how quickly something answers (`*.timing.test.ts`) run in a phase of their own,
@@ -17,6 +18,9 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'] } },
   test: {
     fileParallelism: !timing,
+    // At least two files at once (vitest's default is a core less than the machine has): many tests
+    // wait on child processes, Redis or Chromium, so two run in about half the time on two cores.
+    maxWorkers: timing ? 1 : Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
