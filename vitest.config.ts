@@ -20,7 +20,8 @@ export default defineConfig({
     fileParallelism: !timing,
     // At least two files at once (vitest's default is a core less than the machine has): many tests
     // wait on child processes, Redis or Chromium, so two run in about half the time on two cores.
-    maxWorkers: timing ? 1 : Math.max(2, availableParallelism() - 1),
+    // The timing phase runs one file at a time all the same (fileParallelism).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',

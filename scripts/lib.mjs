@@ -40,6 +40,5 @@ export function ensureInstalled() {
  */
 export function build() {
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
-  run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'vendor-pdfjs.mjs')]);
-  run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'pack-wink-lexicon.mjs')]);
+  run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'vendor.mjs')]);
 }

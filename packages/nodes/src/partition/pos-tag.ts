@@ -51,15 +51,15 @@ function packedManifest(): PackedManifest | null {
 }
 
 /**
- * Puts the packed JSON of the wink-lexicon modules `names` (`lexicon.js`, ...) into the module
- * cache, where the tagger's `require` finds them: the modules are megabytes of JavaScript
- * statements, and the same data parses as JSON about three times faster. Objects get the null
- * prototype wink gives them; the build checked that this rebuilds each module's exports exactly.
+ * Puts the packed JSON of the wink-lexicon modules `names` (`lexicon.js`, ...; default every packed
+ * one) into the module cache, where the tagger's `require` finds them: the modules are megabytes of
+ * JavaScript statements, and the same data parses as JSON about three times faster. Objects get the
+ * null prototype wink gives them; the build checked that this rebuilds each module's exports exactly.
  */
-function preloadPacked(names: readonly string[]): void {
+function preloadPacked(names?: readonly string[]): void {
   const manifest = packedManifest();
   if (!manifest) return;
-  for (const name of names) {
+  for (const name of names ?? manifest.modules) {
     if (!manifest.modules.includes(name)) continue;
     const filename = fromTagger.resolve(`wink-lexicon/src/${name}`);
     if (require.cache[filename]) continue;
@@ -76,7 +76,7 @@ function preloadPacked(names: readonly string[]): void {
 // wink-pos-tagger loads 3 MB of dictionaries, so it is required on first use only.
 function getTagger(): WinkTagger {
   if (!tagger) {
-    preloadPacked(packedManifest()?.modules ?? []);
+    preloadPacked();
     const create = require('wink-pos-tagger') as () => WinkTagger;
     tagger = create();
   }

@@ -4,8 +4,8 @@
  * Both engines (PDFium, pdf.js) read on the calling thread (pdf.js through its "fake worker"), so
  * one document uses one core. For long documents the page worker thread (`pdf-page-worker-host.ts`)
  * opens its own copy and both threads claim pages from a shared counter, which balances uneven
- * pages, and a worker still starting up, without any planning. Results are put back in page order; pages a failed worker
- * had claimed are redone on the main thread.
+ * pages, and a worker still starting up, without any planning. Results are put back in page order;
+ * pages a failed worker had claimed are redone on the main thread.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import type { Logger } from '@quarry/core';
