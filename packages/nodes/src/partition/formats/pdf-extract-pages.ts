@@ -7,8 +7,8 @@
  * pages, and a worker still starting up, without any planning. Results are put back in page order;
  * pages a failed worker had claimed are redone on the main thread.
  */
-import { availableParallelism, loadavg } from 'node:os';
 import type { Logger } from '@quarry/core';
+import { hasSpareCore } from '../spare-core.js';
 import type { PageLayout } from './pdf-layout-types.js';
 import { DEFAULT_PDF_ENGINE, type PdfEngine } from './pdf-engine.js';
 import { PdfOpenError, withPdf } from './pdf-load.js';
@@ -23,21 +23,11 @@ const MIN_PAGES_FOR_WORKER = 16;
 // a cancel, a node timeout or a server's other requests would wait for the last page.
 const YIELD_EVERY_MS = 50;
 
-/**
- * Whether a second thread would find a core to run on: at least two cores, and the last minute's
- * load (this thread included) leaving one of them idle. On a saturated machine the worker would
- * only add its own overhead.
- */
-function hasIdleCore(): boolean {
-  const cores = availableParallelism();
-  return cores >= 2 && (loadavg()[0] ?? 0) <= cores - 0.5;
-}
-
 /** Options of {@link extractLayouts}. */
 export interface ExtractLayoutsOptions {
   signal?: AbortSignal;
   logger?: Logger;
-  /** Use the page worker thread: `true`/`false` to force; unset, by page count and idle cores. */
+  /** Use the page worker thread: `true`/`false` to force; unset, by page count and {@link hasSpareCore}. */
   parallel?: boolean;
   /** A document of more pages fails with kind `too-many-pages` before any page is read. */
   maxPages?: number;
@@ -79,7 +69,7 @@ async function layoutAll(bytes: Uint8Array, doc: PageSource, engine: PdfEngine, 
   // Slot 0: next page to claim; slot 1: whether the worker took the job (see PageJob).
   const counter = new Int32Array(new SharedArrayBuffer(8));
   counter[0] = 1;
-  const useWorker = options.parallel ?? (n >= MIN_PAGES_FOR_WORKER && hasIdleCore());
+  const useWorker = options.parallel ?? (n >= MIN_PAGES_FOR_WORKER && hasSpareCore());
   const helper = useWorker
     ? runPageJob(bytes, counter, n, {
         page: (layout) => {
