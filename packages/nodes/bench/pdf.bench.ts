@@ -37,7 +37,7 @@ import { extractLayouts } from '../src/partition/formats/pdf-extract-pages.js';
 import { stopPageWorker } from '../src/partition/formats/pdf-page-worker-host.js';
 import type { FormatPartitionOptions } from '../src/partition/types.js';
 import { formatOptions } from '../test/partition/format-options.js';
-import { loadAverage, median, medianOf, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
+import { cpuPressure, loadAverage, median, medianOf, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
 import { rawPdfiumText, rawTextContent } from './support/raw-engines.js';
 import { elementSummary, repeatPage } from './support/scanned-pdf.js';
 import { peerVersion, TEXT_PEERS, type ExtractText, type TextPeerName } from './support/text-peers.mjs';
@@ -141,6 +141,7 @@ async function wholeProcess(out: string): Promise<void> {
     pdfminer_goal_met: minerRatio === null ? null : minerRatio >= 10,
     node_e1_s: round(medianSeconds(runs.get('node -e 1')) ?? NaN, 3),
     load_average_before,
+    cpu_pressure_10s_after: cpuPressure(),
     load_average_after: loadAverage(),
   });
 }
@@ -155,7 +156,7 @@ async function inProcess(): Promise<void> {
   const fast = options('fast', 'DA-619p.pdf');
   const ours: Record<string, () => unknown> = {
     ours: () => pdfPartitioner.partition(bytes, fast),
-    // What the fast strategy does, with the second page thread forced on whatever the load average.
+    // What the fast strategy does, with the second page thread forced on whatever the CPU pressure.
     ours_two_threads: async () => elementsFromLayouts(await extractLayouts(bytes, { parallel: true }), { includePageBreaks: false, coordinates: false, dpi: 72, inferTableStructure: false }),
     ours_pdfjs_engine: () => pdfPartitioner.partition(bytes, { ...fast, pdf_engine: 'pdfjs' }),
     layout_two_threads: () => extractLayouts(bytes, { parallel: true }),
@@ -201,6 +202,7 @@ async function inProcess(): Promise<void> {
     layout_two_threads_s: round(s('layout_two_threads')),
     layout_one_thread_s: round(s('layout_one_thread')),
     load_average_before,
+    cpu_pressure_10s_after: cpuPressure(),
   });
   for (const [peer, { version }] of Object.entries(peers)) {
     const peerS = s(peer);
@@ -250,6 +252,7 @@ async function hiRes(out: string): Promise<void> {
     same_elements: same,
     peak_rss_mb: medianOf(runs.get('two cores')?.map((r) => r.peakRssMb) ?? []),
     load_average_before,
+    cpu_pressure_10s_after: cpuPressure(),
   });
 }
 

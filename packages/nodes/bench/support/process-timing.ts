@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { currentCpuState } from '../../src/partition/spare-core.js';
 
 const GNU_TIME = '/usr/bin/time';
 
@@ -73,3 +74,6 @@ export const round = (v: number, digits = 3): number => Number(v.toFixed(digits)
 
 /** The 1-, 5- and 15-minute load averages, two decimals. */
 export const loadAverage = (): number[] => loadavg().map((l) => round(l, 2));
+
+/** Linux's CPU pressure over the last 10 s (what decides quarry's second page thread), or null. */
+export const cpuPressure = (): number | null => currentCpuState().pressure10s ?? null;
