@@ -2,7 +2,7 @@ import type { Element, ElementMetadata, ElementType } from '@quarry/core';
 import { isPyWhitespace } from '../chunk/python-text.js';
 import { newElement } from './formats/new-element.js';
 import { isCommonEnglishWord, posTag } from './pos-tag.js';
-import { removePunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
+import { countWordsWithoutPunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
 
 /**
  * Text-type heuristics of the reference library (`unstructured/partition/text_type.py`,
@@ -82,7 +82,7 @@ let textWords: string[] | undefined;
 function tokenized(text: string): void {
   if (text === tokenizedText) return;
   tokenizedText = text;
-  sentenceWordCounts = sentTokenize(text).map((sentence) => wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.').length);
+  sentenceWordCounts = sentTokenize(text).map(countWordsWithoutPunctuation);
   textWords = undefined;
 }
 
