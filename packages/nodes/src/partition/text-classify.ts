@@ -196,12 +196,20 @@ export interface ClassifyOptions {
 
 /** The reference's `is_possible_narrative_text`. */
 export function isPossibleNarrativeText(text: string, options: ClassifyOptions = {}): boolean {
+  return narrativeWithoutTagger(text, options) ?? !(looksEnglish(text) && !containsVerb(text));
+}
+
+/**
+ * {@link isPossibleNarrativeText} as far as it goes without the tagger and its dictionaries:
+ * `undefined` when the English verb test decides.
+ */
+export function narrativeWithoutTagger(text: string, options: ClassifyOptions = {}): boolean | undefined {
   const languages = options.languages ?? ['eng'];
   if (text.length === 0) return false;
   if (pyIsNumeric(text)) return false;
   if (exceedsCapRatio(text, 0.5)) return false;
   if (underNonAlphaRatio(text, 0.5)) return false;
-  if (languages.includes('eng') && sentenceCount(text, 3) < 2 && looksEnglish(text) && !containsVerb(text)) return false;
+  if (languages.includes('eng') && sentenceCount(text, 3) < 2) return undefined;
   return true;
 }
 
