@@ -2,7 +2,7 @@ import type { Element, ElementMetadata, ElementType } from '@quarry/core';
 import { isPyWhitespace } from '../chunk/python-text.js';
 import { newElement } from './formats/new-element.js';
 import { isCommonEnglishWord, posTag } from './pos-tag.js';
-import { removePunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
+import { countWordsWithoutPunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
 
 /**
  * Text-type heuristics of the reference library (`unstructured/partition/text_type.py`,
@@ -82,7 +82,7 @@ let textWords: string[] | undefined;
 function tokenized(text: string): void {
   if (text === tokenizedText) return;
   tokenizedText = text;
-  sentenceWordCounts = sentTokenize(text).map((sentence) => wordTokenize(removePunctuation(sentence)).filter((w) => w !== '.').length);
+  sentenceWordCounts = sentTokenize(text).map(countWordsWithoutPunctuation);
   textWords = undefined;
 }
 
@@ -196,12 +196,20 @@ export interface ClassifyOptions {
 
 /** The reference's `is_possible_narrative_text`. */
 export function isPossibleNarrativeText(text: string, options: ClassifyOptions = {}): boolean {
+  return narrativeWithoutTagger(text, options) ?? !(looksEnglish(text) && !containsVerb(text));
+}
+
+/**
+ * {@link isPossibleNarrativeText} as far as it goes without the tagger and its dictionaries:
+ * `undefined` when the English verb test decides.
+ */
+export function narrativeWithoutTagger(text: string, options: ClassifyOptions = {}): boolean | undefined {
   const languages = options.languages ?? ['eng'];
   if (text.length === 0) return false;
   if (pyIsNumeric(text)) return false;
   if (exceedsCapRatio(text, 0.5)) return false;
   if (underNonAlphaRatio(text, 0.5)) return false;
-  if (languages.includes('eng') && sentenceCount(text, 3) < 2 && looksEnglish(text) && !containsVerb(text)) return false;
+  if (languages.includes('eng') && sentenceCount(text, 3) < 2) return undefined;
   return true;
 }
 

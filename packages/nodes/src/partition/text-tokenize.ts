@@ -87,6 +87,41 @@ function pushChunk(chunk: string, last: boolean, out: string[]): void {
   out.push(...trail);
 }
 
+/**
+ * `wordTokenize(removePunctuation(text)).length`, counted without building the tokens: once
+ * punctuation is gone no sentence ends, no contraction or closer is left, and of the characters
+ * `wordTokenize` treats apart only `$`, `<` and `>` (their own tokens) and a leading backtick (split
+ * off while more than one character remains) can occur.
+ */
+export function countWordsWithoutPunctuation(text: string): number {
+  const s = removePunctuation(text);
+  let count = 0;
+  // The chunk being read: its length in code units and its leading backticks.
+  let length = 0;
+  let ticks = 0;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 0x20;
+    const apart = c === 0x24 || c === 0x3c || c === 0x3e;
+    if (apart || isJsWhitespace(c)) {
+      if (length > 0) count += Math.min(ticks, length - 1) + 1;
+      if (apart) count++;
+      length = 0;
+      ticks = 0;
+    } else {
+      if (c === 0x60 && ticks === length) ticks++;
+      length++;
+    }
+  }
+  return count;
+}
+
+// The code units matching `\s` (white space and line terminators; none are outside the BMP).
+function isJsWhitespace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
 /** Removes every Unicode punctuation character (category P), like the reference's `remove_punctuation`. */
 export function removePunctuation(text: string): string {
   return text.replace(/\p{P}/gu, '');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { removePunctuation, sentTokenize, wordTokenize } from '../../src/partition/text-tokenize.js';
+import { countWordsWithoutPunctuation, removePunctuation, sentTokenize, wordTokenize } from '../../src/partition/text-tokenize.js';
 
 describe('sentTokenize', () => {
   it('splits at sentence-final punctuation followed by space', () => {
@@ -38,5 +38,38 @@ describe('wordTokenize', () => {
 describe('removePunctuation', () => {
   it('removes every Unicode punctuation character', () => {
     expect(removePunctuation('«Hello», world!—ok…')).toBe('Hello worldok');
+  });
+});
+
+describe('countWordsWithoutPunctuation', () => {
+  const tokenized = (text: string): number => wordTokenize(removePunctuation(text)).filter((w) => w !== '.').length;
+
+  it('counts the tokens of the text without punctuation', () => {
+    expect(countWordsWithoutPunctuation("I don't know, do you?")).toBe(5);
+    expect(countWordsWithoutPunctuation('It cost $12.50 (<a>) ``quoted`` ` x')).toBe(tokenized('It cost $12.50 (<a>) ``quoted`` ` x'));
+    expect(countWordsWithoutPunctuation('  \u3000\n ')).toBe(0);
+  });
+
+  it('splits at exactly the characters a regular expression calls white space', () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      const text = `a${ch}b`;
+      expect(countWordsWithoutPunctuation(text), `U+${c.toString(16)}`).toBe(tokenized(text));
+    }
+  });
+
+  it('agrees with tokenizing on random text of the characters that matter', () => {
+    const alphabet = ['a', 'B', '1', ' ', '  ', '\t', '\n', '\u00a0', '\u2009', '$', '<', '>', '`', "'", '’', '"', '.', '...', ',', ':', '-', '--', '(', ')', '[', '{', '!', '?', ';', '@', '#', '%', '&', '«', '😀', '\ud800', 'n', 't', '_', '+', '=', '|', '~', '^', '\\', '/', '*'];
+    let seed = 12345;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      let text = '';
+      const length = next(16);
+      for (let j = 0; j < length; j++) text += alphabet[next(alphabet.length)];
+      expect(countWordsWithoutPunctuation(text), JSON.stringify(text)).toBe(tokenized(text));
+    }
   });
 });

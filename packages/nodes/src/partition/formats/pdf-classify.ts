@@ -13,6 +13,7 @@ import {
   isPossibleNumberedList,
   isPossibleTitle,
   isUsCityStateZip,
+  narrativeWithoutTagger,
 } from '../text-classify.js';
 import type { BlockTextClass, PageLayout, TextBlock } from './pdf-layout-types.js';
 import { BULLET_START_RE, stripBullet } from './pdf-text-patterns.js';
@@ -119,12 +120,22 @@ export interface BlockClass {
   text: string;
 }
 
+/** Options of {@link classifyBlockText}. */
+export interface BlockTextOptions {
+  /**
+   * Whether the part-of-speech tagger may run (default true). When false, a block whose type
+   * depends on the tagger is left unclassified (`undefined`), for a thread that must not load the
+   * tagger's dictionaries.
+   */
+  tagger?: boolean;
+}
+
 /**
  * What a block's text alone says about its type; the expensive part of classification (sentence
  * splitting, part-of-speech tagging), so it runs in the page stage, on whichever thread laid the
  * page out. `undefined` for a block without text.
  */
-export function classifyBlockText(block: TextBlock): BlockTextClass | undefined {
+export function classifyBlockText(block: TextBlock, options: BlockTextOptions = {}): BlockTextClass | undefined {
   const text = block.text.trim();
   if (!text) return undefined;
   if (block.kind === 'table') return { type: 'Table', text, possibleTitle: false };
@@ -140,6 +151,7 @@ export function classifyBlockText(block: TextBlock): BlockTextClass | undefined 
   if (CAPTION_RE.test(text) && block.lineCount <= 6) return { type: 'FigureCaption', text, possibleTitle: false };
   // Long blocks are not titles, whatever their words look like.
   const possibleTitle = block.lineCount <= 3 && isPossibleTitle(text);
+  if (options.tagger === false && narrativeWithoutTagger(text) === undefined) return undefined;
   if (isPossibleNarrativeText(text) || isProseInOtherScript(text)) return { type: 'NarrativeText', text, possibleTitle };
   return { type: possibleTitle ? 'Title' : 'UncategorizedText', text, possibleTitle };
 }

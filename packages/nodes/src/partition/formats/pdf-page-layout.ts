@@ -2,7 +2,7 @@
  * One page's text layer -> its {@link PageLayout}. Shared by the main thread and the page worker
  * thread, so it has no run-time dependency on `@quarry/core` (type imports only).
  */
-import { classifyBlockText } from './pdf-classify.js';
+import { classifyBlockText, type BlockTextOptions } from './pdf-classify.js';
 import type { PdfPage } from './pdf-load.js';
 import type { PageLayout, PageText } from './pdf-layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdf-text-items.js';
@@ -20,7 +20,7 @@ export async function readPageText(page: PdfPage): Promise<PageText> {
 }
 
 /** Options of the page layout functions. */
-export interface PageLayoutOptions extends LayoutOptions {
+export interface PageLayoutOptions extends LayoutOptions, BlockTextOptions {
   /** Classify the blocks' text too (see {@link classifyPageBlocks}); default true. */
   classify?: boolean;
 }
@@ -35,13 +35,13 @@ export function layoutPageText(pageNumber: number, text: PageText, options: Page
     textChars: text.textChars,
     badChars: text.badChars,
   };
-  if (options.classify !== false) classifyPageBlocks(layout);
+  if (options.classify !== false) classifyPageBlocks(layout, options);
   return layout;
 }
 
-/** Sets each block's `textClass` where it is not set yet. */
-export function classifyPageBlocks(layout: PageLayout): void {
-  for (const b of layout.blocks) b.textClass ??= classifyBlockText(b);
+/** Sets each block's `textClass` where it is not set yet (and can be set with `options`). */
+export function classifyPageBlocks(layout: PageLayout, options: BlockTextOptions = {}): void {
+  for (const b of layout.blocks) b.textClass ??= classifyBlockText(b, options);
 }
 
 /**

@@ -7,8 +7,9 @@
  *
  * It has no run-time dependency on `@quarry/core`: in a source checkout this file runs under the
  * tsx loader without the workspace's `source` export condition. It classifies the blocks of its
- * pages too, the costliest step after pdf.js itself; the thread lives long enough to amortize
- * loading the part-of-speech tagger.
+ * pages too, the costliest step after reading them, except those whose type the part-of-speech
+ * tagger decides: the main thread classifies those, so only one thread loads the tagger's
+ * dictionaries (a tenth of a second and more of parsing).
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { PdfEngine } from './pdf-engine.js';
@@ -64,12 +65,12 @@ async function runJob(job: PageJob): Promise<void> {
   let layout: (p: number) => Promise<PageLayout>;
   let close: () => Promise<void> | void;
   if (job.engine === 'pdfium') {
-    const pages = await openPdfiumPages(job.bytes);
+    const pages = await openPdfiumPages(job.bytes, { tagger: false });
     layout = (p) => pages.layout(p);
     close = () => pages.close();
   } else {
     const handle = await openPdf(job.bytes);
-    layout = (p) => extractPageLayout(handle.doc, p);
+    layout = (p) => extractPageLayout(handle.doc, p, { tagger: false });
     close = () => handle.close();
   }
   try {

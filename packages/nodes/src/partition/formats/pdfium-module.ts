@@ -112,13 +112,14 @@ export async function instantiatePdfium(): Promise<Pdfium> {
   const x = em.wasmExports;
   x.FPDF_InitLibrary();
   const scratch = x.malloc(64);
-  let buffer = x.memory.buffer;
-  let f32 = new Float32Array(buffer);
-  let f64 = new Float64Array(buffer);
-  let u8 = new Uint8Array(buffer);
+  let f32 = new Float32Array(x.memory.buffer);
+  let f64 = new Float64Array(x.memory.buffer);
+  let u8 = new Uint8Array(x.memory.buffer);
+  // Growing the memory detaches the old buffer, which empties its views: testing a view's length
+  // costs far less than reading `memory.buffer`, and the views are read once or twice a character.
   const renew = (): void => {
-    if (x.memory.buffer === buffer) return;
-    buffer = x.memory.buffer;
+    if (f64.length !== 0) return;
+    const buffer = x.memory.buffer;
     f32 = new Float32Array(buffer);
     f64 = new Float64Array(buffer);
     u8 = new Uint8Array(buffer);

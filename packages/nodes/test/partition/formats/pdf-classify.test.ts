@@ -69,6 +69,16 @@ describe('classifyBlock', () => {
     expect(classifyBlockText(block('電線接続端子部が次のいずれにも該当しないとき。', 100, { lineCount: 4 }))?.type).toBe('NarrativeText');
   });
 
+  it('leaves to the caller, without the tagger, exactly the blocks whose type the tagger decides', () => {
+    const texts = ['We train a dense retriever', 'The company increased its revenue in every region this year, as planned.'];
+    for (const t of texts) {
+      expect(classifyBlockText(block(t, 100), { tagger: false }), t).toBeUndefined();
+      expect(classifyBlockText(block(t, 100))?.type, t).toBe('NarrativeText');
+    }
+    const decided = ['• Apples and pears', 'Quarterly Results', '12.5 % 44.1 % 7 %', 'It rained all day. The roads were closed for hours.', '電線接続端子部が次のいずれにも該当しないとき。'];
+    for (const t of decided) expect(classifyBlockText(block(t, 100), { tagger: false }), t).toEqual(classifyBlockText(block(t, 100)));
+  });
+
   it('finds the body font size by characters', () => {
     const pages = [page(1, [block('Big', 10, { size: 20 }), block('body text '.repeat(20), 100, { size: 10 })])];
     expect(bodyFontSize(pages)).toBe(10);

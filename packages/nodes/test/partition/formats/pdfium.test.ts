@@ -12,6 +12,7 @@ import { PdfOpenError } from '../../../src/partition/formats/pdf-load.js';
 import { stopPageWorker } from '../../../src/partition/formats/pdf-page-worker-host.js';
 import { extractLayouts } from '../../../src/partition/formats/pdf-extract-pages.js';
 import { PdfiumDocument } from '../../../src/partition/formats/pdfium-document.js';
+import { instantiatePdfium } from '../../../src/partition/formats/pdfium-module.js';
 import { partitionFile } from '../../../src/partition/partition-file.js';
 import { formatOptions } from '../format-options.js';
 import { makePdf, textLines } from './pdf-fixture.js';
@@ -94,6 +95,39 @@ describe.skipIf(!hasCorpus)('the PDFium engine on the corpus (skipped: ../shared
       expect(await fast(bytes, 'pdfium')).toEqual(await fast(bytes, 'pdfjs'));
     }
   });
+
+  // Reading a page asks PDFium whether a character is generated only for spaces.
+  it('PDFium generates no character but spaces and line breaks', async () => {
+    const pdfium = await instantiatePdfium();
+    const { x } = pdfium;
+    const files = [
+      ...['DA-619p.pdf', 'embedded-images.pdf', 'korean-text-with-tables.pdf', 'multi-column-2p.pdf', 'reliance.pdf'].map((name) => path.join(corpusDir, 'docs', name)),
+      ...['bug1795263.pdf', 'bug1815476.pdf', 'issue16063.pdf', 'issue5747.pdf'].map((name) => path.join(corpusDir, 'hard', name)),
+    ];
+    const generated = new Set<number>();
+    let normal = 0;
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      const data = x.malloc(bytes.length);
+      pdfium.u8().set(bytes, data);
+      const doc = x.FPDF_LoadMemDocument(data, bytes.length, 0);
+      expect(doc, file).not.toBe(0);
+      for (let p = 0; p < x.FPDF_GetPageCount(doc); p++) {
+        const page = x.FPDF_LoadPage(doc, p);
+        const tp = x.FPDFText_LoadPage(page);
+        for (let i = 0; i < x.FPDFText_CountChars(tp); i++) {
+          if (x.FPDFText_IsGenerated(tp, i) === 1) generated.add(x.FPDFText_GetUnicode(tp, i));
+          else normal++;
+        }
+        x.FPDFText_ClosePage(tp);
+        x.FPDF_ClosePage(page);
+      }
+      x.FPDF_CloseDocument(doc);
+      x.free(data);
+    }
+    expect(normal).toBeGreaterThan(1_000_000);
+    expect([...generated].sort((a, b) => a - b)).toEqual([0x0a, 0x0d, 0x20]);
+  }, 120_000);
 
   it('DA-619p.pdf: the same elements as pdf.js on every one of its 619 pages', async () => {
     const bytes = corpusDoc('DA-619p.pdf');
