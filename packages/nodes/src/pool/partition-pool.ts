@@ -65,6 +65,19 @@ export function partitionWorkerUrl(): URL {
 export class PartitionPool {
   private readonly pool: ProcessPool<PartitionTask, PartitionTaskResult>;
 
+  /**
+   * Starts one partition process now, ahead of the pool (`quarry partition` calls this first
+   * thing, so that the process starts and loads the partitioner while the command line is still
+   * being read); the first pool with the same `workerUrl` and `heapLimitMb` takes it. Returns the
+   * process id.
+   */
+  static prestart(options: Pick<PartitionPoolOptions, 'workerUrl' | 'heapLimitMb'> = {}): number | undefined {
+    return ProcessPool.prestart({
+      workerUrl: options.workerUrl ?? partitionWorkerUrl(),
+      ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
+    });
+  }
+
   constructor(options: PartitionPoolOptions = {}) {
     this.pool = new ProcessPool({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
