@@ -50,11 +50,43 @@ function packedManifest(): PackedManifest | null {
   return packed;
 }
 
+/** The data of a packed module: its JSON parsed, an object given the null prototype wink gives them. */
+function readPacked(name: string): object {
+  const data = JSON.parse(readFileSync(new URL(name.replace(/\.js$/, '.json'), PACKED_LEXICON), 'utf8')) as object;
+  if (!Array.isArray(data)) Object.setPrototypeOf(data, null);
+  return data;
+}
+
+/**
+ * A stand-in for a packed module's data that parses it on first use. The tagger consults the
+ * WordNet modules only for a word outside its lexicon or an inflected one to lemmatize, so a short
+ * text of common words is tagged without parsing them (1.8 MB of JSON). Every operation goes to
+ * the parsed data, so the tagger sees the same object as before.
+ */
+function lazyPacked(name: string, array: boolean): object {
+  let data: object | undefined;
+  const load = (): object => (data ??= readPacked(name));
+  return new Proxy(array ? [] : Object.create(null), {
+    get: (_, key) => Reflect.get(load(), key),
+    set: (_, key, value) => Reflect.set(load(), key, value),
+    has: (_, key) => Reflect.has(load(), key),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(load(), key),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(load(), key, descriptor),
+    deleteProperty: (_, key) => Reflect.deleteProperty(load(), key),
+  });
+}
+
+// wink-lexicon's WordNet modules hold arrays (word senses) or objects: the stand-in must be the same.
+const ARRAY_MODULES = new Set(['wn-word-senses.js']);
+// The lexicon is read for every word: it is parsed when first wanted, not behind a stand-in.
+const EAGER_MODULES = new Set(['lexicon.js']);
+
 /**
  * Puts the packed JSON of the wink-lexicon modules `names` (`lexicon.js`, ...; default every packed
  * one) into the module cache, where the tagger's `require` finds them: the modules are megabytes of
- * JavaScript statements, and the same data parses as JSON about three times faster. Objects get the
- * null prototype wink gives them; the build checked that this rebuilds each module's exports exactly.
+ * JavaScript statements, and the same data parses as JSON about three times faster. The build
+ * checked that this rebuilds each module's exports exactly.
  */
 function preloadPacked(names?: readonly string[]): void {
   const manifest = packedManifest();
@@ -63,11 +95,9 @@ function preloadPacked(names?: readonly string[]): void {
     if (!manifest.modules.includes(name)) continue;
     const filename = fromTagger.resolve(`wink-lexicon/src/${name}`);
     if (require.cache[filename]) continue;
-    const data = JSON.parse(readFileSync(new URL(name.replace(/\.js$/, '.json'), PACKED_LEXICON), 'utf8')) as object;
-    if (!Array.isArray(data)) Object.setPrototypeOf(data, null);
     const module = new Module(filename);
     module.filename = filename;
-    module.exports = data;
+    module.exports = EAGER_MODULES.has(name) ? readPacked(name) : lazyPacked(name, ARRAY_MODULES.has(name));
     module.loaded = true;
     require.cache[filename] = module;
   }

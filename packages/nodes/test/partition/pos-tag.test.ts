@@ -64,6 +64,22 @@ describe('the packed tagger dictionaries', () => {
     expect(texts.map((t) => posTag(t))).toEqual(plainWinkTags(texts));
   });
 
+  it('parse the WordNet modules only when a word needs them', () => {
+    // A fresh process: this one's tagger is warm. Heap after a full collection, in MB: tagging a
+    // lexicon word leaves the WordNet modules unparsed; a plural noun to lemmatize parses them.
+    const script = `
+      import { posTag } from ${JSON.stringify(new URL('../../src/partition/pos-tag.ts', import.meta.url).href)};
+      const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed / 2 ** 20; };
+      posTag('hello');
+      const before = heap();
+      posTag('The geese flew');
+      process.stdout.write(JSON.stringify({ before, after: heap() }));
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script]).toString();
+    const { before, after } = JSON.parse(out) as { before: number; after: number };
+    expect(after - before).toBeGreaterThan(3);
+  });
+
   it('serve the common-word test', () => {
     expect(isCommonEnglishWord('Approved')).toBe(true);
     expect(isCommonEnglishWord('zymurgist')).toBe(false);
