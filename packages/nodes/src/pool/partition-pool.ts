@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Element, Logger, ServiceKey } from '@quarry/core';
 import { isQuarryError, QuarryError } from '@quarry/core/errors';
 import { ProcessPool } from '@quarry/core/process-pool';
@@ -39,10 +40,15 @@ export interface PooledPartitionOptions {
   logger?: Logger;
 }
 
-/** The built-in worker module next to this file: `.js` when built, `.ts` when run from sources. */
+/**
+ * The built-in worker module next to this file: `.ts` when run from sources; when built, the
+ * bundle of the worker and the text partitioner that the build makes (one file loads several
+ * times faster than its sixty modules), or the worker module itself where there is none.
+ */
 export function partitionWorkerUrl(): URL {
-  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
-  return new URL(`./partition-worker.${ext}`, import.meta.url);
+  if (import.meta.url.endsWith('.ts')) return new URL('./partition-worker.ts', import.meta.url);
+  const bundle = new URL('./partition-worker.bundle.js', import.meta.url);
+  return existsSync(bundle) ? bundle : new URL('./partition-worker.js', import.meta.url);
 }
 
 /**
