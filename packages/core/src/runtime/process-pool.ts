@@ -22,7 +22,12 @@ export interface ProcessPoolOptions {
   name?: string;
   /** A task running longer than this fails with `NODE_TIMEOUT` and its process is killed (default 0: no limit). */
   taskTimeoutMs?: number;
-  /** V8 heap limit of each process in MB; a task that exhausts it fails with `DOCUMENT_TOO_LARGE` (default 2048). */
+  /**
+   * V8 heap limit of each process in MB; a task that exhausts it fails with `DOCUMENT_TOO_LARGE`.
+   * Default: Node's own (a quarter of the machine's memory, at most about 4 GB on 64-bit). Setting
+   * it costs each process tens of milliseconds at start: with any heap flag V8 will not use the
+   * code that Node compiled ahead of time for its built-in modules, and compiles them again.
+   */
   heapLimitMb?: number;
   /**
    * Resident memory limit of each process in MB, native allocations included (decoded images), read
@@ -34,7 +39,6 @@ export interface ProcessPoolOptions {
   execArgv?: string[];
 }
 
-const DEFAULT_HEAP_LIMIT_MB = 2048;
 const DEFAULT_MEMORY_LIMIT_MB = 4096;
 const MEMORY_CHECK_MS = 100;
 const STDERR_TAIL_CHARS = 4096;
@@ -94,25 +98,27 @@ interface Slot<T, R> {
   stderr: string;
   /** The worker module has loaded (or failed to): time limits count from here, not from the process start. */
   ready: boolean;
+  /** The process's V8 heap limit in MB, as it reported when ready. */
+  heapLimitMb?: number;
   /** The pool of the process; none while it waits, prestarted, for one. */
   owner?: SlotOwner<T, R>;
   running?: { id: number; pending: Pending<T, R>; timer?: NodeJS.Timeout; memory?: NodeJS.Timeout };
 }
 
 /** The command of a worker process: a prestarted process serves a pool whose processes run the same. */
-function processKey(workerUrl: URL, heapLimitMb: number, execArgv: readonly string[]): string {
-  return JSON.stringify([workerUrl.href, heapLimitMb, execArgv]);
+function processKey(workerUrl: URL, heapLimitMb: number | undefined, execArgv: readonly string[]): string {
+  return JSON.stringify([workerUrl.href, heapLimitMb ?? null, execArgv]);
 }
 
 /** Processes started by {@link ProcessPool.prestart} that no pool has taken yet, by command. */
 const prestarted: Array<{ key: string; slot: Slot<unknown, unknown> }> = [];
 
 /** Forks a worker process running the pool entry with `workerUrl`; its events go to its owner. */
-function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number, execArgv: readonly string[]): Slot<T, R> {
+function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArgv: readonly string[]): Slot<T, R> {
   const entry = entryPath();
   const needsTsx = entry.endsWith('.ts') || workerUrl.pathname.endsWith('.ts');
   const child = fork(entry, [workerUrl.href], {
-    execArgv: [...(needsTsx ? tsExecArgv() : []), `--max-old-space-size=${heapLimitMb}`, ...execArgv],
+    execArgv: [...(needsTsx ? tsExecArgv() : []), ...(heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`]), ...execArgv],
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
@@ -124,6 +130,7 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number, execArgv: readonly 
   child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage) => {
     if ('ready' in message) {
       slot.ready = true;
+      slot.heapLimitMb = message.heapLimitMb;
       slot.owner?.ready(slot);
     } else slot.owner?.reply(slot, message);
   });
@@ -184,7 +191,7 @@ function release<T, R>(slot: Slot<T, R>): void {
  * ```
  */
 export class ProcessPool<T, R> {
-  private readonly options: Required<Omit<ProcessPoolOptions, 'name'>> & { name: string };
+  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb'>> & { name: string; heapLimitMb: number | undefined };
   private readonly slots: Array<Slot<T, R>> = [];
   private readonly queue: Array<Pending<T, R>> = [];
   private nextId = 1;
@@ -203,10 +210,9 @@ export class ProcessPool<T, R> {
    * and it ends with the caller if no pool takes it. Returns the process id.
    */
   static prestart(options: Pick<ProcessPoolOptions, 'workerUrl' | 'heapLimitMb' | 'execArgv'>): number | undefined {
-    const heapLimitMb = options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB;
     const execArgv = options.execArgv ?? [];
-    const slot = forkSlot<unknown, unknown>(options.workerUrl, heapLimitMb, execArgv);
-    prestarted.push({ key: processKey(options.workerUrl, heapLimitMb, execArgv), slot });
+    const slot = forkSlot<unknown, unknown>(options.workerUrl, options.heapLimitMb, execArgv);
+    prestarted.push({ key: processKey(options.workerUrl, options.heapLimitMb, execArgv), slot });
     return slot.child.pid;
   }
 
@@ -216,7 +222,7 @@ export class ProcessPool<T, R> {
       size: Math.max(1, Math.floor(options.size ?? availableParallelism())),
       name: options.name ? `${options.name} ` : '',
       taskTimeoutMs: options.taskTimeoutMs ?? 0,
-      heapLimitMb: options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB,
+      heapLimitMb: options.heapLimitMb,
       memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
       execArgv: options.execArgv ?? [],
     };
@@ -346,10 +352,12 @@ export class ProcessPool<T, R> {
 
   /** Why a process died under its task, from its exit and the last lines it wrote. */
   private exitError(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): QuarryError {
-    const { name, heapLimitMb } = this.options;
+    const { name } = this.options;
+    const heapLimitMb = this.options.heapLimitMb ?? slot.heapLimitMb;
     const stderr = slot.stderr.trim();
     if (HEAP_EXHAUSTED.test(stderr)) {
-      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory (heap limit ${heapLimitMb} MB)`, { details: { heap_limit_mb: heapLimitMb } });
+      const limit = heapLimitMb === undefined ? '' : ` (heap limit ${heapLimitMb} MB)`;
+      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory${limit}`, { details: heapLimitMb === undefined ? {} : { heap_limit_mb: heapLimitMb } });
     }
     const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
     const last = stderr.split('\n').filter((l) => l.trim()).at(-1);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const probeUrl = new URL('../support/probe-worker.ts', import.meta.url);
 type Task = { ms: number; bytes?: Uint8Array };
 type Result = { pid: number; length: number };
 type Probe = { word: string; ms: number };
-type ProbeResult = { word: string; pid: number };
+type ProbeResult = { word: string; pid: number; heapLimitMb?: number };
 
 describe('ProcessPool', () => {
   let pool: ProcessPool<Task, Result> | undefined;
@@ -98,6 +99,20 @@ describe('ProcessPool', () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 64 });
     await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: 'the probe process ran out of memory (heap limit 64 MB)' });
     await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+  }, 60_000);
+
+  it('runs its processes with Node\'s own heap limit unless given one, and names the limit a process ran out of', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const plain = await probes.run({ word: 'heap', ms: 1 });
+    expect(plain.heapLimitMb).toBe(Math.round(getHeapStatistics().heap_size_limit / 2 ** 20));
+    await probes.close();
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 200 });
+    expect((await probes.run({ word: 'heap', ms: 1 })).heapLimitMb).toBeLessThan(plain.heapLimitMb!);
+    await probes.close();
+    // A limit the pool did not set (here through execArgv) is the one the process reported.
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', execArgv: ['--max-old-space-size=64'] });
+    const { heapLimitMb } = await probes.run({ word: 'heap', ms: 1 });
+    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: `the probe process ran out of memory (heap limit ${heapLimitMb} MB)`, details: { heap_limit_mb: heapLimitMb } });
   }, 60_000);
 
   it.runIf(process.platform === 'linux')('kills a process whose resident memory goes over the limit, outside the heap too', async () => {

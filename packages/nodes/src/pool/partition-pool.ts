@@ -24,7 +24,11 @@ export interface PartitionPoolOptions {
   size?: number;
   /** A document taking longer fails with `NODE_TIMEOUT` and its process is killed (default 10 minutes; 0: no limit). */
   documentTimeoutMs?: number;
-  /** V8 heap limit of each process in MB (default 2048); a document that exhausts it fails with `DOCUMENT_TOO_LARGE`. */
+  /**
+   * V8 heap limit of each process in MB; a document that exhausts it fails with `DOCUMENT_TOO_LARGE`.
+   * Default: Node's own (a quarter of the machine's memory, at most about 4 GB on 64-bit); setting
+   * one costs each process tens of milliseconds at start (see the `ProcessPool` option).
+   */
   heapLimitMb?: number;
   /** Resident memory limit of each process in MB, decoded images included (default 4096); over it, `DOCUMENT_TOO_LARGE`. */
   memoryLimitMb?: number;
