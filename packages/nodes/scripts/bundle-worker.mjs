@@ -3,7 +3,8 @@
 // that @quarry/nodes' partition processes load when it is there. Each `quarry partition` starts a
 // process that loads this graph before its first document: some sixty small ES modules, whose
 // resolving and linking cost Node far more than one file holding them. The other formats stay
-// modules of their own, imported by URL when a document needs them. Run through scripts/vendor.mjs.
+// modules of their own, imported by URL when a document needs them. Run by the build after tsc
+// (scripts/lib.mjs, and this package's own build script).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -26,7 +27,9 @@ const ownUrls = {
       if (!text.includes('import.meta')) return undefined;
       if (!args.path.startsWith(src + sep)) throw new Error(`${args.path} reads import.meta: it cannot be bundled into the partition worker`);
       const built = relative(dirname(outfile), join(nodesRoot, 'dist', relative(src, args.path))).replace(/\.ts$/, '.js').split(sep).join('/');
-      return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`), loader: 'ts' };
+      const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`);
+      if (/import\.meta(?!\.url)/.test(contents)) throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into the partition worker`);
+      return { contents, loader: 'ts' };
     });
   },
 };
