@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+// `quarry partition` starts its first partition process before anything else loads: the process
+// starts and loads the partitioner on another core while this one parses the command line.
+if (process.argv[2] === 'partition') (await import('@quarry/nodes/pool')).PartitionPool.prestart();
+const { main } = await import('./main.js');
 
 process.exitCode = await main(process.argv);

@@ -1,5 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
 import type { Element } from './types.js';
+
+// node:crypto is fetched when an id is first made: an ES import of it builds its whole namespace
+// (Web Crypto included) in every process that loads the element model, ids or not.
+const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 /**
  * The reference library's deterministic element id:
@@ -8,7 +11,7 @@ import type { Element } from './types.js';
 export function hashElementId(filename: string | undefined, text: string, pageNumber: number | undefined, seq: number): string {
   const f = filename ?? 'None';
   const p = pageNumber === undefined ? 'None' : String(pageNumber);
-  return createHash('sha256').update(`${f}${text}${p}${seq}`, 'utf8').digest('hex').slice(0, 32);
+  return crypto().createHash('sha256').update(`${f}${text}${p}${seq}`, 'utf8').digest('hex').slice(0, 32);
 }
 
 /**
@@ -23,7 +26,7 @@ export function assignElementIds(elements: Element[], options: { unique: boolean
   const perPage = new Map<string, number>();
   for (const el of elements) {
     let id: string;
-    if (options.unique) id = randomUUID();
+    if (options.unique) id = crypto().randomUUID();
     else {
       const key = String(el.metadata.page_number);
       const seq = perPage.get(key) ?? 0;

@@ -1,7 +1,10 @@
-import { deflateSync, inflateSync } from 'node:zlib';
 import { quarryError } from '../errors.js';
 import { elementToJSON, elementsFromJSON } from './json.js';
 import type { Element } from './types.js';
+
+// node:zlib is fetched when orig_elements are first packed or read, not by every process that
+// loads the element model (a partition process never packs them).
+const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zlib');
 
 /** Upper bound on a decoded `orig_elements` payload, against decompression bombs. */
 const MAX_DECODED_BYTES = 256 * 1024 * 1024;
@@ -12,14 +15,14 @@ const MAX_DECODED_BYTES = 256 * 1024 * 1024;
  */
 export function encodeOrigElements(elements: Element[]): string {
   const json = stableStringify(elements.map(elementToJSON));
-  return deflateSync(Buffer.from(json, 'utf8')).toString('base64');
+  return zlib().deflateSync(Buffer.from(json, 'utf8')).toString('base64');
 }
 
 /** Decodes the compressed `orig_elements` string form (zlib, or gzip as some tools write it). */
 export function decodeOrigElements(encoded: string): Element[] {
   let raw: Buffer;
   try {
-    raw = inflateSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_DECODED_BYTES, finishFlush: 2 });
+    raw = zlib().inflateSync(Buffer.from(encoded, 'base64'), { maxOutputLength: MAX_DECODED_BYTES, finishFlush: 2 });
   } catch (e) {
     throw quarryError('ELEMENT_INVALID', 'metadata.orig_elements is not valid zlib+base64 element JSON', { cause: e });
   }

@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { errorMessage, QuarryError } from '../errors.js';
 import { workerFailure, type ReadyMessage, type TaskMessage, type WorkerReply, type WorkerReplyMessage, type WorkerTaskHandler } from './worker-protocol.js';
 
@@ -17,9 +18,10 @@ async function loadHandler(url: string | undefined): Promise<WorkerTaskHandler<u
 // Loading starts with the process, not with its first task; a module that cannot load fails every
 // task it is given (with the reason) instead of ending the process.
 const handler = loadHandler(process.argv[2]);
+const ready: ReadyMessage = { ready: true, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
 handler.then(
-  () => process.send?.({ ready: true } satisfies ReadyMessage),
-  () => process.send?.({ ready: true } satisfies ReadyMessage),
+  () => process.send?.(ready),
+  () => process.send?.(ready),
 );
 
 function answer(id: number, reply: WorkerReply<unknown>): void {

@@ -22,7 +22,12 @@ export interface ProcessPoolOptions {
   name?: string;
   /** A task running longer than this fails with `NODE_TIMEOUT` and its process is killed (default 0: no limit). */
   taskTimeoutMs?: number;
-  /** V8 heap limit of each process in MB; a task that exhausts it fails with `DOCUMENT_TOO_LARGE` (default 2048). */
+  /**
+   * V8 heap limit of each process in MB; a task that exhausts it fails with `DOCUMENT_TOO_LARGE`.
+   * Default: Node's own (a quarter of the machine's memory, at most about 4 GB on 64-bit). Setting
+   * it costs each process tens of milliseconds at start: with any heap flag V8 will not use the
+   * code that Node compiled ahead of time for its built-in modules, and compiles them again.
+   */
   heapLimitMb?: number;
   /**
    * Resident memory limit of each process in MB, native allocations included (decoded images), read
@@ -34,7 +39,6 @@ export interface ProcessPoolOptions {
   execArgv?: string[];
 }
 
-const DEFAULT_HEAP_LIMIT_MB = 2048;
 const DEFAULT_MEMORY_LIMIT_MB = 4096;
 const MEMORY_CHECK_MS = 100;
 const STDERR_TAIL_CHARS = 4096;
@@ -82,12 +86,85 @@ interface Pending<T, R> {
   onAbort?: () => void;
 }
 
+/** What a pool does with the events of its processes. */
+interface SlotOwner<T, R> {
+  ready(slot: Slot<T, R>): void;
+  reply(slot: Slot<T, R>, message: WorkerReplyMessage<R>): void;
+  exit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void;
+}
+
 interface Slot<T, R> {
   child: ChildProcess;
   stderr: string;
   /** The worker module has loaded (or failed to): time limits count from here, not from the process start. */
   ready: boolean;
+  /** The process's V8 heap limit in MB, as it reported when ready. */
+  heapLimitMb?: number;
+  /** The pool of the process; none while it waits, prestarted, for one. */
+  owner?: SlotOwner<T, R>;
   running?: { id: number; pending: Pending<T, R>; timer?: NodeJS.Timeout; memory?: NodeJS.Timeout };
+}
+
+/** The command of a worker process: a prestarted process serves a pool whose processes run the same. */
+function processKey(workerUrl: URL, heapLimitMb: number | undefined, execArgv: readonly string[]): string {
+  return JSON.stringify([workerUrl.href, heapLimitMb ?? null, execArgv]);
+}
+
+/** Processes started by {@link ProcessPool.prestart} that no pool has taken yet, by command. */
+const prestarted: Array<{ key: string; slot: Slot<unknown, unknown> }> = [];
+
+/** Forks a worker process running the pool entry with `workerUrl`; its events go to its owner. */
+function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArgv: readonly string[]): Slot<T, R> {
+  const entry = entryPath();
+  const needsTsx = entry.endsWith('.ts') || workerUrl.pathname.endsWith('.ts');
+  const child = fork(entry, [workerUrl.href], {
+    execArgv: [...(needsTsx ? tsExecArgv() : []), ...(heapLimitMb === undefined ? [] : [`--max-old-space-size=${heapLimitMb}`]), ...execArgv],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+  });
+  const slot: Slot<T, R> = { child, stderr: '', ready: false };
+  child.stderr?.setEncoding('utf8');
+  child.stderr?.on('data', (text: string) => {
+    slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
+  });
+  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage) => {
+    if ('ready' in message) {
+      slot.ready = true;
+      slot.heapLimitMb = message.heapLimitMb;
+      slot.owner?.ready(slot);
+    } else slot.owner?.reply(slot, message);
+  });
+  // A process that cannot start emits 'error' and then 'close'; the task fails there.
+  child.on('error', (e) => {
+    slot.stderr += `\n${errorMessage(e)}`;
+  });
+  child.on('close', (code, signal) => {
+    if (slot.owner) slot.owner.exit(slot, code, signal);
+    else {
+      const at = prestarted.findIndex((p) => p.slot === slot);
+      if (at >= 0) prestarted.splice(at, 1);
+    }
+  });
+  release(slot);
+  return slot;
+}
+
+/**
+ * A busy process keeps the caller alive until its task answers. Its stderr pipe counts too:
+ * 'close' (which settles a crashed task) waits for the pipe's end, and an unreferenced pipe let
+ * the event loop empty first, so the caller exited with its await unsettled (code 13).
+ */
+function hold<T, R>(slot: Slot<T, R>): void {
+  slot.child.ref();
+  slot.child.channel?.ref();
+  (slot.child.stderr as { ref?: () => void } | null)?.ref?.();
+}
+
+/** An idle process does not keep the caller alive. */
+function release<T, R>(slot: Slot<T, R>): void {
+  slot.child.unref();
+  slot.child.channel?.unref();
+  (slot.child.stderr as { unref?: () => void } | null)?.unref?.();
 }
 
 /**
@@ -114,11 +191,30 @@ interface Slot<T, R> {
  * ```
  */
 export class ProcessPool<T, R> {
-  private readonly options: Required<Omit<ProcessPoolOptions, 'name'>> & { name: string };
+  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb'>> & { name: string; heapLimitMb: number | undefined };
   private readonly slots: Array<Slot<T, R>> = [];
   private readonly queue: Array<Pending<T, R>> = [];
   private nextId = 1;
   private closed = false;
+  private readonly events: SlotOwner<T, R> = {
+    ready: (slot) => this.onReady(slot),
+    reply: (slot, message) => this.onReply(slot, message),
+    exit: (slot, code, signal) => this.onExit(slot, code, signal),
+  };
+
+  /**
+   * Starts one worker process now, before any pool exists, so that its start and its loading of
+   * the worker module overlap with the caller's own loading (a command line tool that will need
+   * the process a moment later). The first pool with the same `workerUrl`, `heapLimitMb` and
+   * `execArgv` takes it instead of starting one; until then it does not keep the caller alive,
+   * and it ends with the caller if no pool takes it. Returns the process id.
+   */
+  static prestart(options: Pick<ProcessPoolOptions, 'workerUrl' | 'heapLimitMb' | 'execArgv'>): number | undefined {
+    const execArgv = options.execArgv ?? [];
+    const slot = forkSlot<unknown, unknown>(options.workerUrl, options.heapLimitMb, execArgv);
+    prestarted.push({ key: processKey(options.workerUrl, options.heapLimitMb, execArgv), slot });
+    return slot.child.pid;
+  }
 
   constructor(options: ProcessPoolOptions) {
     this.options = {
@@ -126,7 +222,7 @@ export class ProcessPool<T, R> {
       size: Math.max(1, Math.floor(options.size ?? availableParallelism())),
       name: options.name ? `${options.name} ` : '',
       taskTimeoutMs: options.taskTimeoutMs ?? 0,
-      heapLimitMb: options.heapLimitMb ?? DEFAULT_HEAP_LIMIT_MB,
+      heapLimitMb: options.heapLimitMb,
       memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
       execArgv: options.execArgv ?? [],
     };
@@ -169,7 +265,7 @@ export class ProcessPool<T, R> {
     const exits = this.slots.map((slot) => {
       // Kept referenced until it is gone: the caller awaits this. 'exit', not 'close': a grandchild
       // may hold the process's stderr open long after the process is gone.
-      this.busy(slot);
+      hold(slot);
       return new Promise<void>((done) => (slot.child.exitCode !== null || slot.child.signalCode !== null ? done() : slot.child.once('exit', () => done())));
     });
     for (const slot of [...this.slots]) this.kill(slot, error);
@@ -186,26 +282,12 @@ export class ProcessPool<T, R> {
 
   private spawn(): Slot<T, R> {
     const { workerUrl, heapLimitMb, execArgv } = this.options;
-    const entry = entryPath();
-    const needsTsx = entry.endsWith('.ts') || workerUrl.pathname.endsWith('.ts');
-    const child = fork(entry, [workerUrl.href], {
-      execArgv: [...(needsTsx ? tsExecArgv() : []), `--max-old-space-size=${heapLimitMb}`, ...execArgv],
-      serialization: 'advanced',
-      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-    });
-    const slot: Slot<T, R> = { child, stderr: '', ready: false };
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (text: string) => {
-      slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
-    });
-    child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage) => ('ready' in message ? this.onReady(slot) : this.onReply(slot, message)));
-    // A process that cannot start emits 'error' and then 'close'; the task fails there.
-    child.on('error', (e) => {
-      slot.stderr += `\n${errorMessage(e)}`;
-    });
-    child.on('close', (code, signal) => this.onExit(slot, code, signal));
+    const key = processKey(workerUrl, heapLimitMb, execArgv);
+    const at = prestarted.findIndex((p) => p.key === key && p.slot.child.exitCode === null && p.slot.child.signalCode === null);
+    // A prestarted process has no owner and no task yet: it is one of this pool's from here on.
+    const slot = at >= 0 ? (prestarted.splice(at, 1)[0]!.slot as Slot<T, R>) : forkSlot<T, R>(workerUrl, heapLimitMb, execArgv);
+    slot.owner = this.events;
     this.slots.push(slot);
-    this.idle(slot);
     return slot;
   }
 
@@ -222,7 +304,7 @@ export class ProcessPool<T, R> {
       this.settle(pending, new QuarryError('INVALID_ARGUMENT', `the task cannot be sent to a ${name}process: ${errorMessage(e)}`));
       return;
     }
-    this.busy(slot);
+    hold(slot);
     if (slot.ready) this.armTimer(slot);
     if (memoryLimitMb > 0 && slot.child.pid !== undefined) {
       const pid = slot.child.pid;
@@ -236,7 +318,6 @@ export class ProcessPool<T, R> {
   }
 
   private onReady(slot: Slot<T, R>): void {
-    slot.ready = true;
     this.armTimer(slot);
   }
 
@@ -271,10 +352,12 @@ export class ProcessPool<T, R> {
 
   /** Why a process died under its task, from its exit and the last lines it wrote. */
   private exitError(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): QuarryError {
-    const { name, heapLimitMb } = this.options;
+    const { name } = this.options;
+    const heapLimitMb = this.options.heapLimitMb ?? slot.heapLimitMb;
     const stderr = slot.stderr.trim();
     if (HEAP_EXHAUSTED.test(stderr)) {
-      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory (heap limit ${heapLimitMb} MB)`, { details: { heap_limit_mb: heapLimitMb } });
+      const limit = heapLimitMb === undefined ? '' : ` (heap limit ${heapLimitMb} MB)`;
+      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory${limit}`, { details: heapLimitMb === undefined ? {} : { heap_limit_mb: heapLimitMb } });
     }
     const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
     const last = stderr.split('\n').filter((l) => l.trim()).at(-1);
@@ -312,7 +395,7 @@ export class ProcessPool<T, R> {
     clearTimeout(running.timer);
     clearInterval(running.memory);
     slot.running = undefined;
-    this.idle(slot);
+    release(slot);
   }
 
   private settle(pending: Pending<T, R>, error: QuarryError): void {
@@ -322,23 +405,5 @@ export class ProcessPool<T, R> {
 
   private cleanup(pending: Pending<T, R>): void {
     if (pending.onAbort) pending.signal?.removeEventListener('abort', pending.onAbort);
-  }
-
-  /**
-   * A busy process keeps the caller alive until its task answers. Its stderr pipe counts too:
-   * 'close' (which settles a crashed task) waits for the pipe's end, and an unreferenced pipe let
-   * the event loop empty first, so the caller exited with its await unsettled (code 13).
-   */
-  private busy(slot: Slot<T, R>): void {
-    slot.child.ref();
-    slot.child.channel?.ref();
-    (slot.child.stderr as { ref?: () => void } | null)?.ref?.();
-  }
-
-  /** An idle process does not keep the caller alive. */
-  private idle(slot: Slot<T, R>): void {
-    slot.child.unref();
-    slot.child.channel?.unref();
-    (slot.child.stderr as { unref?: () => void } | null)?.unref?.();
   }
 }

@@ -36,6 +36,8 @@ export interface TaskMessage<T> {
 /** What a worker process sends once its task module has loaded (or failed to load). */
 export interface ReadyMessage {
   ready: true;
+  /** The process's V8 heap limit in MB (Node's default unless the pool set one). */
+  heapLimitMb: number;
 }
 
 /** What a worker process answers for the task of the same `id`. */

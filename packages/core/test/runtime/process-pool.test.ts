@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ const probeUrl = new URL('../support/probe-worker.ts', import.meta.url);
 type Task = { ms: number; bytes?: Uint8Array };
 type Result = { pid: number; length: number };
 type Probe = { word: string; ms: number };
-type ProbeResult = { word: string; pid: number };
+type ProbeResult = { word: string; pid: number; heapLimitMb?: number };
 
 describe('ProcessPool', () => {
   let pool: ProcessPool<Task, Result> | undefined;
@@ -98,6 +99,20 @@ describe('ProcessPool', () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 64 });
     await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: 'the probe process ran out of memory (heap limit 64 MB)' });
     await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+  }, 60_000);
+
+  it('runs its processes with Node\'s own heap limit unless given one, and names the limit a process ran out of', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
+    const plain = await probes.run({ word: 'heap', ms: 1 });
+    expect(plain.heapLimitMb).toBe(Math.round(getHeapStatistics().heap_size_limit / 2 ** 20));
+    await probes.close();
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 200 });
+    expect((await probes.run({ word: 'heap', ms: 1 })).heapLimitMb).toBeLessThan(plain.heapLimitMb!);
+    await probes.close();
+    // A limit the pool did not set (here through execArgv) is the one the process reported.
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', execArgv: ['--max-old-space-size=64'] });
+    const { heapLimitMb } = await probes.run({ word: 'heap', ms: 1 });
+    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: `the probe process ran out of memory (heap limit ${heapLimitMb} MB)`, details: { heap_limit_mb: heapLimitMb } });
   }, 60_000);
 
   it.runIf(process.platform === 'linux')('kills a process whose resident memory goes over the limit, outside the heap too', async () => {
@@ -186,6 +201,24 @@ describe('ProcessPool', () => {
     await expect(pool.run({ ms: 1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   }, 30_000);
 
+  it('takes a prestarted process of the same command instead of starting one, and fails its crash alone', async () => {
+    const other = ProcessPool.prestart({ workerUrl: probeUrl, heapLimitMb: 96 });
+    const pid = ProcessPool.prestart({ workerUrl: probeUrl, heapLimitMb: 128 });
+    expect(pid).toBeGreaterThan(0);
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 128 });
+    expect((await probes.run({ word: 'a', ms: 1 })).pid).toBe(pid);
+    await expect(probes.run({ word: 'crash', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_CRASHED' });
+    // The process of another heap limit is left for a pool of its own.
+    const next = await probes.run({ word: 'b', ms: 1 });
+    expect([pid, other]).not.toContain(next.pid);
+    const second = new ProcessPool<Probe, ProbeResult>({ workerUrl: probeUrl, size: 1, heapLimitMb: 96 });
+    try {
+      expect((await second.run({ word: 'c', ms: 1 })).pid).toBe(other);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
+
   it('fails every task with the reason when the worker module cannot load, without crashing the pool', async () => {
     probes = new ProcessPool({ workerUrl: new URL('../support/no-such-worker.ts', import.meta.url), size: 1 });
     await expect(probes.run({ word: 'a', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringContaining('no-such-worker') });
@@ -197,6 +230,7 @@ describe('ProcessPool', () => {
     ['keeps the caller alive until close() has seen its processes end', 'close', 'done SEVEN'],
     ['keeps the caller alive through close() while a grandchild holds a process stderr', 'close-lingering', 'done LINGER'],
     ['keeps the caller alive until a crashed task settles while a grandchild holds its stderr', 'crash-lingering', 'failed DOCUMENT_CRASHED'],
+    ['lets the caller exit with a prestarted process no pool took', 'prestart', 'done UNUSED'],
   ])('%s', (_, mode, out) => {
     const script = fileURLToPath(new URL('../support/idle-pool-script.ts', import.meta.url));
     const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, mode], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });

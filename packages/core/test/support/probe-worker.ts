@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { getHeapStatistics } from 'node:v8';
 import { QuarryError } from '../../src/errors.js';
 import { sleep } from '../../src/runtime/sleep.js';
 import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
@@ -8,10 +9,12 @@ import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
  * misbehave: "fail" throws a coded error, "oops" a plain one; "crash" exits, "segv" dies of a
  * signal, "uncaught" throws outside the task, "rejection" leaves a promise rejection unhandled,
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
- * a result that cannot be serialized (a function). "linger" and "linger-crash" first start a
- * grandchild that holds this process's stderr open for a second and a half, then answer or exit.
+ * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB.
+ * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
+ * second and a half, then answer or exit.
  */
-const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number }> = async (task) => {
+const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number }> = async (task) => {
+  if (task.word === 'heap') return { word: 'HEAP', pid: process.pid, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
   if (task.word.startsWith('linger')) {
     spawn(process.execPath, ['-e', 'setTimeout(() => {}, 1500)'], { stdio: ['ignore', 'ignore', 'inherit'], detached: true }).unref();
     if (task.word === 'linger-crash') process.exit(3);

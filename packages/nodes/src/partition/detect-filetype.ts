@@ -1,4 +1,5 @@
-import { fileTypeFromBuffer } from 'file-type';
+// The core entry: the package's main one adds Node stream and file readers, and their modules.
+import { fileTypeFromBuffer } from 'file-type/core';
 import { errorMessage, quarryError } from '@quarry/core/errors';
 
 /** A detected document type: its canonical MIME type and the file name's lower-case extension. */

@@ -1,5 +1,14 @@
+import { createRequire } from 'node:module';
 import type { Element } from '@quarry/core';
-import { francAll } from 'franc-min';
+
+type Franc = typeof import('franc-min');
+let franc: Franc | undefined;
+
+// franc's trigram tables load when a text first needs them: short ASCII text is English without.
+function francAll(text: string): ReturnType<Franc['francAll']> {
+  franc ??= createRequire(import.meta.url)('franc-min') as Franc;
+  return franc.francAll(text);
+}
 
 /**
  * Language detection for `metadata.languages`, following the reference's

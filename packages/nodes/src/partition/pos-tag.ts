@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
+import { packedModule, PACKED_LAYOUTS } from './packed-lexicon.js';
 
 /** One tagged token: its text and Penn Treebank part-of-speech tag (`VBZ`, `NN`, ...). */
 export interface TaggedToken {
@@ -26,23 +27,31 @@ const fromTagger = createRequire(require.resolve('wink-pos-tagger'));
 // The same from src/ and dist/: both sit two levels below the package root, beside vendor/.
 const PACKED_LEXICON = new URL('../../vendor/wink-lexicon/', import.meta.url);
 
-/** What the build packed (`scripts/pack-wink-lexicon.mjs`): the wink-lexicon version and modules. */
+/** What the build packed (`scripts/pack-wink-lexicon.mjs`): the wink-lexicon version, its layout and each module's file. */
 interface PackedManifest {
   version: string;
+  layout: number;
   modules: string[];
+  files: Record<string, string>;
 }
+
+// The layout of the files packed-lexicon.ts reads; the pack script writes the same number.
+const PACK_LAYOUT = 2;
+// wink-lexicon's modules hold arrays (word senses) or objects: a stand-in must be the same.
+const ARRAY_MODULES = new Set(['wn-word-senses.js']);
 
 let packed: PackedManifest | null | undefined;
 
-// The packed JSON stands in for wink-lexicon's modules only when it was made from the installed
-// version; otherwise (or when a source checkout was never built) wink loads its own modules.
+// The packed files stand in for wink-lexicon's modules only when they were made from the installed
+// version in this layout; otherwise (or when a source checkout was never built) wink loads its own.
 function packedManifest(): PackedManifest | null {
   if (packed === undefined) {
     packed = null;
     try {
       const manifest = JSON.parse(readFileSync(new URL('manifest.json', PACKED_LEXICON), 'utf8')) as PackedManifest;
       const installed = (fromTagger('wink-lexicon/package.json') as { version: string }).version;
-      if (manifest.version === installed) packed = manifest;
+      const readable = manifest.modules.every((name) => manifest.files[name]?.endsWith('.json') || PACKED_LAYOUTS.includes(manifest.files[name] ?? ''));
+      if (manifest.version === installed && manifest.layout === PACK_LAYOUT && readable) packed = manifest;
     } catch {
       // No packed lexicon: the modules load as they are.
     }
@@ -51,23 +60,22 @@ function packedManifest(): PackedManifest | null {
 }
 
 /**
- * Puts the packed JSON of the wink-lexicon modules `names` (`lexicon.js`, ...; default every packed
- * one) into the module cache, where the tagger's `require` finds them: the modules are megabytes of
- * JavaScript statements, and the same data parses as JSON about three times faster. Objects get the
- * null prototype wink gives them; the build checked that this rebuilds each module's exports exactly.
+ * Puts stand-ins for the wink-lexicon modules `names` (`lexicon.js`, ...; default every packed one)
+ * into the module cache, where the tagger's `require` finds them: the modules are megabytes of
+ * JavaScript statements, while a stand-in reads its packed file when first used and a word at a
+ * time (packed-lexicon.ts). The build checked that the files rebuild each module's exports exactly.
  */
 function preloadPacked(names?: readonly string[]): void {
   const manifest = packedManifest();
   if (!manifest) return;
   for (const name of names ?? manifest.modules) {
-    if (!manifest.modules.includes(name)) continue;
+    const file = manifest.files[name];
+    if (!manifest.modules.includes(name) || !file) continue;
     const filename = fromTagger.resolve(`wink-lexicon/src/${name}`);
     if (require.cache[filename]) continue;
-    const data = JSON.parse(readFileSync(new URL(name.replace(/\.js$/, '.json'), PACKED_LEXICON), 'utf8')) as object;
-    if (!Array.isArray(data)) Object.setPrototypeOf(data, null);
     const module = new Module(filename);
     module.filename = filename;
-    module.exports = data;
+    module.exports = packedModule(PACKED_LEXICON, file, ARRAY_MODULES.has(name));
     module.loaded = true;
     require.cache[filename] = module;
   }

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { isCommonEnglishWord, posTag } from '../../src/partition/pos-tag.js';
 
@@ -24,6 +23,17 @@ const SENTENCES = [
   'Termination of the Agreement shall be effective upon written notice.',
 ];
 
+/** Tags of `texts` from posTag in a fresh process: the packed dictionaries answer word by word there. */
+function freshPosTags(texts: string[]): { value: string; pos: string }[][] {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { posTag } from ${JSON.stringify(new URL('../../src/partition/pos-tag.ts', import.meta.url).href)};
+    const texts = JSON.parse(readFileSync(0, 'utf8'));
+    process.stdout.write(JSON.stringify(texts.map((t) => posTag(t))));
+  `;
+  return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { input: JSON.stringify(texts), maxBuffer: 64 * 1024 * 1024 }).toString()) as { value: string; pos: string }[][];
+}
+
 /** Tags of `texts` from wink-pos-tagger loading its own dictionaries, in a plain Node process. */
 function plainWinkTags(texts: string[]): { value: string; pos: string }[][] {
   const script = `
@@ -41,17 +51,26 @@ describe('the packed tagger dictionaries', () => {
     expect(manifest.version).toBe((fromTagger('wink-lexicon/package.json') as { version: string }).version);
     expect(manifest.modules).toContain('wn-words.js');
     posTag('warm the tagger up');
-    for (const name of manifest.modules) {
-      const packed = JSON.parse(readFileSync(new URL(name.replace(/\.js$/, '.json'), VENDOR), 'utf8')) as object;
-      if (!Array.isArray(packed)) Object.setPrototypeOf(packed, null);
-      const cached = require.cache[fromTagger.resolve(`wink-lexicon/src/${name}`)];
-      expect(isDeepStrictEqual(cached?.exports, packed)).toBe(true);
-    }
-    // wink's own lexicon module gives words of the same tags one shared array; parsed JSON does not,
-    // so this tells that the tagger got the packed data.
+    // wink's own modules, loaded in a plain Node process: their data as JSON, and whether each is an array.
+    const script = `
+      const names = ${JSON.stringify(manifest.modules)};
+      process.stdout.write(JSON.stringify(names.map((n) => { const d = require(${JSON.stringify(taggerPath)}.replace(/wink-pos-tagger[\\/]src[\\/].*$/, '') + 'wink-lexicon/src/' + n); return [JSON.stringify(d), Array.isArray(d), Object.getPrototypeOf(d) === null]; })));
+    `;
+    const own = JSON.parse(execFileSync(process.execPath, ['-e', script], { maxBuffer: 64 * 1024 * 1024 }).toString()) as Array<[string, boolean, boolean]>;
+    manifest.modules.forEach((name, i) => {
+      const cached = require.cache[fromTagger.resolve(`wink-lexicon/src/${name}`)]?.exports as object;
+      const [json, array, nullPrototype] = own[i]!;
+      expect(Array.isArray(cached)).toBe(array);
+      expect(Object.getPrototypeOf(cached) === null).toBe(nullPrototype);
+      expect(JSON.stringify(cached)).toBe(json);
+    });
+    // wink's own lexicon module gives words of the same tags one shared array; the packed lexicon
+    // does not, so this tells that the tagger got the packed data.
     const lexicon = require.cache[fromTagger.resolve('wink-lexicon/src/lexicon.js')]?.exports as Record<string, string[]>;
     expect(lexicon.wrote).toEqual(lexicon.withdrew);
     expect(lexicon.wrote).not.toBe(lexicon.withdrew);
+    // A word's tags are the same array each time, as from the module.
+    expect(lexicon.wrote).toBe(lexicon.wrote);
   });
 
   it('tag as wink-pos-tagger does with its own modules', () => {
@@ -61,7 +80,26 @@ describe('the packed tagger dictionaries', () => {
       if (existsSync(url)) texts.push(...readFileSync(url, 'utf8').split(/\n+/).filter((line) => line.trim()));
     }
     if (texts.length === SENTENCES.length) console.warn('shared corpus absent: tagging the built-in sentences only');
-    expect(texts.map((t) => posTag(t))).toEqual(plainWinkTags(texts));
+    const expected = plainWinkTags(texts);
+    expect(freshPosTags(texts)).toEqual(expected);
+    // Here the dictionaries were built whole by the test above.
+    expect(texts.map((t) => posTag(t))).toEqual(expected);
+  });
+
+  it('parse the WordNet modules only when a word needs them', () => {
+    // A fresh process: this one's tagger is warm. Heap after a full collection, in MB: tagging a
+    // lexicon word leaves the WordNet modules unparsed; a plural noun to lemmatize parses them.
+    const script = `
+      import { posTag } from ${JSON.stringify(new URL('../../src/partition/pos-tag.ts', import.meta.url).href)};
+      const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed / 2 ** 20; };
+      posTag('hello');
+      const before = heap();
+      posTag('The geese flew');
+      process.stdout.write(JSON.stringify({ before, after: heap() }));
+    `;
+    const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script]).toString();
+    const { before, after } = JSON.parse(out) as { before: number; after: number };
+    expect(after - before).toBeGreaterThan(3);
   });
 
   it('serve the common-word test', () => {

@@ -57,4 +57,16 @@ describe('lean import graphs of quarry partition', () => {
       expect(loaded.has(path.join(root, 'packages/nodes/src/index.ts'))).toBe(false);
     });
   }
+
+  // What a worker loads before its first document, a text file, is on the way of every
+  // `quarry partition`: file-type's core entry only (its main one adds Node streams), and
+  // franc and iconv-lite when a text needs them.
+  it('the worker module and the text partitioner load file-type/core only, and neither franc nor iconv-lite', () => {
+    const loaded = new Set([
+      ...staticallyLoaded(path.join(root, 'packages/nodes/src/pool/partition-worker.ts')),
+      ...staticallyLoaded(path.join(root, 'packages/nodes/src/partition/formats/text.ts')),
+    ]);
+    expect(loaded.has('file-type/core')).toBe(true);
+    expect(['file-type', 'franc-min', 'iconv-lite'].filter((m) => loaded.has(m))).toEqual([]);
+  });
 });

@@ -1,6 +1,14 @@
 import { isUtf8 } from 'node:buffer';
-import iconv from 'iconv-lite';
+import { createRequire } from 'node:module';
 import { quarryError } from '@quarry/core/errors';
+
+type Iconv = typeof import('iconv-lite');
+let iconvLite: Iconv | undefined;
+
+// iconv-lite loads for the encodings TextDecoder is not used for: valid UTF-8 needs none of it.
+function iconv(): Iconv {
+  return (iconvLite ??= createRequire(import.meta.url)('iconv-lite') as Iconv);
+}
 
 // Bytes decoded at a time by decodeTextChunks: each chunk's string is small next to a large file.
 const CHUNK_BYTES = 4 * 2 ** 20;
@@ -19,7 +27,7 @@ function webDecoder(label: string, bom: number): ChunkDecoder {
 }
 
 function iconvDecoder(encoding: string): ChunkDecoder {
-  const d = iconv.getDecoder(encoding);
+  const d = iconv().getDecoder(encoding);
   return { bom: 0, write: (chunk) => d.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)), end: () => d.end() ?? '' };
 }
 
@@ -37,7 +45,7 @@ function decoderFor(bytes: Uint8Array, encoding: string): ChunkDecoder {
   const enc = (encoding || 'utf-8').toLowerCase();
   // Validated whole first: the fallback applies to the whole file, and no string is built to find out.
   if (enc === 'utf-8' || enc === 'utf8') return isUtf8(bytes) ? webDecoder('utf-8', 0) : iconvDecoder('windows-1252');
-  if (!iconv.encodingExists(enc)) throw quarryError('INVALID_ARGUMENT', `unknown text encoding "${encoding}"`, { details: { encoding } });
+  if (!iconv().encodingExists(enc)) throw quarryError('INVALID_ARGUMENT', `unknown text encoding "${encoding}"`, { details: { encoding } });
   return iconvDecoder(enc);
 }
 

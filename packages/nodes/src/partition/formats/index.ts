@@ -5,8 +5,9 @@ import type { FormatPartitioner } from '../types.js';
 
 // Built-in modules sit beside this one, as .ts when run from source (tests) and .js when built.
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
+const moduleUrl = (file: string): string => new URL(`./${file}${EXT}`, import.meta.url).href;
 const builtin = (name: string, file: string, exportName: string, mimeTypes: readonly string[], extensions: readonly string[]): FormatDefinition =>
-  Object.freeze({ name, mimeTypes, extensions, module: new URL(`./${file}${EXT}`, import.meta.url).href, exportName });
+  Object.freeze({ name, mimeTypes, extensions, module: moduleUrl(file), exportName });
 
 /**
  * The built-in formats, in lookup order (the first whose `mimeTypes` include a document's type
@@ -45,6 +46,13 @@ export function findFormat(formats: readonly FormatDefinition[], mime: string, e
   return formats.find((f) => f.extensions.includes(ext));
 }
 
+// The text partitioner is imported by a literal path, which a bundler follows: the partition
+// worker's bundle (scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
+// start-up is timed on. The other formats stay modules of their own, imported by URL.
+const BUILTIN_IMPORTS: ReadonlyMap<string, () => Promise<Record<string, unknown>>> = new Map([
+  [moduleUrl('text'), () => import('./text.js')],
+]);
+
 const loaded = new Map<string, Promise<FormatPartitioner>>();
 
 /**
@@ -55,7 +63,8 @@ export function loadFormat(format: FormatDefinition): Promise<FormatPartitioner>
   const key = `${format.module}#${format.exportName}`;
   let hit = loaded.get(key);
   if (!hit) {
-    hit = import(format.module).then(
+    const load = BUILTIN_IMPORTS.get(format.module) ?? ((): Promise<Record<string, unknown>> => import(format.module));
+    hit = load().then(
       (mod: Record<string, unknown>) => {
         const partitioner = mod[format.exportName] as Partial<FormatPartitioner> | undefined;
         if (typeof partitioner?.partition !== 'function') throw invalid(format, `has no export "${format.exportName}" with a partition function`);

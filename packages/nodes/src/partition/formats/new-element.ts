@@ -1,5 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { Element, ElementMetadata, ElementType } from '@quarry/core';
+
+// node:crypto is fetched, not imported: an ES import builds its whole namespace, Web Crypto
+// included, before a partition process's first document.
+const { randomUUID } = process.getBuiltinModule('node:crypto');
 
 /**
  * Creates an element with a temporary unique `element_id` (the partition node assigns the final

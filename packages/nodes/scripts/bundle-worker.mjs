@@ -1,0 +1,72 @@
+// Bundles the partition worker (src/pool/partition-worker.ts, what it imports, and the text
+// partitioner it imports by a literal path) into dist/pool/partition-worker.bundle.js, the module
+// that @quarry/nodes' partition processes load when it is there. Each `quarry partition` starts a
+// process that loads this graph before its first document: some sixty small ES modules, whose
+// resolving and linking cost Node far more than one file holding them. The other formats stay
+// modules of their own, imported by URL when a document needs them. Run by the build after tsc
+// (scripts/lib.mjs, and this package's own build script).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(nodesRoot, 'src');
+const outfile = join(nodesRoot, 'dist', 'pool', 'partition-worker.bundle.js');
+
+/**
+ * Each module of this package keeps its own `import.meta.url` (the built file it stands for): its
+ * paths to vendor/, to the format modules and its createRequire resolve as they do unbundled.
+ * Any other bundled module that reads `import.meta` fails the build.
+ */
+const ownUrls = {
+  name: 'own-import-meta-url',
+  setup(b) {
+    b.onLoad({ filter: /\.(ts|m?js|cjs)$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta')) return undefined;
+      if (!args.path.startsWith(src + sep)) throw new Error(`${args.path} reads import.meta: it cannot be bundled into the partition worker`);
+      const built = relative(dirname(outfile), join(nodesRoot, 'dist', relative(src, args.path))).replace(/\.ts$/, '.js').split(sep).join('/');
+      const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`);
+      if (/import\.meta(?!\.url)/.test(contents)) throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into the partition worker`);
+      return { contents, loader: 'ts' };
+    });
+  },
+};
+
+/** The package root of a file under node_modules (`.../node_modules/@scope/name` or `.../node_modules/name`). */
+function packageRoot(file) {
+  const parts = file.split(sep);
+  const at = parts.lastIndexOf('node_modules');
+  return parts.slice(0, at + (parts[at + 1]?.startsWith('@') ? 3 : 2)).join(sep);
+}
+
+/** Writes the bundle, and beside it the licences of the third-party packages it holds. */
+export async function bundleWorker() {
+  const result = await build({
+    entryPoints: [join(src, 'pool', 'partition-worker.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    // Workspace packages from their sources, as the tests run them.
+    conditions: ['source'],
+    // CommonJS dependencies (debug) require Node's built-in modules.
+    banner: { js: "import { createRequire as quarryCreateRequire } from 'node:module';\nconst require = quarryCreateRequire(import.meta.url);" },
+    legalComments: 'eof',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [ownUrls],
+  });
+  const roots = [...new Set(Object.keys(result.metafile.inputs).filter((i) => i.includes('node_modules')).map((i) => packageRoot(join(process.cwd(), i))))].sort();
+  const notices = roots.map((root) => {
+    const { name, version, license } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+    if (!file) throw new Error(`${name} has no licence file to ship with the partition worker bundle`);
+    return `${name}@${version} (${license})\n\n${readFileSync(join(root, file), 'utf8').trim()}\n`;
+  });
+  writeFileSync(`${outfile}.LICENSES.txt`, `Third-party packages in partition-worker.bundle.js\n\n${notices.join('\n---\n\n')}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await bundleWorker();

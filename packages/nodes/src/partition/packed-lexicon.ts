@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+
+/*
+ * Stand-ins for wink-lexicon's data modules, read from the files scripts/pack-wink-lexicon.mjs
+ * writes. The tagger looks a few words up per text; building its dictionaries whole (170 000
+ * objects for the WordNet ones) cost more than a short text's whole partitioning. A stand-in reads
+ * its file when first used and answers a lookup from the text (a line, found by a key index or a
+ * binary search); anything else (listing keys, writing) builds the whole data once and goes on from
+ * there. A value handed out is kept, so the tagger gets the same object for a word each time, as it
+ * does from the module.
+ */
+
+/** What a lookup that only the whole data can answer (an array's methods) returns. */
+const WHOLE = Symbol('whole');
+
+/** How a stand-in reads its data: one key at a time, or whole. */
+interface PackedData {
+  /** The value at `key`; `undefined` when there is none; {@link WHOLE} when the whole data must answer. */
+  lookup(key: string): unknown;
+  /** Every entry, as the module exports it (handed-out values included, the same objects). */
+  whole(): object;
+}
+
+function standIn(array: boolean, load: () => PackedData): object {
+  let data: PackedData | undefined;
+  let built: object | undefined;
+  const packed = (): PackedData => (data ??= load());
+  const whole = (): object => (built ??= packed().whole());
+  // The value of `key` from the text while nothing needs the whole data, else WHOLE.
+  const one = (key: string | symbol): unknown => (built || typeof key !== 'string' ? WHOLE : packed().lookup(key));
+  return new Proxy(array ? [] : Object.create(null), {
+    get: (_, key) => {
+      const v = one(key);
+      return v === WHOLE ? Reflect.get(whole(), key) : v;
+    },
+    has: (_, key) => {
+      const v = one(key);
+      return v === WHOLE ? Reflect.has(whole(), key) : v !== undefined;
+    },
+    getOwnPropertyDescriptor: (_, key) => {
+      const v = one(key);
+      if (v === WHOLE) return Reflect.getOwnPropertyDescriptor(whole(), key);
+      if (v === undefined) return undefined;
+      return key === 'length' && array ? { value: v, writable: true, enumerable: false, configurable: false } : { value: v, writable: true, enumerable: true, configurable: true };
+    },
+    ownKeys: () => Reflect.ownKeys(whole()),
+    set: (_, key, value) => Reflect.set(whole(), key, value),
+    defineProperty: (_, key, descriptor) => Reflect.defineProperty(whole(), key, descriptor),
+    deleteProperty: (_, key) => Reflect.deleteProperty(whole(), key),
+  });
+}
+
+/** `lexicon.tsv`: a word, a tab and its tags separated by spaces, a line each. */
+function lexiconData(text: string): PackedData {
+  const lines = text.split('\n');
+  const index = new Map<string, number>();
+  for (let i = 0; i < lines.length; i++) index.set(lines[i]!.slice(0, lines[i]!.indexOf('\t')), i);
+  const values = new Map<string, string[]>();
+  const value = (word: string, line: number): string[] => {
+    let tags = values.get(word);
+    if (!tags) values.set(word, (tags = lines[line]!.slice(word.length + 1).split(' ')));
+    return tags;
+  };
+  return {
+    lookup: (word) => {
+      const line = index.get(word);
+      return line === undefined ? undefined : value(word, line);
+    },
+    whole: () => {
+      const out = Object.create(null) as Record<string, string[]>;
+      for (const [word, line] of index) out[word] = value(word, line);
+      return out;
+    },
+  };
+}
+
+/** `wn-words.txt`: the words in their order, which is also their sort order; a word's value is its line. */
+function wordListData(text: string): PackedData {
+  const words = text.split('\n');
+  return {
+    lookup: (word) => {
+      let lo = 0;
+      let hi = words.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const w = words[mid]!;
+        if (w === word) return mid;
+        if (w < word) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return undefined;
+    },
+    whole: () => {
+      const out = Object.create(null) as Record<string, number>;
+      for (let i = 0; i < words.length; i++) out[words[i]!] = i;
+      return out;
+    },
+  };
+}
+
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+/** `wn-word-senses.txt`: each entry's numbers separated by commas, a line each. */
+function numberListsData(text: string): PackedData {
+  const lines = text.split('\n');
+  const values: number[][] = [];
+  const value = (i: number): number[] => (values[i] ??= lines[i]!.split(',').map(Number));
+  return {
+    lookup: (key) => {
+      if (key === 'length') return lines.length;
+      if (!INDEX.test(key)) return WHOLE;
+      const i = Number(key);
+      return i < lines.length ? value(i) : undefined;
+    },
+    whole: () => lines.map((_, i) => value(i)),
+  };
+}
+
+/** A JSON file, parsed whole on first use (the small exception lists). */
+function jsonData(text: string): PackedData {
+  const data = JSON.parse(text) as object;
+  if (!Array.isArray(data)) Object.setPrototypeOf(data, null);
+  return { lookup: () => WHOLE, whole: () => data };
+}
+
+const LAYOUTS: Readonly<Record<string, { array: boolean; read: (text: string) => PackedData }>> = {
+  'lexicon.tsv': { array: false, read: lexiconData },
+  'wn-words.txt': { array: false, read: wordListData },
+  'wn-word-senses.txt': { array: true, read: numberListsData },
+};
+
+/** The file names this reader knows a layout for, beside JSON. */
+export const PACKED_LAYOUTS: readonly string[] = Object.keys(LAYOUTS);
+
+/**
+ * The stand-in for a wink-lexicon module packed as `file` in `dir`: the file is read on first use.
+ * `array` tells a JSON file's kind (an array or an object) before it is read.
+ */
+export function packedModule(dir: URL, file: string, array: boolean): object {
+  const layout = LAYOUTS[file] ?? { array, read: jsonData };
+  return standIn(layout.array, () => layout.read(readFileSync(new URL(file, dir), 'utf8')));
+}

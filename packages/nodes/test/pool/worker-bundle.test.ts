@@ -1,0 +1,55 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { PartitionPool } from '../../src/pool/partition-pool.js';
+
+// The build bundles the partition worker (scripts/bundle-worker.mjs) and built pools run the
+// bundle: it must partition exactly as the worker module does, text (bundled) and the formats it
+// imports from their own files alike.
+const nodesRoot = fileURLToPath(new URL('../../', import.meta.url));
+const bundle = path.join(nodesRoot, 'dist/pool/partition-worker.bundle.js');
+const corpusDocs = path.resolve(nodesRoot, '../../../shared/corpus/docs');
+const built = existsSync(bundle) && existsSync(path.join(nodesRoot, 'dist/partition/formats/pdf.js'));
+const DOCS = ['UDHR_first_article_all.txt', 'codeblock.md', 'example-10k-1p.html', 'fake-email-attachment.eml', 'handbook-1p.docx', 'multi-column-2p.pdf', 'stanley-cups.csv'];
+
+/** Each document's elements from a one-process pool running `workerUrl`, as JSON. */
+async function partitionAll(workerUrl: URL, docs: Array<{ name: string; bytes: Uint8Array }>): Promise<string[]> {
+  const pool = new PartitionPool({ workerUrl, size: 1 });
+  try {
+    const out: string[] = [];
+    for (const { name, bytes } of docs) out.push(JSON.stringify(await pool.partition(bytes, { filename: name, strategy: 'fast', unique_element_ids: false })));
+    return out;
+  } finally {
+    await pool.close();
+  }
+}
+
+describe.runIf(built)('the partition worker bundle', () => {
+  it('is the worker of built pools', async () => {
+    const { partitionWorkerUrl } = (await import(pathToFileURL(path.join(nodesRoot, 'dist/pool/partition-pool.js')).href)) as { partitionWorkerUrl: () => URL };
+    expect(partitionWorkerUrl().href).toBe(pathToFileURL(bundle).href);
+  });
+
+  it('partitions as the worker module does', async () => {
+    const enc = new TextEncoder();
+    const docs = [
+      { name: 'note.txt', bytes: enc.encode('hello\n') },
+      { name: 'plurals.txt', bytes: enc.encode('The geese flew over the houses.\n\nZxqv Blorptastic\n') },
+      { name: 'latin1.txt', bytes: Uint8Array.from([0x63, 0x61, 0x66, 0xe9, 0x0a]) },
+    ];
+    const present = DOCS.filter((d) => existsSync(path.join(corpusDocs, d)));
+    if (present.length < DOCS.length) console.warn('shared corpus absent: comparing generated text only');
+    for (const name of present) docs.push({ name, bytes: readFileSync(path.join(corpusDocs, name)) });
+    const fromBundle = await partitionAll(pathToFileURL(bundle), docs);
+    const fromModules = await partitionAll(new URL('../../src/pool/partition-worker.ts', import.meta.url), docs);
+    expect(fromBundle).toEqual(fromModules);
+    expect(fromBundle.every((json) => json.startsWith('[{'))).toBe(true);
+  }, 120_000);
+});
+
+describe.skipIf(built)('the partition worker bundle (not built)', () => {
+  it('is compared with the worker module once the build has made it', () => {
+    console.warn('packages/nodes/dist has no partition worker bundle: run node scripts/build.mjs');
+  });
+});
