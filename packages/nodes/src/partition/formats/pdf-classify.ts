@@ -151,8 +151,9 @@ export function classifyBlockText(block: TextBlock, options: BlockTextOptions = 
   if (CAPTION_RE.test(text) && block.lineCount <= 6) return { type: 'FigureCaption', text, possibleTitle: false };
   // Long blocks are not titles, whatever their words look like.
   const possibleTitle = block.lineCount <= 3 && isPossibleTitle(text);
-  if (options.tagger === false && narrativeWithoutTagger(text) === undefined) return undefined;
-  if (isPossibleNarrativeText(text) || isProseInOtherScript(text)) return { type: 'NarrativeText', text, possibleTitle };
+  const narrative = options.tagger === false ? narrativeWithoutTagger(text) : isPossibleNarrativeText(text);
+  if (narrative === undefined) return undefined;
+  if (narrative || isProseInOtherScript(text)) return { type: 'NarrativeText', text, possibleTitle };
   return { type: possibleTitle ? 'Title' : 'UncategorizedText', text, possibleTitle };
 }
 
