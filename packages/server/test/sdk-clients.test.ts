@@ -16,7 +16,7 @@ import { HTTPClient, UnstructuredClient } from 'unstructured-client';
 import { HTTPValidationError, SDKError } from 'unstructured-client/sdk/models/errors';
 import { Strategy, VLMModelProvider, type PartitionParameters } from 'unstructured-client/sdk/models/shared';
 import { hashElementId } from '@quarry/core';
-import { makePdf, textLines, type FixturePage } from '../../nodes/test/partition/formats/pdf-fixture.js';
+import { makePdf, textLines, type FixturePage } from '../../nodes/test/partition/formats/pdf/fixture.js';
 import { writeTinyBert } from '../../nodes/test/support/tiny-bert.js';
 import { KEYS, corpusDir, startServer, tempDir, type TestServer } from './support.js';
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePdf, textLines } from '../../../nodes/test/partition/formats/pdf-fixture.js';
+import { makePdf, textLines } from '../../../nodes/test/partition/formats/pdf/fixture.js';
 import { hostileFiles } from '../../../nodes/test/support/hostile-files.js';
 import { runCli } from '../run-cli.js';
 

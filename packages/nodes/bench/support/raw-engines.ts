@@ -2,8 +2,8 @@
  * The engines under quarry's `fast` strategy, called raw (text only, one thread, no layout): the
  * floor that our typed elements are measured against in the same process.
  */
-import { loadPdfjs, pdfjsAssetDirs } from '../../src/partition/formats/pdf-load.js';
-import { instantiatePdfium } from '../../src/partition/formats/pdfium-module.js';
+import { loadPdfjs, pdfjsAssetDirs } from '../../src/partition/formats/pdf/pdfjs/load.js';
+import { instantiatePdfium } from '../../src/partition/formats/pdf/pdfium/module.js';
 
 /** Raw pdf.js (quarry's vendored copy): every page's `getTextContent`, nothing else. */
 export async function rawTextContent(bytes: Uint8Array): Promise<number> {

@@ -4,11 +4,11 @@
  * as JPEG so that the report stays small enough to open and mail.
  */
 import { isQuarryError } from '@quarry/core';
-import { renderPage } from '../partition/formats/pdf-render.js';
-import { withPdf } from '../partition/formats/pdf-load.js';
-import { toQuarryError } from '../partition/formats/pdf.js';
-import { decodeFailure, openImage } from '../partition/formats/image-decode.js';
-import { readImageHeader } from '../partition/formats/image-header.js';
+import { renderPage } from '../partition/formats/pdf/pdfjs/render.js';
+import { withPdf } from '../partition/formats/pdf/pdfjs/load.js';
+import { toQuarryError } from '../partition/formats/pdf/index.js';
+import { decodeFailure, openImage } from '../partition/formats/image/decode.js';
+import { readImageHeader } from '../partition/formats/image/header.js';
 
 /** One page picture, ready to inline. */
 export interface PageImage {

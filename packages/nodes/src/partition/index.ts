@@ -14,5 +14,5 @@ export {
 export { VLM_OUTPUT_FORMATS, partitionVlmSettings, vlmPartitionNode, type PartitionVlmSettings, type PartitionVlmSettingsInput } from './vlm.node.js';
 export { partitionVariant, type PartitionVariant } from './partition-variant.js';
 export type { FormatDefinition, FormatPartitioner, FormatPartitionOptions, PartitionStrategy } from './types.js';
-export { DEFAULT_PDF_ENGINE, PDF_ENGINES, type PdfEngine } from './formats/pdf-engine.js';
+export { DEFAULT_PDF_ENGINE, PDF_ENGINES, type PdfEngine } from './formats/pdf/engine.js';
 export { partitionLimits, limitError, limitWarning, DEFAULT_LIMITS, LIMIT_ENV, type PartitionLimits } from './limits.js';

@@ -3,7 +3,7 @@ import { assignElementIds } from '@quarry/core/element';
 import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
 import { silentLogger } from '@quarry/core/logger';
 import { canonicalMimeType, detectFileType, fileExtension, type DetectedFileType } from './detect-filetype.js';
-import { PDF_ENGINES, type PdfEngine } from './formats/pdf-engine.js';
+import { PDF_ENGINES, type PdfEngine } from './formats/pdf/engine.js';
 import { setElementHierarchy } from './element-hierarchy.js';
 import { BUILTIN_FORMATS, findFormat, loadFormat } from './formats/index.js';
 import { fileBaseName, stampFileMetadata } from './file-metadata.js';

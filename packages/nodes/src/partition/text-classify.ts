@@ -1,6 +1,6 @@
 import type { Element, ElementMetadata, ElementType } from '@quarry/core';
 import { isPyWhitespace } from '../chunk/python-text.js';
-import { newElement } from './formats/new-element.js';
+import { newElement } from './formats/shared/new-element.js';
 import { isCommonEnglishWord, posTag } from './pos-tag.js';
 import { countWordsWithoutPunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
 

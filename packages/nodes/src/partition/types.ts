@@ -1,5 +1,5 @@
 import type { Element, FormatDefinition, Logger } from '@quarry/core';
-import type { PdfEngine } from './formats/pdf-engine.js';
+import type { PdfEngine } from './formats/pdf/engine.js';
 
 export type { FormatDefinition };
 

@@ -1,7 +1,7 @@
 import { defineNode, oneOf, strictSettings, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
 import { z } from 'zod';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
-import { PDF_ENGINES } from './formats/pdf-engine.js';
+import { PDF_ENGINES } from './formats/pdf/engine.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
 import { uniqueElementIds } from './unique-element-ids.js';
 

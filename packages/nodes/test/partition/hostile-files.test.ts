@@ -12,7 +12,7 @@ import JSZip from 'jszip';
 import { simpleParser } from 'mailparser';
 import UTIF from 'utif2';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ZIP_LIMITS } from '../../src/partition/formats/zip-guard.js';
+import { DEFAULT_ZIP_LIMITS } from '../../src/partition/formats/shared/zip-guard.js';
 import {
   badHuffmanJpeg,
   COMPLETE_HUGE_PNG_SIDE,

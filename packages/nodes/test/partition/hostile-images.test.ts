@@ -61,7 +61,7 @@ describe('hostile images, each partitioned in a child process', () => {
 });
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const decodeModule = path.join(root, 'packages/nodes/src/partition/formats/image-decode.ts');
+const decodeModule = path.join(root, 'packages/nodes/src/partition/formats/image/decode.ts');
 const partitionModule = path.join(root, 'packages/nodes/src/partition/partition-file.ts');
 
 // Measured: 516-531 MB for a PNG, JPEG or TIFF of 10,000 x 9,999 pixels (the decoded RGBA is

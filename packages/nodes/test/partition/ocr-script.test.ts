@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { detectScript, ocrImage, releaseOcrWorkers } from '../../src/partition/ocr.js';
-import { withPdf } from '../../src/partition/formats/pdf-load.js';
-import { cropPng, renderPage } from '../../src/partition/formats/pdf-render.js';
+import { withPdf } from '../../src/partition/formats/pdf/pdfjs/load.js';
+import { cropPng, renderPage } from '../../src/partition/formats/pdf/pdfjs/render.js';
 import { textImage } from '../support/text-image.js';
 import { corpusDir } from './reference-metrics.js';
 

@@ -3,7 +3,7 @@ import { elementToJSON, type Logger } from '@quarry/core';
 import { partitionFile } from '../../src/partition/partition-file.js';
 import { releaseOcrWorkers } from '../../src/partition/ocr.js';
 import { textImage } from '../support/text-image.js';
-import { makePdf, textLines } from './formats/pdf-fixture.js';
+import { makePdf, textLines } from './formats/pdf/fixture.js';
 
 afterAll(() => releaseOcrWorkers());
 

@@ -4,7 +4,7 @@ import { hashElementId, isQuarryError } from '@quarry/core';
 import { partitionFile } from '../../src/partition/partition-file.js';
 import { testFormat, withBuiltins } from '../support/test-formats.js';
 import { utf8 } from './format-options.js';
-import { makePdf, textLines, type FixturePage } from './formats/pdf-fixture.js';
+import { makePdf, textLines, type FixturePage } from './formats/pdf/fixture.js';
 import { corpusBytes, expectedElements, hasCorpus } from './reference-metrics.js';
 
 const DOC = utf8(

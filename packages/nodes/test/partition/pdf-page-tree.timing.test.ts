@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { partitionFile } from '../../src/index.js';
-import { stopPageWorker } from '../../src/partition/formats/pdf-page-worker-host.js';
+import { stopPageWorker } from '../../src/partition/formats/pdf/page-worker-host.js';
 import { inlinePageTreePdf } from '../support/hostile-files.js';
 
 afterAll(() => stopPageWorker());

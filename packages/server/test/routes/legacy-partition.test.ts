@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MISSING_KEY_DETAIL } from '../../src/index.js';
 import { hashElementId } from '@quarry/core';
-import { makePdf, textLines, type FixturePage } from '../../../nodes/test/partition/formats/pdf-fixture.js';
+import { makePdf, textLines, type FixturePage } from '../../../nodes/test/partition/formats/pdf/fixture.js';
 import { KEYS, corpusDir, form, repoRoot, startServer, tempDir, type TestServer } from '../support.js';
 
 const docs = path.join(repoRoot, 'examples', 'docs');

@@ -2,10 +2,10 @@ import Papa from 'papaparse';
 import type { Element } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { limitError, partitionLimits } from '../limits.js';
-import { decodeText } from './decode-text.js';
-import { assertLineBytes } from './line-bytes.js';
-import { newElement } from './new-element.js';
-import { htmlifyMatrix, matrixText } from './table-html.js';
+import { decodeText } from './shared/decode-text.js';
+import { assertLineBytes } from './shared/line-bytes.js';
+import { newElement } from './shared/new-element.js';
+import { htmlifyMatrix, matrixText } from './shared/table-html.js';
 
 /**
  * Parses delimited text into rows, padded to the widest row. Blank lines are skipped, as pandas

@@ -1,10 +1,10 @@
 import type { Element, ElementLink, ElementMetadata, ElementType } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { cleanBullets, isBulletedText, isEmailAddress, isPossibleNarrativeText, isUsCityStateZip } from '../text-classify.js';
-import { newElement } from './new-element.js';
-import { mainPartPath, OoxmlPackage, type OoxmlRelationship } from './ooxml-package.js';
-import { collapseKeyedMatrix, htmlifySpannedMatrix, normalizeSpace } from './table-html.js';
-import { attr, childElements, findAll, firstChild, hasDescendant, isOn, path, type XmlNode } from './xml-tree.js';
+import { newElement } from './shared/new-element.js';
+import { mainPartPath, OoxmlPackage, type OoxmlRelationship } from './shared/ooxml-package.js';
+import { collapseKeyedMatrix, htmlifySpannedMatrix, normalizeSpace } from './shared/table-html.js';
+import { attr, childElements, findAll, firstChild, hasDescendant, isOn, path, type XmlNode } from './shared/xml-tree.js';
 
 /** Paragraph styles that decide the element type (the reference's `STYLE_TO_ELEMENT_MAPPING`). */
 const STYLE_TO_TYPE: Readonly<Record<string, ElementType>> = {

@@ -1,8 +1,8 @@
 import type { Element } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
-import { decodeHtml, partitionHtmlString } from './html.js';
-import { OoxmlPackage, resolvePartPath } from './ooxml-package.js';
-import { attr, childElements, firstChild, type XmlNode } from './xml-tree.js';
+import { decodeHtml, partitionHtmlString } from './html/index.js';
+import { OoxmlPackage, resolvePartPath } from './shared/ooxml-package.js';
+import { attr, childElements, firstChild, type XmlNode } from './shared/xml-tree.js';
 
 const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 

@@ -17,21 +17,21 @@ const builtin = (name: string, file: string, exportName: string, mimeTypes: read
  */
 export const BUILTIN_FORMATS: readonly FormatDefinition[] = Object.freeze([
   builtin('text', 'text', 'textPartitioner', ['text/plain'], ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml']),
-  builtin('markdown', 'markdown', 'markdownPartitioner', ['text/markdown', 'text/x-markdown'], ['.md', '.markdown']),
-  builtin('html', 'html', 'htmlPartitioner', ['text/html', 'application/xhtml+xml'], ['.html', '.htm', '.xhtml']),
+  builtin('markdown', 'markdown/index', 'markdownPartitioner', ['text/markdown', 'text/x-markdown'], ['.md', '.markdown']),
+  builtin('html', 'html/index', 'htmlPartitioner', ['text/html', 'application/xhtml+xml'], ['.html', '.htm', '.xhtml']),
   builtin('csv', 'csv', 'csvPartitioner', ['text/csv', 'application/csv', 'text/x-csv'], ['.csv']),
   builtin('tsv', 'csv', 'tsvPartitioner', ['text/tab-separated-values'], ['.tsv']),
   builtin('docx', 'docx', 'docxPartitioner', ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], ['.docx']),
   builtin('pptx', 'pptx', 'pptxPartitioner', ['application/vnd.openxmlformats-officedocument.presentationml.presentation'], ['.pptx']),
-  builtin('xlsx', 'xlsx', 'xlsxPartitioner', ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel.sheet.macroEnabled.12'], ['.xlsx', '.xlsm']),
+  builtin('xlsx', 'xlsx/index', 'xlsxPartitioner', ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel.sheet.macroEnabled.12'], ['.xlsx', '.xlsm']),
   builtin('eml', 'eml', 'emlPartitioner', ['message/rfc822'], ['.eml']),
   builtin('xml', 'xml', 'xmlPartitioner', ['application/xml', 'text/xml'], ['.xml']),
   builtin('json', 'json', 'jsonPartitioner', ['application/json'], ['.json']),
   builtin('ndjson', 'json', 'ndjsonPartitioner', ['application/x-ndjson', 'application/jsonl'], ['.ndjson', '.jsonl']),
   builtin('odt', 'odt', 'odtPartitioner', ['application/vnd.oasis.opendocument.text'], ['.odt']),
   builtin('epub', 'epub', 'epubPartitioner', ['application/epub', 'application/epub+zip'], ['.epub']),
-  builtin('pdf', 'pdf', 'pdfPartitioner', ['application/pdf'], ['.pdf']),
-  builtin('image', 'image', 'imagePartitioner', ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/gif', 'image/webp'], ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp']),
+  builtin('pdf', 'pdf/index', 'pdfPartitioner', ['application/pdf'], ['.pdf']),
+  builtin('image', 'image/index', 'imagePartitioner', ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/gif', 'image/webp'], ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp']),
 ]);
 
 /**

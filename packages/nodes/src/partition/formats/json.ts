@@ -3,8 +3,8 @@ import { canonicalElementType, elementsFromJSON } from '@quarry/core/element';
 import { errorMessage, quarryError } from '@quarry/core/errors';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
 import { limitError, partitionLimits } from '../limits.js';
-import { decodeText } from './decode-text.js';
-import { newElement } from './new-element.js';
+import { decodeText } from './shared/decode-text.js';
+import { newElement } from './shared/new-element.js';
 
 /**
  * True when `item` looks like one serialized element (the reference's `is_element_shaped_dict`):

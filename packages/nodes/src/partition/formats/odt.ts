@@ -1,10 +1,10 @@
 import type { Element, ElementMetadata, ElementType } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
 import { isEmailAddress, isPossibleNarrativeText, isUsCityStateZip } from '../text-classify.js';
-import { newElement } from './new-element.js';
-import { OoxmlPackage } from './ooxml-package.js';
-import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText, normalizeSpace } from './table-html.js';
-import { attr, childElements, firstChild, path, type XmlNode } from './xml-tree.js';
+import { newElement } from './shared/new-element.js';
+import { OoxmlPackage } from './shared/ooxml-package.js';
+import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText, normalizeSpace } from './shared/table-html.js';
+import { attr, childElements, firstChild, path, type XmlNode } from './shared/xml-tree.js';
 
 /** Containers whose children are read as body content. */
 const BODY_CONTAINERS = new Set(['section', 'index-body', 'table-of-content', 'alphabetical-index', 'illustration-index', 'table-index', 'bibliography', 'user-index', 'object-index', 'change-region']);

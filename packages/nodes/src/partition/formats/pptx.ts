@@ -1,10 +1,10 @@
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
 import { isEmailAddress, isPossibleNarrativeText, isPossibleTitle } from '../text-classify.js';
-import { newElement } from './new-element.js';
-import { mainPartPath, OoxmlPackage } from './ooxml-package.js';
-import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText } from './table-html.js';
-import { attr, childElements, findAll, firstChild, path, type XmlNode } from './xml-tree.js';
+import { newElement } from './shared/new-element.js';
+import { mainPartPath, OoxmlPackage } from './shared/ooxml-package.js';
+import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText } from './shared/table-html.js';
+import { attr, childElements, findAll, firstChild, path, type XmlNode } from './shared/xml-tree.js';
 
 const R_NS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 

@@ -3,9 +3,9 @@ import { chooseParagraphGrouping, GROUPING_SAMPLE_LINES, groupParagraphs, splitB
 import { classifyText, isEmptyBullet } from '../text-classify.js';
 import { limitError, partitionLimits } from '../limits.js';
 import type { FormatPartitioner } from '../types.js';
-import { decodeTextChunks } from './decode-text.js';
-import { assertLineBytes } from './line-bytes.js';
-import { newElement } from './new-element.js';
+import { decodeTextChunks } from './shared/decode-text.js';
+import { assertLineBytes } from './shared/line-bytes.js';
+import { newElement } from './shared/new-element.js';
 
 // The grouping is chosen from the first lines; a text whose first lines are this long (over
 // 32 KB a line on average) is not held back further to see them all.

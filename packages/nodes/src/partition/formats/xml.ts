@@ -3,9 +3,9 @@ import { SaxesParser } from 'saxes';
 import type { Element } from '@quarry/core';
 import { quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner } from '../types.js';
-import { decodeText } from './decode-text.js';
+import { decodeText } from './shared/decode-text.js';
 import { elementFromText } from '../text-classify.js';
-import { newElement } from './new-element.js';
+import { newElement } from './shared/new-element.js';
 
 /**
  * Decodes an XML document: a byte-order mark, else the encoding named in the XML declaration, else

@@ -19,7 +19,7 @@
  * `routing_score` is the confidence of the decision in [0.5, 1]: how far the deciding measure is
  * past its threshold.
  */
-import type { Box, PageText } from '../formats/pdf-layout-types.js';
+import type { Box, PageText } from '../formats/pdf/layout-types.js';
 
 /** A route: the partitioning strategy that reads a page. */
 export type PageRoute = 'fast' | 'hi_res' | 'vlm';

@@ -3,10 +3,10 @@
  * when the providers accept them (PNG, JPEG within size limits), re-encoded to PNG otherwise.
  */
 import type { ImagePart } from '../../providers/types.js';
-import type { PdfPage } from '../formats/pdf-load.js';
-import { decodeFailure, openImage } from '../formats/image-decode.js';
-import type { ImageFormat } from '../formats/image-header.js';
-import { renderPage } from '../formats/pdf-render.js';
+import type { PdfPage } from '../formats/pdf/pdfjs/load.js';
+import { decodeFailure, openImage } from '../formats/image/decode.js';
+import type { ImageFormat } from '../formats/image/header.js';
+import { renderPage } from '../formats/pdf/pdfjs/render.js';
 
 // Vision APIs scale larger images down to about this long side (Anthropic: 1568 px), so rendering
 // more only costs upload time and tokens.

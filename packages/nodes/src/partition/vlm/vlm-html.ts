@@ -9,8 +9,8 @@ import { parseDocument } from 'htmlparser2';
 import type { Element, ElementType } from '@quarry/core';
 import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES } from '@quarry/core/element';
 import { collapseWhitespace } from '../../chunk/python-text.js';
-import { partitionHtmlString } from '../formats/html.js';
-import { newElement } from '../formats/new-element.js';
+import { partitionHtmlString } from '../formats/html/index.js';
+import { newElement } from '../formats/shared/new-element.js';
 import { formatHtml } from './format-html.js';
 
 const TYPE_BY_LOWER = new Map<string, ElementType>([

@@ -6,7 +6,7 @@
 import type { Element } from '@quarry/core';
 import { QuarryError } from '@quarry/core/errors';
 import { collapseWhitespace } from '../../chunk/python-text.js';
-import { newElement } from '../formats/new-element.js';
+import { newElement } from '../formats/shared/new-element.js';
 import { formatHtml } from './format-html.js';
 import { elementTypeOf, htmlText, stripFence } from './vlm-html.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import iconv from 'iconv-lite';
-import { decodeTextChunks } from '../../../src/partition/formats/decode-text.js';
+import { decodeTextChunks } from '../../../src/partition/formats/shared/decode-text.js';
 import { partitionPlainText, partitionPlainTextChunks, textPartitioner } from '../../../src/partition/formats/text.js';
 import { autoParagraphGrouper, splitByParagraph } from '../../../src/partition/paragraph-grouping.js';
 import { classifyText, isEmptyBullet } from '../../../src/partition/text-classify.js';

@@ -3,7 +3,7 @@ import { hashElementId, isQuarryError, type Element } from '@quarry/core';
 import { partitionWithVlm, type VlmPartitionRequest } from '../../../src/partition/vlm/partition-vlm.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../../support/loopback-server.js';
 import { anthropicError } from '../../support/provider-wire.js';
-import { makePdf, textLines } from '../formats/pdf-fixture.js';
+import { makePdf, textLines } from '../formats/pdf/fixture.js';
 import { answeringWire, requestImages, wireEnv, type WireProvider } from './vlm-wire.js';
 
 const KEY = 'sk-test-vlm-secret-key-0123456789abcdef';

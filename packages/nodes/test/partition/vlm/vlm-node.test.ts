@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEngine, type Element, type Flow, type SourceDocument } from '@quarry/core';
 import { nodesPlugin } from '../../../src/plugin.js';
 import { startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../../support/loopback-server.js';
-import { makePdf, textLines } from '../formats/pdf-fixture.js';
+import { makePdf, textLines } from '../formats/pdf/fixture.js';
 import { answeringWire, requestImages, wireEnv } from './vlm-wire.js';
 
 const KEY = 'sk-node-vlm-secret-0123456789abcdef';

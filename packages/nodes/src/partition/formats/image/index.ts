@@ -1,0 +1,119 @@
+import type { Element } from '@quarry/core';
+import { importOptional, requireOptional } from '../../../optional-dependency.js';
+import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../../ocr.js';
+import { OcrWarnings } from '../../ocr-warnings.js';
+import { eraseRulingLines } from '../../ruling-lines.js';
+import type { FormatPartitionOptions, FormatPartitioner } from '../../types.js';
+import { decodeImagePages, loadSharp, type DecodedPage } from './decode.js';
+import { layoutToElements } from './layout.js';
+import { newElement } from '../shared/new-element.js';
+
+// Tesseract reads text best when capitals are 20-40 px tall; page images under about 2000 px on
+// their long side are scans at 100-150 dpi or screenshots, whose text is too small for it.
+const TARGET_LONG_SIDE = 2000;
+const MAX_UPSCALE = 3;
+// The OCR input's PNG carries libvips' placeholder resolution (25 dpi), which Tesseract rejects with
+// a warning for its floor of 70 dpi; an image's resolution says nothing of its text size anyway.
+const OCR_DPI = 70;
+// Tesseract keeps several copies of its input: a 100 M-pixel page peaked at 2.2 GB resident.
+// Larger pages are read shrunk to this many pixels: an A4 page at 450 dpi, past what OCR needs.
+const OCR_MAX_PIXELS = 20_000_000;
+/** The optional packages partitioning images needs: decoding, enlarging small images, OCR. */
+export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ...OCR_PACKAGES];
+
+/**
+ * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
+ * `OCR_MAX_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
+ * scale used. A page at scale 1 is worked on in place, so it is not copied again.
+ */
+async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
+  const pixelCount = page.width * page.height;
+  const scale = pixelCount > OCR_MAX_PIXELS ? Math.sqrt(OCR_MAX_PIXELS / pixelCount) : Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
+  let { rgba: pixels, width, height } = page;
+  const sharp = await loadSharp();
+  if (scale < 1) {
+    const shrunk = await sharp(pixels, { raw: { width, height, channels: 4 } })
+      .resize(Math.round(width * scale), Math.round(height * scale))
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    ({ width, height } = shrunk.info);
+    pixels = shrunk.data;
+  } else if (scale > 1) {
+    // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
+    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'partitioning images', { install: IMAGE_PACKAGES });
+    const source = createCanvas(width, height);
+    source.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
+    width = Math.round(width * scale);
+    height = Math.round(height * scale);
+    const canvas = createCanvas(width, height);
+    const ctx = canvas.getContext('2d');
+    ctx.imageSmoothingEnabled = true;
+    ctx.imageSmoothingQuality = 'high';
+    ctx.drawImage(source, 0, 0, width, height);
+    const scaled = ctx.getImageData(0, 0, width, height).data;
+    pixels = Buffer.from(scaled.buffer, scaled.byteOffset, scaled.byteLength);
+  }
+  eraseRulingLines(pixels, width, height, 4);
+  const png = await sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale };
+}
+
+/** Maps the OCR boxes of an enlarged image back to the original image's pixels. */
+function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
+  if (scale === 1) return blocks;
+  const b = (x: OcrBox): OcrBox => ({ x0: x.x0 / scale, y0: x.y0 / scale, x1: x.x1 / scale, y1: x.y1 / scale });
+  return blocks.map((block) => ({
+    ...block,
+    bbox: b(block.bbox),
+    paragraphs: block.paragraphs.map((p) => ({
+      ...p,
+      bbox: b(p.bbox),
+      lines: p.lines.map((l) => ({
+        ...l,
+        bbox: b(l.bbox),
+        baseline: l.baseline / scale,
+        rowHeight: l.rowHeight / scale,
+        descent: l.descent / scale,
+        words: l.words.map((w) => ({ ...w, bbox: b(w.bbox) })),
+      })),
+    })),
+  }));
+}
+
+/**
+ * Images (PNG, JPEG, TIFF including multi-page TIFF, BMP, GIF, WebP): every page is OCR'd with
+ * Tesseract (`ocr_languages`) and turned into elements by {@link layoutToElements}: one element per
+ * OCR paragraph, typed by its text, `FigureCaption` for "Table 1:"/"Figure 2." captions, and a
+ * `Table` for each region of lines that split into aligned columns (with `text_as_html` when table
+ * structure is asked for). `page_number` is the TIFF page (1 for other formats); with
+ * `coordinates` each element gets its PixelSpace box. Small images are enlarged before OCR. Every
+ * strategy OCRs: an image has no text layer to read instead.
+ */
+export const imagePartitioner: FormatPartitioner = {
+  async partition(bytes, options) {
+    // Decoding, enlarging small images, and OCR: one message names every package they need.
+    await requireOptional(['sharp', '@napi-rs/canvas', 'tesseract.js'], 'partitioning images', IMAGE_PACKAGES);
+    const out: Element[] = [];
+    const warnings = new OcrWarnings();
+    let index = 0;
+    for await (const page of decodeImagePages(bytes, options.filename)) {
+      options.signal.throwIfAborted();
+      // Only the size is kept past this point, so the decoded pixels can go while Tesseract runs.
+      const { width, height } = page;
+      const { png, scale } = await ocrInput(page);
+      const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger, dpi: OCR_DPI });
+      warnings.add(index + 1, result.warnings);
+      if (index > 0 && options.include_page_breaks) out.push(newElement('PageBreak', '', { page_number: index }));
+      out.push(
+        ...layoutToElements(
+          { blocks: unscale(result.blocks, scale), width, height },
+          { pageNumber: index + 1, coordinates: options.coordinates, inferTableStructure: options.infer_table_structure },
+        ),
+      );
+      index++;
+    }
+    warnings.stamp(out);
+    warnings.log(options.logger, options.filename);
+    return out;
+  },
+};

@@ -1,0 +1,259 @@
+import type { Element, ElementMetadata } from '@quarry/core';
+import type { OcrBlock, OcrBox, OcrLine, OcrWord } from '../../ocr.js';
+import { classifyText } from '../../text-classify.js';
+import { newElement } from '../shared/new-element.js';
+import { htmlifyMatrix, normalizeSpace } from '../shared/table-html.js';
+
+/** One OCR'd page: its blocks in reading order and its size in pixels. */
+export interface OcrPageLayout {
+  blocks: OcrBlock[];
+  width: number;
+  height: number;
+}
+
+/** How {@link layoutToElements} writes its elements. */
+export interface LayoutOptions {
+  pageNumber: number;
+  /** Write `metadata.coordinates` (PixelSpace). */
+  coordinates: boolean;
+  /** Write `text_as_html` on tables. */
+  inferTableStructure: boolean;
+}
+
+/** A line with its words split into cells at wide gaps. */
+interface LineInfo {
+  line: OcrLine;
+  /** Index of the paragraph (in reading order) the line belongs to. */
+  paragraph: number;
+  words: OcrWord[];
+  cells: OcrWord[][];
+  height: number;
+  /**
+   * The line's box with the median word top and bottom: a stray tall glyph (a table rule read as
+   * `|`) can stretch Tesseract's line box over several rows.
+   */
+  core: OcrBox;
+}
+
+const CAPTION_RE = /^[^\p{L}\p{N}]{0,3}(?:table|figure|fig\.)\s*[\dIVXivx]+\s*[:.]/iu;
+// A gap wider than this many line heights separates table cells; word gaps are about a third.
+const CELL_GAP = 1.5;
+// Table rows further apart than this many line heights belong to different tables.
+const ROW_GAP = 6;
+// Vertical space between two lines, in line heights, that separates paragraphs.
+const PARAGRAPH_GAP = 0.8;
+// A table needs at least this many lines with at least three cells.
+const MIN_TABLE_ROWS = 2;
+
+function median(values: number[]): number {
+  if (values.length === 0) return 0;
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function unionBox(boxes: OcrBox[]): OcrBox {
+  return {
+    x0: Math.min(...boxes.map((b) => b.x0)),
+    y0: Math.min(...boxes.map((b) => b.y0)),
+    x1: Math.max(...boxes.map((b) => b.x1)),
+    y1: Math.max(...boxes.map((b) => b.y1)),
+  };
+}
+
+function lineInfo(line: OcrLine, paragraph: number): LineInfo | undefined {
+  const words = line.words.filter((w) => w.text.trim()).sort((a, b) => a.bbox.x0 - b.bbox.x0);
+  if (words.length === 0) return undefined;
+  const height = line.rowHeight || median(words.map((w) => w.bbox.y1 - w.bbox.y0)) || line.bbox.y1 - line.bbox.y0;
+  const cells: OcrWord[][] = [[words[0]!]];
+  for (let i = 1; i < words.length; i++) {
+    if (words[i]!.bbox.x0 - words[i - 1]!.bbox.x1 > CELL_GAP * height) cells.push([]);
+    cells[cells.length - 1]!.push(words[i]!);
+  }
+  const core = { x0: words[0]!.bbox.x0, y0: median(words.map((w) => w.bbox.y0)), x1: Math.max(...words.map((w) => w.bbox.x1)), y1: median(words.map((w) => w.bbox.y1)) };
+  return { line, paragraph, words, cells, height, core };
+}
+
+const lineText = (l: LineInfo): string => l.words.map((w) => w.text).join(' ');
+
+/**
+ * Finds table regions: runs of lines (top to bottom) in which at least {@link MIN_TABLE_ROWS}
+ * lines split into three or more cells, close enough vertically, plus the lines between them
+ * that lie within the run's horizontal extent (wrapped cells, sparse header lines).
+ */
+function findTables(lines: LineInfo[]): LineInfo[][] {
+  const sorted = [...lines].sort((a, b) => a.core.y0 - b.core.y0 || a.core.x0 - b.core.x0);
+  const tabular = sorted.filter((l) => l.cells.length >= 3);
+  const lineHeight = median(lines.map((l) => l.height)) || 10;
+  const runs: LineInfo[][] = [];
+  for (const l of tabular) {
+    const run = runs[runs.length - 1];
+    const last = run?.[run.length - 1];
+    if (run && last && l.core.y0 - last.core.y1 <= ROW_GAP * lineHeight) run.push(l);
+    else runs.push([l]);
+  }
+  const tables: LineInfo[][] = [];
+  for (const run of runs) {
+    if (run.length < MIN_TABLE_ROWS) continue;
+    const box = unionBox(run.map((l) => l.core));
+    const members = sorted.filter((l) => {
+      const b = l.core;
+      const cy = (b.y0 + b.y1) / 2;
+      return run.includes(l) || (cy >= box.y0 && cy <= box.y1 && b.x0 >= box.x0 - lineHeight && b.x1 <= box.x1 + lineHeight);
+    });
+    tables.push(members);
+  }
+  return tables;
+}
+
+/**
+ * Column boundaries: vertical corridors of whitespace that (almost) no word of the table's
+ * three-cell lines crosses, at least a line height wide. A header spanning two columns may
+ * cross one corridor without erasing it.
+ */
+function tableColumns(members: LineInfo[], lineHeight: number): Array<{ x0: number; x1: number }> {
+  const defining = members.filter((l) => l.cells.length >= 3);
+  const words = members.flatMap((l) => l.words);
+  const left = Math.floor(Math.min(...words.map((w) => w.bbox.x0)));
+  const right = Math.ceil(Math.max(...words.map((w) => w.bbox.x1)));
+  const coverage = new Array<number>(right - left + 1).fill(0);
+  for (const l of defining) {
+    const covered = new Uint8Array(right - left + 1);
+    for (const w of l.words) for (let x = Math.max(left, Math.floor(w.bbox.x0)); x <= Math.min(right, Math.ceil(w.bbox.x1)); x++) covered[x - left] = 1;
+    covered.forEach((c, i) => (coverage[i]! += c));
+  }
+  const allowed = Math.floor(defining.length * 0.15);
+  const columns: Array<{ x0: number; x1: number }> = [];
+  let start = -1;
+  let gap = 0;
+  for (let i = 0; i < coverage.length; i++) {
+    if (coverage[i]! > allowed) {
+      if (start < 0 || gap >= lineHeight) {
+        columns.push({ x0: left + i, x1: left + i });
+        start = i;
+      }
+      columns[columns.length - 1]!.x1 = left + i;
+      gap = 0;
+    } else gap++;
+  }
+  return columns.length ? columns : [{ x0: left, x1: right }];
+}
+
+/** The table's cell texts: rows by vertical overlap of lines, columns by whitespace corridors. */
+function tableMatrix(members: LineInfo[]): string[][] {
+  const lineHeight = median(members.map((l) => l.height)) || 10;
+  const columns = tableColumns(members, lineHeight);
+  const rows: Array<{ y0: number; y1: number; words: OcrWord[] }> = [];
+  for (const l of [...members].sort((a, b) => a.core.y0 - b.core.y0)) {
+    const b = l.core;
+    const cy = (b.y0 + b.y1) / 2;
+    const row = rows.find((r) => cy >= r.y0 && cy <= r.y1);
+    if (row) {
+      row.words.push(...l.words);
+      row.y1 = Math.max(row.y1, b.y1);
+    } else rows.push({ y0: b.y0, y1: b.y1, words: [...l.words] });
+  }
+  const columnOf = (b: OcrBox): number => {
+    const cx = (b.x0 + b.x1) / 2;
+    let best = 0;
+    let bestDistance = Infinity;
+    columns.forEach((c, i) => {
+      const d = cx < c.x0 ? c.x0 - cx : cx > c.x1 ? cx - c.x1 : 0;
+      if (d < bestDistance) {
+        bestDistance = d;
+        best = i;
+      }
+    });
+    return best;
+  };
+  return rows.map((r) => {
+    const cells = columns.map(() => [] as string[]);
+    const ordered = [...r.words].sort((a, b) => (Math.abs(a.bbox.y0 - b.bbox.y0) > lineHeight / 2 ? a.bbox.y0 - b.bbox.y0 : a.bbox.x0 - b.bbox.x0));
+    for (const w of ordered) cells[columnOf(w.bbox)]!.push(w.text);
+    return cells.map((parts) => normalizeSpace(parts.join(' ')));
+  });
+}
+
+function coordinates(box: OcrBox, page: OcrPageLayout): ElementMetadata['coordinates'] {
+  return {
+    points: [
+      [box.x0, box.y0],
+      [box.x0, box.y1],
+      [box.x1, box.y1],
+      [box.x1, box.y0],
+    ],
+    system: 'PixelSpace',
+    layout_width: page.width,
+    layout_height: page.height,
+  };
+}
+
+/**
+ * Turns one OCR'd page into elements, in the OCR's reading order: each paragraph becomes one
+ * element typed by its text (Title, NarrativeText, ListItem, ...; "Table 1: ..." and "Figure 2."
+ * lines become FigureCaption), and runs of lines that split into aligned cells at wide gaps
+ * become one `Table` (with `text_as_html` when asked). The reference finds these regions with a
+ * layout-detection model; this is the geometric approximation available offline.
+ */
+export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): Element[] {
+  const paragraphs = page.blocks.flatMap((b) => b.paragraphs);
+  const lines: LineInfo[] = [];
+  paragraphs.forEach((p, i) => {
+    for (const l of p.lines) {
+      const info = lineInfo(l, i);
+      if (info) lines.push(info);
+    }
+  });
+  const tables = findTables(lines);
+  const tableOf = new Map<LineInfo, number>();
+  tables.forEach((t, i) => t.forEach((l) => tableOf.set(l, i)));
+
+  const meta = (box: OcrBox): ElementMetadata => {
+    const m: ElementMetadata = { page_number: options.pageNumber };
+    if (options.coordinates) m.coordinates = coordinates(box, page);
+    return m;
+  };
+  const out: Element[] = [];
+  const emitted = new Set<number>();
+  let pending: LineInfo[] = [];
+  const flush = (): void => {
+    const text = normalizeSpace(pending.map(lineText).join(' '));
+    if (text && /[\p{L}\p{N}]/u.test(text)) {
+      const c = CAPTION_RE.test(text) ? { type: 'FigureCaption' as const, text } : classifyText(text);
+      out.push(newElement(c.type, c.text, meta(unionBox(pending.map((l) => l.core)))));
+    }
+    pending = [];
+  };
+  // Tesseract's single-block segmentation puts a whole page in one paragraph; a blank line's
+  // worth of vertical space between two lines starts a new one.
+  const pageLineHeight = median(lines.map((l) => l.height)) || 10;
+  let currentParagraph = -1;
+  let previous: LineInfo | undefined;
+  for (const l of lines) {
+    const gap = previous ? l.core.y0 - previous.core.y1 : Infinity;
+    const close = previous !== undefined && gap <= PARAGRAPH_GAP * pageLineHeight;
+    // Tesseract also splits paragraphs mid-sentence; a close line starting at the same left edge
+    // continues a paragraph whose last line does not end a sentence.
+    const continues =
+      close && pending.length > 0 && Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight && !/[.!?:;]["')\]]?$/.test(lineText(pending[pending.length - 1]!));
+    if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
+    currentParagraph = l.paragraph;
+    previous = l;
+    const t = tableOf.get(l);
+    if (t === undefined) {
+      pending.push(l);
+      continue;
+    }
+    flush();
+    if (emitted.has(t)) continue;
+    emitted.add(t);
+    const members = tables[t]!;
+    const matrix = tableMatrix(members);
+    const text = normalizeSpace(matrix.flat().join(' '));
+    if (!text) continue;
+    const m = meta(unionBox(members.map((x) => x.core)));
+    if (options.inferTableStructure) m.text_as_html = htmlifyMatrix(matrix);
+    out.push(newElement('Table', text, m));
+  }
+  flush();
+  return out;
+}

@@ -1,0 +1,184 @@
+/**
+ * Element types for PDF blocks. Page furniture (headers, footers, page numbers) is found by
+ * position in the top or bottom margin band and by repetition across pages; everything else
+ * follows the reference library's `element_from_text` order (bullets, e-mail, address, numbered
+ * list, narrative, title, uncategorized), with the font size as an extra title signal.
+ */
+import type { ElementType } from '@quarry/core';
+import {
+  cleanBullets,
+  isBulletedText,
+  isEmailAddress,
+  isPossibleNarrativeText,
+  isPossibleNumberedList,
+  isPossibleTitle,
+  isUsCityStateZip,
+  narrativeWithoutTagger,
+} from '../../text-classify.js';
+import type { BlockTextClass, PageLayout, TextBlock } from './layout-types.js';
+import { BULLET_START_RE, stripBullet } from './text-patterns.js';
+
+/** The element types given to page furniture. */
+export type PageFurniture = 'Header' | 'Footer' | 'PageNumber';
+
+// The reference's header/footer test: the block's vertical centre is in the top or bottom 7 %.
+const MARGIN_BAND = 0.07;
+// A wider band counts when the same text sits at the same height on other pages.
+const REPEAT_BAND = 0.1;
+// Repeated furniture may drift a little between pages.
+const REPEAT_TOLERANCE = 0.015;
+
+const PAGE_NUMBER_RE =
+  /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$/i;
+
+/** Whether text reads like a page number ("12", "- 3 -", "Page 4 of 9", "xii"). */
+export function isPageNumberText(text: string): boolean {
+  return PAGE_NUMBER_RE.test(text.trim());
+}
+
+function furnitureKey(text: string): string {
+  return text.toLowerCase().replace(/\d+/g, '#').replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Finds headers, footers and page numbers. A short block centred in the top or bottom 7 % of its
+ * page is furniture by position (the reference rule); a one- or two-line block centred in the top
+ * or bottom 10 % is furniture when text equal up to its digits appears at about the same height on
+ * another page.
+ */
+export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]): Map<TextBlock, PageFurniture> {
+  interface Candidate {
+    block: TextBlock;
+    page: number;
+    zone: 'top' | 'bottom';
+    center: number;
+    key: string;
+  }
+  const candidates: Candidate[] = [];
+  const byKey = new Map<string, Candidate[]>();
+  for (const page of pages) {
+    if (!page || !(page.height > 0)) continue;
+    for (const block of page.blocks) {
+      if (block.kind !== 'text') continue;
+      const center = (block.box.y0 + block.box.y1) / 2 / page.height;
+      const zone = center < REPEAT_BAND ? 'top' : center > 1 - REPEAT_BAND ? 'bottom' : undefined;
+      if (!zone) continue;
+      const c: Candidate = { block, page: page.pageNumber, zone, center, key: `${zone}|${furnitureKey(block.text)}` };
+      candidates.push(c);
+      const list = byKey.get(c.key);
+      if (list) list.push(c);
+      else byKey.set(c.key, [c]);
+    }
+  }
+  const result = new Map<TextBlock, PageFurniture>();
+  for (const c of candidates) {
+    const inBand = c.zone === 'top' ? c.center < MARGIN_BAND : c.center > 1 - MARGIN_BAND;
+    const short = c.block.lineCount <= 3 && c.block.text.length <= 200;
+    // Running heads and feet are a line or two; a repeated paragraph is boilerplate, not furniture.
+    const repeated =
+      c.block.lineCount <= 2 &&
+      c.block.text.length <= 120 &&
+      (byKey.get(c.key) ?? []).some((o) => o.page !== c.page && Math.abs(o.center - c.center) <= REPEAT_TOLERANCE);
+    if (!((inBand && short) || repeated)) continue;
+    result.set(c.block, isPageNumberText(c.block.text) ? 'PageNumber' : c.zone === 'top' ? 'Header' : 'Footer');
+  }
+  return result;
+}
+
+/** The most common font size of the document's text, weighted by characters. */
+export function bodyFontSize(pages: readonly (PageLayout | undefined)[]): number {
+  const counts = new Map<number, number>();
+  for (const page of pages) {
+    for (const b of page?.blocks ?? []) {
+      if (b.kind !== 'text') continue;
+      const key = Math.round(b.size * 2) / 2;
+      counts.set(key, (counts.get(key) ?? 0) + b.text.length);
+    }
+  }
+  let best = 0;
+  let bestN = -1;
+  for (const [size, n] of counts) {
+    if (n > bestN) {
+      best = size;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+const CAPTION_RE = /^(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit)\s*[\dIVX]+[.:]?(?:\s|$)/i;
+
+/** Context for {@link classifyBlock}. */
+export interface ClassifyContext {
+  /** The document's body font size ({@link bodyFontSize}). */
+  bodySize: number;
+}
+
+/** A block's element type and its text (bullets removed from list items). */
+export interface BlockClass {
+  type: ElementType;
+  text: string;
+}
+
+/** Options of {@link classifyBlockText}. */
+export interface BlockTextOptions {
+  /**
+   * Whether the part-of-speech tagger may run (default true). When false, a block whose type
+   * depends on the tagger is left unclassified (`undefined`), for a thread that must not load the
+   * tagger's dictionaries.
+   */
+  tagger?: boolean;
+}
+
+/**
+ * What a block's text alone says about its type; the expensive part of classification (sentence
+ * splitting, part-of-speech tagging), so it runs in the page stage, on whichever thread laid the
+ * page out. `undefined` for a block without text.
+ */
+export function classifyBlockText(block: TextBlock, options: BlockTextOptions = {}): BlockTextClass | undefined {
+  const text = block.text.trim();
+  if (!text) return undefined;
+  if (block.kind === 'table') return { type: 'Table', text, possibleTitle: false };
+  if (block.kind === 'image') return { type: 'Image', text, possibleTitle: false };
+  // PDFs draw bullets with glyphs the shared list does not know (Symbol and Wingdings bullets).
+  if (isBulletedText(text) || BULLET_START_RE.test(text)) {
+    const item = isBulletedText(text) ? cleanBullets(text) : stripBullet(text);
+    return item ? { type: 'ListItem', text: item, possibleTitle: false } : undefined;
+  }
+  if (isEmailAddress(text)) return { type: 'EmailAddress', text, possibleTitle: false };
+  if (isUsCityStateZip(text)) return { type: 'Address', text, possibleTitle: false };
+  if (isPossibleNumberedList(text)) return { type: 'ListItem', text, possibleTitle: false };
+  if (CAPTION_RE.test(text) && block.lineCount <= 6) return { type: 'FigureCaption', text, possibleTitle: false };
+  // Long blocks are not titles, whatever their words look like.
+  const possibleTitle = block.lineCount <= 3 && isPossibleTitle(text);
+  const narrative = options.tagger === false ? narrativeWithoutTagger(text) : isPossibleNarrativeText(text);
+  if (narrative === undefined) return undefined;
+  if (narrative || isProseInOtherScript(text)) return { type: 'NarrativeText', text, possibleTitle };
+  return { type: possibleTitle ? 'Title' : 'UncategorizedText', text, possibleTitle };
+}
+
+/**
+ * Text mostly in a script other than Latin, long enough to be prose. The shared heuristics are
+ * English ones: they count capitalized words and tokens made of letters only, and text written
+ * without spaces (Japanese, Chinese) has no such tokens at all.
+ */
+function isProseInOtherScript(text: string): boolean {
+  let letters = 0;
+  let latin = 0;
+  for (const ch of text) {
+    if (!/\p{L}/u.test(ch)) continue;
+    letters++;
+    if (/\p{Script=Latin}/u.test(ch)) latin++;
+  }
+  return letters >= 8 && latin * 2 < letters && letters * 2 >= [...text.replace(/\s+/g, '')].length;
+}
+
+/** Classifies a block that is not page furniture; `undefined` when it has no text. */
+export function classifyBlock(block: TextBlock, ctx: ClassifyContext): BlockClass | undefined {
+  const cls = block.textClass ?? classifyBlockText(block);
+  if (!cls) return undefined;
+  // A short block set larger than the body text is a heading even when it reads like a sentence.
+  const large = ctx.bodySize > 0 && block.size >= 1.15 * ctx.bodySize;
+  if (cls.type === 'NarrativeText' && large && cls.possibleTitle) return { type: 'Title', text: cls.text };
+  return { type: cls.type, text: cls.text };
+}

@@ -1,0 +1,198 @@
+/**
+ * The hi_res PDF strategy: the fast strategy's text layout, plus OCR of pages whose text layer is
+ * missing or broken, embedded images as Image elements, tables found from the text geometry, and
+ * PNG crops for the element types in `extract_image_block_types`.
+ *
+ * Pages are read in order on this thread; recognitions run on the OCR worker threads, up to one per
+ * worker in flight, while the following pages are read.
+ */
+import type { Element, ElementType } from '@quarry/core';
+import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES } from '@quarry/core/element';
+import { partitionLimits } from '../../limits.js';
+import type { FormatPartitionOptions } from '../../types.js';
+import { requireOptional } from '../../../optional-dependency.js';
+import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage, type OcrResult } from '../../ocr.js';
+import { OcrWarnings } from '../../ocr-warnings.js';
+import { elementsFromLayouts, type BuiltElement } from './elements.js';
+import type { Box, PageLayout, TextBlock, TextFragment } from './layout-types.js';
+import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
+import { findPageImages } from './pdfjs/images.js';
+import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from './page-layout.js';
+import { cropPng, renderPage, RENDER_DPI, toGreyPnm } from './pdfjs/render.js';
+import { findTables } from './tables.js';
+import { orderBlocks } from './reading-order.js';
+
+// A text layer with fewer letters and digits than this, on a page with a picture, is a scan.
+const MIN_TEXT_CHARS = 32;
+// Share of U+FFFD/control/private-use characters above which a text layer is garbage.
+const MAX_BAD_CHAR_SHARE = 0.3;
+// An image covering this share of the page, on a page whose text comes from the text layer of a
+// scan or from OCR, is the scan itself, not a figure.
+const PAGE_COVER_SHARE = 0.75;
+// OCR words below this confidence that contain no letter or digit are speckles.
+const MIN_NOISE_CONFIDENCE = 40;
+
+/** Partitions a PDF with the hi_res strategy (see the module comment). */
+export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
+  const { signal, logger } = options;
+  const pdfjs = await loadPdfjs();
+  return withPdf(bytes, { signal, maxPages: partitionLimits().maxPdfPages }, async (doc) => {
+    const n = doc.numPages;
+    const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
+    const inFlight = new Set<Promise<void>>();
+    const failures: number[] = [];
+    const warnings = new OcrWarnings();
+    try {
+      for (let p = 1; p <= n; p++) {
+        signal.throwIfAborted();
+        if (options.pages && !options.pages.has(p)) continue;
+        let page: PdfPage;
+        let text: PageText;
+        let images: Box[];
+        try {
+          page = await doc.getPage(p);
+          text = await readPageText(page);
+          images = await findPageImages(page, pdfjs).catch((e: unknown) => {
+            logger.debug('pdf: images of a page could not be listed', { page: p, reason: e instanceof Error ? e.message : String(e) });
+            return [] as Box[];
+          });
+        } catch (e) {
+          if (signal.aborted) throw e;
+          failures.push(p);
+          logger.warn('pdf: a page could not be read', { page: p, reason: e instanceof Error ? e.message : String(e) });
+          continue;
+        }
+        if (needsOcr(text, images, options.strategy === 'ocr_only')) {
+          while (inFlight.size >= MAX_OCR_WORKERS) await Promise.race(inFlight);
+          // Rendering and reading the page: one message names every package that needs.
+          await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);
+          const rendered = await renderPage(page, RENDER_DPI, signal);
+          const pnm = toGreyPnm(rendered);
+          page.cleanup();
+          const job = ocrImage(pnm, { languages: options.ocr_languages, signal, logger, dpi: RENDER_DPI }).then((ocr) => {
+            warnings.add(p, ocr.warnings);
+            const fragments = fragmentsFromOcr(ocr, rendered.scale);
+            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments }, { findTables }), images, true);
+          });
+          const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
+          // Handled here so a failure is not an unhandled rejection while later pages are read;
+          // the awaits below still see it.
+          tracked.catch(() => undefined);
+          inFlight.add(tracked);
+        } else {
+          page.cleanup();
+          layouts[p - 1] = withImages(layoutPageText(p, text, { findTables }), images, text.textChars >= MIN_TEXT_CHARS);
+        }
+      }
+      await Promise.all(inFlight);
+    } finally {
+      // Let recognitions still running settle (they fail fast once the signal aborted).
+      await Promise.allSettled(inFlight);
+    }
+    const wanted = options.pages ? [...options.pages].filter((p) => p >= 1 && p <= n).length : n;
+    if (wanted > 0 && failures.length === wanted) throw new PdfOpenError('unreadable', 'no page of the PDF could be read');
+    const built = elementsFromLayouts(layouts, {
+      includePageBreaks: options.include_page_breaks,
+      coordinates: options.coordinates,
+      dpi: RENDER_DPI,
+      inferTableStructure: options.infer_table_structure,
+    });
+    await addRegionImages(doc, built, blockTypes(options.extract_image_block_types), signal);
+    const elements = built.map((b) => b.element);
+    warnings.stamp(elements);
+    warnings.log(logger, options.filename);
+    return elements;
+  });
+}
+
+/** Whether a page's text must come from OCR rather than from its text layer. */
+function needsOcr(text: PageText, images: readonly Box[], always: boolean): boolean {
+  if (always) return true;
+  const total = text.textChars + text.badChars;
+  if (total > 0 && text.badChars / total > MAX_BAD_CHAR_SHARE) return true;
+  if (text.textChars >= MIN_TEXT_CHARS) return false;
+  const area = text.width * text.height;
+  // Little or no text over a large picture: a scanned page.
+  return images.some((b) => ((b.x1 - b.x0) * (b.y1 - b.y0)) / area >= 0.25);
+}
+
+/**
+ * OCR words -> fragments in page points. Every word of a line takes the line's baseline and row
+ * height, so a line's words share one extent and the font size does not depend on which letters a
+ * line happens to contain.
+ */
+export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] {
+  const fragments: TextFragment[] = [];
+  for (const line of ocr.lines) {
+    const baseline = line.baseline / scale;
+    const bottom = baseline + line.descent / scale;
+    const top = bottom - line.rowHeight / scale;
+    const size = Math.max(1, line.rowHeight / scale / 1.15);
+    for (const w of line.words) {
+      const text = w.text.trim();
+      if (!text) continue;
+      if (w.confidence < MIN_NOISE_CONFIDENCE && !/[\p{L}\p{N}]/u.test(text)) continue;
+      fragments.push({ text, x0: w.bbox.x0 / scale, x1: w.bbox.x1 / scale, top, bottom, baseline, size, font: 'ocr', dir: 0 });
+    }
+  }
+  return fragments;
+}
+
+/**
+ * Adds Image blocks for embedded images and re-orders the page. A picture covering most of a page
+ * whose text was read (OCR, or a scan's invisible text layer) is the page scan itself and is left out.
+ */
+function withImages(layout: PageLayout, images: readonly Box[], hasText: boolean): PageLayout {
+  const area = layout.width * layout.height;
+  const figures = images.filter((b) => !(hasText && ((b.x1 - b.x0) * (b.y1 - b.y0)) / area >= PAGE_COVER_SHARE));
+  if (figures.length === 0) {
+    classifyPageBlocks(layout);
+    return layout;
+  }
+  const imageBlocks: TextBlock[] = figures.map((box) => ({ kind: 'image', text: '', box, lineCount: 0, size: 0, font: '' }));
+  layout.blocks = orderBlocks([...layout.blocks, ...imageBlocks]);
+  classifyPageBlocks(layout);
+  return layout;
+}
+
+const TYPE_BY_LOWER = new Map<string, ElementType>([
+  ...ELEMENT_TYPES.map((t) => [t.toLowerCase(), t] as const),
+  ...Object.entries(ELEMENT_TYPE_ALIASES).map(([alias, t]) => [alias.toLowerCase(), t] as const),
+  ['list', 'ListItem'],
+]);
+
+/** `extract_image_block_types` values (any case, the reference's aliases too) as element types. */
+export function blockTypes(values: readonly string[]): Set<ElementType> {
+  const out = new Set<ElementType>();
+  for (const v of values) {
+    const t = TYPE_BY_LOWER.get(v.trim().toLowerCase());
+    if (t) out.add(t);
+  }
+  return out;
+}
+
+/** Renders each page that has elements of the wanted types and stores their regions as PNG base64. */
+async function addRegionImages(doc: PdfDocument, built: BuiltElement[], types: ReadonlySet<ElementType>, signal: AbortSignal): Promise<void> {
+  if (types.size === 0) return;
+  const byPage = new Map<number, BuiltElement[]>();
+  for (const b of built) {
+    if (!b.block || !b.page || !types.has(b.element.type)) continue;
+    const list = byPage.get(b.page.pageNumber);
+    if (list) list.push(b);
+    else byPage.set(b.page.pageNumber, [b]);
+  }
+  for (const [pageNumber, items] of byPage) {
+    signal.throwIfAborted();
+    const page = await doc.getPage(pageNumber);
+    try {
+      const rendered = await renderPage(page, RENDER_DPI, signal);
+      for (const { element, block } of items) {
+        const png = await cropPng(rendered, block!.box);
+        element.metadata.image_base64 = Buffer.from(png).toString('base64');
+        element.metadata.image_mime_type = 'image/png';
+      }
+    } finally {
+      page.cleanup();
+    }
+  }
+}

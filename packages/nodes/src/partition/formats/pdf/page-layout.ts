@@ -1,0 +1,62 @@
+/**
+ * One page's text layer -> its {@link PageLayout}. Shared by the main thread and the page worker
+ * thread, so it has no run-time dependency on `@quarry/core` (type imports only).
+ */
+import { classifyBlockText, type BlockTextOptions } from './classify.js';
+import type { PdfPage } from './pdfjs/load.js';
+import type { PageLayout, PageText } from './layout-types.js';
+import { fragmentsFromTextContent, type PdfTextStyle } from './pdfjs/text-items.js';
+import { layoutFragments, type LayoutOptions } from './text-layout.js';
+
+export type { PageText } from './layout-types.js';
+
+/** Reads a page's text layer as fragments in the displayed page's frame (points, top-left origin). */
+export async function readPageText(page: PdfPage): Promise<PageText> {
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const styles = content.styles as Record<string, PdfTextStyle | undefined>;
+  const { fragments, textChars, badChars } = fragmentsFromTextContent(content.items, styles, viewport.transform);
+  return { width: viewport.width, height: viewport.height, fragments, textChars, badChars };
+}
+
+/** Options of the page layout functions. */
+export interface PageLayoutOptions extends LayoutOptions, BlockTextOptions {
+  /** Classify the blocks' text too (see {@link classifyPageBlocks}); default true. */
+  classify?: boolean;
+}
+
+/** Lays out fragments already read from a page (and classifies the blocks' text). */
+export function layoutPageText(pageNumber: number, text: PageText, options: PageLayoutOptions = {}): PageLayout {
+  const layout: PageLayout = {
+    pageNumber,
+    width: text.width,
+    height: text.height,
+    blocks: layoutFragments(text.fragments, options),
+    textChars: text.textChars,
+    badChars: text.badChars,
+  };
+  if (options.classify !== false) classifyPageBlocks(layout, options);
+  return layout;
+}
+
+/** Sets each block's `textClass` where it is not set yet (and can be set with `options`). */
+export function classifyPageBlocks(layout: PageLayout, options: BlockTextOptions = {}): void {
+  for (const b of layout.blocks) b.textClass ??= classifyBlockText(b, options);
+}
+
+/**
+ * Reads and lays out page `pageNumber` (1-based) of `doc`. The page's parsed resources are
+ * released afterwards, which keeps memory flat on long documents.
+ */
+export async function extractPageLayout(
+  doc: { getPage(n: number): Promise<PdfPage> },
+  pageNumber: number,
+  options: PageLayoutOptions = {},
+): Promise<PageLayout> {
+  const page = await doc.getPage(pageNumber);
+  try {
+    return layoutPageText(pageNumber, await readPageText(page), options);
+  } finally {
+    page.cleanup();
+  }
+}

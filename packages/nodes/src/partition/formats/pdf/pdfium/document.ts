@@ -1,0 +1,190 @@
+/**
+ * A PDF opened with PDFium: opening (with the same failure kinds as the pdf.js path), reading one
+ * page's text at a time, closing. Each thread keeps one PDFium instance for all its documents; it
+ * is replaced after a trap (its memory may then be in any state) and dropped once idle with a
+ * large memory (WebAssembly memory never shrinks), which keeps long-lived processes bounded.
+ *
+ * This file must not import `@quarry/core`: the page worker thread loads it.
+ */
+import { PdfOpenError } from '../pdfjs/load.js';
+import type { PageText } from '../page-layout.js';
+import { instantiatePdfium, wasmApi, type Pdfium } from './module.js';
+import { readPdfiumPage } from './text.js';
+
+// PDFium's FPDF_GetLastError codes.
+const FPDF_ERR_PASSWORD = 4;
+const FPDF_ERR_SECURITY = 5;
+// An idle instance whose memory grew past this is dropped rather than kept for the next document.
+const MAX_IDLE_MEMORY = 256 * 1024 * 1024;
+
+interface Instance {
+  pdfium: Pdfium;
+  open: number;
+  broken: boolean;
+}
+
+let current: Promise<Instance> | undefined;
+
+async function acquire(): Promise<Instance> {
+  let pending = current;
+  if (pending) {
+    const instance = await pending;
+    if (!instance.broken) {
+      instance.open++;
+      return instance;
+    }
+    if (current === pending) current = undefined;
+  }
+  pending = current ??= instantiatePdfium().then((pdfium) => ({ pdfium, open: 0, broken: false }));
+  const instance = await pending;
+  instance.open++;
+  return instance;
+}
+
+function release(instance: Instance): void {
+  instance.open--;
+  if (instance.open > 0 || !current) return;
+  if (instance.broken || instance.pdfium.x.memory.buffer.byteLength > MAX_IDLE_MEMORY) {
+    void current.then((c) => {
+      if (c === instance && instance.open === 0) current = undefined;
+    });
+  }
+}
+
+/** Instantiates this thread's PDFium ahead of its first document. */
+export async function warmPdfium(): Promise<void> {
+  release(await acquire());
+}
+
+/** Options of {@link PdfiumDocument.open}. */
+export interface PdfiumOpenOptions {
+  /** User password, when the caller has one. */
+  password?: string;
+  /** A document of more pages fails with kind `too-many-pages` before any page is read. */
+  maxPages?: number;
+}
+
+/** An open PDFium document. Call {@link close} when done. */
+export class PdfiumDocument {
+  /** Number of pages. */
+  readonly numPages: number;
+  private instance: Instance;
+  private doc: number;
+  private data: number;
+  private closed = false;
+  // Kept to open the document again after a trap.
+  private readonly bytes: Uint8Array;
+  private readonly password: string | undefined;
+
+  private constructor(instance: Instance, loaded: { doc: number; data: number }, bytes: Uint8Array, password: string | undefined) {
+    this.instance = instance;
+    this.doc = loaded.doc;
+    this.data = loaded.data;
+    this.bytes = bytes;
+    this.password = password;
+    this.numPages = instance.pdfium.x.FPDF_GetPageCount(loaded.doc);
+  }
+
+  /**
+   * Opens a PDF. A file that needs a user password fails with kind `password`; a file PDFium
+   * cannot parse (it repairs a broken cross-reference table itself first) with kind `unreadable`;
+   * one of more than `maxPages` pages with kind `too-many-pages`.
+   */
+  static async open(bytes: Uint8Array, options: PdfiumOpenOptions = {}): Promise<PdfiumDocument> {
+    const instance = await acquire();
+    let loaded: { doc: number; data: number };
+    try {
+      loaded = load(instance.pdfium, bytes, options.password);
+    } catch (e) {
+      if (isTrap(e)) instance.broken = true;
+      release(instance);
+      throw e instanceof PdfOpenError ? e : new PdfOpenError('unreadable', `the PDF cannot be parsed: ${errorText(e)}`, { cause: e });
+    }
+    const document = new PdfiumDocument(instance, loaded, bytes, options.password);
+    if (options.maxPages !== undefined && document.numPages > options.maxPages) {
+      document.close();
+      throw new PdfOpenError('too-many-pages', `the PDF has ${document.numPages} pages`, { pages: document.numPages });
+    }
+    return document;
+  }
+
+  /**
+   * Reads page `pageNumber` (1-based). A trap inside PDFium fails this page only: the document is
+   * opened again in a fresh instance for the pages after it.
+   */
+  async pageText(pageNumber: number): Promise<PageText> {
+    if (this.closed) throw new Error('the document is closed');
+    try {
+      return readPdfiumPage(this.instance.pdfium, this.doc, pageNumber - 1);
+    } catch (e) {
+      if (!isTrap(e)) throw e;
+      this.instance.broken = true;
+      await this.reopen();
+      throw new Error(`PDFium failed on page ${pageNumber}: ${errorText(e)}`, { cause: e });
+    }
+  }
+
+  /** Closes the document and frees its memory; safe to call twice. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    const { x } = this.instance.pdfium;
+    if (!this.instance.broken) {
+      try {
+        x.FPDF_CloseDocument(this.doc);
+        x.free(this.data);
+      } catch {
+        this.instance.broken = true;
+      }
+    }
+    release(this.instance);
+  }
+
+  private async reopen(): Promise<void> {
+    release(this.instance);
+    this.instance = await acquire();
+    try {
+      const { doc, data } = load(this.instance.pdfium, this.bytes, this.password);
+      this.doc = doc;
+      this.data = data;
+    } catch (e) {
+      this.closed = true;
+      release(this.instance);
+      throw e;
+    }
+  }
+}
+
+/** Copies the bytes into PDFium's memory and opens them; the copy lives until the document closes. */
+function load(pdfium: Pdfium, bytes: Uint8Array, password: string | undefined): { doc: number; data: number } {
+  const { x } = pdfium;
+  const data = x.malloc(Math.max(1, bytes.length));
+  if (!data) throw new Error('PDFium could not allocate memory for the file');
+  pdfium.u8().set(bytes, data);
+  let pw = 0;
+  if (password) {
+    const utf8 = new TextEncoder().encode(password);
+    pw = x.malloc(utf8.length + 1);
+    const heap = pdfium.u8();
+    heap.set(utf8, pw);
+    heap[pw + utf8.length] = 0;
+  }
+  const doc = x.FPDF_LoadMemDocument(data, bytes.length, pw);
+  if (pw) x.free(pw);
+  if (doc) return { doc, data };
+  const code = x.FPDF_GetLastError();
+  x.free(data);
+  if (code === FPDF_ERR_PASSWORD) {
+    const reason = password ? 'the given password is incorrect' : 'it is encrypted with a user password';
+    throw new PdfOpenError('password', `the PDF cannot be opened: ${reason}`);
+  }
+  const what = code === FPDF_ERR_SECURITY ? 'its encryption is not supported' : 'it is damaged or not a PDF';
+  throw new PdfOpenError('unreadable', `the PDF cannot be parsed: ${what} (PDFium error ${code})`);
+}
+
+/** A WebAssembly trap or an Emscripten abort: the instance can no longer be trusted. */
+function isTrap(e: unknown): boolean {
+  return e instanceof wasmApi.RuntimeError || (e instanceof Error && /^Aborted\(/.test(e.message));
+}
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));

@@ -1,0 +1,88 @@
+/**
+ * Rendering PDF pages to pixels with pdf.js on `@napi-rs/canvas` (hi_res): whole pages for OCR, and
+ * PNG crops of element regions for `extract_image_block_types`.
+ */
+import type { Canvas } from '@napi-rs/canvas';
+import type { Box } from '../layout-types.js';
+import { eraseRulingLines } from '../../../ruling-lines.js';
+import { PdfOpenError, type PdfPage } from './load.js';
+import { importOptional } from '../../../../optional-dependency.js';
+
+/** A page rendered at some resolution. */
+export interface RenderedPage {
+  canvas: Canvas;
+  /** Pixel size. */
+  width: number;
+  height: number;
+  /** Pixels per point (`dpi / 72`). */
+  scale: number;
+}
+
+/** @napi-rs/canvas, an optional peer: OCR of PDF pages, region images and page pictures need it. */
+export function loadCanvas(): Promise<typeof import('@napi-rs/canvas')> {
+  return importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'rendering PDF pages (OCR, page and region images)');
+}
+
+/** The resolution pages are rendered at for OCR and region images (the reference's 200 dpi). */
+export const RENDER_DPI = 200;
+
+/**
+ * Renders a page (with its `/Rotate`) on a white background. Aborting the signal cancels the
+ * render task.
+ */
+export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSignal): Promise<RenderedPage> {
+  const { createCanvas } = await loadCanvas();
+  const scale = dpi / 72;
+  const viewport = page.getViewport({ scale });
+  const width = Math.max(1, Math.round(viewport.width));
+  const height = Math.max(1, Math.round(viewport.height));
+  const canvas = createCanvas(width, height);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#ffffff';
+  context.fillRect(0, 0, width, height);
+  // pdf.js types its canvas parameters with DOM types; @napi-rs/canvas implements the same API.
+  const task = page.render({ canvas: null, canvasContext: context as never, viewport, background: 'rgb(255,255,255)' } as never);
+  const onAbort = (): void => task.cancel();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    await task.promise;
+  } catch (e) {
+    if (signal?.aborted) throw new PdfOpenError('aborted', 'aborted while rendering the PDF', { cause: signal.reason });
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+  return { canvas, width, height, scale };
+}
+
+/**
+ * The rendered page as a binary greyscale PNM (P5) image for OCR, its ruling lines painted out
+ * (see `ruling-lines.ts`): Tesseract reads it directly, which saves the quarter second a PNG
+ * encoding of a 200 dpi page costs.
+ */
+export function toGreyPnm(page: RenderedPage): Uint8Array {
+  const { data } = page.canvas.getContext('2d').getImageData(0, 0, page.width, page.height);
+  const header = new TextEncoder().encode(`P5\n${page.width} ${page.height}\n255\n`);
+  const out = new Uint8Array(header.length + page.width * page.height);
+  out.set(header, 0);
+  for (let i = 0, j = header.length; i < data.length; i += 4, j++) {
+    // ITU-R BT.601 luma, in integers.
+    out[j] = (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000;
+  }
+  eraseRulingLines(out.subarray(header.length), page.width, page.height, 1);
+  return out;
+}
+
+/** A region (page points) of the rendered page as PNG bytes, with `pad` points of margin. */
+export async function cropPng(page: RenderedPage, box: Box, pad = 2): Promise<Uint8Array> {
+  const { createCanvas } = await loadCanvas();
+  const x0 = Math.max(0, Math.floor((box.x0 - pad) * page.scale));
+  const y0 = Math.max(0, Math.floor((box.y0 - pad) * page.scale));
+  const x1 = Math.min(page.width, Math.ceil((box.x1 + pad) * page.scale));
+  const y1 = Math.min(page.height, Math.ceil((box.y1 + pad) * page.scale));
+  const w = Math.max(1, x1 - x0);
+  const h = Math.max(1, y1 - y0);
+  const crop = createCanvas(w, h);
+  crop.getContext('2d').drawImage(page.canvas, x0, y0, w, h, 0, 0, w, h);
+  return crop.encode('png');
+}

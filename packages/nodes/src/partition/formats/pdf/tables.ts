@@ -1,0 +1,218 @@
+/**
+ * Table detection from text geometry (hi_res). Lines are already split at wide gaps, so a table
+ * row shows up as several lines sharing a baseline. A run of such rows whose pieces fall into
+ * consistent column bands, with short cell texts (prose columns have long lines), is a table; its
+ * lines leave the paragraph flow and become one table block with a cell grid.
+ */
+import type { TableCells, TextBlock, TextLine } from './layout-types.js';
+import type { TableFinder } from './text-layout.js';
+
+interface Row {
+  lines: TextLine[];
+  top: number;
+  bottom: number;
+  size: number;
+}
+
+/** Column bands: merged x-ranges of the cells of multi-cell rows. */
+interface Band {
+  x0: number;
+  x1: number;
+}
+
+const MAX_MEDIAN_CELL_CHARS = 30;
+const MAX_CELL_CHARS = 60;
+
+/**
+ * Finds tables among a page's horizontal lines ({@link TableFinder}). A page split into side-by-side
+ * panels (empty vertical strips from top to bottom) is searched panel by panel when a panel has
+ * rows of several pieces itself, so two panels' rows are not taken for one wide table; a page
+ * that is one table (whose columns alone are such strips) is searched whole.
+ */
+export const findTables: TableFinder = (lines) => {
+  const panels = splitPanels(lines);
+  if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
+    const found = panels.map(findTablesIn);
+    return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
+  }
+  return findTablesIn(lines);
+};
+
+/** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
+function splitPanels(lines: readonly TextLine[]): TextLine[][] {
+  if (lines.length === 0) return [];
+  const em = median(lines.map((l) => l.size));
+  const sorted = [...lines].sort((a, b) => a.x0 - b.x0);
+  const panels: TextLine[][] = [];
+  let current: TextLine[] = [];
+  let reach = -Infinity;
+  for (const l of sorted) {
+    if (current.length > 0 && l.x0 > reach + em) {
+      panels.push(current);
+      current = [];
+    }
+    current.push(l);
+    reach = Math.max(reach, l.x1);
+  }
+  panels.push(current);
+  return panels;
+}
+
+function findTablesIn(lines: readonly TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
+  const rows = groupRows(lines);
+  const tables: TextBlock[] = [];
+  const used = new Set<TextLine>();
+  let i = 0;
+  while (i < rows.length) {
+    const run = growRun(rows, i);
+    const table = run ? tableFromRows(run) : undefined;
+    if (run && table) {
+      tables.push(table);
+      for (const r of run) for (const l of r.lines) used.add(l);
+      i += run.length;
+    } else i++;
+  }
+  return { tables, rest: tables.length > 0 ? lines.filter((l) => !used.has(l)) : [...lines] };
+}
+
+/** Lines whose vertical extents overlap by half form a row (in top-to-bottom order). */
+function groupRows(lines: readonly TextLine[]): Row[] {
+  const sorted = [...lines].sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  const rows: Row[] = [];
+  for (const line of sorted) {
+    const row = rows[rows.length - 1];
+    const h = line.bottom - line.top;
+    if (row && Math.min(row.bottom, line.bottom) - Math.max(row.top, line.top) >= 0.5 * Math.min(h, row.bottom - row.top)) {
+      row.lines.push(line);
+      row.bottom = Math.max(row.bottom, line.bottom);
+      row.size = Math.max(row.size, line.size);
+    } else rows.push({ lines: [line], top: line.top, bottom: line.bottom, size: line.size });
+  }
+  for (const r of rows) r.lines.sort((a, b) => a.x0 - b.x0);
+  return rows;
+}
+
+const isShort = (l: TextLine): boolean => l.text.length <= MAX_CELL_CHARS;
+
+/** The longest run of rows from `start` that could be one table, or undefined. */
+function growRun(rows: readonly Row[], start: number): Row[] | undefined {
+  const first = rows[start]!;
+  if (first.lines.length < 2 || !first.lines.every(isShort)) return undefined;
+  const run: Row[] = [first];
+  let bands = mergeBands([], first.lines);
+  for (let j = start + 1; j < rows.length; j++) {
+    const row = rows[j]!;
+    const prev = run[run.length - 1]!;
+    // Rows of one table are close: at most about two blank lines apart.
+    if (row.top - prev.bottom > 2.5 * Math.max(row.size, prev.size)) break;
+    if (!row.lines.every(isShort)) break;
+    if (row.lines.length >= 2) {
+      const next = mergeBands(bands, row.lines);
+      // Two cells of a row in one band: the columns do not line up.
+      if (!cellsInDistinctBands(row.lines, next)) break;
+      bands = next;
+    } else if (!bands.some((b) => overlaps(b, row.lines[0]!))) break;
+    run.push(row);
+  }
+  // Trailing single-cell rows are more likely the text after the table.
+  while (run.length > 0 && run[run.length - 1]!.lines.length < 2) run.pop();
+  return run;
+}
+
+function overlaps(b: Band, l: { x0: number; x1: number }): boolean {
+  return Math.min(b.x1, l.x1) - Math.max(b.x0, l.x0) > 0;
+}
+
+/** Adds cells' x-ranges to the bands, merging overlapping ones. */
+function mergeBands(bands: readonly Band[], cells: readonly TextLine[]): Band[] {
+  const all = [...bands, ...cells.map((c) => ({ x0: c.x0, x1: c.x1 }))].sort((a, b) => a.x0 - b.x0);
+  const out: Band[] = [];
+  for (const b of all) {
+    const last = out[out.length - 1];
+    if (last && b.x0 <= last.x1) last.x1 = Math.max(last.x1, b.x1);
+    else out.push({ ...b });
+  }
+  return out;
+}
+
+function bandIndex(bands: readonly Band[], l: TextLine): number {
+  return bands.findIndex((b) => overlaps(b, l));
+}
+
+function cellsInDistinctBands(cells: readonly TextLine[], bands: readonly Band[]): boolean {
+  const seen = new Set<number>();
+  for (const c of cells) {
+    const i = bandIndex(bands, c);
+    if (i < 0 || seen.has(i)) return false;
+    seen.add(i);
+  }
+  return true;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.floor(s.length / 2)]!;
+}
+
+/**
+ * Counts bands that read like columns of running text: most of their pieces are several words
+ * long, or most pieces continue the piece above (a long piece followed by one starting in lower
+ * case, or a piece ending with a hyphen). Side-by-side text columns pass the alignment tests of a table; this tells them
+ * apart.
+ */
+function proseBandCount(run: readonly Row[], bands: readonly Band[]): number {
+  let prose = 0;
+  for (const band of bands) {
+    const cells = run.flatMap((r) => r.lines.filter((l) => overlaps(band, l)));
+    if (cells.length < 2) continue;
+    const wordy = cells.filter((c) => c.text.split(/\s+/).length >= 4 && c.text.length >= 20).length;
+    let continued = 0;
+    for (let k = 1; k < cells.length; k++) {
+      const above = cells[k - 1]!.text;
+      if ((above.length >= 20 && /^\p{Ll}/u.test(cells[k]!.text)) || /\p{L}-$/u.test(above)) continued++;
+    }
+    if (wordy >= 0.6 * cells.length || continued >= 0.4 * (cells.length - 1)) prose++;
+  }
+  return prose;
+}
+
+/** Validates a run of rows and builds its table block, or undefined when it is not a table. */
+function tableFromRows(run: readonly Row[]): TextBlock | undefined {
+  const multi = run.filter((r) => r.lines.length >= 2);
+  const maxCells = Math.max(...multi.map((r) => r.lines.length));
+  if (!(multi.length >= 3 || (multi.length >= 2 && maxCells >= 3))) return undefined;
+  const cells = run.flatMap((r) => r.lines);
+  if (median(cells.map((c) => c.text.length)) > MAX_MEDIAN_CELL_CHARS) return undefined;
+  const bands = run.reduce<Band[]>((acc, r) => mergeBands(acc, r.lines), []);
+  if (bands.length < 2) return undefined;
+  if (proseBandCount(run, bands) * 2 >= bands.length) return undefined;
+  const grid: TableCells = { rows: [] };
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let top = Infinity;
+  let bottom = -Infinity;
+  const sizes: number[] = [];
+  for (const r of run) {
+    const row = new Array<string>(bands.length).fill('');
+    for (const l of r.lines) {
+      const i = Math.max(0, bandIndex(bands, l));
+      row[i] = row[i] ? `${row[i]} ${l.text}` : l.text;
+      x0 = Math.min(x0, l.x0);
+      x1 = Math.max(x1, l.x1);
+      top = Math.min(top, l.top);
+      bottom = Math.max(bottom, l.bottom);
+      sizes.push(l.size);
+    }
+    grid.rows.push(row);
+  }
+  const text = grid.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+  return {
+    kind: 'table',
+    text,
+    box: { x0, y0: top, x1, y1: bottom },
+    lineCount: run.length,
+    size: median(sizes),
+    font: run[0]!.lines[0]!.font,
+    table: grid,
+  };
+}
