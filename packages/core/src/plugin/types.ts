@@ -4,7 +4,7 @@ import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
 import type { DataSourceMetadata } from '../element/types.js';
 import type { SettingsSchema } from './settings.js';
-import type { PathProblem, ProblemCode } from '../workflow/problems.js';
+import type { PathProblem, ProblemCode, ProblemCodeTable } from '../workflow/problems.js';
 
 /** Node kinds of a workflow (SPEC.md `type`). */
 export const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
@@ -295,6 +295,12 @@ export interface Plugin {
    * augmenting `QuarryErrorCodes`.
    */
   errorCodes?: ErrorCodeTable;
+  /**
+   * The workflow problem codes the plugin's node rules report, each with a one-line meaning:
+   * `<area>.<what>` in lower snake case, owned by no other plugin nor core (registration checks
+   * both). Declare them to the type checker too, by augmenting `QuarryProblemCodes`.
+   */
+  problemCodes?: ProblemCodeTable;
 }
 
 /** One node as the rules see it: possibly only partly valid, so every field is read defensively. */
