@@ -22,11 +22,13 @@ import { ocrNodes } from './prompter/ocr.node.js';
 import { table2htmlNodes } from './prompter/table2html.node.js';
 import { tableDescriptionNodes } from './prompter/table-description.node.js';
 import { twopassTable2htmlNode } from './prompter/twopass-table2html.node.js';
+import { BUILTIN_TEMPLATES } from './templates.js';
 
 /**
  * Every built-in node of @quarry/nodes (partitioners, prompters for enrichment, chunkers and
- * embedders), the document formats the partitioners read, the error codes they throw and the
- * problem codes their rules report: the one list of built-in nodes. Each node's file
+ * embedders), the document formats the partitioners read, the error codes they throw, the
+ * problem codes their rules report and the workflow templates made of them: the one list of
+ * built-in nodes. Each node's file
  * (`<kind>/<subtype>.node.ts`) holds its settings schema, its rules and its code.
  *
  * @example
@@ -62,4 +64,5 @@ export const nodesPlugin = definePlugin({
   formats: [...BUILTIN_FORMATS],
   errorCodes: NODES_ERROR_CODES,
   problemCodes: NODES_PROBLEM_CODES,
+  templates: BUILTIN_TEMPLATES,
 });

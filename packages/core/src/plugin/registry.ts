@@ -2,7 +2,7 @@ import semver from 'semver';
 import { CORE_ERROR_CODES, quarryError, type ErrorCode } from '../errors.js';
 import { CORE_PROBLEM_CODES, PROBLEM_CODE_PATTERN } from '../workflow/problems.js';
 import { ENGINE_VERSION } from '../version.js';
-import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
+import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition, type WorkflowTemplate } from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
 
@@ -27,6 +27,7 @@ export class Registry {
   private readonly models = new Map<string, EmbeddingModelInfo>();
   // Lookup order: the last registered plugin's formats first.
   private formatList: FormatDefinition[] = [];
+  private readonly templateMap = new Map<string, { template: WorkflowTemplate; plugin: string }>();
   private readonly codes = ownedBy(CORE_ERROR_CODES, CORE_OWNER);
   private readonly problems = ownedBy(CORE_PROBLEM_CODES, CORE_OWNER);
 
@@ -76,6 +77,14 @@ export class Registry {
         throw quarryError('DUPLICATE_FORMAT', `plugin "${plugin.name}": format "${f.name}" is already registered`, { details: { format: f.name } });
       }
     }
+    const templates = plugin.templates ?? [];
+    for (const t of templates) {
+      if (typeof t?.id !== 'string' || !t.id || !Array.isArray(t.nodes)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": a template needs an id and a nodes array`);
+      const owner = this.templateMap.get(t.id)?.plugin;
+      if (owner || templates.filter((u) => u.id === t.id).length > 1) {
+        throw quarryError('DUPLICATE_TEMPLATE', `plugin "${plugin.name}": template "${t.id}" is already supplied${owner ? ` by plugin "${owner}"` : ''}`, { details: { template: t.id } });
+      }
+    }
     const codes = checkCodeTable(plugin, ERROR_CODES, this.codes);
     const problems = checkCodeTable(plugin, PROBLEM_CODES, this.problems);
     this.plugins.set(plugin.name, plugin);
@@ -88,6 +97,12 @@ export class Registry {
     for (const m of plugin.embeddingModels ?? []) this.models.set(key(m.provider, m.model_name), m);
     for (const [code, description] of codes) this.codes.set(code, { description, owner: plugin.name });
     for (const [code, description] of problems) this.problems.set(code, { description, owner: plugin.name });
+    for (const t of templates) this.templateMap.set(t.id, { template: t, plugin: plugin.name });
+  }
+
+  /** Every workflow template the registered plugins supply, in registration order. */
+  templates(): readonly WorkflowTemplate[] {
+    return [...this.templateMap.values()].map((t) => t.template);
   }
 
   /** The node definition for a type/subtype; throws `UNKNOWN_NODE` listing what is registered. */

@@ -278,7 +278,29 @@ export interface FormatDefinition {
   exportName: string;
 }
 
-/** A bundle of nodes, connectors, models, formats and error codes registered together. */
+/** One node of a {@link WorkflowTemplate}. */
+export interface TemplateNode {
+  /** Stable within the template. */
+  id: string;
+  name: string;
+  type: NodeType;
+  subtype: string;
+  settings: Record<string, unknown>;
+}
+
+/** A predefined node layout a workflow can reference by `template_id`; a plugin supplies it. */
+export interface WorkflowTemplate {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  /** ISO 8601 date of the last change to the layout. */
+  last_updated: string;
+  /** The nodes, in order; ids are stable within the template. */
+  nodes: readonly TemplateNode[];
+}
+
+/** A bundle of nodes, connectors, models, formats, templates and codes registered together. */
 export interface Plugin {
   name: string;
   /** Semver range of engine versions the plugin supports, e.g. `^0.1.0`. */
@@ -301,6 +323,12 @@ export interface Plugin {
    * both). Declare them to the type checker too, by augmenting `QuarryProblemCodes`.
    */
   problemCodes?: ProblemCodeTable;
+  /**
+   * Workflow templates: node layouts that workflows and on-demand jobs name by `template_id`. An id
+   * may be supplied by one plugin only. A template whose nodes some other plugin provides is listed
+   * as unavailable until that plugin is registered.
+   */
+  templates?: readonly WorkflowTemplate[];
 }
 
 /** One node as the rules see it: possibly only partly valid, so every field is read defensively. */
