@@ -6,7 +6,7 @@ import type { DataSourceMetadata } from '../element/types.js';
 import type { SettingsSchema } from './settings.js';
 import type { PathProblem, ProblemCode, ProblemCodeTable } from '../workflow/problems.js';
 
-/** Node kinds of a workflow (SPEC.md `type`). */
+/** Node kinds of a workflow (the Unstructured workflow API's `type`). */
 export const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
 /** A node kind. */
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -246,7 +246,7 @@ export interface DestinationDefinition<C = Record<string, unknown>> {
   create(config: C, ctx: ConnectorContext): DestinationConnector | Promise<DestinationConnector>;
 }
 
-/** An embedding model known to the engine (fills SPEC.md node ordering rule 5). */
+/** An embedding model known to the engine (fills the Unstructured workflow API's node ordering rule 5). */
 export interface EmbeddingModelInfo {
   /** Embedder subtype (provider), e.g. `azure_openai`. */
   provider: string;

@@ -112,7 +112,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
 }
 
 /**
- * The legacy partition endpoint, `POST /general/v0/general` (REFERENCE.md c5): multipart `files`
+ * The legacy partition endpoint, `POST /general/v0/general` of the Unstructured API: multipart `files`
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
  * corrupt file or form field, 405 on GET; a coded document error also carries its `code`. Documents
