@@ -21,9 +21,9 @@ export interface ErrorCodeInfo {
  */
 export class Registry {
   private readonly plugins = new Map<string, Plugin>();
-  private readonly nodes = new Map<string, { def: NodeDefinition<any>; plugin: string }>();
-  private readonly sources = new Map<string, SourceDefinition<any>>();
-  private readonly destinations = new Map<string, DestinationDefinition<any>>();
+  private readonly nodes = new Map<string, { def: NodeDefinition<unknown>; plugin: string }>();
+  private readonly sources = new Map<string, SourceDefinition<unknown>>();
+  private readonly destinations = new Map<string, DestinationDefinition<unknown>>();
   private readonly models = new Map<string, EmbeddingModelInfo>();
   // Lookup order: the last registered plugin's formats first.
   private formatList: FormatDefinition[] = [];
@@ -106,7 +106,7 @@ export class Registry {
   }
 
   /** The node definition for a type/subtype; throws `UNKNOWN_NODE` listing what is registered. */
-  node(type: string, subtype: string): NodeDefinition<any> {
+  node(type: string, subtype: string): NodeDefinition<unknown> {
     const hit = this.nodes.get(key(type, subtype));
     if (!hit) {
       const known = this.nodeSubtypes(type as NodeType);
@@ -116,7 +116,7 @@ export class Registry {
   }
 
   /** The node definition for a subtype or one of its aliases, or undefined. */
-  findNode(type: string, subtype: string): NodeDefinition<any> | undefined {
+  findNode(type: string, subtype: string): NodeDefinition<unknown> | undefined {
     return this.nodes.get(key(type, subtype))?.def;
   }
 
@@ -126,14 +126,14 @@ export class Registry {
   }
 
   /** The source definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
-  source(type: string): SourceDefinition<any> {
+  source(type: string): SourceDefinition<unknown> {
     const s = this.sources.get(type);
     if (!s) throw quarryError('UNKNOWN_CONNECTOR', `no source connector "${type}" is registered; registered: ${[...this.sources.keys()].sort().join(', ') || '(none)'}`);
     return s;
   }
 
   /** The destination definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
-  destination(type: string): DestinationDefinition<any> {
+  destination(type: string): DestinationDefinition<unknown> {
     const d = this.destinations.get(type);
     if (!d) throw quarryError('UNKNOWN_CONNECTOR', `no destination connector "${type}" is registered; registered: ${[...this.destinations.keys()].sort().join(', ') || '(none)'}`);
     return d;

@@ -305,9 +305,9 @@ export interface Plugin {
   name: string;
   /** Semver range of engine versions the plugin supports, e.g. `^0.1.0`. */
   engine: string;
-  nodes?: NodeDefinition<any>[];
-  sources?: SourceDefinition<any>[];
-  destinations?: DestinationDefinition<any>[];
+  nodes?: NodeDefinition<unknown>[];
+  sources?: SourceDefinition<unknown>[];
+  destinations?: DestinationDefinition<unknown>[];
   embeddingModels?: EmbeddingModelInfo[];
   /** Document formats; a later plugin's format wins over an earlier one's for a MIME type they share. */
   formats?: FormatDefinition[];

@@ -1,4 +1,4 @@
-import { type Services } from '../plugin/services.js';
+import type { Services } from '../plugin/services.js';
 import path from 'node:path';
 import type { Engine } from '../engine.js';
 import { silentLogger } from '../runtime/logger.js';

@@ -1,4 +1,4 @@
-import { type Services } from '@quarry/core';
+import type { Services } from '@quarry/core';
 import type { Logger } from '@quarry/core';
 import { createProvider } from '../providers/create-provider.js';
 import { providerPool } from '../providers/pool.js';

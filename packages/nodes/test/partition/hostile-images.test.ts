@@ -104,7 +104,7 @@ describe('a page just under the pixel limit, OCR’d', () => {
       const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
       const { createRequire } = await import('node:module');
       // The font pdfjs-dist ships: a system 'sans-serif' may resolve to a symbol font (LibreOffice's OpenSymbol).
-      const pdfjsRoot = createRequire(process.cwd() + '/').resolve('pdfjs-dist/package.json').replace(/package\.json$/, '');
+      const pdfjsRoot = createRequire(process.cwd() + '/').resolve('pdfjs-dist/package.json').replace(/package.json$/, '');
       GlobalFonts.registerFromPath(pdfjsRoot + 'standard_fonts/LiberationSans-Regular.ttf', 'QuarryTestSans');
       const canvas = createCanvas(10_000, 9_999);
       const ctx = canvas.getContext('2d');

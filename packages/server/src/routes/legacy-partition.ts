@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { elementToJSON, encodeOrigElements, type Element } from '@quarry/core';
-import { type PartitionFileRequest, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
+import type { PartitionFileRequest, PartitionPool, PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
