@@ -98,7 +98,7 @@ function levenshteinRatio(x: Int32Array, y: Int32Array, rows: Int32Array[]): num
       const sub = prev[j - 1]! + (xi === y[j - 1] ? 0 : 1);
       const del = prev[j]! + 1;
       const ins = cur[j - 1]! + 1;
-      cur[j] = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
+      cur[j] = Math.min(sub, del, ins);
     }
     [prev, cur] = [cur, prev];
   }
@@ -209,7 +209,7 @@ export function treeEditDistance(a: TableNode, b: TableNode, structureOnly = fal
           const col = y - lj + 1;
           const del = fd[up + col]! + 1;
           const ins = fd[row + col - 1]! + 1;
-          let best = del < ins ? del : ins;
+          let best = Math.min(del, ins);
           if (lx === li && ly === lj) {
             // The substitution is priced only when it could win.
             const diag = fd[up + col - 1]!;
@@ -221,7 +221,7 @@ export function treeEditDistance(a: TableNode, b: TableNode, structureOnly = fal
             treedist[x * m + y] = best;
           } else {
             const sub = fd[(lx - li) * w + (ly - lj)]! + treedist[x * m + y]!;
-            fd[row + col] = sub < best ? sub : best;
+            fd[row + col] = Math.min(sub, best);
           }
         }
       }
