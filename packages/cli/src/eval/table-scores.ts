@@ -3,7 +3,7 @@
  * tables of the same document, as the ICDAR 2013 table competition's data are scored with TEDS.
  */
 import { tokens } from './metrics.js';
-import { parseTableHtml, tedsOfTrees, type TableNode } from './teds.js';
+import { countNodes, parseTableHtml, treeEditDistance, type TableNode } from './teds.js';
 
 /** A table of the reference (ground truth). */
 export interface ReferenceTable {
@@ -67,6 +67,7 @@ function cellText(node: TableNode): string {
 
 interface Reading {
   tree: TableNode;
+  nodes: number;
   words: Map<string, number>;
   size: number;
 }
@@ -75,7 +76,7 @@ function readingOf(html: string, what: string): Reading {
   const tree = parseTableHtml(html);
   if (!tree) throw new Error(`${what} has no <table> element`);
   const toks = tokens(cellText(tree));
-  return { tree, words: counts(toks), size: toks.length };
+  return { tree, nodes: countNodes(tree), words: counts(toks), size: toks.length };
 }
 
 /**
@@ -89,25 +90,36 @@ export function scoreTables(predicted: readonly PredictedTable[], reference: rea
   const preds = predicted.map((p) => {
     const tree = p.html ? parseTableHtml(p.html) : undefined;
     const toks = tokens(p.text || (tree ? cellText(tree) : ''));
-    return { tree, words: counts(toks), size: toks.length, page: p.page };
+    return { tree, nodes: tree ? countNodes(tree) : 0, words: counts(toks), size: toks.length, page: p.page };
   });
   const matched = new Array<boolean>(preds.length).fill(false);
   const tables = reference.map((ref, index): TableResult => {
     const readings = [ref.html, ...(ref.alternatives ?? [])].map((h, k) => readingOf(h, `reference table ${index + 1}${k ? ` (alternative ${k})` : ''}`));
     let found = false;
-    let best = { teds: 0, teds_s: 0, predicted: -1 };
+    const candidates: Array<{ pi: number; r: Reading; bound: number }> = [];
     preds.forEach((p, pi) => {
       const onPage = !ref.pages?.length || p.page === undefined || ref.pages.includes(p.page);
       for (const r of readings) {
         const common = overlap(r.words, p.words);
         if (onPage && r.size && common >= r.size / 2) found = true;
         if (onPage && ((r.size && common >= r.size / 2) || (p.size && common >= p.size / 2))) matched[pi] = true;
-        if (!p.tree) continue;
-        const s = tedsOfTrees(p.tree, r.tree);
-        if (best.predicted < 0 || s.teds > best.teds) best = { ...best, teds: s.teds, predicted: pi };
-        if (s.teds_s > best.teds_s) best.teds_s = s.teds_s;
+        // Trees of n and m nodes are at least |n - m| edits apart: TEDS <= 1 - |n - m| / max(n, m).
+        if (p.tree) candidates.push({ pi, r, bound: 1 - Math.abs(p.nodes - r.nodes) / Math.max(p.nodes, r.nodes) });
       }
     });
+    // The likeliest first, so that the size bound skips most of the rest.
+    candidates.sort((x, y) => y.bound - x.bound || x.pi - y.pi);
+    let best = { teds: 0, teds_s: 0, predicted: -1 };
+    for (const { pi, r, bound } of candidates) {
+      if (best.predicted >= 0 && bound < best.teds && bound <= best.teds_s) continue;
+      const tree = preds[pi]!.tree!;
+      const size = Math.max(preds[pi]!.nodes, r.nodes);
+      const teds = 1 - treeEditDistance(tree, r.tree) / size;
+      // TEDS-S >= TEDS: the grid alone is priced only when it could still win.
+      const tedsS = bound > best.teds_s ? 1 - treeEditDistance(tree, r.tree, true) / size : 0;
+      if (best.predicted < 0 || teds > best.teds || (teds === best.teds && pi < best.predicted)) best = { ...best, teds, predicted: pi };
+      if (tedsS > best.teds_s) best.teds_s = tedsS;
+    }
     return { index, ...(ref.pages ? { pages: ref.pages } : {}), found, teds: best.teds, teds_s: best.teds_s, predicted: best.predicted };
   });
   return {
