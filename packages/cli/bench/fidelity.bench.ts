@@ -60,9 +60,9 @@ function quarry(strategy: string): Contender {
   };
 }
 
-function peer(name: string, pkg: string): Contender {
+function peer(name: 'liteparse' | 'pdf-inspector', label: string, pkg: string): Contender {
   return {
-    name,
+    name: label,
     version: packageVersion(pkg),
     command: [process.execPath, PEERS_SCRIPT, name],
     read: (outDir, pdf) => {
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
   const docs = readdirSync(devDir).filter((n) => n.endsWith('.json')).sort().map((n) => n.slice(0, -'.json'.length));
   const pdfs = docs.map((d) => `${d}.pdf`);
   const truth = new Map(docs.map((d) => [d, referenceTablesOf(JSON.parse(readFileSync(path.join(devDir, `${d}.json`), 'utf8')) as unknown)]));
-  const contenders = [quarry('hi_res'), quarry('fast'), quarry('auto'), peer('liteparse', '@llamaindex/liteparse'), peer('pdf-inspector', '@firecrawl/pdf-inspector')];
+  const contenders = [quarry('hi_res'), quarry('fast'), quarry('auto'), peer('liteparse', 'LiteParse', '@llamaindex/liteparse'), peer('pdf-inspector', 'pdf-inspector', '@firecrawl/pdf-inspector')];
   const load_average_before = loadAverage();
   const rows: Array<{ name: string; version?: string; recall: number; precision: number | null; teds: number; teds_s: number; seconds: number }> = [];
   const work = await mkdtemp(path.join(tmpdir(), 'quarry-fidelity-'));

@@ -162,18 +162,22 @@ export function treeEditDistance(a: TableNode, b: TableNode, structureOnly = fal
   const B = postorder(b);
   const n = A.nodes.length;
   const m = B.nodes.length;
-  // Cell texts are compared once per distinct pair, lazily (NaN = not yet).
-  const ids = (t: Postorder, seen: Map<string, number>): Int32Array =>
-    Int32Array.from(t.nodes, (x) => {
-      let id = seen.get(x.text);
-      if (id === undefined) seen.set(x.text, (id = seen.size));
-      return id;
+  // Cell texts are compared once per distinct pair, lazily (NaN = not yet); the cache has a slot per
+  // distinct text of one tree times distinct text of the other, no more than the distance matrix.
+  const ids = (t: Postorder): { id: Int32Array; texts: string[] } => {
+    const seen = new Map<string, number>();
+    const id = Int32Array.from(t.nodes, (x) => {
+      let k = seen.get(x.text);
+      if (k === undefined) seen.set(x.text, (k = seen.size));
+      return k;
     });
-  const seen = new Map<string, number>();
-  const aText = ids(A, seen);
-  const bText = ids(B, seen);
-  const chars = [...seen.keys()].map(codePoints);
-  const textCost = new Float64Array(chars.length * chars.length).fill(Number.NaN);
+    return { id, texts: [...seen.keys()] };
+  };
+  const aIds = ids(A);
+  const bIds = ids(B);
+  const aChars = aIds.texts.map(codePoints);
+  const bChars = bIds.texts.map(codePoints);
+  const textCost = new Float64Array(aChars.length * bChars.length).fill(Number.NaN);
   const buffers = [new Int32Array(64), new Int32Array(64)];
   const rename = (i: number, j: number): number => {
     const x = A.nodes[i]!;
@@ -182,12 +186,11 @@ export function treeEditDistance(a: TableNode, b: TableNode, structureOnly = fal
     if (x.tag !== 'td') return 0;
     if (x.colspan !== y.colspan || x.rowspan !== y.rowspan) return 1;
     if (structureOnly) return 0;
-    const p = aText[i]!;
-    const q = bText[j]!;
-    if (p === q) return 0;
-    const k = p * chars.length + q;
+    const p = aIds.id[i]!;
+    const q = bIds.id[j]!;
+    const k = p * bChars.length + q;
     let c = textCost[k]!;
-    if (Number.isNaN(c)) textCost[k] = c = levenshteinRatio(chars[p]!, chars[q]!, buffers);
+    if (Number.isNaN(c)) textCost[k] = c = aIds.texts[p] === bIds.texts[q] ? 0 : levenshteinRatio(aChars[p]!, bChars[q]!, buffers);
     return c;
   };
   const treedist = new Float64Array(n * m);
