@@ -22,6 +22,7 @@ export const CORE_ERROR_CODES = {
   DUPLICATE_NODE: 'a plugin registers a node type/subtype that is already registered',
   DUPLICATE_PLUGIN: 'a plugin with this name is already registered',
   ELEMENT_INVALID: 'an element JSON object is malformed',
+  ENGINE_FROZEN: 'a plugin was registered after engine.build(); register every plugin before the first build',
   INCOMPATIBLE_PLUGIN: 'a plugin does not support this engine version',
   INPUT_TOO_LARGE: 'too many input files, or a file above the size limit (413)',
   INVALID_ARGUMENT: 'an API argument is missing or malformed',

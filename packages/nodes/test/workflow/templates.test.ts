@@ -1,4 +1,4 @@
-import { BUILTIN_TEMPLATES } from '@quarry/core';
+import { BUILTIN_TEMPLATES } from '@quarry/core/service';
 import { describe, expect, it } from 'vitest';
 import { validateWorkflow } from './helpers.js';
 
