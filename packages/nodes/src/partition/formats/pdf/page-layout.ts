@@ -31,7 +31,7 @@ export function layoutPageText(pageNumber: number, text: PageText, options: Page
     pageNumber,
     width: text.width,
     height: text.height,
-    blocks: layoutFragments(text.fragments, options),
+    blocks: layoutFragments(text.fragments, text.rulings ? { ...options, rulings: text.rulings } : options),
     textChars: text.textChars,
     badChars: text.badChars,
   };

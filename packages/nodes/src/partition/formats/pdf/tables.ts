@@ -5,6 +5,7 @@
  * lines leave the paragraph flow and become one table block with a cell grid.
  */
 import type { TableCells, TextBlock, TextLine } from './layout-types.js';
+import { findRuledTables } from './ruled-tables.js';
 import type { TableFinder } from './text-layout.js';
 
 interface Row {
@@ -29,14 +30,22 @@ const MAX_CELL_CHARS = 60;
  * rows of several pieces itself, so two panels' rows are not taken for one wide table; a page
  * that is one table (whose columns alone are such strips) is searched whole.
  */
-export const findTables: TableFinder = (lines) => {
+export const findTables: TableFinder = (allLines, rulings = []) => {
+  const ruled = rulings.length > 0 ? findRuledTables(allLines, rulings) : undefined;
+  if (!ruled) return findStreamTables(allLines);
+  const stream = findStreamTables(ruled.rest);
+  return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
+};
+
+/** Tables from the alignment of text alone (the stream reading). */
+function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
   const panels = splitPanels(lines);
   if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
     const found = panels.map(findTablesIn);
     return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
   }
   return findTablesIn(lines);
-};
+}
 
 /** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
 function splitPanels(lines: readonly TextLine[]): TextLine[][] {
@@ -203,9 +212,9 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
       bottom = Math.max(bottom, l.bottom);
       sizes.push(l.size);
     }
-    grid.rows.push(row);
+    grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
   }
-  const text = grid.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+  const text = grid.rows.map((r) => r.map((c) => c.text).filter(Boolean).join(' ')).join(' ');
   return {
     kind: 'table',
     text,

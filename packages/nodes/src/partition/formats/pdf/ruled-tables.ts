@@ -1,0 +1,213 @@
+/**
+ * Tables ruled with lines (the lattice reading): the grids of `rulings.ts` filled with the page's
+ * text. Text goes to the cell under each fragment's centre. Grid rows and columns that hold no text
+ * (the gap between two cell frames drawn apart, a frame's margin) are dropped; a ruled band that
+ * holds several rows of text with no rule between them (tables ruled only under the header and
+ * around the body) is cut into those rows.
+ */
+import type { Box, TableCell, TableCells, TextBlock, TextFragment, TextLine } from './layout-types.js';
+import { findRuledGrids, mergeRulings, type GridCell, type RuledGrid } from './rulings.js';
+import { joinLineTexts } from './text-blocks.js';
+
+// A ruled grid is a table when at least this share of its cells hold text (charts' gridlines do not).
+const MIN_FILLED_SHARE = 0.4;
+// Cells of running text in a frame (a boxed note) are longer than this, as a median.
+const MAX_MEDIAN_CELL_CHARS = 60;
+
+/** Finds ruled tables among the lines; returns them and the lines left outside them. */
+export function findRuledTables(lines: readonly TextLine[], rulings: readonly Box[]): { tables: TextBlock[]; rest: TextLine[] } {
+  const { horizontal, vertical } = mergeRulings(rulings);
+  const grids = findRuledGrids(horizontal, vertical).sort((a, b) => area(b.box) - area(a.box));
+  const tables: TextBlock[] = [];
+  const used = new Set<TextLine>();
+  for (const grid of grids) {
+    const inside = lines.filter((l) => !used.has(l) && contains(grid.box, l));
+    if (inside.length < 2) continue;
+    const table = tableFromGrid(grid, inside);
+    if (!table) continue;
+    tables.push(table);
+    for (const l of inside) used.add(l);
+  }
+  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines] };
+}
+
+const area = (b: Box): number => (b.x1 - b.x0) * (b.y1 - b.y0);
+
+function contains(box: Box, l: TextLine): boolean {
+  const cx = (l.x0 + l.x1) / 2;
+  const cy = (l.top + l.bottom) / 2;
+  return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
+}
+
+/** Index of the interval of `bounds` holding `v` (clamped to the first and last). */
+function slot(bounds: readonly number[], v: number): number {
+  let i = 0;
+  while (i < bounds.length - 2 && v >= bounds[i + 1]!) i++;
+  return i;
+}
+
+interface Placed {
+  frag: TextFragment;
+  row: number;
+  col: number;
+}
+
+/** A table's cell, with its grid position, before text rows are split out. */
+interface WorkCell extends GridCell {
+  frags: TextFragment[];
+}
+
+/** Builds the table of one grid, or undefined when the grid does not hold a table. */
+export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): TextBlock | undefined {
+  const placed: Placed[] = [];
+  for (const l of lines) {
+    for (const f of l.fragments) {
+      if (!f.text.trim()) continue;
+      placed.push({ frag: f, row: slot(grid.ys, (f.top + f.bottom) / 2), col: slot(grid.xs, (f.x0 + f.x1) / 2) });
+    }
+  }
+  const rows = grid.ys.length - 1;
+  const cols = grid.xs.length - 1;
+  const rowHas = new Array<boolean>(rows).fill(false);
+  const colHas = new Array<boolean>(cols).fill(false);
+  for (const p of placed) {
+    rowHas[p.row] = true;
+    colHas[p.col] = true;
+  }
+  // Renumber kept rows and columns; a cell spans the kept positions of its range.
+  const rowMap = renumber(rowHas);
+  const colMap = renumber(colHas);
+  const keptRows = rowHas.filter(Boolean).length;
+  const keptCols = colHas.filter(Boolean).length;
+  if (keptCols < 2 || keptRows < 1) return undefined;
+  const owner = new Map<string, WorkCell>();
+  const cells: WorkCell[] = [];
+  for (const c of grid.cells) {
+    const r0 = firstKept(rowMap, c.row, c.rowspan);
+    const c0 = firstKept(colMap, c.col, c.colspan);
+    if (r0 === undefined || c0 === undefined) continue;
+    const cell: WorkCell = { row: rowMap[r0]!, col: colMap[c0]!, rowspan: countKept(rowHas, c.row, c.rowspan), colspan: countKept(colHas, c.col, c.colspan), frags: [] };
+    cells.push(cell);
+    for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) owner.set(`${r},${k}`, cell);
+  }
+  for (const p of placed) owner.get(`${p.row},${p.col}`)?.frags.push(p.frag);
+  const table = splitTextRows(cells, keptRows);
+  const filled = table.flat().filter((c) => c.text).length;
+  const total = table.flat().length;
+  if (total < 2 || filled < 2 || filled < MIN_FILLED_SHARE * total) return undefined;
+  if (table.length < 2 && table[0]!.length < 3) return undefined;
+  const lengths = table.flat().filter((c) => c.text).map((c) => c.text.length).sort((a, b) => a - b);
+  if (lengths[Math.floor(lengths.length / 2)]! > MAX_MEDIAN_CELL_CHARS) return undefined;
+  let top = Infinity;
+  let bottom = -Infinity;
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  const sizes: number[] = [];
+  for (const l of lines) {
+    x0 = Math.min(x0, l.x0);
+    x1 = Math.max(x1, l.x1);
+    top = Math.min(top, l.top);
+    bottom = Math.max(bottom, l.bottom);
+    sizes.push(l.size);
+  }
+  sizes.sort((a, b) => a - b);
+  const grid2: TableCells = { rows: table };
+  return {
+    kind: 'table',
+    text: table.flatMap((r) => r.map((c) => c.text).filter(Boolean)).join(' '),
+    box: { x0: Math.min(x0, grid.box.x0), y0: Math.min(top, grid.box.y0), x1: Math.max(x1, grid.box.x1), y1: Math.max(bottom, grid.box.y1) },
+    lineCount: table.length,
+    size: sizes[Math.floor(sizes.length / 2)] ?? 0,
+    font: lines[0]!.font,
+    table: grid2,
+  };
+}
+
+function renumber(has: readonly boolean[]): number[] {
+  const map: number[] = [];
+  let n = 0;
+  for (const h of has) map.push(h ? n++ : -1);
+  return map;
+}
+
+function firstKept(map: readonly number[], start: number, span: number): number | undefined {
+  for (let i = start; i < start + span; i++) if (map[i]! >= 0) return i;
+  return undefined;
+}
+
+function countKept(has: readonly boolean[], start: number, span: number): number {
+  let n = 0;
+  for (let i = start; i < start + span; i++) if (has[i]) n++;
+  return n;
+}
+
+/** Fragments in reading order, grouped into text rows by vertical overlap. */
+function textRows(frags: readonly TextFragment[]): TextFragment[][] {
+  const sorted = [...frags].sort((a, b) => a.top - b.top || a.x0 - b.x0);
+  const rows: { frags: TextFragment[]; bottom: number }[] = [];
+  for (const f of sorted) {
+    const last = rows[rows.length - 1];
+    const h = f.bottom - f.top;
+    if (last && f.top < last.bottom - 0.4 * h) {
+      last.frags.push(f);
+      last.bottom = Math.max(last.bottom, f.bottom);
+    } else rows.push({ frags: [f], bottom: f.bottom });
+  }
+  return rows.map((r) => r.frags.sort((a, b) => a.x0 - b.x0));
+}
+
+/** A cell's text: its text rows joined, fragments within a row spaced by their gaps. */
+function cellText(frags: readonly TextFragment[]): string {
+  return joinLineTexts(
+    textRows(frags).map((row) => {
+      let s = '';
+      let prev: TextFragment | undefined;
+      for (const f of row) {
+        const t = f.text.trim();
+        s = prev ? (f.x0 - prev.x1 > 0.15 * f.size ? `${s} ${t}` : s + t) : t;
+        prev = f;
+      }
+      return s;
+    }),
+  );
+}
+
+/**
+ * The table's rows of cells. A grid row whose cells all span that row alone, holding several rows
+ * of text most of which fill two cells or more, is cut at its text rows; a text row filling one
+ * cell and starting in lower case continues the row above (a wrapped cell).
+ */
+function splitTextRows(cells: readonly WorkCell[], rows: number): TableCell[][] {
+  const out: TableCell[][] = [];
+  for (let r = 0; r < rows; r++) {
+    const starting = cells.filter((c) => c.row === r).sort((a, b) => a.col - b.col);
+    const crossing = cells.filter((c) => c.row <= r && c.row + c.rowspan > r);
+    const sub = crossing.every((c) => c.rowspan === 1) ? bandRows(starting) : undefined;
+    if (!sub) {
+      out.push(starting.map((c) => ({ text: cellText(c.frags), colspan: c.colspan, rowspan: c.rowspan })));
+      continue;
+    }
+    for (const group of sub) {
+      out.push(starting.map((c) => ({ text: cellText(c.frags.filter((f) => group.has(f))), colspan: c.colspan, rowspan: 1 })));
+    }
+  }
+  return out;
+}
+
+/** The text rows of one band as sets of fragments, or undefined when the band is one row. */
+function bandRows(cells: readonly WorkCell[]): Set<TextFragment>[] | undefined {
+  const cellOf = new Map<TextFragment, WorkCell>();
+  for (const c of cells) for (const f of c.frags) cellOf.set(f, c);
+  const rows = textRows([...cellOf.keys()]);
+  if (rows.length < 2) return undefined;
+  const spread = rows.map((row) => new Set(row.map((f) => cellOf.get(f))).size);
+  const multi = spread.filter((n) => n >= 2).length;
+  if (multi < Math.max(2, Math.ceil(0.6 * rows.length))) return undefined;
+  const groups: Set<TextFragment>[] = [];
+  rows.forEach((row, i) => {
+    const continues = spread[i]! < 2 && groups.length > 0 && /^\p{Ll}/u.test(row[0]!.text.trim());
+    if (continues) for (const f of row) groups[groups.length - 1]!.add(f);
+    else groups.push(new Set(row));
+  });
+  return groups;
+}
