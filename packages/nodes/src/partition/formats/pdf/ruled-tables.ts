@@ -12,7 +12,7 @@ import { joinLineTexts } from './text-blocks.js';
 // A ruled grid is a table when at least this share of its cells hold text (charts' gridlines do not).
 const MIN_FILLED_SHARE = 0.4;
 // Cells of running text in a frame (a boxed note) are longer than this, as a median.
-const MAX_MEDIAN_CELL_CHARS = 60;
+const MAX_MEDIAN_CELL_CHARS = 200;
 
 /** Finds ruled tables among the lines; returns them and the lines left outside them. */
 export function findRuledTables(lines: readonly TextLine[], rulings: readonly Box[]): { tables: TextBlock[]; rest: TextLine[] } {
@@ -82,7 +82,7 @@ export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): Text
   if (keptCols < 2 || keptRows < 1) return undefined;
   const owner = new Map<string, WorkCell>();
   const cells: WorkCell[] = [];
-  for (const c of grid.cells) {
+  for (const c of unmergeColumns(grid, placed)) {
     const r0 = firstKept(rowMap, c.row, c.rowspan);
     const c0 = firstKept(colMap, c.col, c.colspan);
     if (r0 === undefined || c0 === undefined) continue;
@@ -121,6 +121,30 @@ export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): Text
     font: lines[0]!.font,
     table: grid2,
   };
+}
+
+/**
+ * The grid's cells, with a cell spanning columns split into one cell per column where its text
+ * sits in several of those columns and no piece of it crosses a column line: a table ruled between
+ * rows but not between columns, rather than a spanning cell, whose text would be one centred piece.
+ */
+function unmergeColumns(grid: RuledGrid, placed: readonly Placed[]): GridCell[] {
+  const out: GridCell[] = [];
+  for (const c of grid.cells) {
+    if (c.colspan < 2) {
+      out.push(c);
+      continue;
+    }
+    const mine = placed.filter((p) => p.row >= c.row && p.row < c.row + c.rowspan && p.col >= c.col && p.col < c.col + c.colspan);
+    const cols = new Set(mine.map((p) => p.col));
+    const crosses = mine.some((p) => p.frag.x0 < grid.xs[p.col]! - 1 || p.frag.x1 > grid.xs[p.col + 1]! + 1);
+    if (cols.size < 2 || crosses) {
+      out.push(c);
+      continue;
+    }
+    for (let k = c.col; k < c.col + c.colspan; k++) out.push({ row: c.row, col: k, rowspan: c.rowspan, colspan: 1 });
+  }
+  return out;
 }
 
 function renumber(has: readonly boolean[]): number[] {
