@@ -89,9 +89,12 @@ export function rulingsOfPath(
 }
 
 /** The box of a closed axis-aligned four-corner path, or undefined. */
-function rectangleOf(pts: readonly (readonly [number, number])[]): Box | undefined {
-  const n = pts.length > 4 && pts[pts.length - 1]![0] === pts[0]![0] && pts[pts.length - 1]![1] === pts[0]![1] ? pts.length - 1 : pts.length;
-  if (n !== 4) return undefined;
+function rectangleOf(all: readonly (readonly [number, number])[]): Box | undefined {
+  // Repeated points (a closing segment drawn explicitly, then closed again) do not count.
+  const same = (a: readonly [number, number], b: readonly [number, number]): boolean => Math.abs(a[0] - b[0]) < 0.01 && Math.abs(a[1] - b[1]) < 0.01;
+  const pts = all.filter((p, i) => i === 0 || !same(p, all[i - 1]!));
+  while (pts.length > 1 && same(pts[pts.length - 1]!, pts[0]!)) pts.pop();
+  if (pts.length !== 4) return undefined;
   for (let i = 0; i < 4; i++) {
     const [ax, ay] = pts[i]!;
     const [bx, by] = pts[(i + 1) % 4]!;
