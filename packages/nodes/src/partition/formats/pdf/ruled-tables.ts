@@ -91,7 +91,7 @@ export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): Text
     for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) owner.set(`${r},${k}`, cell);
   }
   for (const p of placed) owner.get(`${p.row},${p.col}`)?.frags.push(p.frag);
-  const table = splitTextRows(cells, keptRows);
+  const table = splitTextRows(cells, collapseUnstarted(cells, keptRows, keptCols));
   const filled = table.flat().filter((c) => c.text).length;
   const total = table.flat().length;
   if (total < 2 || filled < 2 || filled < MIN_FILLED_SHARE * total) return undefined;
@@ -147,6 +147,33 @@ function unmergeColumns(grid: RuledGrid, placed: readonly Placed[]): GridCell[] 
   return out;
 }
 
+/**
+ * Merges grid rows (and columns) where no cell starts: every cell crossing into them spans them, so
+ * the line between is a short rule elsewhere on the page or a rule that stops at the table's edge.
+ * Returns the row count after merging; cells are renumbered in place.
+ */
+function collapseUnstarted(cells: WorkCell[], rows: number, cols: number): number {
+  const collapse = (n: number, start: (c: WorkCell) => number): number[] => {
+    const starts = new Array<boolean>(n).fill(false);
+    for (const c of cells) starts[start(c)] = true;
+    const map: number[] = [];
+    let k = -1;
+    for (let i = 0; i < n; i++) map.push(starts[i] || k < 0 ? ++k : k);
+    return map;
+  };
+  const rowMap = collapse(rows, (c) => c.row);
+  const colMap = collapse(cols, (c) => c.col);
+  for (const c of cells) {
+    const r1 = rowMap[c.row + c.rowspan - 1]!;
+    const c1 = colMap[c.col + c.colspan - 1]!;
+    c.row = rowMap[c.row]!;
+    c.col = colMap[c.col]!;
+    c.rowspan = r1 - c.row + 1;
+    c.colspan = c1 - c.col + 1;
+  }
+  return rows === 0 ? 0 : rowMap[rows - 1]! + 1;
+}
+
 function renumber(has: readonly boolean[]): number[] {
   const map: number[] = [];
   let n = 0;
@@ -198,8 +225,9 @@ function cellText(frags: readonly TextFragment[]): string {
 
 /**
  * The table's rows of cells. A grid row whose cells all span that row alone, holding several rows
- * of text most of which fill two cells or more, is cut at its text rows; a text row filling one
- * cell and starting in lower case continues the row above (a wrapped cell).
+ * of text of which two or more fill two cells or more, is cut at its text rows; a text row with
+ * nothing in the first column, or filling one cell and starting in lower case, continues the row
+ * above (a wrapped cell).
  */
 function splitTextRows(cells: readonly WorkCell[], rows: number): TableCell[][] {
   const out: TableCell[][] = [];
@@ -224,14 +252,19 @@ function bandRows(cells: readonly WorkCell[]): Set<TextFragment>[] | undefined {
   for (const c of cells) for (const f of c.frags) cellOf.set(f, c);
   const rows = textRows([...cellOf.keys()]);
   if (rows.length < 2) return undefined;
-  const spread = rows.map((row) => new Set(row.map((f) => cellOf.get(f))).size);
-  const multi = spread.filter((n) => n >= 2).length;
-  if (multi < Math.max(2, Math.ceil(0.6 * rows.length))) return undefined;
-  const groups: Set<TextFragment>[] = [];
-  rows.forEach((row, i) => {
-    const continues = spread[i]! < 2 && groups.length > 0 && /^\p{Ll}/u.test(row[0]!.text.trim());
-    if (continues) for (const f of row) groups[groups.length - 1]!.add(f);
-    else groups.push(new Set(row));
-  });
-  return groups;
+  const first = cells[0];
+  const groups: { frags: Set<TextFragment>; cells: Set<WorkCell | undefined> }[] = [];
+  for (const row of rows) {
+    const rowCells = new Set(row.map((f) => cellOf.get(f)));
+    const lead = row.find((f) => cellOf.get(f) === first);
+    // A row with nothing in the first column, or a lower-case line alone, continues the row above.
+    const continues = groups.length > 0 && (!lead || (rowCells.size < 2 && /^\p{Ll}/u.test(lead.text.trim())));
+    const g = continues ? groups[groups.length - 1]! : undefined;
+    if (g) {
+      for (const f of row) g.frags.add(f);
+      for (const c of rowCells) g.cells.add(c);
+    } else groups.push({ frags: new Set(row), cells: rowCells });
+  }
+  if (groups.filter((g) => g.cells.size >= 2).length < 2) return undefined;
+  return groups.map((g) => g.frags);
 }
