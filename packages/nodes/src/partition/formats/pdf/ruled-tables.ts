@@ -11,24 +11,38 @@ import { joinLineTexts } from './text-blocks.js';
 
 // A ruled grid is a table when at least this share of its cells hold text (charts' gridlines do not).
 const MIN_FILLED_SHARE = 0.4;
+// A rejected grid of this many cells is a chart's drawing (a frame or two boxes are not).
+const MIN_GRAPHIC_CELLS = 6;
 // Cells of running text in a frame (a boxed note) are longer than this, as a median.
 const MAX_MEDIAN_CELL_CHARS = 200;
 
+/** What {@link findRuledTables} finds. */
+export interface RuledTables {
+  tables: TextBlock[];
+  /** The lines outside the tables. */
+  rest: TextLine[];
+  /** Grids of many cells, nearly all empty: a chart's gridlines or bars, where aligned labels are no table either. */
+  graphics: Box[];
+}
+
 /** Finds ruled tables among the lines; returns them and the lines left outside them. */
-export function findRuledTables(lines: readonly TextLine[], rulings: readonly Box[]): { tables: TextBlock[]; rest: TextLine[] } {
+export function findRuledTables(lines: readonly TextLine[], rulings: readonly Box[]): RuledTables {
   const { horizontal, vertical } = mergeRulings(rulings);
   const grids = findRuledGrids(horizontal, vertical).sort((a, b) => area(b.box) - area(a.box));
   const tables: TextBlock[] = [];
+  const graphics: Box[] = [];
   const used = new Set<TextLine>();
   for (const grid of grids) {
     const inside = lines.filter((l) => !used.has(l) && contains(grid.box, l));
-    if (inside.length < 2) continue;
-    const table = tableFromGrid(grid, inside);
-    if (!table) continue;
+    const table = inside.length >= 2 ? tableFromGrid(grid, inside) : undefined;
+    if (!table) {
+      if (grid.cells.length >= MIN_GRAPHIC_CELLS) graphics.push(grid.box);
+      continue;
+    }
     tables.push(table);
     for (const l of inside) used.add(l);
   }
-  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines] };
+  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics };
 }
 
 const area = (b: Box): number => (b.x1 - b.x0) * (b.y1 - b.y0);
@@ -96,6 +110,9 @@ export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): Text
   const total = table.flat().length;
   if (total < 2 || filled < 2 || filled < MIN_FILLED_SHARE * total) return undefined;
   if (table.length < 2 && table[0]!.length < 3) return undefined;
+  // Text lines running across the column lines: a framed block of text, not a table.
+  const wide = table.flat().filter((c) => c.text && c.colspan === keptColsAfter(table)).length;
+  if (wide * 2 >= filled) return undefined;
   const lengths = table.flat().filter((c) => c.text).map((c) => c.text.length).sort((a, b) => a - b);
   if (lengths[Math.floor(lengths.length / 2)]! > MAX_MEDIAN_CELL_CHARS) return undefined;
   let top = Infinity;
@@ -172,6 +189,11 @@ function collapseUnstarted(cells: WorkCell[], rows: number, cols: number): numbe
     c.colspan = c1 - c.col + 1;
   }
   return rows === 0 ? 0 : rowMap[rows - 1]! + 1;
+}
+
+/** The column count of a table's rows of cells. */
+function keptColsAfter(table: readonly TableCell[][]): number {
+  return Math.max(...table.map((r) => r.reduce((n, c) => n + c.colspan, 0)));
 }
 
 function renumber(has: readonly boolean[]): number[] {

@@ -4,7 +4,7 @@
  * consistent column bands, with short cell texts (prose columns have long lines), is a table; its
  * lines leave the paragraph flow and become one table block with a cell grid.
  */
-import type { TableCells, TextBlock, TextLine } from './layout-types.js';
+import type { Box, TableCells, TextBlock, TextLine } from './layout-types.js';
 import { findRuledTables } from './ruled-tables.js';
 import type { TableFinder } from './text-layout.js';
 
@@ -34,8 +34,23 @@ export const findTables: TableFinder = (allLines, rulings = []) => {
   const ruled = rulings.length > 0 ? findRuledTables(allLines, rulings) : undefined;
   if (!ruled) return findStreamTables(allLines);
   const stream = findStreamTables(ruled.rest);
-  return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
+  // Aligned labels inside a chart's drawing are no table: their lines stay text.
+  const charts = stream.tables.filter((t) => ruled.graphics.some((g) => inside(t.box, g)));
+  if (charts.length === 0) return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
+  const kept = stream.tables.filter((t) => !charts.includes(t));
+  const rest = new Set(stream.rest);
+  const released = ruled.rest.filter((l) => !rest.has(l) && charts.some((t) => inside(lineBox(l), t.box)));
+  return { tables: [...ruled.tables, ...kept], rest: [...stream.rest, ...released] };
 };
+
+const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
+
+/** Whether the centre of `a` lies inside `b`. */
+function inside(a: Box, b: Box): boolean {
+  const cx = (a.x0 + a.x1) / 2;
+  const cy = (a.y0 + a.y1) / 2;
+  return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1;
+}
 
 /** Tables from the alignment of text alone (the stream reading). */
 function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
