@@ -6,7 +6,7 @@
  * around the body) is cut into those rows.
  */
 import type { Box, TableCell, TableCells, TextBlock, TextFragment, TextLine } from './layout-types.js';
-import { findRuledGrids, mergeRulings, type GridCell, type RuledGrid } from './rulings.js';
+import { findRuledGrids, mergeRulings, type GridCell, type RuledGrid, type Ruling } from './rulings.js';
 import { joinLineTexts } from './text-blocks.js';
 
 // A ruled grid is a table when at least this share of its cells hold text (charts' gridlines do not).
@@ -23,6 +23,8 @@ export interface RuledTables {
   rest: TextLine[];
   /** Grids of many cells, nearly all empty: a chart's gridlines or bars, where aligned labels are no table either. */
   graphics: Box[];
+  /** The page's horizontal rulings outside the tables found. */
+  horizontal: Ruling[];
 }
 
 /** Finds ruled tables among the lines; returns them and the lines left outside them. */
@@ -42,7 +44,8 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
     tables.push(table);
     for (const l of inside) used.add(l);
   }
-  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics };
+  const free = horizontal.filter((r) => !tables.some((t) => r.pos >= t.box.y0 - 2 && r.pos <= t.box.y1 + 2 && r.from < t.box.x1 && r.to > t.box.x0));
+  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free };
 }
 
 const area = (b: Box): number => (b.x1 - b.x0) * (b.y1 - b.y0);

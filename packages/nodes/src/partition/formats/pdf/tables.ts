@@ -5,6 +5,7 @@
  * lines leave the paragraph flow and become one table block with a cell grid.
  */
 import type { Box, TableCells, TextBlock, TextLine } from './layout-types.js';
+import { findOpenTables } from './open-tables.js';
 import { findRuledTables } from './ruled-tables.js';
 import type { TableFinder } from './text-layout.js';
 
@@ -33,6 +34,9 @@ const MAX_CELL_CHARS = 60;
 export const findTables: TableFinder = (allLines, rulings = []) => {
   const ruled = rulings.length > 0 ? findRuledTables(allLines, rulings) : undefined;
   if (!ruled) return findStreamTables(allLines);
+  const open = findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics);
+  ruled.tables.push(...open.tables);
+  ruled.rest = open.rest;
   const stream = findStreamTables(ruled.rest);
   // Aligned labels inside a chart's drawing are no table: their lines stay text.
   const charts = stream.tables.filter((t) => ruled.graphics.some((g) => inside(t.box, g)));
