@@ -13,6 +13,7 @@ import { newElement } from '../shared/new-element.js';
 import { bodyFontSize, classifyBlock, detectPageFurniture } from './classify.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { htmlifySpannedMatrix } from '../shared/table-html.js';
+import { joinContinuedTables } from './table-continuation.js';
 
 /** Options of {@link elementsFromLayouts}. */
 export interface ElementBuildOptions {
@@ -37,6 +38,7 @@ export interface BuiltElement {
  */
 export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], options: ElementBuildOptions): BuiltElement[] {
   const furniture = detectPageFurniture(pages);
+  joinContinuedTables(pages, (b) => furniture.has(b));
   const ctx = { bodySize: bodyFontSize(pages) };
   const out: BuiltElement[] = [];
   let first = true;
