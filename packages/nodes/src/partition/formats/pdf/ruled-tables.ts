@@ -251,8 +251,8 @@ function cellText(frags: readonly TextFragment[]): string {
 /**
  * The table's rows of cells. A grid row whose cells all span that row alone, holding several rows
  * of text of which two or more fill two cells or more, is cut at its text rows; a text row with
- * nothing in the first column, or filling one cell and starting in lower case, continues the row
- * above (a wrapped cell).
+ * nothing in the first column, or starting there in lower case, continues the row above (a wrapped
+ * cell).
  */
 function splitTextRows(cells: readonly WorkCell[], rows: number): TableCell[][] {
   const out: TableCell[][] = [];
@@ -282,8 +282,8 @@ function bandRows(cells: readonly WorkCell[]): Set<TextFragment>[] | undefined {
   for (const row of rows) {
     const rowCells = new Set(row.map((f) => cellOf.get(f)));
     const lead = row.find((f) => cellOf.get(f) === first);
-    // A row with nothing in the first column, or a lower-case line alone, continues the row above.
-    const continues = groups.length > 0 && (!lead || (rowCells.size < 2 && /^\p{Ll}/u.test(lead.text.trim())));
+    // A row with nothing in the first column, or starting there in lower case, continues the row above.
+    const continues = groups.length > 0 && (!lead || /^\p{Ll}/u.test(lead.text.trim()));
     const g = continues ? groups[groups.length - 1]! : undefined;
     if (g) {
       for (const f of row) g.frags.add(f);
