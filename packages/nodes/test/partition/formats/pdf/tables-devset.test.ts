@@ -48,7 +48,7 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows[4]![0]).toBe('Validity{1,2}');
     expect(rows[2]![0]).toBe('Internal consistency');
     expect(rows.slice(1).map((r) => r.length)).toEqual([4, 3, 3, 4, 3, 4]);
-  });
+  }, 180_000);
 
   it('eu-016 p3: rows ruled, columns ruled only in the header and total rows', async () => {
     const [table] = await tables('eu-016', 'hi_res', 3);
@@ -57,7 +57,7 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows.every((r) => r.length === 5)).toBe(true);
     expect(rows[1]).toEqual(['Austria', '86.2', '13.8', '0', '3,375']);
     expect(rows[27]).toEqual(['EU Total', '65.1', '7.9', '27.0', '151,292']);
-  });
+  }, 180_000);
 
   it('us-032 p1: section rows and wrapped cells in an unruled body', async () => {
     const [table] = await tables('us-032', 'hi_res', 1);
@@ -65,7 +65,7 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows.map((r) => r[0])).toEqual(['Source', 'Stationary:', 'Major', 'Area', 'Mobile:', 'On-road', 'Non-road']);
     expect(rows.every((r) => r.length === 3)).toBe(true);
     expect(rows[2]![1]).toMatch(/^Emissions of 10 to/);
-  });
+  }, 180_000);
 
   it('us-019 p2: a table ruled with horizontal lines only, section rows included', async () => {
     const [table] = await tables('us-019', 'hi_res', 2);
@@ -75,7 +75,7 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows[1]).toEqual(['Demographic assumptions', '']);
     expect(rows[3]![0]).toBe('18- to 24-year-old population');
     expect(rows[3]![1]).toMatch(/^Census Bureau projection: average annual growth rate/);
-  });
+  }, 180_000);
 
   it('fast keeps each of these tables together as one Table without HTML', async () => {
     for (const [doc, page, words] of [
@@ -88,5 +88,5 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
       expect(found[0]!.text).toContain(words);
       expect(found[0]!.metadata.text_as_html).toBeUndefined();
     }
-  });
+  }, 180_000);
 });
