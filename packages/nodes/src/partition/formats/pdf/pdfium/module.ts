@@ -26,7 +26,7 @@ interface WasmApi {
 /** The runtime's `WebAssembly`. */
 export const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h` and `fpdf_text.h`). */
+/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h`, `fpdf_text.h` and `fpdf_edit.h`). */
 export interface PdfiumExports {
   memory: { buffer: ArrayBuffer };
   malloc(size: number): Ptr;
@@ -56,6 +56,18 @@ export interface PdfiumExports {
   FPDFTextObj_GetFont(textObject: Ptr): Ptr;
   FPDFFont_GetAscent(font: Ptr, size: number, ascent: Ptr): number;
   FPDFFont_GetDescent(font: Ptr, size: number, descent: Ptr): number;
+  FPDFPage_CountObjects(page: Ptr): number;
+  FPDFPage_GetObject(page: Ptr, index: number): Ptr;
+  FPDFPageObj_GetType(object: Ptr): number;
+  FPDFPageObj_GetMatrix(object: Ptr, matrix: Ptr): number;
+  FPDFFormObj_CountObjects(form: Ptr): number;
+  FPDFFormObj_GetObject(form: Ptr, index: number): Ptr;
+  FPDFPath_CountSegments(path: Ptr): number;
+  FPDFPath_GetPathSegment(path: Ptr, index: number): Ptr;
+  FPDFPath_GetDrawMode(path: Ptr, fillMode: Ptr, stroke: Ptr): number;
+  FPDFPathSegment_GetPoint(segment: Ptr, x: Ptr, y: Ptr): number;
+  FPDFPathSegment_GetType(segment: Ptr): number;
+  FPDFPathSegment_GetClose(segment: Ptr): number;
 }
 
 /** An instantiated PDFium module with a scratch area for out-parameters. */
