@@ -3,13 +3,12 @@
  * directory the job is FAILED and shows what it finished (node statistics, written files), and a
  * re-run of the incremental workflow partitions only the documents that were not written.
  */
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sleep } from '@quarry/core';
+import { startChildServer } from './child-server.js';
 import { KEYS, startServer, tempDir, waitForJob } from './support.js';
 
 const DOCS = 200;
@@ -25,25 +24,8 @@ describe('kill -9 during a job', () => {
     await mkdir(inbox, { recursive: true });
     for (let i = 0; i < DOCS; i++) await writeFile(path.join(inbox, `doc-${String(i).padStart(3, '0')}.txt`), doc(i));
 
-    const script = path.join(tmp.dir, 'serve.mts');
-    const src = fileURLToPath(new URL('../src/index.ts', import.meta.url));
-    await writeFile(
-      script,
-      `import { ApiKeyRing, createServer } from ${JSON.stringify(src)};
-const server = await createServer({ dataDir: process.argv[2], apiKeys: new ApiKeyRing([[${JSON.stringify(KEYS.acme)}, 'acme']]), logger: false, partitionPool: { size: 1 } });
-console.log(await server.listen({ port: 0 }));
-`,
-    );
-    const child = spawn(process.execPath, ['--conditions', 'source', '--import', 'tsx', script, tmp.dir], { cwd: fileURLToPath(new URL('..', import.meta.url)), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const base = await new Promise<string>((resolve, reject) => {
-      child.stdout.on('data', (d: Buffer) => {
-        const m = /http:\/\/\S+/.exec(d.toString());
-        if (m) resolve(m[0]);
-      });
-      child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-    });
+    const server = await startChildServer(tmp.dir, { partitionPool: { size: 1 } });
+    const base = server.base;
     const call = async (method: string, p: string, json?: unknown): Promise<any> => {
       const res = await fetch(base + p, { method, headers: { 'service-api-key': KEYS.acme, ...(json ? { 'content-type': 'application/json' } : {}) }, ...(json ? { body: JSON.stringify(json) } : {}) });
       return res.json();
@@ -68,8 +50,8 @@ console.log(await server.listen({ port: 0 }));
     expect(written).toBeGreaterThanOrEqual(10);
     // Past one checkpoint interval, then the kill.
     await sleep(1500);
-    child.kill('SIGKILL');
-    await once(child, 'exit');
+    server.child.kill('SIGKILL');
+    await once(server.child, 'exit');
 
     const t = await startServer({ dataDir: tmp.dir });
     try {
