@@ -9,7 +9,8 @@
 import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startChildServer, treeRssBytes, type ChildServer } from './child-server.js';
+import { startChildServer, type ChildServer } from './child-server.js';
+import { treeRssBytes } from './process-tree.js';
 import { KEYS, tempDir } from './support.js';
 
 const CLIENTS = 200;
