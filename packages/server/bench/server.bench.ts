@@ -129,7 +129,11 @@ function percentiles(values: number[]): { n: number; p50: number; p95: number; p
 }
 
 const mb = (bytes: number): number => Math.round(bytes / 2 ** 20);
-const tally = (statuses: number[]): Record<string, number> => statuses.reduce<Record<string, number>>((t, s) => ({ ...t, [s]: (t[s] ?? 0) + 1 }), {});
+function tally(statuses: number[]): Record<string, number> {
+  const t: Record<string, number> = {};
+  for (const s of statuses) t[s] = (t[s] ?? 0) + 1;
+  return t;
+}
 
 async function mixed(small: Doc[], big: Doc): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'quarry-bench-server-'));
