@@ -9,7 +9,8 @@
 //   read: intake, staging and the queue are measured, not one parser); status counts, peak tree
 //   RSS, worst /healthcheck.
 // QUARRY_BENCH_CLIENTS (default 32), QUARRY_BENCH_SECONDS (default 60), QUARRY_BENCH_PROCESSES (2);
-// QUARRY_BENCH_SERVE_BIN: another build's CLI (bin.js) to compare, e.g. main's checkout.
+// QUARRY_BENCH_SERVE_BIN: another build's CLI (bin.js) to compare, e.g. main's checkout;
+// QUARRY_BENCH_ONLY=burst|mixed runs one of the two.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -225,8 +226,9 @@ async function main(): Promise<void> {
     .filter((n) => !EXCLUDED.has(n))
     .sort()
     .map((name) => ({ name, bytes: readFileSync(join(docsDir, name)) }));
-  await burst();
-  await mixed(small, { name: BIG, bytes: readFileSync(join(docsDir, BIG)) });
+  const only = process.env.QUARRY_BENCH_ONLY;
+  if (only !== 'mixed') await burst();
+  if (only !== 'burst') await mixed(small, { name: BIG, bytes: readFileSync(join(docsDir, BIG)) });
 }
 
 await main();
