@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { WorkflowService } from '@quarry/core';
+import type { WorkflowService } from '@quarry/core/service';
 import type { MultipartLimits } from './multipart.js';
 
 /** What every route module needs. */
