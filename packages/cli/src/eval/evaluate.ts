@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { UserError } from '../user-error.js';
 import { headingScores, scoreDocument, type DocumentScores, type EvalElement, type HeadingScores } from './metrics.js';
 import { referenceTablesOf } from './reference-tables.js';
-import { scoreTables, type PredictedTable, type ReferenceTable, type TableResult } from './table-scores.js';
+import { matchesTableText, scoreTables, type PredictedTable, type ReferenceTable, type TableResult } from './table-scores.js';
 
 /** Table detection and structure scores of one document (tables of the reference with HTML or cells). */
 export interface TableStructureScores {
@@ -58,6 +58,8 @@ export interface EvalReference {
   elements?: EvalElement[];
   /** Tables with HTML: the Table elements with `metadata.text_as_html`, or the `tables` given. */
   tables: ReferenceTable[];
+  /** Table elements without `metadata.text_as_html`: an output table matching one is no false positive. */
+  textTables?: Array<{ text: string; pages?: number[] }>;
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
@@ -101,8 +103,10 @@ export async function readReference(path: string): Promise<EvalReference> {
   try {
     if (Array.isArray(data)) {
       const elements = elementsOf(data);
-      const tables = elements.flatMap((e): ReferenceTable[] => (e.type === 'Table' && e.html ? [{ html: e.html, ...(e.page !== undefined ? { pages: [e.page] } : {}) }] : []));
-      return { elements, tables };
+      const pagesOf = (e: EvalElement) => (e.page !== undefined ? { pages: [e.page] } : {});
+      const tables = elements.flatMap((e): ReferenceTable[] => (e.type === 'Table' && e.html ? [{ html: e.html, ...pagesOf(e) }] : []));
+      const textTables = elements.filter((e) => e.type === 'Table' && !e.html).map((e) => ({ text: e.text, ...pagesOf(e) }));
+      return { elements, tables, textTables };
     }
     return { tables: referenceTablesOf(data) };
   } catch (e) {
@@ -121,10 +125,12 @@ export function outputPathOf(outDir: string, document: string, outNames: readonl
   return join(outDir, withExt.length === 1 ? withExt[0]! : exact);
 }
 
-function tableStructure(output: readonly EvalElement[], tables: readonly ReferenceTable[]): Partial<TableStructureScores> & { found: number } {
+function tableStructure(output: readonly EvalElement[], reference: EvalReference): Partial<TableStructureScores> & { found: number } {
+  const { tables, textTables = [] } = reference;
   const predicted = tablesOfElements(output);
   if (!tables.length && !predicted.length) return { found: 0 };
   const s = scoreTables(predicted, tables);
+  s.false_positives = s.false_positive_tables.filter((i) => !textTables.some((t) => matchesTableText(predicted[i]!, t.text, t.pages))).length;
   const mean = (k: 'teds' | 'teds_s') => (s.tables.length ? s.tables.reduce((a, t) => a + t[k], 0) / s.tables.length : undefined);
   return {
     found: s.tables_found,
@@ -138,7 +144,7 @@ function tableStructure(output: readonly EvalElement[], tables: readonly Referen
 
 /** Scores one document's output against its reference. */
 export function scoreAgainstReference(document: string, output: EvalElement[], reference: EvalReference): EvalRow {
-  const { found, ...tables } = tableStructure(output, reference.tables);
+  const { found, ...tables } = tableStructure(output, reference);
   if (!reference.elements) return { document, tables_found: found, expected_tables: reference.tables.length, ...tables };
   return { document, ...scoreDocument(output, reference.elements), ...headingScores(output, reference.elements), ...tables };
 }

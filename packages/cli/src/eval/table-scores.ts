@@ -47,6 +47,8 @@ export interface DocumentTableScores {
   tables_found: number;
   /** Predicted tables that match no reference table (neither holds half of the other's words). */
   false_positives: number;
+  /** Their indices among the predicted tables. */
+  false_positive_tables: number[];
 }
 
 function counts(toks: readonly string[]): Map<string, number> {
@@ -59,6 +61,18 @@ function overlap(a: Map<string, number>, b: Map<string, number>): number {
   let n = 0;
   for (const [t, k] of a) n += Math.min(k, b.get(t) ?? 0);
   return n;
+}
+
+/**
+ * Whether a predicted table matches a reference table known by its text alone: on one of its pages
+ * (when both pages are known), one of them holds at least half of the other's words.
+ */
+export function matchesTableText(predicted: PredictedTable, text: string, pages?: readonly number[]): boolean {
+  if (pages?.length && predicted.page !== undefined && !pages.includes(predicted.page)) return false;
+  const p = tokens(predicted.text || (predicted.html ? cellText(parseTableHtml(predicted.html) ?? { tag: 'table', colspan: 1, rowspan: 1, text: '', children: [] }) : ''));
+  const r = tokens(text);
+  const common = overlap(counts(p), counts(r));
+  return (r.length > 0 && common >= r.length / 2) || (p.length > 0 && common >= p.length / 2);
 }
 
 function cellText(node: TableNode): string {
@@ -128,5 +142,6 @@ export function scoreTables(predicted: readonly PredictedTable[], reference: rea
     predicted_tables: predicted.length,
     tables_found: tables.filter((t) => t.found).length,
     false_positives: matched.filter((m) => !m).length,
+    false_positive_tables: matched.flatMap((m, i) => (m ? [] : [i])),
   };
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cellsToHtml, predictedTablesOf, referenceTablesOf } from '../../src/eval/reference-tables.js';
-import { scoreTables } from '../../src/eval/table-scores.js';
+import { matchesTableText, scoreTables } from '../../src/eval/table-scores.js';
 import { ROOT } from '../run-cli.js';
 
 const prices = '<table><tr><td>Item</td><td>Price</td></tr><tr><td>apples</td><td>3</td></tr><tr><td>pears</td><td>4</td></tr></table>';
@@ -37,6 +37,15 @@ describe('scoreTables', () => {
       { text: 'pears 4', page: 2 },
     ];
     expect(scoreTables(parts, [{ html: prices, pages: [2] }])).toMatchObject({ tables_found: 1, false_positives: 0 });
+  });
+
+  it('names the false positives, and matches a table known by its text alone', () => {
+    const s = scoreTables([{ text: 'Item Price apples 3 pears 4' }, { text: 'Staff count engineers 12', page: 2 }], [{ html: prices }]);
+    expect(s).toMatchObject({ false_positives: 1, false_positive_tables: [1] });
+    expect(matchesTableText({ text: 'Staff count engineers 12', page: 2 }, 'Staff count engineers 12 designers 3', [2])).toBe(true);
+    expect(matchesTableText({ text: 'Staff count engineers 12', page: 2 }, 'Staff count engineers 12', [3])).toBe(false);
+    expect(matchesTableText({ text: '', html: staff }, 'Name Role Ada')).toBe(true);
+    expect(matchesTableText({ text: 'Quarterly outlook' }, 'Name Role Ada')).toBe(false);
   });
 
   it('scores against the better of two readings', () => {
