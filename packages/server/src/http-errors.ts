@@ -1,5 +1,6 @@
 import { isQuarryError, type ErrorCode, type QuarryError } from '@quarry/core';
 import { scrubValue } from '@quarry/core/service';
+import { diskWriteError } from './disk-errors.js';
 
 /** One entry of a 422 `detail` list, FastAPI style. */
 export interface ValidationDetail {
@@ -11,7 +12,7 @@ export interface ValidationDetail {
 /** What the service answers on an error: `{"detail": ...}` with a status. */
 export interface HttpError {
   status: number;
-  body: { detail: string | ValidationDetail[] };
+  body: { detail: string | ValidationDetail[]; code?: string };
 }
 
 /** HTTP status of each error code the service raises; anything else is a 500. */
@@ -24,6 +25,10 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   WORKFLOW_NOT_UPDATABLE: 409,
   INPUT_TOO_LARGE: 413,
   MULTIPART_INVALID: 400,
+  REQUEST_TIMEOUT: 408,
+  SERVER_BUSY: 503,
+  STORE_UNAVAILABLE: 503,
+  DISK_FULL: 507,
   INVALID_ARGUMENT: 422,
   REQUEST_INVALID: 422,
   SETTINGS_INVALID: 422,
@@ -55,8 +60,13 @@ export function quarryHttpError(e: QuarryError): HttpError {
     const location = typeof e.details.location === 'string' ? e.details.location : 'body';
     return { status, body: { detail: problemsDetail(location, problems as Array<{ code: string; path: string; message: string }>) } };
   }
-  return { status, body: { detail: status === 500 ? 'Internal Server Error' : e.message } };
+  if (status === 500) return { status, body: { detail: 'Internal Server Error' } };
+  // Load, limit and storage answers name their code: clients tell a retryable 503 from another.
+  return { status, body: CODED_STATUSES.has(status) ? { detail: e.message, code: e.code } : { detail: e.message } };
 }
+
+// Statuses whose body carries the error code beside the detail.
+const CODED_STATUSES = new Set([408, 413, 503, 507]);
 
 // busboy reports a malformed multipart body with uncoded errors; these are their messages.
 const BUSBOY_PARSE_ERRORS: ReadonlyArray<[RegExp, string]> = [
@@ -97,6 +107,9 @@ function mapError(e: unknown): HttpError | undefined {
   if (err.statusCode === 400 && err instanceof SyntaxError) {
     return { status: 422, body: { detail: [{ loc: ['body'], msg: `JSON decode error: ${err.message}`, type: 'json_invalid' }] } };
   }
+  // A write that found the disk full, wherever it came from (staging, job files).
+  const full = diskWriteError(e, 'the data directory');
+  if (full) return quarryHttpError(full);
   const multipart = multipartParseDetail(e);
   if (multipart) return { status: 400, body: { detail: multipart } };
   // @fastify/multipart answers 406 for these; 415 and 422 are what they are.

@@ -12,3 +12,5 @@ export { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
 export { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
 export type { LegacyPartitionOptions, LegacyVlmConfig, SimilarityEmbedderConfig } from './legacy/legacy-tools.js';
 export { SERVER_ERROR_CODES } from './errors.js';
+export { DEFAULT_ADMISSION, type AdmissionOptions } from './admission.js';
+export { DEFAULT_REQUEST_TIMEOUTS, type RequestTimeoutOptions } from './request-timeouts.js';

@@ -1,11 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { WorkflowService } from '@quarry/core/service';
+import type { MultipartLimits } from './multipart.js';
 
 /** What every route module needs. */
 export interface RouteContext {
   service: WorkflowService;
   /** Where multipart uploads are streamed before the service takes them over. */
   stagingDir: string;
+  /** Size and count limits of an upload, and how long its body may stall. */
+  uploadLimits: MultipartLimits;
 }
 
 declare module 'fastify' {

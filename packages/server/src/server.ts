@@ -4,12 +4,14 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { type Engine, type Logger, Services } from '@quarry/core';
 import { WorkflowService, type Clock, type Store, type WorkflowServiceOptions } from '@quarry/core/service';
 import { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions } from '@quarry/nodes';
+import { AdmissionGate, type AdmissionLoad, type AdmissionOptions } from './admission.js';
 import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';
 import { httpErrorOf } from './http-errors.js';
 import { LegacyTools, type LegacyPartitionOptions } from './legacy/legacy-tools.js';
 import { scrubLogLine } from './log-scrub.js';
 import { API_PREFIX, buildOpenApi } from './openapi.js';
+import { clientErrorHandler, httpTimeoutOptions, requestTimeouts, type RequestTimeoutOptions } from './request-timeouts.js';
 import type { RouteContext } from './route-context.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -56,12 +58,21 @@ export interface ServerOptions {
    * answer 422 naming the option.
    */
   legacy?: LegacyPartitionOptions;
+  /**
+   * Bounds of the legacy endpoint's queue (documents and bytes accepted and not yet answered):
+   * past them it answers 503 with `Retry-After` and code `SERVER_BUSY`. Default 64 documents, 256 MiB.
+   */
+  admission?: AdmissionOptions;
+  /** Header, body-stall and whole-request timeouts (408 `REQUEST_TIMEOUT`). Default 30 s, 30 s, 5 min. */
+  timeouts?: RequestTimeoutOptions;
 }
 
 /** A server that is set up but maybe not listening yet. */
 export interface QuarryServer {
   app: FastifyInstance;
   service: WorkflowService;
+  /** What the legacy endpoint's queue holds now, and how many requests it refused. */
+  queue(): AdmissionLoad;
   /** Starts listening; resolves with the base URL of the Unstructured workflow API (`http://host:port/api/v1`). */
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /** Stops listening, cancels running jobs (they end STOPPED), closes the store it opened. */
@@ -108,10 +119,15 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
   const ownStore = !options.store;
   const store = options.store ?? SqliteStore.open(path.join(dataDir, 'quarry.db'));
   const limits = { maxFiles: options.service?.inputLimits?.maxFiles ?? 10, maxFileBytes: options.service?.inputLimits?.maxFileBytes ?? 10 * 1024 * 1024 };
+  const timeouts = requestTimeouts(options.timeouts);
   const app = Fastify({
     logger: loggerOption(options.logger),
     routerOptions: { ignoreTrailingSlash: true },
+    http: httpTimeoutOptions(timeouts),
+    requestTimeout: timeouts.requestTimeoutMs,
+    clientErrorHandler: clientErrorHandler(timeouts),
   });
+  const admission = new AdmissionGate(options.admission, limits.maxFileBytes * limits.maxFiles);
   const pool = new PartitionPool(options.partitionPool);
   const services = options.service?.services?.clone() ?? new Services();
   services.set(PARTITION_POOL_SERVICE, pool);
@@ -137,7 +153,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     throw e;
   }
   const legacyTools = legacy;
-  const ctx: RouteContext = { service, stagingDir: path.join(dataDir, 'uploads') };
+  const ctx: RouteContext = { service, stagingDir: path.join(dataDir, 'uploads'), uploadLimits: { ...limits, bodyTimeoutMs: timeouts.bodyTimeoutMs } };
 
   // Empty JSON bodies are read as "no body" (a run may be POSTed with a JSON content type and nothing else).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -170,6 +186,8 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
 
   app.setErrorHandler((err, req, reply) => {
     const mapped = httpErrorOf(err);
+    // A request cut short (408) leaves the rest of its body unread: the connection cannot be reused.
+    if (mapped?.status === 408) reply.header('connection', 'close');
     if (mapped) return reply.code(mapped.status).send(mapped.body);
     req.log.error({ err }, 'request failed');
     return reply.code(500).send({ detail: 'Internal Server Error' });
@@ -188,12 +206,13 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, { pool, maxFileBytes: limits.maxFileBytes });
+  legacyPartitionRoutes(app, ctx, legacyTools, { pool, maxFileBytes: limits.maxFileBytes, admission });
 
   let closed = false;
   return {
     app,
     service,
+    queue: () => admission.load(),
     async listen(listenOptions = {}) {
       const address = await app.listen({ port: listenOptions.port ?? 8080, host: listenOptions.host ?? '127.0.0.1' });
       if (options.partitionPool?.warm) pool.warm();

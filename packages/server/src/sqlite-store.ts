@@ -4,6 +4,7 @@ import path from 'node:path';
 import sqlite, { type Database, type Statement } from 'node-sqlite3-wasm';
 import { quarryError } from '@quarry/core';
 import { COLLECTIONS, type Collection, type CollectionRecords, type Store, type StoreQuery } from '@quarry/core/service';
+import { freeBytes } from './disk-errors.js';
 import './errors.js';
 
 /** Bumped when the table layout changes; the store refuses a newer database than it knows. */
@@ -31,6 +32,7 @@ export class SqliteStore implements Store {
   private constructor(
     private readonly db: Database,
     private readonly ownerFile: string | undefined,
+    private readonly file: string,
   ) {}
 
   /** Opens (creating when missing) the database file; `:memory:` gives a private in-memory database. */
@@ -72,20 +74,37 @@ export class SqliteStore implements Store {
       writeFileSync(owned, `${hostname()} ${process.pid}\n`);
       openHere.add(path.resolve(file));
     }
-    return new SqliteStore(db, owned);
+    return new SqliteStore(db, owned, file);
   }
 
-  private statement(sql: string): Statement {
+  /**
+   * Runs `use` on the cached statement of `sql`. A statement whose step failed keeps the failure
+   * (SQLite's reset returns it again), so it is finalized and prepared anew next time; an I/O
+   * failure becomes `DISK_FULL` or `STORE_UNAVAILABLE`.
+   */
+  private with<T>(sql: string, use: (stmt: Statement) => T): T {
     let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
+    try {
+      if (!stmt) {
+        stmt = this.db.prepare(sql);
+        this.statements.set(sql, stmt);
+      }
+      return use(stmt);
+    } catch (e) {
+      if (stmt) {
+        this.statements.delete(sql);
+        try {
+          stmt.finalize();
+        } catch {
+          // finalize repeats the step's error; the statement is released all the same.
+        }
+      }
+      throw storeIoError(e, this.file) ?? e;
     }
-    return stmt;
   }
 
   async get<C extends Collection>(collection: C, workspace: string, id: string): Promise<CollectionRecords[C] | undefined> {
-    const row = this.statement(`SELECT data FROM ${table(collection)} WHERE id = ? AND workspace = ?`).get([id, workspace]) as { data: string } | null;
+    const row = this.with(`SELECT data FROM ${table(collection)} WHERE id = ? AND workspace = ?`, (st) => st.get([id, workspace])) as { data: string } | null;
     return row ? (JSON.parse(row.data) as CollectionRecords[C]) : undefined;
   }
 
@@ -106,40 +125,38 @@ export class SqliteStore implements Store {
       args.push(...query.statuses);
     }
     const sql = `SELECT data FROM ${table(collection)}${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`;
-    return (this.statement(sql).all(args) as Array<{ data: string }>).map((r) => JSON.parse(r.data) as CollectionRecords[C]);
+    return (this.with(sql, (st) => st.all(args)) as Array<{ data: string }>).map((r) => JSON.parse(r.data) as CollectionRecords[C]);
   }
 
   async put<C extends Collection>(collection: C, record: CollectionRecords[C]): Promise<void> {
     const r = record as { workflow_id?: string; status?: string };
-    const result = this.statement(
+    const result = this.with(
       `INSERT INTO ${table(collection)} (id, workspace, created_at, workflow_id, status, data) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (id) DO UPDATE SET created_at = excluded.created_at, workflow_id = excluded.workflow_id, status = excluded.status, data = excluded.data
        WHERE workspace = excluded.workspace`,
-    ).run([record.id, record.workspace, record.created_at, r.workflow_id ?? null, r.status ?? null, JSON.stringify(record)]);
+      (st) => st.run([record.id, record.workspace, record.created_at, r.workflow_id ?? null, r.status ?? null, JSON.stringify(record)]),
+    );
     // Ids are unique across workspaces; a row never moves to another workspace.
     if (result.changes === 0) throw new Error(`id ${record.id} belongs to another workspace`);
   }
 
   async delete(collection: Collection, workspace: string, id: string): Promise<boolean> {
-    return this.statement(`DELETE FROM ${table(collection)} WHERE id = ? AND workspace = ?`).run([id, workspace]).changes > 0;
+    return this.with(`DELETE FROM ${table(collection)} WHERE id = ? AND workspace = ?`, (st) => st.run([id, workspace]).changes) > 0;
   }
 
   async getDocumentVersion(workspace: string, workflowId: string, recordId: string): Promise<string | undefined> {
-    const row = this.statement('SELECT version FROM document_versions WHERE workspace = ? AND workflow_id = ? AND record_id = ?').get([workspace, workflowId, recordId]) as { version: string } | null;
+    const row = this.with('SELECT version FROM document_versions WHERE workspace = ? AND workflow_id = ? AND record_id = ?', (st) => st.get([workspace, workflowId, recordId])) as { version: string } | null;
     return row?.version;
   }
 
   async setDocumentVersion(workspace: string, workflowId: string, recordId: string, version: string): Promise<void> {
-    this.statement('INSERT INTO document_versions (workspace, workflow_id, record_id, version) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, workflow_id, record_id) DO UPDATE SET version = excluded.version').run([
-      workspace,
-      workflowId,
-      recordId,
-      version,
-    ]);
+    this.with('INSERT INTO document_versions (workspace, workflow_id, record_id, version) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, workflow_id, record_id) DO UPDATE SET version = excluded.version', (st) =>
+      st.run([workspace, workflowId, recordId, version]),
+    );
   }
 
   async deleteDocumentVersions(workspace: string, workflowId: string): Promise<void> {
-    this.statement('DELETE FROM document_versions WHERE workspace = ? AND workflow_id = ?').run([workspace, workflowId]);
+    this.with('DELETE FROM document_versions WHERE workspace = ? AND workflow_id = ?', (st) => st.run([workspace, workflowId]));
   }
 
   async close(): Promise<void> {
@@ -179,6 +196,21 @@ function isAlive(pid: number): boolean {
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+// SQLite's messages for a failed read or write of the file (the VFS reports ENOSPC as an I/O error).
+const IO_FAILURE = /disk I\/O error|database or disk is full|unable to open database file|attempt to write a readonly database/;
+// Below this much free space, an I/O failure is taken for a full disk.
+const FULL_BELOW_BYTES = 1024 * 1024;
+
+/** An I/O failure of the store as `DISK_FULL` (507) or `STORE_UNAVAILABLE` (503); undefined for any other error. */
+function storeIoError(e: unknown, file: string): Error | undefined {
+  if (!(e instanceof Error) || e.name !== 'SQLite3Error' || !IO_FAILURE.test(e.message)) return undefined;
+  const free = file === ':memory:' ? undefined : freeBytes(path.dirname(path.resolve(file)));
+  if (/is full/.test(e.message) || (free !== undefined && free < FULL_BELOW_BYTES)) {
+    return quarryError('DISK_FULL', `No space left to write the store ${file} (${free ?? 'unknown'} bytes free): ${e.message}. Free some space and retry.`, { cause: e, details: { file, free_bytes: free } });
+  }
+  return quarryError('STORE_UNAVAILABLE', `The store ${file} could not be read or written: ${e.message}. Retry later.`, { cause: e, details: { file } });
 }
 
 // Table names come from this fixed list only, never from input.

@@ -2,11 +2,12 @@ import path from 'node:path';
 import { normalizeProvider } from '@quarry/nodes';
 import { createServer, loadApiKeys, type LegacyPartitionOptions, type SimilarityEmbedderConfig } from '@quarry/server';
 import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
+import { serverLimits, type ServeLimitFlags } from '../serve-limits.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry serve`. */
-export interface ServeCommandOptions extends PartitionProcessFlags {
+export interface ServeCommandOptions extends PartitionProcessFlags, ServeLimitFlags {
   /** Port to listen on (default 8080; 0 picks a free one). */
   port?: number | string;
   /** Interface to bind (default 127.0.0.1; use 0.0.0.0 to accept remote clients). */
@@ -71,7 +72,8 @@ export interface ServeHandle {
 
 /**
  * `quarry serve [--port N] [--host H] [--data-dir DIR] [--keys-file F] [--similarity-embedder M]
- * [--vlm-provider P [--vlm-model M] [--vlm-base-url U]]`: starts the REST service and keeps it
+ * [--vlm-provider P [--vlm-model M] [--vlm-base-url U]] [--max-upload-mb N] [--max-queued-documents N]
+ * [--max-queued-mb N] [--retry-after S] [--headers-timeout S] [--body-timeout S] [--request-timeout S]`: starts the REST service and keeps it
  * running until SIGINT or SIGTERM. The banner goes to stderr; stdout carries the JSON request log.
  * API keys are never printed.
  */
@@ -81,7 +83,7 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<Serv
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${String(opts.port)}`);
   const legacy = legacyOptions(opts);
   const { keys, source } = await loadApiKeys({ dataDir, ...(opts.keysFile ? { keysFile: opts.keysFile } : {}) });
-  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' }, legacy, partitionPool: { ...partitionPoolOptions(opts), warm: true } });
+  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' }, legacy, partitionPool: { ...partitionPoolOptions(opts), warm: true }, ...serverLimits(opts) });
   let url: string;
   try {
     url = await server.listen({ port, host: opts.host ?? '127.0.0.1' });

@@ -6,7 +6,7 @@ import { connectorRecord } from './connectors.js';
 import { runtimeConnectorConfig } from './connector-config.js';
 import { checkInputLimits, jobDirs, jobOutputDestination, outputFileId, stageInputFiles, uploadRecordIds, uploadedFilesSource, type InputFile } from './job-files.js';
 import type { JobRecord, WorkflowRecord } from './records.js';
-import type { JobInformation, JobType } from './schemas.js';
+import type { JobInformation, JobType, NodeStat } from './schemas.js';
 import { collectSecrets } from './secrets.js';
 import { busyKey, type ServiceContext } from './service-context.js';
 import { problemAt, requestInvalid, serviceError } from './service-errors.js';
@@ -106,6 +106,18 @@ export async function jobEnded(ctx: ServiceContext, record: JobRecord): Promise<
   if (wf?.ephemeral) await ctx.store.delete('workflows', record.workspace, wf.id);
 }
 
+// What the job's last checkpoint says it finished (a re-run of an incremental workflow skips the written ones).
+function finishedPart(job: JobRecord): string {
+  const last = job.node_stats.at(-1);
+  if (!last || last.success + last.failure === 0) return '';
+  return ` Before it stopped, ${last.success} documents were written and ${job.failed_files.length} failed.`;
+}
+
+// Nothing runs after a restart: documents that were at a node count as failed there.
+function interrupted(stat: NodeStat): NodeStat {
+  return { ...stat, ready: 0, in_progress: 0, failure: stat.failure + stat.in_progress };
+}
+
 /**
  * At open: jobs a crash left SCHEDULED or IN_PROGRESS are marked FAILED (their uploads deleted),
  * and the workflows of on-demand jobs left behind are deleted.
@@ -116,7 +128,8 @@ export async function recoverJobs(ctx: ServiceContext): Promise<void> {
     const was = job.status;
     job.status = 'FAILED';
     job.finished_at = now;
-    job.message = `The service stopped while this job was ${was}; it was marked FAILED when the service started again.`;
+    job.message = `The service stopped while this job was ${was}; it was marked FAILED when the service started again.${finishedPart(job)}`;
+    job.node_stats = job.node_stats.map(interrupted);
     await ctx.store.put('jobs', job);
     await rm(jobDirs(ctx.dataDir, job.id).input, { recursive: true, force: true });
     ctx.logger.warn('job interrupted by a restart marked FAILED', { job_id: job.id, workspace: job.workspace, was });

@@ -7,6 +7,7 @@ import type { Logger } from '../plugin/types.js';
 import type { Job, JobSummary } from '../runtime/events.js';
 import type { StateStore } from '../runtime/state-store.js';
 import type { Clock } from './clock.js';
+import { JobCheckpoint } from './job-checkpoint.js';
 import { NodeStatsTracker } from './node-stats.js';
 import type { JobOutputFile, JobRecord } from './records.js';
 import type { NodeStat } from './schemas.js';
@@ -34,6 +35,7 @@ interface Entry {
   prepared: PreparedJob;
   controller: AbortController;
   tracker: NodeStatsTracker;
+  checkpoint?: JobCheckpoint;
   job?: Job;
   /** Taken off the queue: counts against maxRunning until it ends. */
   started: boolean;
@@ -54,6 +56,8 @@ export interface JobRunnerDeps {
   maxRunning: number;
   /** Documents in flight per job. */
   concurrency: number;
+  /** How often (ms) a running job's progress is stored at most, so a crash leaves it visible (default 1000). */
+  checkpointMs?: number;
   /** Called after a job's final record is stored (deletes an on-demand job's workflow). */
   onEnded(record: JobRecord): Promise<void>;
 }
@@ -167,7 +171,12 @@ export class JobRunner {
         ...(prepared.state ? { state: prepared.state } : {}),
       });
       entry.job = job;
-      job.events$.subscribe((e) => entry.tracker.observe(e));
+      const checkpoint = new JobCheckpoint(record, { tracker: entry.tracker, outputs: prepared.outputs, secrets: prepared.secrets }, this.deps.store, logger, this.deps.checkpointMs ?? 1000);
+      entry.checkpoint = checkpoint;
+      job.events$.subscribe((e) => {
+        entry.tracker.observe(e);
+        checkpoint.observe(e);
+      });
       await this.finish(entry, await job.done);
     } catch (e) {
       await this.finish(entry, undefined, errorMessage(e));
@@ -179,6 +188,7 @@ export class JobRunner {
     const record = prepared.record;
     const secrets = prepared.secrets;
     try {
+      await entry.checkpoint?.stop();
       const now = this.deps.clock.now().toISOString();
       if (summary) {
         record.status = summary.status;

@@ -104,11 +104,15 @@ export class PartitionPool {
     return this.pool.size;
   }
 
-  /** Partitions one document in the next free process; same result and errors as `partitionFile`, plus the pool's. */
-  async partition(bytes: Uint8Array, request: Omit<PartitionFileRequest, 'signal' | 'logger'>, options: PooledPartitionOptions = {}): Promise<Element[]> {
+  /**
+   * Partitions one document in the next free process; same result and errors as `partitionFile`,
+   * plus the pool's. Given `{ path }`, the process reads the file itself (a server's staged upload
+   * then never sits whole in the caller's memory).
+   */
+  async partition(input: Uint8Array | { path: string }, request: Omit<PartitionFileRequest, 'signal' | 'logger'>, options: PooledPartitionOptions = {}): Promise<Element[]> {
     let result: PartitionTaskResult;
     try {
-      result = await this.pool.run({ bytes, request }, options.signal);
+      result = await this.pool.run(input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request }, options.signal);
     } catch (e) {
       if (isQuarryError(e) && POOL_CODES.has(e.code)) throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
       throw e;

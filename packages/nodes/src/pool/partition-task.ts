@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import type { Element, Logger } from '@quarry/core';
 import { partitionFile, type PartitionFileRequest } from '../partition/partition-file.js';
 
-/** One document to partition in a worker: its bytes and the request (without signal and logger). */
+/** One document to partition in a worker: its bytes (or the file holding them) and the request (without signal and logger). */
 export interface PartitionTask {
-  bytes: Uint8Array;
+  bytes?: Uint8Array;
+  /** Read in the worker when there are no `bytes`: a staged upload never sits in the caller's memory. */
+  path?: string;
   request: Omit<PartitionFileRequest, 'signal' | 'logger'>;
 }
 
@@ -31,6 +34,13 @@ export async function handlePartitionTask(task: PartitionTask): Promise<Partitio
     log.push({ level, message, ...(fields ? { fields } : {}) });
   };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const elements = await partitionFile(task.bytes, { ...task.request, logger });
+  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), { ...task.request, logger });
   return { elements, log };
+}
+
+// A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
+async function readBytes(path: string | undefined): Promise<Uint8Array> {
+  if (path === undefined) throw new TypeError('a partition task needs bytes or a path');
+  const b = await readFile(path);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { isQuarryError, type ErrorCode } from '@quarry/core';
 import { detectFileType } from '@quarry/nodes';
 
@@ -29,11 +30,11 @@ const STATUS_BY_CODE: Readonly<Record<string, number>> = {
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-/** The document an error is about: its name, the type the client declared, and its bytes (to detect the type). */
+/** The document an error is about: its name, the type the client declared, and its staged file (to detect the type). */
 export interface FailedUpload {
   filename: string;
   filetype?: string | undefined;
-  bytes: Uint8Array;
+  path: string;
 }
 
 /**
@@ -57,7 +58,9 @@ export async function legacyPartitionError(e: unknown, upload: FailedUpload): Pr
       const mime =
         (typeof details.filetype === 'string' ? details.filetype : undefined) ??
         upload.filetype ??
-        (await detectFileType(upload.bytes, upload.filename).then(
+        (await readFile(upload.path)
+          .then((b) => detectFileType(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), upload.filename))
+          .then(
           (d) => d.mime,
           () => undefined,
         ));

@@ -12,7 +12,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
     if (!req.isMultipart()) {
       throw requestInvalid('body', [problemAt('request.multipart_required', [], 'an on-demand job is sent as multipart/form-data: a request_data field (JSON) and input_files')]);
     }
-    const body = await readMultipart(req, ctx.stagingDir);
+    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
     try {
       const data = body.fields.get('request_data');
       if (!data?.length) throw requestInvalid('body', [problemAt('schema.required', ['request_data'], 'request_data is required: {"template_id": ...} or {"job_nodes": [...]}')]);

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { AdmissionGate } from '../admission.js';
 import { elementToJSON, encodeOrigElements, type Element } from '@quarry/core';
 import type { PartitionFileRequest, PartitionPool, PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
@@ -9,16 +10,24 @@ import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
 import { inflateUpload } from '../legacy/inflate-upload.js';
 import type { LegacyTools } from '../legacy/legacy-tools.js';
 import { LegacyError, legacyPartitionError } from '../legacy/partition-errors.js';
+import type { RouteContext } from '../route-context.js';
 
 /** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
 export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
 const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 
 /** The reference's Python list repr, used in its messages: `['fast', 'hi_res']`. */
-/** Where the legacy endpoint partitions, and how large an (inflated) upload may be. */
+/** Where the legacy endpoint partitions, how large an (inflated) upload may be, and the gate of its queue. */
 export interface LegacyLimits {
   pool: PartitionPool;
   maxFileBytes: number;
+  admission: AdmissionGate;
+}
+
+// A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
+async function readBytes(file: string): Promise<Uint8Array> {
+  const b = await readFile(file);
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
@@ -40,21 +49,19 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
 }
 
 async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits): Promise<Array<Record<string, unknown>>> {
-  // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
-  const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-  let bytes: Uint8Array;
+  // The document stays on disk: the partition process reads it from its staged file.
+  let staged = file.path;
   let filename = file.filename;
   let filetype = form.content_type;
   if (file.mimetype === 'application/gzip' || filename.endsWith('.gz')) {
+    staged = `${file.path}.inflated`;
     try {
-      bytes = asBytes(await inflateUpload(file.path, filename, limits.maxFileBytes));
+      await inflateUpload(file.path, staged, filename, limits.maxFileBytes);
     } catch (e) {
-      throw (await legacyPartitionError(e, { filename, bytes: new Uint8Array() })) ?? e;
+      throw (await legacyPartitionError(e, { filename, path: file.path })) ?? e;
     }
     filename = filename.replace(/\.gz$/, '');
     filetype = form.gz_uncompressed_content_type ?? filetype;
-  } else {
-    bytes = asBytes(await readFile(file.path));
   }
   const strategy = (form.strategy ?? 'auto').toLowerCase() as PartitionStrategy;
   const skipPdf = (form.skip_infer_table_types ?? []).includes('pdf');
@@ -77,15 +84,15 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
       // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
       ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
     };
-    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await limits.pool.partition(bytes, request);
+    elements = strategy === 'vlm' ? await tools.partitionVlm(await readBytes(staged), request, form) : await limits.pool.partition({ path: staged }, request);
   } catch (e) {
-    throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), bytes })) ?? e;
+    throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), path: staged })) ?? e;
   }
   if (form.chunking_strategy) {
     try {
       elements = await chunkElements(elements, form, tools.embed, new AbortController().signal);
     } catch (e) {
-      throw (await legacyPartitionError(e, { filename, bytes })) ?? e;
+      throw (await legacyPartitionError(e, { filename, path: staged })) ?? e;
     }
   }
   return clean(elements, filename, form.coordinates ?? false);
@@ -116,14 +123,15 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
  * corrupt file or form field, 405 on GET; a coded document error also carries its `code`. Documents
- * are partitioned in the server's process pool; a `.gz` upload is inflated within `maxFileBytes`,
- * the size limit of an uploaded file (413 past it).
+ * are partitioned in the server's process pool, which reads each from its staged file; a `.gz`
+ * upload is inflated to disk within `maxFileBytes`, the size limit of an uploaded file (413 past
+ * it). Past the bounds of its queue, a request is answered 503 `SERVER_BUSY` before its body is read.
  */
-export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, tools: LegacyTools, limits: LegacyLimits): void {
+export function legacyPartitionRoutes(app: FastifyInstance, ctx: Pick<RouteContext, 'stagingDir' | 'uploadLimits'>, tools: LegacyTools, limits: LegacyLimits): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
-  app.post('/general/v0/general', async (req, reply) => {
+  app.post('/general/v0/general', { onRequest: limits.admission.hook }, async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
-    const body = await readMultipart(req, stagingDir);
+    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
     try {
       return await handle(
         body.files.filter((f) => f.field === 'files'),
