@@ -61,6 +61,8 @@ export interface ServerOptions {
 export interface QuarryServer {
   app: FastifyInstance;
   service: WorkflowService;
+  /** The processes that partition its documents (their ids, say, to watch them). */
+  pool: PartitionPool;
   /** Starts listening; resolves with the base URL of the workflow API (`http://host:port/api/v1`). */
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /** Stops listening, cancels running jobs (they end STOPPED), closes the store it opened. */
@@ -187,12 +189,14 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, { pool, maxFileBytes: limits.maxFileBytes });
+  // A legacy request gets its documents' time limit from its arrival, queue wait included.
+  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, { pool, maxFileBytes: limits.maxFileBytes, deadlineMs: pool.documentTimeoutMs });
 
   let closed = false;
   return {
     app,
     service,
+    pool,
     async listen(listenOptions = {}) {
       const address = await app.listen({ port: listenOptions.port ?? 8080, host: listenOptions.host ?? '127.0.0.1' });
       if (options.partitionPool?.warm) pool.warm();

@@ -9,6 +9,7 @@ import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
 import { inflateUpload } from '../legacy/inflate-upload.js';
 import type { LegacyTools } from '../legacy/legacy-tools.js';
 import { LegacyError, legacyPartitionError } from '../legacy/partition-errors.js';
+import { requestWork } from '../legacy/request-work.js';
 
 /** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
 export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
@@ -19,6 +20,8 @@ const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 export interface LegacyLimits {
   pool: PartitionPool;
   maxFileBytes: number;
+  /** A request still partitioning this long after it arrived is abandoned, its documents aborted (0: no limit). */
+  deadlineMs: number;
 }
 
 const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
@@ -39,7 +42,7 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits, signal: AbortSignal): Promise<Array<Record<string, unknown>>> {
   // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
   const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
   let bytes: Uint8Array;
@@ -77,13 +80,13 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
       // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
       ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
     };
-    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await limits.pool.partition(bytes, request);
+    elements = strategy === 'vlm' ? await tools.partitionVlm(bytes, request, form) : await limits.pool.partition(bytes, request, { signal });
   } catch (e) {
     throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), bytes })) ?? e;
   }
   if (form.chunking_strategy) {
     try {
-      elements = await chunkElements(elements, form, tools.embed, new AbortController().signal);
+      elements = await chunkElements(elements, form, tools.embed, signal);
     } catch (e) {
       throw (await legacyPartitionError(e, { filename, bytes })) ?? e;
     }
@@ -91,7 +94,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, limits: LegacyLimits): Promise<FastifyReply> {
+async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, limits: LegacyLimits, signal: AbortSignal): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
@@ -106,7 +109,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(f, form, tools, limits));
+  for (const f of files) results.push(await partitionUpload(f, form, tools, limits, signal));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
   return reply.type('application/json').send(results.length === 1 ? results[0] : results);
 }
@@ -117,13 +120,15 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
  * corrupt file or form field, 405 on GET; a coded document error also carries its `code`. Documents
  * are partitioned in the server's process pool; a `.gz` upload is inflated within `maxFileBytes`,
- * the size limit of an uploaded file (413 past it).
+ * the size limit of an uploaded file (413 past it). A client that disconnects, or a request past
+ * `deadlineMs`, has its documents aborted in the pool.
  */
 export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, tools: LegacyTools, limits: LegacyLimits): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
     const body = await readMultipart(req, stagingDir);
+    const work = requestWork(reply, limits.deadlineMs);
     try {
       return await handle(
         body.files.filter((f) => f.field === 'files'),
@@ -131,11 +136,13 @@ export function legacyPartitionRoutes(app: FastifyInstance, stagingDir: string, 
         reply,
         tools,
         limits,
+        work.signal,
       );
     } catch (e) {
       if (e instanceof LegacyError) return reply.code(e.status).send(e.body());
       throw e;
     } finally {
+      work.done();
       await body.cleanup();
     }
   });
