@@ -47,6 +47,12 @@ export interface ServerOptions {
     /** Start the processes when the server starts listening, not on the first document (`quarry serve` does). */
     warm?: boolean;
   };
+  /**
+   * A legacy request still waiting for or partitioning its documents this long after it arrived
+   * (ms) is answered 422 `NODE_TIMEOUT` and its documents are withdrawn from the partition
+   * processes. Default 0: none (each document still has `partitionPool.documentTimeoutMs` once it runs).
+   */
+  legacyDeadlineMs?: number;
   /** Further WorkflowService options (limits, concurrency, templates). */
   service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
   /**
@@ -189,8 +195,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  // A legacy request gets its documents' time limit from its arrival, queue wait included.
-  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, { pool, maxFileBytes: limits.maxFileBytes, deadlineMs: pool.documentTimeoutMs });
+  legacyPartitionRoutes(app, ctx.stagingDir, legacyTools, { pool, maxFileBytes: limits.maxFileBytes, deadlineMs: options.legacyDeadlineMs ?? 0 });
 
   let closed = false;
   return {

@@ -43,14 +43,14 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
     expect(next.body[0].text).toBe('The pool still works.');
   }, 180_000);
 
-  it('stops the document of a request past its time limit and answers NODE_TIMEOUT', async () => {
-    t = await startServer({ dataDir: tmp.dir, partitionPool: { ...NO_KILL, documentTimeoutMs: 4000 } });
+  it('stops the document of a request past its deadline and answers NODE_TIMEOUT', async () => {
+    t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL, legacyDeadlineMs: 4000 });
     const [pid] = t.server.pool.pids;
     const r = await t.call('POST', '/general/v0/general', { form: form([['DA-619p.pdf', big()]], 'files', { strategy: 'fast' }) });
     expect(r.status).toBe(422);
     expect(r.body).toMatchObject({ code: 'NODE_TIMEOUT', detail: 'DA-619p.pdf: not partitioned within 4 s of the request' });
     await untilIdle(pid!);
-    // The request's deadline withdrew the document and the process stopped it: not killed by the pool's own timer.
+    // The request's deadline withdrew the document and the process stopped it on the message.
     expect(t.server.pool.pids).toEqual([pid]);
   }, 180_000);
 

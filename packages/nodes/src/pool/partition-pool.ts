@@ -93,8 +93,6 @@ export function partitionWorkerUrl(): URL {
  */
 export class PartitionPool {
   private readonly pool: ProcessPool<PartitionTask, PartitionTaskResult>;
-  /** A document's time limit in ms (0: none). */
-  readonly documentTimeoutMs: number;
 
   /**
    * Starts one partition process now, ahead of the pool (`quarry partition` calls this first
@@ -110,11 +108,10 @@ export class PartitionPool {
   }
 
   constructor(options: PartitionPoolOptions = {}) {
-    this.documentTimeoutMs = options.documentTimeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS;
     this.pool = new ProcessPool({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
       name: 'partition',
-      taskTimeoutMs: this.documentTimeoutMs,
+      taskTimeoutMs: options.documentTimeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS,
       ...(options.size === undefined ? {} : { size: options.size }),
       ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
       ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }),

@@ -20,7 +20,7 @@ const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 export interface LegacyLimits {
   pool: PartitionPool;
   maxFileBytes: number;
-  /** A request still partitioning this long after it arrived is abandoned, its documents aborted (0: no limit). */
+  /** A request still waiting or partitioning this long after it arrived is abandoned, its documents aborted (0: no limit). */
   deadlineMs: number;
 }
 
