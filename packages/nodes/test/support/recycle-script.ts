@@ -3,7 +3,7 @@
 // and once the pool has recycled it for idleness. Prints one JSON line.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PartitionPool } from '../../src/pool/index.js';
+import { PartitionPool } from '../../src/pool/partition-pool.js';
 
 const PAGE_BYTES = 4096;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
