@@ -4,6 +4,7 @@ import { addIngestCommand } from './commands/ingest-options.js';
 import { positiveInt } from './option-parsers.js';
 import { partitionProcessOptions } from './partition-processes.js';
 import { serveLimitOptions } from './serve-limits.js';
+import { partitionSchedulingOptions } from './partition-scheduling.js';
 
 // Each command's module (and through it pdf.js, tesseract, the SDKs) is imported when the command
 // runs, so `quarry --help` and a small `quarry partition` start quickly.
@@ -99,7 +100,7 @@ export function buildProgram(): Command {
     .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
-  serveLimitOptions(partitionProcessOptions(program.command('serve')))
+  partitionSchedulingOptions(serveLimitOptions(partitionProcessOptions(program.command('serve'))))
     .description('run the REST workflow service (the Unstructured workflow API under /api/v1) and the legacy partition endpoint')
     .option('-p, --port <n>', 'port to listen on (0 picks a free one)', '8080')
     .option('-H, --host <host>', 'interface to bind', '127.0.0.1')

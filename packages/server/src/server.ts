@@ -50,6 +50,12 @@ export interface ServerOptions {
     /** Start the processes when the server starts listening, not on the first document (`quarry serve` does). */
     warm?: boolean;
   };
+  /**
+   * A legacy request still waiting for or partitioning its documents this long after it arrived
+   * (ms) is answered 422 `NODE_TIMEOUT` and its documents are withdrawn from the partition
+   * processes. Default 0: none (each document still has `partitionPool.documentTimeoutMs` once it runs).
+   */
+  legacyDeadlineMs?: number;
   /** Further WorkflowService options (limits, concurrency, templates). */
   service?: Partial<Omit<WorkflowServiceOptions, 'engine' | 'store' | 'dataDir' | 'clock' | 'logger'>>;
   /**
@@ -73,6 +79,8 @@ export interface QuarryServer {
   service: WorkflowService;
   /** What the legacy endpoint's queue holds now, and how many requests it refused. */
   queue(): AdmissionLoad;
+  /** The processes that partition its documents (their ids, say, to watch them). */
+  pool: PartitionPool;
   /** Starts listening; resolves with the base URL of the Unstructured workflow API (`http://host:port/api/v1`). */
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /** Stops listening, cancels running jobs (they end STOPPED), closes the store it opened. */
@@ -206,13 +214,14 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     },
     { prefix: API_PREFIX },
   );
-  legacyPartitionRoutes(app, ctx, legacyTools, { pool, maxFileBytes: limits.maxFileBytes, admission });
+  legacyPartitionRoutes(app, ctx, legacyTools, { pool, maxFileBytes: limits.maxFileBytes, admission, deadlineMs: options.legacyDeadlineMs ?? 0 });
 
   let closed = false;
   return {
     app,
     service,
     queue: () => admission.load(),
+    pool,
     async listen(listenOptions = {}) {
       const address = await app.listen({ port: listenOptions.port ?? 8080, host: listenOptions.host ?? '127.0.0.1' });
       if (options.partitionPool?.warm) pool.warm();

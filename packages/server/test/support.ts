@@ -46,7 +46,7 @@ export interface TestServer {
 }
 
 /** Starts a server listening on port 0 with the test keys, capturing its log output. */
-export async function startServer(options: { dataDir: string; engine?: Engine; clock?: Clock; store?: Store; logs?: string[]; responses?: string[]; service?: ServerOptions['service']; partitionPool?: ServerOptions['partitionPool']; legacy?: ServerOptions['legacy']; admission?: ServerOptions['admission']; timeouts?: ServerOptions['timeouts'] }): Promise<TestServer> {
+export async function startServer(options: { dataDir: string; engine?: Engine; clock?: Clock; store?: Store; logs?: string[]; responses?: string[]; service?: ServerOptions['service']; partitionPool?: ServerOptions['partitionPool']; legacy?: ServerOptions['legacy']; admission?: ServerOptions['admission']; timeouts?: ServerOptions['timeouts']; legacyDeadlineMs?: number }): Promise<TestServer> {
   const logs = options.logs ?? [];
   const responses = options.responses ?? [];
   const stream = new Writable({
@@ -67,6 +67,7 @@ export async function startServer(options: { dataDir: string; engine?: Engine; c
     ...(options.legacy ? { legacy: options.legacy } : {}),
     ...(options.admission ? { admission: options.admission } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
+    ...(options.legacyDeadlineMs ? { legacyDeadlineMs: options.legacyDeadlineMs } : {}),
   });
   const base = await server.listen({ port: 0, host: '127.0.0.1' });
   const origin = base.replace(/\/api\/v1$/, '');

@@ -3,11 +3,12 @@ import { normalizeProvider } from '@quarry/nodes';
 import { createServer, loadApiKeys, type LegacyPartitionOptions, type SimilarityEmbedderConfig } from '@quarry/server';
 import { partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { serverLimits, type ServeLimitFlags } from '../serve-limits.js';
+import { partitionSchedulingPoolOptions, type PartitionSchedulingFlags } from '../partition-scheduling.js';
 import { stopOnSignals } from '../stop-on-signals.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry serve`. */
-export interface ServeCommandOptions extends PartitionProcessFlags, ServeLimitFlags {
+export interface ServeCommandOptions extends PartitionProcessFlags, ServeLimitFlags, PartitionSchedulingFlags {
   /** Port to listen on (default 8080; 0 picks a free one). */
   port?: number | string;
   /** Interface to bind (default 127.0.0.1; use 0.0.0.0 to accept remote clients). */
@@ -73,7 +74,9 @@ export interface ServeHandle {
 /**
  * `quarry serve [--port N] [--host H] [--data-dir DIR] [--keys-file F] [--similarity-embedder M]
  * [--vlm-provider P [--vlm-model M] [--vlm-base-url U]] [--max-upload-mb N] [--max-queued-documents N]
- * [--max-queued-mb N] [--retry-after S] [--headers-timeout S] [--body-timeout S] [--request-timeout S]`: starts the REST service and keeps it
+ * [--max-queued-mb N] [--retry-after S] [--headers-timeout S] [--body-timeout S] [--request-timeout S]
+ * [--small-document-mb MB] [--small-lane-processes N] [--max-documents-per-process N] [--idle-recycle S]
+ * [--partition-deadline S]`: starts the REST service and keeps it
  * running until SIGINT or SIGTERM. The banner goes to stderr; stdout carries the JSON request log.
  * API keys are never printed.
  */
@@ -83,7 +86,15 @@ export async function serveCommand(opts: ServeCommandOptions = {}): Promise<Serv
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UserError(`--port must be an integer from 0 to 65535, got ${String(opts.port)}`);
   const legacy = legacyOptions(opts);
   const { keys, source } = await loadApiKeys({ dataDir, ...(opts.keysFile ? { keysFile: opts.keysFile } : {}) });
-  const server = await createServer({ dataDir, apiKeys: keys, logger: { level: opts.logLevel ?? 'info' }, legacy, partitionPool: { ...partitionPoolOptions(opts), warm: true }, ...serverLimits(opts) });
+  const server = await createServer({
+    dataDir,
+    apiKeys: keys,
+    logger: { level: opts.logLevel ?? 'info' },
+    legacy,
+    partitionPool: { ...partitionPoolOptions(opts), ...partitionSchedulingPoolOptions(opts), warm: true },
+    ...(opts.partitionDeadline ? { legacyDeadlineMs: opts.partitionDeadline * 1000 } : {}),
+    ...serverLimits(opts),
+  });
   let url: string;
   try {
     url = await server.listen({ port, host: opts.host ?? '127.0.0.1' });

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import { errorMessage, QuarryError } from '../errors.js';
-import { workerFailure, type ReadyMessage, type TaskMessage, type WorkerReply, type WorkerReplyMessage, type WorkerTaskHandler } from './worker-protocol.js';
+import { workerFailure, type AbortMessage, type ReadyMessage, type TaskMessage, type WorkerReply, type WorkerReplyMessage, type WorkerTaskHandler } from './worker-protocol.js';
 
 /*
  * The program every process of a ProcessPool runs: it loads the pool's task module (its URL is the
@@ -33,13 +33,23 @@ function answer(id: number, reply: WorkerReply<unknown>): void {
   }
 }
 
-process.on('message', (message: TaskMessage<unknown>) => {
+// The signals of the running tasks, by id: the pool aborts one when its caller gives up.
+const running = new Map<number, AbortController>();
+
+process.on('message', (message: TaskMessage<unknown> | AbortMessage) => {
+  if ('abort' in message) {
+    running.get(message.abort)?.abort(new QuarryError('JOB_ABORTED', 'the task was withdrawn'));
+    return;
+  }
+  const controller = new AbortController();
+  running.set(message.id, controller);
   void handler
-    .then((run) => run(message.task))
+    .then((run) => run(message.task, controller.signal))
     .then(
       (result) => answer(message.id, { ok: true, result }),
       (e: unknown) => answer(message.id, { ok: false, error: workerFailure(e) }),
-    );
+    )
+    .finally(() => running.delete(message.id));
 });
 
 // A parser's stray rejection (pdf.js rejects promises nobody awaits on some broken files) is noted,

@@ -5,7 +5,8 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
-import type { ReadyMessage, TaskMessage, WorkerReplyMessage } from './worker-protocol.js';
+import { LaneQueue, type Lane } from './lane-queue.js';
+import type { AbortMessage, ReadyMessage, TaskMessage, WorkerReplyMessage } from './worker-protocol.js';
 
 export type { WorkerTaskHandler } from './worker-protocol.js';
 
@@ -37,9 +38,40 @@ export interface ProcessPoolOptions {
   memoryLimitMb?: number;
   /** Further Node options of each process, e.g. `['--max-semi-space-size=32']`. */
   execArgv?: string[];
+  /**
+   * A running task whose signal aborts is withdrawn: its caller's promise rejects at once, the
+   * task's own signal aborts in its process, and the process is killed (and replaced) if it has
+   * not stopped within this many ms. Default 1000; 0 kills at once.
+   */
+  abortGraceMs?: number;
+  /** A process is ended and replaced after this many tasks, so that what it accumulates is returned (default 100; 0: never). */
+  maxTasksPerProcess?: number;
+  /**
+   * A process that has run tasks and then sits idle this long is ended, returning its memory; a
+   * warmed pool ({@link ProcessPool.warm}) starts a fresh one in its place (default 30 000; 0: never).
+   */
+  idleTimeoutMs?: number;
+  /**
+   * The small lane: `processes` processes (default 1) beyond `size` that take only tasks of cost at
+   * most `maxCost` (the `cost` given to {@link ProcessPool.run}). While big tasks hold every other
+   * process, small ones start there instead of waiting behind them. They start on demand and end
+   * when idle like the others. Default: no lane, one first-come first-served queue.
+   */
+  smallLane?: { maxCost: number; processes?: number };
+}
+
+/** Per-task options of {@link ProcessPool.run}. */
+export interface PoolRunOptions {
+  /** Withdraws the task: it leaves the queue, or its process is told to stop (and killed after `abortGraceMs`). */
+  signal?: AbortSignal;
+  /** The task's estimated cost (a document's bytes, say), for the small lane; default 0. */
+  cost?: number;
 }
 
 const DEFAULT_MEMORY_LIMIT_MB = 4096;
+const DEFAULT_ABORT_GRACE_MS = 1000;
+const DEFAULT_MAX_TASKS_PER_PROCESS = 100;
+const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
 const MEMORY_CHECK_MS = 100;
 const STDERR_TAIL_CHARS = 4096;
 const PAGE_BYTES = 4096;
@@ -80,7 +112,10 @@ function residentMb(pid: number): number | undefined {
 
 interface Pending<T, R> {
   task: T;
+  cost: number;
   signal: AbortSignal | undefined;
+  /** Its promise has resolved or rejected (a withdrawn task's process may still be stopping). */
+  settled?: boolean;
   resolve(result: R): void;
   reject(error: QuarryError): void;
   onAbort?: () => void;
@@ -102,7 +137,20 @@ interface Slot<T, R> {
   heapLimitMb?: number;
   /** The pool of the process; none while it waits, prestarted, for one. */
   owner?: SlotOwner<T, R>;
-  running?: { id: number; pending: Pending<T, R>; timer?: NodeJS.Timeout; memory?: NodeJS.Timeout };
+  /** Which tasks it takes. */
+  lane: Lane;
+  /** Tasks it has finished. */
+  tasks: number;
+  /** Ends it once it has been idle long enough. */
+  idle?: NodeJS.Timeout;
+  running?: {
+    id: number;
+    pending: Pending<T, R>;
+    timer?: NodeJS.Timeout;
+    memory?: NodeJS.Timeout;
+    /** Set when the task was withdrawn: the process was told to stop and is killed when this fires. */
+    grace?: NodeJS.Timeout;
+  };
 }
 
 /** The command of a worker process: a prestarted process serves a pool whose processes run the same. */
@@ -122,7 +170,7 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
     serialization: 'advanced',
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
-  const slot: Slot<T, R> = { child, stderr: '', ready: false };
+  const slot: Slot<T, R> = { child, stderr: '', ready: false, lane: 'general', tasks: 0 };
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (text: string) => {
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
@@ -171,14 +219,17 @@ function release<T, R>(slot: Slot<T, R>): void {
  * A pool of child processes running one module's task function, for document work that may crash,
  * loop or exhaust memory: a native crash (an image decoder's SIGSEGV), an endless loop or heap
  * exhaustion ends one process, never the caller's. Each process runs one task at a time and is reused
- * across tasks; tasks queue first-come first-served. A task fails alone with a coded error and its
- * process is replaced:
+ * across tasks, up to `maxTasksPerProcess`; one idle for `idleTimeoutMs` is ended, so memory a task
+ * left behind is returned. Tasks queue first-come first-served; with a `smallLane`, small tasks
+ * also start in processes kept for them while big ones hold the others. A task fails alone with a
+ * coded error and its process is replaced:
  *
  * - `DOCUMENT_CRASHED`: the process died (a signal, an exit, an uncaught exception);
  * - `NODE_TIMEOUT`: the task ran past `taskTimeoutMs` (counted once the worker module has loaded);
  * - `DOCUMENT_TOO_LARGE`: the process exhausted its heap or went over `memoryLimitMb`;
- * - `JOB_ABORTED` (or the signal's `QuarryError` reason): the task's signal aborted; a running task's
- *   process is killed at once, so a cancel takes effect mid-document.
+ * - `JOB_ABORTED` (or the signal's `QuarryError` reason): the task's signal aborted; the caller hears
+ *   at once, the running task's process is told to stop (its task function's signal aborts) and is
+ *   killed if it has not within `abortGraceMs`, so a cancel takes effect mid-document.
  *
  * An error the task function throws comes back with its code. Processes start on demand and idle
  * ones do not keep the caller alive.
@@ -191,11 +242,15 @@ function release<T, R>(slot: Slot<T, R>): void {
  * ```
  */
 export class ProcessPool<T, R> {
-  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb'>> & { name: string; heapLimitMb: number | undefined };
+  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb' | 'smallLane'>> & { name: string; heapLimitMb: number | undefined; laneProcesses: number };
   private readonly slots: Array<Slot<T, R>> = [];
-  private readonly queue: Array<Pending<T, R>> = [];
+  /** Processes ended for recycling that have not exited yet. */
+  private readonly retiring = new Set<Slot<T, R>>();
+  private readonly queue: LaneQueue<Pending<T, R>>;
   private nextId = 1;
   private closed = false;
+  /** {@link ProcessPool.warm} was called: keep `size` processes started. */
+  private warmed = false;
   private readonly events: SlotOwner<T, R> = {
     ready: (slot) => this.onReady(slot),
     reply: (slot, message) => this.onReply(slot, message),
@@ -225,20 +280,34 @@ export class ProcessPool<T, R> {
       heapLimitMb: options.heapLimitMb,
       memoryLimitMb: options.memoryLimitMb ?? DEFAULT_MEMORY_LIMIT_MB,
       execArgv: options.execArgv ?? [],
+      abortGraceMs: options.abortGraceMs ?? DEFAULT_ABORT_GRACE_MS,
+      maxTasksPerProcess: options.maxTasksPerProcess ?? DEFAULT_MAX_TASKS_PER_PROCESS,
+      idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      laneProcesses: options.smallLane ? Math.max(0, Math.floor(options.smallLane.processes ?? 1)) : 0,
     };
+    this.queue = new LaneQueue(this.options.laneProcesses > 0 ? options.smallLane?.maxCost : undefined);
   }
 
-  /** Number of live worker processes (they start on demand, up to `size`). */
+  /** Number of live worker processes (they start on demand, up to `size`, plus the small lane's). */
   get size(): number {
     return this.slots.length;
   }
 
-  /** Runs one task in the next free process; `signal` withdraws it (rejecting with its reason, or `JOB_ABORTED`). */
-  run(task: T, signal?: AbortSignal): Promise<R> {
+  /** The ids of the live worker processes. */
+  get pids(): number[] {
+    return this.slots.flatMap((s) => (s.child.pid === undefined ? [] : [s.child.pid]));
+  }
+
+  /**
+   * Runs one task in the next free process that takes it; `signal` (or `options.signal`) withdraws
+   * it, rejecting with its reason or `JOB_ABORTED`.
+   */
+  run(task: T, options: PoolRunOptions | AbortSignal = {}): Promise<R> {
+    const { signal, cost = 0 } = options instanceof AbortSignal ? { signal: options } : options;
     if (this.closed) return Promise.reject(new QuarryError('INVALID_ARGUMENT', `the ${this.options.name}process pool is closed`));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<R>((resolve, reject) => {
-      const pending: Pending<T, R> = { task, signal, resolve, reject };
+      const pending: Pending<T, R> = { task, cost, signal, resolve, reject };
       if (signal) {
         pending.onAbort = () => this.abort(pending, abortError(signal));
         signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -253,7 +322,8 @@ export class ProcessPool<T, R> {
    * process to start and load the worker module (a server calls this when it starts listening).
    */
   warm(): void {
-    while (!this.closed && this.slots.length < this.options.size) this.spawn();
+    this.warmed = true;
+    while (!this.closed && this.count('general') < this.options.size) this.spawn('general');
   }
 
   /** Kills every process; running and queued tasks reject with `JOB_ABORTED`. */
@@ -261,8 +331,8 @@ export class ProcessPool<T, R> {
     if (this.closed) return;
     this.closed = true;
     const error = new QuarryError('JOB_ABORTED', `the ${this.options.name}process pool was closed`);
-    for (const pending of this.queue.splice(0)) this.settle(pending, error);
-    const exits = this.slots.map((slot) => {
+    for (const pending of this.queue.drain()) this.settle(pending, error);
+    const exits = [...this.slots, ...this.retiring].map((slot) => {
       // Kept referenced until it is gone: the caller awaits this. 'exit', not 'close': a grandchild
       // may hold the process's stderr open long after the process is gone.
       hold(slot);
@@ -273,20 +343,35 @@ export class ProcessPool<T, R> {
   }
 
   private dispatch(): void {
-    while (this.queue.length > 0) {
-      const slot = this.slots.find((s) => !s.running) ?? (this.slots.length < this.options.size ? this.spawn() : undefined);
-      if (!slot) return;
-      this.start(slot, this.queue.shift()!);
+    while (!this.closed && this.queue.length > 0) {
+      const slot = this.freeSlot('general') ?? this.freeSlot('small');
+      const pending = slot && this.queue.take(slot.lane);
+      if (!slot || !pending) return;
+      this.start(slot, pending);
     }
   }
 
-  private spawn(): Slot<T, R> {
+  /** An idle process of `lane` (started if the lane has room) when a queued task may run there. */
+  private freeSlot(lane: Lane): Slot<T, R> | undefined {
+    if (!this.queue.hasWork(lane)) return undefined;
+    const idle = this.slots.find((s) => s.lane === lane && !s.running);
+    if (idle) return idle;
+    const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
+    return this.count(lane) < room ? this.spawn(lane) : undefined;
+  }
+
+  private count(lane: Lane): number {
+    return this.slots.filter((s) => s.lane === lane).length;
+  }
+
+  private spawn(lane: Lane): Slot<T, R> {
     const { workerUrl, heapLimitMb, execArgv } = this.options;
     const key = processKey(workerUrl, heapLimitMb, execArgv);
     const at = prestarted.findIndex((p) => p.key === key && p.slot.child.exitCode === null && p.slot.child.signalCode === null);
     // A prestarted process has no owner and no task yet: it is one of this pool's from here on.
     const slot = at >= 0 ? (prestarted.splice(at, 1)[0]!.slot as Slot<T, R>) : forkSlot<T, R>(workerUrl, heapLimitMb, execArgv);
     slot.owner = this.events;
+    slot.lane = lane;
     this.slots.push(slot);
     return slot;
   }
@@ -294,6 +379,7 @@ export class ProcessPool<T, R> {
   private start(slot: Slot<T, R>, pending: Pending<T, R>): void {
     const id = this.nextId++;
     const running: NonNullable<Slot<T, R>['running']> = { id, pending };
+    clearTimeout(slot.idle);
     slot.running = running;
     const { memoryLimitMb, name } = this.options;
     try {
@@ -324,7 +410,7 @@ export class ProcessPool<T, R> {
   private armTimer(slot: Slot<T, R>): void {
     const { taskTimeoutMs, name } = this.options;
     const running = slot.running;
-    if (!running || taskTimeoutMs <= 0) return;
+    if (!running || running.grace || taskTimeoutMs <= 0) return;
     running.timer = setTimeout(() => this.kill(slot, new QuarryError('NODE_TIMEOUT', `the ${name}process did not finish the task within ${taskTimeoutMs} ms`, { details: { timeout_ms: taskTimeoutMs } })), taskTimeoutMs);
   }
 
@@ -333,15 +419,43 @@ export class ProcessPool<T, R> {
     if (!running || running.id !== message.id) return;
     this.finish(slot);
     const { reply } = message;
-    if (reply.ok) running.pending.resolve(reply.result);
-    else this.settle(running.pending, QuarryError.from(reply.error.code, reply.error.message, { details: reply.error.details ?? {} }));
-    this.cleanup(running.pending);
+    const { pending } = running;
+    // A withdrawn task was settled when it was withdrawn; its late answer only frees the process.
+    if (!pending.settled) {
+      if (reply.ok) {
+        pending.settled = true;
+        this.cleanup(pending);
+        pending.resolve(reply.result);
+      } else this.settle(pending, QuarryError.from(reply.error.code, reply.error.message, { details: reply.error.details ?? {} }));
+    }
+    slot.tasks++;
+    this.recycleOrKeep(slot);
     this.dispatch();
+  }
+
+  /** After a task: a process that has run its share is replaced; another is ended once idle long enough. */
+  private recycleOrKeep(slot: Slot<T, R>): void {
+    const { maxTasksPerProcess, idleTimeoutMs } = this.options;
+    if (maxTasksPerProcess > 0 && slot.tasks >= maxTasksPerProcess) this.retire(slot);
+    else if (idleTimeoutMs > 0) slot.idle = setTimeout(() => this.retire(slot), idleTimeoutMs).unref();
+  }
+
+  /** Ends an idle process (it has no task); a warmed pool starts a fresh one in its place. */
+  private retire(slot: Slot<T, R>): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0 || slot.running || this.closed) return;
+    clearTimeout(slot.idle);
+    this.slots.splice(at, 1);
+    this.retiring.add(slot);
+    slot.child.kill('SIGTERM');
+    if (this.warmed && slot.lane === 'general') this.warm();
   }
 
   private onExit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
+    this.retiring.delete(slot);
+    clearTimeout(slot.idle);
     const running = slot.running;
     if (running) {
       this.finish(slot);
@@ -368,10 +482,10 @@ export class ProcessPool<T, R> {
   private kill(slot: Slot<T, R>, error: QuarryError): void {
     const at = this.slots.indexOf(slot);
     if (at >= 0) this.slots.splice(at, 1);
+    clearTimeout(slot.idle);
     const running = slot.running;
     if (running) {
       this.finish(slot);
-      slot.running = undefined;
       this.settle(running.pending, error);
     }
     slot.child.kill('SIGKILL');
@@ -379,26 +493,46 @@ export class ProcessPool<T, R> {
   }
 
   private abort(pending: Pending<T, R>, error: QuarryError): void {
-    const queued = this.queue.indexOf(pending);
-    if (queued >= 0) {
-      this.queue.splice(queued, 1);
+    if (this.queue.remove(pending)) {
       this.settle(pending, error);
       return;
     }
     const slot = this.slots.find((s) => s.running?.pending === pending);
-    if (slot) this.kill(slot, error);
+    if (slot) this.withdraw(slot, error);
+  }
+
+  /**
+   * The caller gave up on a running task: it hears `error` now; the process is told to stop and
+   * keeps serving if it answers within the grace period, else it is killed.
+   */
+  private withdraw(slot: Slot<T, R>, error: QuarryError): void {
+    const running = slot.running;
+    if (!running || running.grace) return;
+    this.settle(running.pending, error);
+    const { abortGraceMs } = this.options;
+    if (abortGraceMs <= 0) return this.kill(slot, error);
+    clearTimeout(running.timer);
+    running.grace = setTimeout(() => this.kill(slot, error), abortGraceMs);
+    try {
+      slot.child.send({ abort: running.id } satisfies AbortMessage);
+    } catch {
+      // The channel is gone: the process is ending anyway, and its exit frees the slot.
+    }
   }
 
   private finish(slot: Slot<T, R>): void {
     const running = slot.running;
     if (!running) return;
     clearTimeout(running.timer);
+    clearTimeout(running.grace);
     clearInterval(running.memory);
     slot.running = undefined;
     release(slot);
   }
 
   private settle(pending: Pending<T, R>, error: QuarryError): void {
+    if (pending.settled) return;
+    pending.settled = true;
     this.cleanup(pending);
     pending.reject(error);
   }

@@ -3,7 +3,9 @@ import { errorMessage, isQuarryError } from '../errors.js';
 /**
  * The task function a {@link ProcessPool} worker module exports as its default export: it takes one
  * task and returns (or resolves to) its result. A thrown `QuarryError` fails that task alone with
- * its code and details; any other throw fails it with `NODE_FAILED`.
+ * its code and details; any other throw fails it with `NODE_FAILED`. `signal` aborts when the pool
+ * withdraws the task (its caller gave up): a task that checks it and stops keeps its process, one
+ * that does not is killed after the pool's grace period.
  *
  * @example
  * ```ts
@@ -12,7 +14,7 @@ import { errorMessage, isQuarryError } from '../errors.js';
  * export default upper;
  * ```
  */
-export type WorkerTaskHandler<T, R> = (task: T) => R | Promise<R>;
+export type WorkerTaskHandler<T, R> = (task: T, signal: AbortSignal) => R | Promise<R>;
 
 /** A task's failure as it crosses back from a worker: a stable code and a message. */
 export interface WorkerFailure {
@@ -31,6 +33,11 @@ export type WorkerReply<R> = { ok: true; result: R } | { ok: false; error: Worke
 export interface TaskMessage<T> {
   id: number;
   task: T;
+}
+
+/** What the pool sends a worker process to withdraw the task of that `id`: the task's signal aborts. */
+export interface AbortMessage {
+  abort: number;
 }
 
 /** What a worker process sends once its task module has loaded (or failed to load). */

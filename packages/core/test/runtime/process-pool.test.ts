@@ -15,6 +15,11 @@ type Result = { pid: number; length: number };
 type Probe = { word: string; ms: number };
 type ProbeResult = { word: string; pid: number; heapLimitMb?: number };
 
+/** Polls a condition every 50 ms until it holds (the test's own timeout bounds the wait). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(50);
+}
+
 describe('ProcessPool', () => {
   let pool: ProcessPool<Task, Result> | undefined;
   let probes: ProcessPool<Probe, ProbeResult> | undefined;
@@ -165,6 +170,69 @@ describe('ProcessPool', () => {
     expect(Date.now() - t0).toBeLessThan(1_000);
     const next = await pool.run({ ms: 1 });
     expect(next.pid).not.toBe(first.pid);
+  }, 30_000);
+
+  it('tells the process of a withdrawn task to stop, and keeps the process when it does', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, abortGraceMs: 30_000 });
+    const first = await probes.run({ word: 'a', ms: 1 });
+    const ac = new AbortController();
+    const waiting = probes.run({ word: 'wait', ms: 0 }, { signal: ac.signal });
+    const next = probes.run({ word: 'b', ms: 1 });
+    setTimeout(() => ac.abort(new Error('gave up')), 200);
+    await expect(waiting).rejects.toMatchObject({ code: 'JOB_ABORTED', message: expect.stringContaining('gave up') });
+    // The next task ran in the same process: it stopped on the message, long before the grace period.
+    await expect(next).resolves.toMatchObject({ word: 'B', pid: first.pid });
+  }, 30_000);
+
+  it('replaces a process after maxTasksPerProcess tasks', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, maxTasksPerProcess: 2 });
+    const pids: number[] = [];
+    for (const word of ['a', 'b', 'c', 'd']) pids.push((await probes.run({ word, ms: 1 })).pid);
+    expect(pids[1]).toBe(pids[0]);
+    expect(pids[2]).not.toBe(pids[0]);
+    expect(pids[3]).toBe(pids[2]);
+  }, 30_000);
+
+  it('ends a process idle for idleTimeoutMs after work; a warmed pool starts a fresh one in its place', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, idleTimeoutMs: 300 });
+    await probes.run({ word: 'a', ms: 1 });
+    expect(probes.size).toBe(1);
+    await until(() => probes!.size === 0);
+    const warm = new ProcessPool<Probe, ProbeResult>({ workerUrl: probeUrl, size: 1, idleTimeoutMs: 300 });
+    try {
+      warm.warm();
+      const [fresh] = warm.pids;
+      const used = await warm.run({ word: 'b', ms: 1 });
+      expect(used.pid).toBe(fresh);
+      await until(() => warm.pids.length === 1 && warm.pids[0] !== fresh);
+      // The fresh process has done nothing: it is kept, not recycled in turn.
+      const [replacement] = warm.pids;
+      await sleep(900);
+      expect(warm.pids).toEqual([replacement]);
+      expect((await warm.run({ word: 'c', ms: 1 })).pid).toBe(replacement);
+    } finally {
+      await warm.close();
+    }
+  }, 30_000);
+
+  it('starts small tasks in the small lane while big ones hold every other process, and never a big one there', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10 } });
+    const done: string[] = [];
+    const track = (p: Promise<ProbeResult>) => p.then((r) => (done.push(r.word), r));
+    const ac = new AbortController();
+    // Holds the general process until aborted; the second big task waits for it.
+    const big1 = probes.run({ word: 'wait', ms: 0 }, { signal: ac.signal, cost: 1000 }).catch(() => done.push('BIG1 withdrawn'));
+    const [general] = probes.pids;
+    const big2 = track(probes.run({ word: 'big2', ms: 1 }, { cost: 1000 }));
+    const small = await Promise.all(['s1', 's2', 's3'].map((word) => track(probes!.run({ word, ms: 1 }, { cost: 10 }))));
+    expect(done).toEqual(['S1', 'S2', 'S3']);
+    expect(new Set(small.map((r) => r.pid)).size).toBe(1);
+    expect(small[0]!.pid).not.toBe(general);
+    ac.abort();
+    await big1;
+    // The queued big task ran in the general process once it was free, not in the idle lane.
+    expect((await big2).pid).toBe(general);
+    expect(done).toEqual(['S1', 'S2', 'S3', 'BIG1 withdrawn', 'BIG2']);
   }, 30_000);
 
   it('withdraws a queued task whose signal aborts without running it', async () => {

@@ -9,11 +9,16 @@ import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
  * misbehave: "fail" throws a coded error, "oops" a plain one; "crash" exits, "segv" dies of a
  * signal, "uncaught" throws outside the task, "rejection" leaves a promise rejection unhandled,
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
- * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB.
+ * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
+ * "wait" works in steps of 10 ms until its signal aborts, then throws its reason.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
  * second and a half, then answer or exit.
  */
-const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number }> = async (task) => {
+const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number }> = async (task, signal) => {
+  if (task.word === 'wait') {
+    while (!signal.aborted) await sleep(10);
+    throw signal.reason;
+  }
   if (task.word === 'heap') return { word: 'HEAP', pid: process.pid, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
   if (task.word.startsWith('linger')) {
     spawn(process.execPath, ['-e', 'setTimeout(() => {}, 1500)'], { stdio: ['ignore', 'ignore', 'inherit'], detached: true }).unref();

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import type { Element, Logger, ServiceKey } from '@quarry/core';
 import { isQuarryError, QuarryError } from '@quarry/core/errors';
 import { ProcessPool } from '@quarry/core/process-pool';
@@ -15,6 +16,8 @@ export const PARTITION_POOL_SERVICE: ServiceKey<PartitionPool> = serviceKey<Part
 
 /** The time limit of one document by default: the runtime's default node timeout. */
 const DEFAULT_DOCUMENT_TIMEOUT_MS = 10 * 60_000;
+/** Documents up to this size may run in the small lane by default. */
+const DEFAULT_SMALL_DOCUMENT_BYTES = 2 * 1024 * 1024;
 // Pool failures that say nothing of the file on their own; the message gets its name.
 const POOL_CODES = new Set(['DOCUMENT_CRASHED', 'DOCUMENT_TOO_LARGE', 'NODE_TIMEOUT']);
 
@@ -34,11 +37,28 @@ export interface PartitionPoolOptions {
   memoryLimitMb?: number;
   /** Another worker module, whose default export partitions one {@link PartitionTask} (tests); default the built-in one. */
   workerUrl?: URL;
+  /**
+   * Documents of at most this many bytes are small: besides the `size` processes, `smallLaneProcesses`
+   * more partition only those, so that a web page or an e-mail does not wait behind a 600-page PDF
+   * holding every other process (default 2 MiB).
+   */
+  smallDocumentBytes?: number;
+  /** Processes kept for small documents, started on demand beyond `size` (default 1; 0: one first-come first-served queue). */
+  smallLaneProcesses?: number;
+  /** A process is replaced after this many documents, returning the memory its parsers kept (default 100; 0: never). */
+  maxDocumentsPerProcess?: number;
+  /** A process idle this long after partitioning is ended, and replaced by a fresh one in a warmed pool (default 30 000 ms; 0: never). */
+  idleTimeoutMs?: number;
+  /** A withdrawn document's process that has not stopped after this many ms is killed (default 1000). */
+  abortGraceMs?: number;
 }
 
 /** Per-document options of {@link PartitionPool.partition}. */
 export interface PooledPartitionOptions {
-  /** Withdraws the document: it leaves the queue, or its process is killed at once and replaced. */
+  /**
+   * Withdraws the document: it leaves the queue, or its process stops it between pages (and is
+   * killed and replaced if it has not stopped within `abortGraceMs`); the call rejects at once.
+   */
   signal?: AbortSignal;
   /** Receives the warnings the partitioners logged in the worker. */
   logger?: Logger;
@@ -96,12 +116,21 @@ export class PartitionPool {
       ...(options.size === undefined ? {} : { size: options.size }),
       ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
       ...(options.memoryLimitMb === undefined ? {} : { memoryLimitMb: options.memoryLimitMb }),
+      ...(options.maxDocumentsPerProcess === undefined ? {} : { maxTasksPerProcess: options.maxDocumentsPerProcess }),
+      ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
+      ...(options.abortGraceMs === undefined ? {} : { abortGraceMs: options.abortGraceMs }),
+      smallLane: { maxCost: options.smallDocumentBytes ?? DEFAULT_SMALL_DOCUMENT_BYTES, processes: options.smallLaneProcesses ?? 1 },
     });
   }
 
-  /** Number of live worker processes (started on demand, up to `size`). */
+  /** Number of live worker processes (started on demand, up to `size`, plus the small lane's). */
   get size(): number {
     return this.pool.size;
+  }
+
+  /** The ids of the live worker processes. */
+  get pids(): number[] {
+    return this.pool.pids;
   }
 
   /**
@@ -112,7 +141,10 @@ export class PartitionPool {
   async partition(input: Uint8Array | { path: string }, request: Omit<PartitionFileRequest, 'signal' | 'logger'>, options: PooledPartitionOptions = {}): Promise<Element[]> {
     let result: PartitionTaskResult;
     try {
-      result = await this.pool.run(input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request }, options.signal);
+      // The size in bytes is the cost that decides whether a document may take the small lane.
+      const cost = input instanceof Uint8Array ? input.byteLength : (await stat(input.path)).size;
+      const task = input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request };
+      result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), cost });
     } catch (e) {
       if (isQuarryError(e) && POOL_CODES.has(e.code)) throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
       throw e;

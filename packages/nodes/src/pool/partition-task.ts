@@ -26,15 +26,16 @@ export interface PartitionTaskResult {
 /**
  * Partitions the document of one pool task with `partitionFile`: its elements, with the log lines
  * collected on the way (a worker has no logger of the job) to travel back beside them. A failure
- * throws `partitionFile`'s coded error, which the pool hands to the caller with its code.
+ * throws `partitionFile`'s coded error, which the pool hands to the caller with its code; `signal`
+ * (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`.
  */
-export async function handlePartitionTask(task: PartitionTask): Promise<PartitionTaskResult> {
+export async function handlePartitionTask(task: PartitionTask, signal?: AbortSignal): Promise<PartitionTaskResult> {
   const log: PartitionLogEntry[] = [];
   const record = (level: PartitionLogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
     log.push({ level, message, ...(fields ? { fields } : {}) });
   };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), { ...task.request, logger });
+  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), { ...task.request, logger, ...(signal ? { signal } : {}) });
   return { elements, log };
 }
 

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -148,6 +149,18 @@ describe('PartitionPool', () => {
     expect(e).toMatchObject({ code: 'NODE_TIMEOUT', message: 'hang.txt: the partition process did not finish the task within 5000 ms', details: { filename: 'hang.txt', timeout_ms: 5000 } });
     await expect(pool.partition(enc.encode('Hello there, this is a sentence.'), { filename: 'ok.txt' })).resolves.toHaveLength(1);
   }, 60_000);
+
+  it.runIf(process.platform === 'linux' && existsSync(corpusDocs))('returns the memory a big document left in its process once the process idles (memory from /proc, in a process of its own)', () => {
+    const script = fileURLToPath(new URL('../support/recycle-script.ts', import.meta.url));
+    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, path.join(corpusDocs, 'DA-619p.pdf')], { cwd: repoRoot, encoding: 'utf8', timeout: 240_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const m = JSON.parse(r.stdout) as { elements: number; freshMb: number; afterMb: number; recycledMb: number; replaced: boolean };
+    expect(m.elements).toBeGreaterThan(1000);
+    // The 619 pages grew the process; its idle replacement is back near where the first one started.
+    expect(m.afterMb, JSON.stringify(m)).toBeGreaterThan(m.freshMb * 1.5);
+    expect(m.replaced).toBe(true);
+    expect(m.recycledMb, JSON.stringify(m)).toBeLessThan(m.freshMb * 1.25);
+  }, 250_000);
 
   it('stops a cancelled job within a second although a process is blocked, and the pool serves the next job', async () => {
     const enc = new TextEncoder();

@@ -11,6 +11,7 @@ import { inflateUpload } from '../legacy/inflate-upload.js';
 import type { LegacyTools } from '../legacy/legacy-tools.js';
 import { LegacyError, legacyPartitionError } from '../legacy/partition-errors.js';
 import type { RouteContext } from '../route-context.js';
+import { requestWork } from '../legacy/request-work.js';
 
 /** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
 export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
@@ -22,6 +23,8 @@ export interface LegacyLimits {
   pool: PartitionPool;
   maxFileBytes: number;
   admission: AdmissionGate;
+  /** A request still waiting or partitioning this long after it arrived is abandoned, its documents aborted (0: no limit). */
+  deadlineMs: number;
 }
 
 // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
@@ -48,7 +51,7 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits, signal: AbortSignal): Promise<Array<Record<string, unknown>>> {
   // The document stays on disk: the partition process reads it from its staged file.
   let staged = file.path;
   let filename = file.filename;
@@ -84,13 +87,13 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
       // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
       ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
     };
-    elements = strategy === 'vlm' ? await tools.partitionVlm(await readBytes(staged), request, form) : await limits.pool.partition({ path: staged }, request);
+    elements = strategy === 'vlm' ? await tools.partitionVlm(await readBytes(staged), request, form) : await limits.pool.partition({ path: staged }, request, { signal });
   } catch (e) {
     throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), path: staged })) ?? e;
   }
   if (form.chunking_strategy) {
     try {
-      elements = await chunkElements(elements, form, tools.embed, new AbortController().signal);
+      elements = await chunkElements(elements, form, tools.embed, signal);
     } catch (e) {
       throw (await legacyPartitionError(e, { filename, path: staged })) ?? e;
     }
@@ -98,7 +101,7 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, limits: LegacyLimits): Promise<FastifyReply> {
+async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, limits: LegacyLimits, signal: AbortSignal): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
@@ -113,7 +116,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(f, form, tools, limits));
+  for (const f of files) results.push(await partitionUpload(f, form, tools, limits, signal));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
   return reply.type('application/json').send(results.length === 1 ? results[0] : results);
 }
@@ -126,12 +129,14 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * are partitioned in the server's process pool, which reads each from its staged file; a `.gz`
  * upload is inflated to disk within `maxFileBytes`, the size limit of an uploaded file (413 past
  * it). Past the bounds of its queue, a request is answered 503 `SERVER_BUSY` before its body is read.
+ * A client that disconnects, or a request past `deadlineMs`, has its documents aborted in the pool.
  */
 export function legacyPartitionRoutes(app: FastifyInstance, ctx: Pick<RouteContext, 'stagingDir' | 'uploadLimits'>, tools: LegacyTools, limits: LegacyLimits): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', { onRequest: limits.admission.hook }, async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
     const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
+    const work = requestWork(reply, limits.deadlineMs);
     try {
       return await handle(
         body.files.filter((f) => f.field === 'files'),
@@ -139,11 +144,13 @@ export function legacyPartitionRoutes(app: FastifyInstance, ctx: Pick<RouteConte
         reply,
         tools,
         limits,
+        work.signal,
       );
     } catch (e) {
       if (e instanceof LegacyError) return reply.code(e.status).send(e.body());
       throw e;
     } finally {
+      work.done();
       await body.cleanup();
     }
   });
