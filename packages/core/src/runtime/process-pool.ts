@@ -510,7 +510,10 @@ export class ProcessPool<T, R> {
     if (!running || running.grace) return;
     this.settle(running.pending, error);
     const { abortGraceMs } = this.options;
-    if (abortGraceMs <= 0) return this.kill(slot, error);
+    if (abortGraceMs <= 0) {
+      this.kill(slot, error);
+      return;
+    }
     clearTimeout(running.timer);
     running.grace = setTimeout(() => this.kill(slot, error), abortGraceMs);
     try {
