@@ -23,6 +23,12 @@ import { tableDescriptionNodes } from './prompter/table-description.node.js';
 import { twopassTable2htmlNode } from './prompter/twopass-table2html.node.js';
 
 /**
+ * The built-in chunkers. The `chunk` helper and `quarry chunk` take their names, aliases and
+ * settings types from the registered chunk nodes, so a new chunker is its file and a line here.
+ */
+export const chunkerNodes = [chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, chunkBySimilarityNode] as const;
+
+/**
  * Every built-in node of @quarry/nodes (partitioners, prompters for enrichment, chunkers and
  * embedders), the document formats the partitioners read and the error codes they throw: the one
  * list of built-in nodes. Each node's file (`<kind>/<subtype>.node.ts`) holds its settings schema,
@@ -45,10 +51,7 @@ export const nodesPlugin = definePlugin({
     twopassTable2htmlNode,
     ...nerNodes,
     ...ocrNodes,
-    chunkByCharacterNode,
-    chunkByTitleNode,
-    chunkByPageNode,
-    chunkBySimilarityNode,
+    ...chunkerNodes,
     azureOpenAIEmbedNode,
     bedrockEmbedNode,
     ibmEmbedNode,

@@ -1,11 +1,10 @@
 import { basename } from 'node:path';
 import { errorMessage, isQuarryError, QuarryError, type Element, type Engine, type Plan, type StreamedDocument, type StreamOptions } from '@quarry/core';
-import type { ChunkerSubtype } from '../chunk/options.js';
-import { chunk, type ChunkSettingsOf } from './chunk.js';
+import { chunk, type ChunkerName, type ChunkSettingsOf } from './chunk.js';
 import { partition, type PartitionOptions } from './partition.js';
 
 /** A chunker and its settings, as a workflow's chunk node has them. */
-export type ChunkStep = { [S in ChunkerSubtype]: { subtype: S; settings?: ChunkSettingsOf[S] } }[ChunkerSubtype];
+export type ChunkStep = { [S in ChunkerName]: { subtype: S; settings?: ChunkSettingsOf[S] } }[ChunkerName];
 
 /** Files to partition (and chunk), one after the other, in this process. */
 export interface FileDocumentsInput {
