@@ -14,7 +14,7 @@ export interface ChunkCommandOptions {
    * `unstructured` and the hosted API: `basic`, `by_title`, `by_page`, `by_similarity`).
    */
   subtype?: string;
-  /** JSON object of chunker node settings (their names or the aliases in {@link CHUNK_SETTING_ALIASES}). */
+  /** JSON object of chunker node settings (the Unstructured workflow API's names or the aliases in {@link CHUNK_SETTING_ALIASES}). */
   settings?: string;
   /** Read one request per line and write one result per line. */
   jsonl?: boolean;
@@ -30,7 +30,7 @@ export interface ChunkCommandIo {
 
 /**
  * Reference-library option names accepted in `--settings`, and the node setting each one sets
- * (REFERENCE.md a2): `combine_under_n_chars` is the legacy API form field; the `chunk_*` names are
+ * (as the Python library unstructured names them): `combine_under_n_chars` is the legacy API form field; the `chunk_*` names are
  * the ingest `ChunkerConfig` fields. The library's own keyword names (`max_characters`,
  * `new_after_n_chars`, `overlap`, `overlap_all`, `combine_text_under_n_chars`,
  * `multipage_sections`, `include_orig_elements`) already are node setting names.

@@ -145,7 +145,7 @@ function nodeValue<T>(v: T | null | undefined): T | undefined {
 }
 
 /**
- * Maps a chunker node's settings onto resolved options. Node defaults follow SPEC.md
+ * Maps a chunker node's settings onto resolved options. Node defaults follow the Unstructured workflow API
  * (`include_orig_elements` false, `multipage_sections` false); the rest are the library's.
  * `multipage_sections` and `combine_text_under_n_chars` apply to `chunk_by_title` only,
  * `similarity_threshold` to `chunk_by_similarity` only; settings that do not apply are ignored here
@@ -179,7 +179,7 @@ export function resolveChunkingOptions(subtype: string, settings: ChunkerNodeSet
 }
 
 /**
- * Validates a `similarity_threshold` (SPEC.md: 0.01 to 0.99; `null` or absent = 0.5).
+ * Validates a `similarity_threshold` (the Unstructured workflow API: 0.01 to 0.99; `null` or absent = 0.5).
  *
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` when out of range or not a number.
  */

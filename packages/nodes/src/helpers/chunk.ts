@@ -67,7 +67,7 @@ function namesOf(registry: Registry): string[] {
  * const definition = await chunkerDefinition('by_title'); // chunkByTitleNode
  * ```
  */
-export async function chunkerDefinition(name: string, plugins: readonly Plugin[] = []): Promise<NodeDefinition<Record<string, unknown>>> {
+export async function chunkerDefinition(name: string, plugins: readonly Plugin[] = []): Promise<NodeDefinition<unknown>> {
   const registry = await registryWith(plugins);
   const definition = registry.findNode('chunk', name);
   if (definition) return definition;
