@@ -263,31 +263,101 @@ describe('the packed packages, installed with npm into a plain project', () => {
     if (hasCorpus) expect(texts[PDF]![0]).toContain('Dense Passage Retrieval for Open-Domain Question Answering');
   });
 
-  it('loads through QuarryLoader and retrieves with @langchain/core (the langchain README example)', () => {
+  it('loads a folder through QuarryLoader and retrieves with @langchain/core (the langchain README example)', () => {
     expect(read('packages/langchain/README.md')).toContain(read('packages/langchain/test/readme-example.ts'));
     writeFileSync(
       join(project, 'langchain.mjs'),
-      `import { retrieve } from './langchain-example.mjs';\nimport { WordEmbeddings } from './word-embeddings.mjs';\nconst hits = await retrieve(process.argv[2], 'which chunking strategy splits on pages?', new WordEmbeddings());\nconsole.log(JSON.stringify(hits));\n`,
+      `import { retrieve } from './langchain-example.mjs';\nimport { WordEmbeddings } from './word-embeddings.mjs';\nconst { hits, failures } = await retrieve(process.argv[2], 'which chunking strategy splits on pages?', new WordEmbeddings());\nconsole.log(JSON.stringify({ hits, failures }));\n`,
     );
     const guide = join(project, 'docs', 'field-guide.md');
-    const hits = runNode(project, 'langchain.mjs', [guide]).result as { pageContent: string; metadata: Record<string, unknown> }[];
+    const { hits, failures } = runNode(project, 'langchain.mjs', [join(project, 'docs')]).result as { hits: { pageContent: string; metadata: Record<string, unknown> }[]; failures: unknown[] };
+    expect(failures).toEqual([]);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.pageContent).toContain('chunk_by_page no yes');
     expect(hits[0]!.metadata).toMatchObject({ filename: 'field-guide.md', type: 'Table', source: guide });
   });
 
-  it('reads through QuarryReader and retrieves with LlamaIndex.TS (the llamaindex README example)', () => {
+  it('reads a folder through QuarryReader and retrieves with LlamaIndex.TS (the llamaindex README example)', () => {
     expect(read('packages/llamaindex/README.md')).toContain(read('packages/llamaindex/test/readme-example.ts'));
     writeFileSync(
       join(project, 'llamaindex.mjs'),
-      `import { retrieve } from './llamaindex-example.mjs';\nimport { WordEmbedding } from './word-embedding.mjs';\nconst hits = await retrieve(process.argv[2], 'which chunking strategy splits on pages?', new WordEmbedding());\nconsole.log(JSON.stringify(hits.map((h) => ({ text: h.node.text, metadata: h.node.metadata, score: h.score }))));\n`,
+      `import { retrieve } from './llamaindex-example.mjs';\nimport { WordEmbedding } from './word-embedding.mjs';\nconst { hits, failures } = await retrieve(process.argv[2], 'which chunking strategy splits on pages?', new WordEmbedding());\nconsole.log(JSON.stringify({ failures, hits: hits.map((h) => ({ text: h.node.text, metadata: h.node.metadata, score: h.score })) }));\n`,
     );
     const guide = join(project, 'docs', 'field-guide.md');
-    const hits = runNode(project, 'llamaindex.mjs', [guide]).result as { text: string; metadata: Record<string, unknown>; score: number }[];
+    const { hits, failures } = runNode(project, 'llamaindex.mjs', [join(project, 'docs')]).result as { hits: { text: string; metadata: Record<string, unknown>; score: number }[]; failures: unknown[] };
+    expect(failures).toEqual([]);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.text).toContain('chunk_by_page no yes');
-    expect(hits[0]!.metadata).toMatchObject({ filename: 'field-guide.md', type: 'Table', source: guide });
+    expect(hits[0]!.metadata).toMatchObject({ filename: 'field-guide.md', type: 'Table', source: guide, file_path: guide, file_name: 'field-guide.md' });
   });
+
+  // The adapters as a RAG team uses them: @langchain/community installed beside with a plain npm
+  // install (it pulls openai 7 through @langchain/openai), then a folder with a sub-folder, a folder
+  // to exclude and a file that fails, read by both adapters in every mode.
+  it('installs @langchain/community beside quarry, and loads a folder with QuarryLoader and QuarryReader: modes, failures, framework metadata', () => {
+    npmInstall(project, ['@langchain/community@1.1.29']);
+    const ls = spawnSync('npm', ['ls', '@langchain/community', '@langchain/core', 'openai', 'llamaindex'], { cwd: project, encoding: 'utf8' });
+    expect(ls.stderr).toBe('');
+    expect(ls.status).toBe(0);
+    expect(ls.stdout).toMatch(/@langchain\/community@1\.1\.29/);
+
+    const dir = join(work, 'adapter-docs');
+    mkdirSync(join(dir, 'notes'), { recursive: true });
+    mkdirSync(join(dir, 'drafts'));
+    copyFileSync(join(repo, 'examples/docs/field-guide.md'), join(dir, 'field-guide.md'));
+    copyFileSync(join(repo, 'examples/docs/quarterly-notes.html'), join(dir, 'notes', 'quarterly-notes.html'));
+    copyFileSync(join(repo, 'examples/docs/release-checklist.txt'), join(dir, 'drafts', 'release-checklist.txt'));
+    writeFileSync(join(dir, 'notes', 'empty.txt'), '');
+    if (hasCorpus) copyFileSync(join(corpus, PDF), join(dir, PDF));
+    writeFileSync(
+      join(project, 'adapters.mjs'),
+      `
+import { QuarryLoader } from '@quarry/langchain';
+import { QuarryReader } from '@quarry/llamaindex';
+const dir = process.argv[2];
+const warnings = [];
+console.warn = (m) => warnings.push(m);
+const out = { warnings };
+const lc = new QuarryLoader(dir, { exclude: ['drafts'] });
+const pages = await lc.load();
+out.lcPaged = pages.map((d) => ({ source: d.metadata.source, loc: d.metadata.loc, id: d.id, length: d.pageContent.length }));
+out.lcFailures = lc.failures.map((f) => [f.source, f.error.code]);
+for (const mode of ['single', 'elements', 'chunks']) out['lc_' + mode] = (await new QuarryLoader(dir, { exclude: ['drafts'], mode }).load()).map((d) => ({ source: d.metadata.source, type: d.metadata.type ?? null, length: d.pageContent.length }));
+out.lcThrow = await new QuarryLoader(dir, { onFailure: 'throw' }).load().then(() => 'loaded', (e) => e.code);
+const li = new QuarryReader({ include: ['*.md', '*.txt', '*.pdf'], exclude: ['drafts'], mode: 'paged' });
+out.liPaged = (await li.loadData([dir])).map((d) => ({ file_name: d.metadata.file_name, file_path: d.metadata.file_path, page_label: d.metadata.page_label ?? null }));
+out.liFailures = li.failures.map((f) => [f.source, f.error.code]);
+const handed = [];
+out.liChunks = (await new QuarryReader({ mode: 'chunks', onFailure: (d) => handed.push(d.source) }).loadData(dir)).length;
+out.liHanded = handed;
+console.log(JSON.stringify(out));
+`,
+    );
+    const { result } = runNode(project, 'adapters.mjs', [dir]);
+    const empty = join(dir, 'notes', 'empty.txt');
+    const guide = join(dir, 'field-guide.md');
+    const html = join(dir, 'notes', 'quarterly-notes.html');
+    // Paged: one Document per page of the PDF (with loc.pageNumber), one per file without pages; the empty file skipped and reported.
+    expect(result.lcPaged.map((d: { source: string; loc?: { pageNumber: number } }) => [d.source, d.loc?.pageNumber ?? null])).toEqual([
+      [guide, null],
+      ...(hasCorpus ? [[join(dir, PDF), 1], [join(dir, PDF), 2]] : []),
+      [html, null],
+    ]);
+    expect(result.lcFailures).toEqual([[empty, 'FILE_EMPTY']]);
+    // Warned once by each load that skipped it: four QuarryLoader loads and one QuarryReader read.
+    expect(result.warnings.filter((w: string) => w.startsWith(`quarry: skipped ${empty}: FILE_EMPTY`))).toHaveLength(5);
+    expect(result.lc_single.map((d: { source: string }) => d.source)).toEqual([guide, ...(hasCorpus ? [join(dir, PDF)] : []), html]);
+    expect(result.lc_elements.some((d: { type: string }) => d.type === 'Title')).toBe(true);
+    expect(result.lc_chunks.every((d: { type: string; length: number }) => ['CompositeElement', 'Table', 'TableChunk'].includes(d.type) && d.length <= 500)).toBe(true);
+    expect(result.lcThrow).toBe('FILE_EMPTY');
+    expect(result.liPaged).toEqual([
+      { file_name: 'field-guide.md', file_path: guide, page_label: null },
+      ...(hasCorpus ? [1, 2].map((n) => ({ file_name: PDF, file_path: join(dir, PDF), page_label: String(n) })) : []),
+    ]);
+    expect(result.liFailures).toEqual([[empty, 'FILE_EMPTY']]);
+    expect(result.liChunks).toBeGreaterThan(5);
+    expect(result.liHanded).toEqual([empty]);
+  }, 900_000);
 
   it('installs the server, the distributed runner and the CLI with no install script but those that load a prebuilt binary', () => {
     expect(fullScripts.filter((p) => !(p in PREBUILT))).toEqual([]);

@@ -85,9 +85,10 @@ export function buildProgram(): Command {
     .command('chunk')
     .description('chunk an element array (or, with --jsonl, one request per line) and print the chunks')
     .argument('[file]', 'element JSON array file, or - for stdin (default: stdin)')
-    .option('--subtype <subtype>', 'chunk_by_character | chunk_by_title | chunk_by_page (or basic, by_title, by_page)')
+    .option('--subtype <subtype>', 'a registered chunker\'s subtype or alias (chunk_by_title or by_title, basic, by_page, ...; a wrong one lists them all)')
     .option('--settings <json>', 'chunker node settings as a JSON object')
     .option('--jsonl', 'read {"subtype","settings","elements"} requests, one per line; write {"chunks"} or {"error"} per line')
+    .option('--plugin <module>', 'register the plugin a module exports by default (a path, or a package installed in the project), so its chunkers can be named; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .action(async (file: string | undefined, opts) => (await import('./commands/chunk.js')).chunkCommand(file, opts));
 
   program

@@ -13,7 +13,7 @@ export type QuarryTextSplitterSettings = ChunkSettingsOf['chunk_by_title'];
  * chunked together, keeping their types (titles, tables) and page numbers. Any other document is
  * one text, partitioned as plain text first (paragraphs; short heading-like lines are titles). Each
  * chunk keeps the first input document's metadata, overlaid with the chunk's own (`element_id`,
- * `type`, `page_number`, ...).
+ * `type`, `page_number`, ...; `loc.pageNumber` is the chunk's page).
  *
  * @example
  * ```ts
@@ -30,7 +30,12 @@ export class QuarryTextSplitter extends BaseDocumentTransformer {
   /** Chunks documents (see the class). */
   async transformDocuments(documents: DocumentInterface[]): Promise<Document[]> {
     const chunks = await chunkFlatDocuments(documents.map((d) => ({ text: d.pageContent, metadata: d.metadata })), this.settings);
-    return chunks.map((c) => new Document({ id: c.id, pageContent: c.text, metadata: { ...c.first.metadata, ...c.metadata } }));
+    return chunks.map((c) => {
+      const metadata: Record<string, unknown> = { ...c.first.metadata, ...c.metadata };
+      // LangChain's page key follows the chunk's own page, not its first document's.
+      if (typeof c.metadata.page_number === 'number') metadata.loc = { pageNumber: c.metadata.page_number };
+      return new Document({ id: c.id, pageContent: c.text, metadata });
+    });
   }
 
   /** The same as {@link transformDocuments}, under the name LangChain's text splitters use. */

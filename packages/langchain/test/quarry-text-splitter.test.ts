@@ -9,7 +9,7 @@ const html = fileURLToPath(new URL('../../../examples/docs/quarterly-notes.html'
 
 describe('QuarryTextSplitter', () => {
   it('chunks loaded elements by title, as the chunk_by_title node does on the same elements', async () => {
-    const loaded = await new QuarryLoader(guide).load();
+    const loaded = await new QuarryLoader(guide, { mode: 'elements' }).load();
     const chunks = await new QuarryTextSplitter({ max_characters: 200 }).splitDocuments(loaded);
     const expected = await chunk((await partition(guide)).filter((e) => e.text.trim() !== ''), 'chunk_by_title', { max_characters: 200 });
     expect(chunks.map((c) => c.pageContent)).toEqual(expected.map((c) => c.text));
@@ -18,7 +18,7 @@ describe('QuarryTextSplitter', () => {
   });
 
   it('chunks each source apart, and works as a Runnable', async () => {
-    const loaded = [...(await new QuarryLoader(guide).load()), ...(await new QuarryLoader(html).load())];
+    const loaded = [...(await new QuarryLoader(guide, { mode: 'elements' }).load()), ...(await new QuarryLoader(html, { mode: 'elements' }).load())];
     const chunks = await new QuarryTextSplitter({ max_characters: 10_000 }).invoke(loaded);
     // With room for everything, one chunk per source: the two files are never joined.
     expect(chunks.map((c) => c.metadata.source).filter((s, i, all) => all.indexOf(s) === i)).toEqual([guide, html]);

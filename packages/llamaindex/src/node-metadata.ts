@@ -1,7 +1,7 @@
 import type { FlatMetadataValue } from '@quarry/core';
 
-/** Metadata LlamaIndex may show the embedding model and the LLM next to a node's text: what places it. */
-const SHOWN = new Set(['filename', 'page_number']);
+/** Metadata LlamaIndex may show the embedding model and the LLM next to a node's text: what places it, in LlamaIndex's names. */
+const SHOWN = new Set(['file_name', 'page_label']);
 
 /**
  * The keys to hide from the embedding model and the LLM: LlamaIndex writes a node's metadata into

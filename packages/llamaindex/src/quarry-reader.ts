@@ -1,56 +1,85 @@
+import { basename } from 'node:path';
 import { Document, type BaseReader } from 'llamaindex';
-import { flatElementMetadata } from '@quarry/core';
-import { textElements, type ChunkStep, type DocumentElements, type DocumentsInput, type PartitionOptions } from '@quarry/nodes';
+import { documentParts, type DocumentElements, type DocumentPart, type DocumentsInput, type FailurePolicy, type FileDocumentsInput, type FileInput, type LoadMode } from '@quarry/nodes';
 import { hiddenKeys } from './node-metadata.js';
 
-/** Options of {@link QuarryReader}. */
-export interface QuarryReaderOptions {
-  /** Partition settings of the workflow's partition node (`strategy`, `ocr_languages`, ...), for paths. */
-  partition?: PartitionOptions;
-  /** Chunk each file's elements (a chunker and its settings), for paths; absent, elements are given as partitioned. */
-  chunk?: ChunkStep;
+/**
+ * Options of {@link QuarryReader}: the mode and failure policy, and for files, which files of a
+ * folder (`include`, `exclude` globs, `recursive`), the partition settings of the workflow's
+ * partition node (`strategy`, `ocr_languages`, ...) and the chunker (`chunk`: mode `chunks`
+ * defaults to `{ subtype: 'chunk_by_title' }`).
+ */
+export interface QuarryReaderOptions extends Omit<FileDocumentsInput, 'paths'> {
   /**
-   * Called with each document that failed (its `error` names the node, code and message); reading
-   * goes on. Absent, the first failure throws a `QuarryError` with the document's code.
+   * One `Document` per element (`elements`), per file (`single`), per page (`paged`, the default:
+   * a format without pages gives one per file) or per `chunk_by_title` chunk (`chunks`).
    */
-  onFailure?: (failed: DocumentElements) => void;
+  mode?: LoadMode;
+  /**
+   * A document that fails: `skip` (the default) leaves it out, warns with `console.warn` and keeps
+   * it in {@link QuarryReader.failures}; `throw` ends the read with a `QuarryError` carrying the
+   * document's code; a function is handed each failed document (`source`, `error.code`, ...).
+   */
+  onFailure?: FailurePolicy;
 }
 
+/** What {@link QuarryReader} reads: a path (file or folder), bytes, a list of them, or a quarry workflow. */
+export type QuarryReaderInput = FileInput | readonly FileInput[] | DocumentsInput;
+
 /**
- * A LlamaIndex reader over quarry: every element (or chunk) with text of every document becomes a
- * `Document` whose text is the element's and whose metadata is the element's, flattened
- * (`element_id`, `type`, `filename`, `page_number`, `languages`, `text_as_html`, ...), plus
- * `source` (the path, or the workflow's record id). Only `filename` and `page_number` are shown to
- * the embedding model and the LLM.
+ * A LlamaIndex reader over quarry: files, folders (walked recursively, with `include` and
+ * `exclude` globs), bytes, or the output of a quarry workflow, partitioned into typed elements and
+ * given as `Document`s per page (default), per file, per element or per chunk. Metadata follows
+ * LlamaIndex's habits, `file_path`, `file_name` and `page_label`, beside quarry's own, flat
+ * (`filename`, `filetype`, `page_number`, `languages`; per element also `element_id`, `type`,
+ * `text_as_html`, ...); only `file_name` and `page_label` are shown to the embedding model and the
+ * LLM. A document that fails is skipped and reported by default.
  *
  * @example
  * ```ts
- * const documents = await new QuarryReader().loadData('report.pdf');
- * const chunks = await new QuarryReader({ chunk: { subtype: 'chunk_by_title' } }).loadData(['a.pdf', 'b.docx']);
+ * const pages = await new QuarryReader().loadData('report.pdf');
+ * const chunks = await new QuarryReader({ include: ['*.pdf', '*.docx'], mode: 'chunks' }).loadData('docs/');
  * const fromWorkflow = await new QuarryReader().loadData({ engine, plan, options: { source } });
  * ```
  */
 export class QuarryReader implements BaseReader<Document> {
+  /** The documents the last read skipped (with `onFailure: 'skip'`), each with its `source` and `error`. */
+  readonly failures: DocumentElements[] = [];
+
   constructor(private readonly options: QuarryReaderOptions = {}) {}
 
-  /** Reads files (a path or paths, with this reader's settings) or a quarry workflow's output. */
-  async loadData(input: string | readonly string[] | DocumentsInput): Promise<Document[]> {
+  /** Reads every document at once. */
+  async loadData(input: QuarryReaderInput): Promise<Document[]> {
     const out: Document[] = [];
     for await (const doc of this.lazyLoadData(input)) out.push(doc);
     return out;
   }
 
-  /** The same documents one at a time, a source document's elements as soon as it is done. */
-  async *lazyLoadData(input: string | readonly string[] | DocumentsInput): AsyncGenerator<Document> {
-    const from: DocumentsInput = typeof input === 'string' || Array.isArray(input) ? { paths: input as string | readonly string[], ...this.fileSettings() } : (input as DocumentsInput);
-    for await (const { element, source } of textElements(from, this.options.onFailure)) {
-      const metadata = { ...flatElementMetadata(element), source };
+  /** The same documents one at a time, a source document's as soon as it is read: memory holds one source document. */
+  async *lazyLoadData(input: QuarryReaderInput): AsyncGenerator<Document> {
+    this.failures.length = 0;
+    const { mode, onFailure, ...files } = this.options;
+    const from: DocumentsInput = isFileInput(input) ? { ...files, paths: input } : input;
+    for await (const part of documentParts(from, { ...(mode ? { mode } : {}), ...(onFailure ? { onFailure } : {}), failures: this.failures })) {
+      const metadata = llamaindexMetadata(part);
       const hidden = hiddenKeys(metadata);
-      yield new Document({ id_: element.element_id, text: element.text, metadata, excludedEmbedMetadataKeys: hidden, excludedLlmMetadataKeys: hidden });
+      yield new Document({ id_: part.id, text: part.text, metadata, excludedEmbedMetadataKeys: hidden, excludedLlmMetadataKeys: hidden });
     }
   }
+}
 
-  private fileSettings(): { partition?: PartitionOptions; chunk?: ChunkStep } {
-    return { ...(this.options.partition ? { partition: this.options.partition } : {}), ...(this.options.chunk ? { chunk: this.options.chunk } : {}) };
-  }
+// LlamaIndex's own keys (`file_path`, `file_name`, `page_label`, as its directory reader and PDF reader write them) beside quarry's.
+function llamaindexMetadata(part: DocumentPart): Record<string, unknown> {
+  const fileName = typeof part.metadata.filename === 'string' ? part.metadata.filename : basename(part.source);
+  return {
+    ...part.metadata,
+    source: part.source,
+    ...(part.path === undefined ? {} : { file_path: part.path }),
+    file_name: fileName,
+    ...(part.pageNumber === undefined ? {} : { page_label: String(part.pageNumber) }),
+  };
+}
+
+function isFileInput(v: QuarryReaderInput): v is FileInput | readonly FileInput[] {
+  return typeof v === 'string' || v instanceof Uint8Array || Array.isArray(v) || 'bytes' in v;
 }

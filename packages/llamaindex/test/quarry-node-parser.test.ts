@@ -9,7 +9,7 @@ const html = fileURLToPath(new URL('../../../examples/docs/quarterly-notes.html'
 
 describe('QuarryNodeParser', () => {
   it('chunks read elements by title, as the chunk_by_title node does, keeping each chunk\'s metadata', async () => {
-    const documents = await new QuarryReader().loadData(guide);
+    const documents = await new QuarryReader({ mode: 'elements' }).loadData(guide);
     const nodes = await new QuarryNodeParser({ max_characters: 200 }).getNodesFromDocuments(documents);
     const expected = await chunk((await partition(guide)).filter((e) => e.text.trim() !== ''), 'chunk_by_title', { max_characters: 200 });
     expect(nodes.map((n) => n.text)).toEqual(expected.map((c) => c.text));
@@ -19,7 +19,7 @@ describe('QuarryNodeParser', () => {
   });
 
   it('links each node to its source document and its neighbours', async () => {
-    const documents = await new QuarryReader().loadData(guide);
+    const documents = await new QuarryReader({ mode: 'elements' }).loadData(guide);
     const nodes = await new QuarryNodeParser({ max_characters: 200 }).getNodesFromDocuments(documents);
     expect((nodes[0]!.relationships[NodeRelationship.SOURCE] as RelatedNodeInfo).nodeId).toBe(documents[0]!.id_);
     expect((nodes[1]!.relationships[NodeRelationship.PREVIOUS] as RelatedNodeInfo).nodeId).toBe(nodes[0]!.id_);
@@ -27,7 +27,7 @@ describe('QuarryNodeParser', () => {
   });
 
   it('runs in an ingestion pipeline, each source chunked apart', async () => {
-    const documents = [...(await new QuarryReader().loadData(guide)), ...(await new QuarryReader().loadData(html))];
+    const documents = [...(await new QuarryReader({ mode: 'elements' }).loadData(guide)), ...(await new QuarryReader({ mode: 'elements' }).loadData(html))];
     const nodes = await new IngestionPipeline({ transformations: [new QuarryNodeParser({ max_characters: 10_000 })] }).run({ documents });
     // With room for everything, only sections and tables part chunks: the two files are never joined.
     const sources = nodes.map((n) => n.metadata.source);

@@ -7,7 +7,8 @@ import { WordEmbedding } from './support/word-embedding.js';
 
 const readme = readFileSync(fileURLToPath(new URL('../README.md', import.meta.url)), 'utf8');
 const example = readFileSync(fileURLToPath(new URL('./readme-example.ts', import.meta.url)), 'utf8');
-const guide = fileURLToPath(new URL('../../../examples/docs/field-guide.md', import.meta.url));
+const docs = fileURLToPath(new URL('../../../examples/docs/', import.meta.url));
+const guide = `${docs}field-guide.md`;
 
 describe('llamaindex README', () => {
   it('quotes the tested example verbatim', () => {
@@ -15,12 +16,13 @@ describe('llamaindex README', () => {
   });
 
   it('the retrieval example finds the table that answers the question, with its metadata', async () => {
-    const hits = await retrieve(guide, 'which chunking strategy splits on pages?', new WordEmbedding());
+    const { hits, failures } = await retrieve(docs, 'which chunking strategy splits on pages?', new WordEmbedding());
+    expect(failures).toEqual([]);
     expect(hits).toHaveLength(2);
     const top = hits[0]!.node as TextNode;
     expect(top).toBeInstanceOf(TextNode);
     expect(top.text).toContain('chunk_by_page no yes');
-    expect(top.metadata).toMatchObject({ filename: 'field-guide.md', filetype: 'text/markdown', type: 'Table', source: guide });
+    expect(top.metadata).toMatchObject({ filename: 'field-guide.md', filetype: 'text/markdown', type: 'Table', source: guide, file_path: guide, file_name: 'field-guide.md' });
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score!);
   });
 });

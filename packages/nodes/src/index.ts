@@ -11,9 +11,11 @@ export { BUILTIN_TEMPLATES } from './templates.js';
 
 // One-call helpers.
 export { partition, type PartitionOptions } from './helpers/partition.js';
-export { chunk, type ChunkSettingsOf } from './helpers/chunk.js';
+export { chunk, chunkerDefinition, chunkerNames, type ChunkCallOptions, type ChunkerName, type ChunkSettingsFor, type ChunkSettingsOf } from './helpers/chunk.js';
 export type { HelperCallOptions } from './helpers/run-node.js';
-export { documentElements, textElements, type ChunkStep, type DocumentElements, type DocumentsInput, type FileDocumentsInput, type SourcedElement, type WorkflowDocumentsInput } from './helpers/document-elements.js';
+export { documentElements, type ChunkStep, type DocumentElements, type DocumentsInput, type FileDocumentsInput, type WorkflowDocumentsInput } from './helpers/document-elements.js';
+export type { FileInput, FolderOptions, NamedBytes } from './helpers/document-files.js';
+export { documentParts, type DocumentPart, type DocumentPartsOptions, type FailurePolicy, type LoadMode } from './helpers/document-parts.js';
 export { chunkFlatDocuments, type FlatChunk, type FlatDocument } from './helpers/chunk-flat-documents.js';
 
 // Partitioning.
@@ -39,6 +41,8 @@ export { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkingOptions,
 export { chunkByCharacterNode } from './chunk/chunk-by-character.node.js';
 export { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
 export { chunkByPageNode } from './chunk/chunk-by-page.node.js';
+export { chunkerNode, type ChunkerDefinition, type ChunkFunction } from './chunk/chunker-node.js';
+export { CHUNK_COMMON_SHAPE, chunkerSettings } from './chunk/chunk-settings.js';
 export { createSimilarityEmbedder, type SimilarityEmbedder } from './chunk/similarity-embedder.js';
 
 // Providers: one client interface over the vendors' SDKs, shared per job.

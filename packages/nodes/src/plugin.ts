@@ -25,6 +25,12 @@ import { twopassTable2htmlNode } from './prompter/twopass-table2html.node.js';
 import { BUILTIN_TEMPLATES } from './templates.js';
 
 /**
+ * The built-in chunkers. The `chunk` helper and `quarry chunk` take their names, aliases and
+ * settings types from the registered chunk nodes, so a new chunker is its file and a line here.
+ */
+export const chunkerNodes = [chunkByCharacterNode, chunkByTitleNode, chunkByPageNode, chunkBySimilarityNode] as const;
+
+/**
  * Every built-in node of @quarry/nodes (partitioners, prompters for enrichment, chunkers and
  * embedders), the document formats the partitioners read, the error codes they throw, the
  * problem codes their rules report and the workflow templates made of them: the one list of
@@ -48,10 +54,7 @@ export const nodesPlugin = definePlugin({
     twopassTable2htmlNode,
     ...nerNodes,
     ...ocrNodes,
-    chunkByCharacterNode,
-    chunkByTitleNode,
-    chunkByPageNode,
-    chunkBySimilarityNode,
+    ...chunkerNodes,
     azureOpenAIEmbedNode,
     bedrockEmbedNode,
     ibmEmbedNode,

@@ -1,29 +1,25 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { elementsFromJSON, elementToJSON, errorMessage, isQuarryError, parseSettings, QuarryError, type Element, type NodeDefinition } from '@quarry/core';
-import {
-  chunkByCharacter,
-  chunkByCharacterNode,
-  chunkByPage,
-  chunkByPageNode,
-  chunkByTitle,
-  chunkByTitleNode,
-  resolveChunkingOptions,
-  type ChunkerNodeSettings,
-  type ChunkingOptions,
-} from '@quarry/nodes';
+import { elementsFromJSON, elementToJSON, errorMessage, isQuarryError, parseSettings, QuarryError, type Element, type Plugin } from '@quarry/core';
+import { chunk, chunkerDefinition, chunkerNames, type ChunkerNodeSettings } from '@quarry/nodes';
+import { loadPlugins } from '../plugins.js';
 import { readJsonFile } from '../read-json.js';
 import { UserError } from '../user-error.js';
 
 /** Options of `quarry chunk`. */
 export interface ChunkCommandOptions {
-  /** Chunker subtype or a reference-library strategy name (see {@link CHUNK_SUBTYPE_NAMES}). */
+  /**
+   * A registered chunker's subtype (`chunk_by_title`) or alias (the names of the Python library
+   * `unstructured` and the hosted API: `basic`, `by_title`, `by_page`, `by_similarity`).
+   */
   subtype?: string;
   /** JSON object of chunker node settings (the Unstructured workflow API's names or the aliases in {@link CHUNK_SETTING_ALIASES}). */
   settings?: string;
   /** Read one request per line and write one result per line. */
   jsonl?: boolean;
+  /** Modules whose default export is a plugin (or a list of them): their chunkers can be named too. */
+  plugin?: string[];
 }
 
 /** Where the command reads and writes; the process streams by default. */
@@ -31,33 +27,6 @@ export interface ChunkCommandIo {
   stdin: Readable;
   stdout: Writable;
 }
-
-type CliChunkerSubtype = 'chunk_by_character' | 'chunk_by_title' | 'chunk_by_page';
-
-interface Chunker {
-  node: NodeDefinition<ChunkerNodeSettings>;
-  chunk(elements: Element[], options: ChunkingOptions): Element[];
-}
-
-const CHUNKERS: Record<CliChunkerSubtype, Chunker> = {
-  chunk_by_character: { node: chunkByCharacterNode, chunk: chunkByCharacter },
-  chunk_by_title: { node: chunkByTitleNode, chunk: chunkByTitle },
-  chunk_by_page: { node: chunkByPageNode, chunk: chunkByPage },
-};
-
-/**
- * Accepted `--subtype` values: the chunker node subtypes and the reference names for them
- * (`basic` and `by_title` of the open-source library, `by_page` of the hosted API). The names only
- * pick the strategy: settings and their defaults are always the node's.
- */
-export const CHUNK_SUBTYPE_NAMES: Readonly<Record<string, CliChunkerSubtype>> = {
-  chunk_by_character: 'chunk_by_character',
-  chunk_by_title: 'chunk_by_title',
-  chunk_by_page: 'chunk_by_page',
-  basic: 'chunk_by_character',
-  by_title: 'chunk_by_title',
-  by_page: 'chunk_by_page',
-};
 
 /**
  * Reference-library option names accepted in `--settings`, and the node setting each one sets
@@ -77,22 +46,8 @@ export const CHUNK_SETTING_ALIASES: Readonly<Record<string, keyof ChunkerNodeSet
   chunk_include_orig_elements: 'include_orig_elements',
 };
 
-const SUBTYPE_LIST = 'chunk_by_character, chunk_by_title, chunk_by_page (or the reference names basic, by_title, by_page)';
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function resolveSubtype(name: unknown): CliChunkerSubtype {
-  if (typeof name !== 'string' || name === '') {
-    throw new QuarryError('INVALID_ARGUMENT', `a chunker subtype is required: one of ${SUBTYPE_LIST}`);
-  }
-  const subtype = Object.hasOwn(CHUNK_SUBTYPE_NAMES, name) ? CHUNK_SUBTYPE_NAMES[name] : undefined;
-  if (subtype) return subtype;
-  if (name === 'chunk_by_similarity' || name === 'by_similarity') {
-    throw new QuarryError('INVALID_ARGUMENT', `${name} needs an embedding model for its similarities; the chunk command has none (use it in a workflow)`);
-  }
-  throw new QuarryError('UNKNOWN_NODE', `unknown chunker subtype "${name}"; expected one of ${SUBTYPE_LIST}`, { details: { subtype: name } });
 }
 
 // Renames reference-library option names to node setting names; both forms of one setting must agree.
@@ -109,25 +64,34 @@ function canonicalSettings(settings: Record<string, unknown>): Record<string, un
 }
 
 /**
- * Chunks one request: `subtype` (a name of {@link CHUNK_SUBTYPE_NAMES}), node `settings` (an object,
- * aliases allowed) and `elements` (an element JSON array), as the chunker node would.
+ * Chunks one request: `subtype` (a registered chunker's subtype or alias), node `settings` (an
+ * object, aliases allowed) and `elements` (an element JSON array), with the `chunk` helper of
+ * @quarry/nodes, so the command and the library take the same names and settings.
  *
- * @throws QuarryError `UNKNOWN_NODE` (subtype), `INVALID_ARGUMENT` (no subtype, similarity),
- *   `SETTINGS_INVALID` (settings), `CHUNKING_OPTIONS_INVALID`, `ELEMENT_INVALID` (elements).
+ * @throws QuarryError `INVALID_ARGUMENT` (no subtype), `SETTINGS_INVALID` (an unknown chunker,
+ *   listing the valid ones; settings), `CHUNKING_OPTIONS_INVALID`, `ELEMENT_INVALID` (elements).
  */
-export function chunkRequest(subtype: unknown, settings: unknown, elements: unknown): Element[] {
-  const resolved = resolveSubtype(subtype);
-  const { node, chunk } = CHUNKERS[resolved];
+export async function chunkRequest(subtype: unknown, settings: unknown, elements: unknown, plugins: readonly Plugin[] = []): Promise<Element[]> {
+  if (typeof subtype !== 'string' || subtype === '') {
+    throw new QuarryError('INVALID_ARGUMENT', `a chunker subtype is required: ${await chunkerList(plugins)}`);
+  }
+  const definition = await chunkerDefinition(subtype, plugins);
   if (settings !== undefined && settings !== null && !isRecord(settings)) {
     throw new QuarryError('SETTINGS_INVALID', `settings must be a JSON object, got ${Array.isArray(settings) ? 'an array' : typeof settings}`);
   }
-  const parsed = parseSettings(node.settings, canonicalSettings(settings ?? {}));
+  const canonical = canonicalSettings(settings ?? {});
+  // Checked here too, for the command's wording of each problem.
+  const parsed = parseSettings(definition.settings, canonical);
   if (!parsed.ok) {
     const problems = parsed.problems.map((p) => (p.path ? `${p.path.slice(1)}: ${p.message}` : p.message)).join('; ');
-    throw new QuarryError('SETTINGS_INVALID', `invalid ${resolved} settings: ${problems}`, { details: { problems: parsed.problems } });
+    throw new QuarryError('SETTINGS_INVALID', `invalid ${definition.subtype} settings: ${problems}`, { details: { problems: parsed.problems } });
   }
   const input = elementsFromJSON(elements, { source: 'elements' });
-  return chunk(input, resolveChunkingOptions(resolved, parsed.value));
+  return chunk(input, definition.subtype, canonical, { plugins });
+}
+
+async function chunkerList(plugins: readonly Plugin[]): Promise<string> {
+  return `one of ${(await chunkerNames(plugins)).join(', ')}`;
 }
 
 // Settings given with --settings: the defaults of every request (JSONL lines override them).
@@ -144,7 +108,7 @@ function parseSettingsOption(text: string | undefined): Record<string, unknown> 
 }
 
 // One JSONL request's output line, and whether it succeeded.
-function lineResult(line: string, defaults: { subtype?: string; settings: Record<string, unknown> }): { line: string; ok: boolean } {
+async function lineResult(line: string, defaults: { subtype?: string; settings: Record<string, unknown> }, plugins: readonly Plugin[]): Promise<{ line: string; ok: boolean }> {
   try {
     let request: unknown;
     try {
@@ -156,7 +120,7 @@ function lineResult(line: string, defaults: { subtype?: string; settings: Record
     if (!Array.isArray(request.elements)) throw new QuarryError('INVALID_ARGUMENT', 'request needs "elements": an element array');
     const settings = request.settings === undefined || request.settings === null ? {} : request.settings;
     const merged = isRecord(settings) ? { ...defaults.settings, ...settings } : settings;
-    const chunks = chunkRequest(request.subtype ?? defaults.subtype, merged, request.elements);
+    const chunks = await chunkRequest(request.subtype ?? defaults.subtype, merged, request.elements, plugins);
     return { line: JSON.stringify({ chunks: chunks.map(elementToJSON) }), ok: true };
   } catch (e) {
     // Anything else is a chunker failure, reported like a node that threw.
@@ -165,7 +129,7 @@ function lineResult(line: string, defaults: { subtype?: string; settings: Record
   }
 }
 
-async function runJsonl(file: string | undefined, opts: ChunkCommandOptions, io: ChunkCommandIo): Promise<number> {
+async function runJsonl(file: string | undefined, opts: ChunkCommandOptions, io: ChunkCommandIo, plugins: readonly Plugin[]): Promise<number> {
   const defaults = { subtype: opts.subtype, settings: parseSettingsOption(opts.settings) };
   const input = file === undefined || file === '-' ? io.stdin : createReadStream(file, 'utf8');
   const opened = new Promise<void>((resolve, reject) => {
@@ -182,7 +146,7 @@ async function runJsonl(file: string | undefined, opts: ChunkCommandOptions, io:
   let failed = 0;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
     if (line.trim() === '') continue;
-    const result = lineResult(line, defaults);
+    const result = await lineResult(line, defaults, plugins);
     if (!result.ok) failed++;
     if (!io.stdout.write(`${result.line}\n`)) await new Promise((resolve) => io.stdout.once('drain', resolve));
   }
@@ -210,12 +174,13 @@ async function readAll(stream: Readable): Promise<string> {
  * some request failed). Outside `--jsonl` a bad input throws {@link UserError} (exit 2).
  */
 export async function runChunkCommand(file: string | undefined, opts: ChunkCommandOptions, io: ChunkCommandIo): Promise<number> {
-  if (opts.jsonl) return runJsonl(file, opts, io);
+  const plugins = await loadPlugins(opts.plugin ?? []);
+  if (opts.jsonl) return runJsonl(file, opts, io, plugins);
   const settings = parseSettingsOption(opts.settings);
-  if (opts.subtype === undefined) throw new UserError(`--subtype is required: one of ${SUBTYPE_LIST}`);
+  if (opts.subtype === undefined) throw new UserError(`--subtype is required: ${await chunkerList(plugins)}`);
   // Subtype and settings are checked before the input is read, so a typo fails fast.
   try {
-    chunkRequest(opts.subtype, settings, []);
+    await chunkRequest(opts.subtype, settings, [], plugins);
   } catch (e) {
     throw new UserError(isQuarryError(e) ? e.message : errorMessage(e));
   }
@@ -223,7 +188,7 @@ export async function runChunkCommand(file: string | undefined, opts: ChunkComma
   if (!Array.isArray(elements)) throw new UserError(`${file === undefined || file === '-' ? 'stdin' : file} must hold a JSON array of elements`);
   let chunks: Element[];
   try {
-    chunks = chunkRequest(opts.subtype, settings, elements);
+    chunks = await chunkRequest(opts.subtype, settings, elements, plugins);
   } catch (e) {
     if (isQuarryError(e) && (e.code === 'ELEMENT_INVALID' || e.code === 'CHUNKING_OPTIONS_INVALID')) throw new UserError(e.message);
     throw e;
@@ -233,8 +198,9 @@ export async function runChunkCommand(file: string | undefined, opts: ChunkComma
 }
 
 /**
- * `quarry chunk [FILE] --subtype SUBTYPE [--settings JSON] [--jsonl]`: chunks an element array
- * (FILE, or stdin when FILE is `-` or absent) and prints the chunk array.
+ * `quarry chunk [FILE] --subtype SUBTYPE [--settings JSON] [--jsonl] [--plugin MODULE]`: chunks an
+ * element array (FILE, or stdin when FILE is `-` or absent) and prints the chunk array. `--plugin`
+ * registers a plugin module's chunkers beside the built-in ones.
  *
  * With `--jsonl` every input line is a request `{"subtype", "settings", "elements"}` (`--subtype`
  * and `--settings` give defaults; a line's settings override them key by key) and every request

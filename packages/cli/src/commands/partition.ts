@@ -1,11 +1,10 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { Logger } from '@quarry/core';
 import { elementToJSON } from '@quarry/core/element';
 import { errorMessage, isQuarryError } from '@quarry/core/errors';
-import { silentLogger } from '@quarry/core/logger';
 import type { PartitionStrategy, PdfEngine } from '@quarry/nodes';
 import { PartitionPool } from '@quarry/nodes/pool';
+import { cliLogger, type LineWriter } from '../cli-logger.js';
 import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
 
@@ -43,14 +42,19 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
   if (!opts.output && files.length > 1) throw new UserError('--output DIR is required when partitioning several files');
   if (opts.output) await mkdir(opts.output, { recursive: true });
   const pool = new PartitionPool(partitionPoolOptions(opts));
+  // Several files get the progress bar `quarry run` draws; warnings and failures print above it.
+  const progress = files.length > 1 ? (await import('../progress.js')).documentProgress(files.length) : undefined;
+  const write: LineWriter = (line) => (progress ? progress.log(line) : void process.stderr.write(line));
   let failed = 0;
   const one = async (file: string): Promise<void> => {
     try {
-      await partitionOne(pool, file, opts);
+      await partitionOne(pool, file, opts, write);
+      progress?.tick(basename(file));
     } catch (e) {
       failed++;
+      progress?.tick(basename(file), 'failed');
       const what = e instanceof UserError ? e.message : isQuarryError(e) ? `${file}: ${e.code}: ${e.message}` : `${file}: ${errorMessage(e)}`;
-      process.stderr.write(`quarry: ${what}\n`);
+      write(`quarry: ${what}\n`);
     }
   };
   try {
@@ -60,6 +64,7 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
       while (next < files.length) await one(files[next++]!);
     }));
   } finally {
+    progress?.stop();
     await pool.close();
   }
   if (files.length > 1 || opts.output) process.stderr.write(`${files.length - failed} partitioned, ${failed} failed\n`);
@@ -67,18 +72,8 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
 }
 
 // A partitioner's warnings (an OCR language without data, a page that could not be read) go to
-// stderr beside the errors, where the user of the command looks; the rest stays quiet.
-function warningLogger(file: string, quiet: boolean): Logger {
-  return {
-    ...silentLogger,
-    warn: (message) => {
-      if (!quiet) process.stderr.write(`quarry: warning: ${file}: ${message}\n`);
-    },
-    error: (message) => process.stderr.write(`quarry: ${file}: ${message}\n`),
-  };
-}
-
-async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCommandOptions): Promise<void> {
+// stderr beside the errors, where the user of the command looks, worded as every command words them.
+async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCommandOptions, write: LineWriter): Promise<void> {
   const path = resolve(file);
   let bytes: Uint8Array;
   try {
@@ -97,7 +92,7 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
     encoding: opts.encoding,
     unique_element_ids: opts.uniqueElementIds,
     ...(opts.pdfEngine ? { pdf_engine: opts.pdfEngine as PdfEngine } : {}),
-  }, { logger: warningLogger(file, opts.quiet ?? false) });
+  }, { logger: cliLogger({ quiet: opts.quiet ?? false, file, write }) });
   const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
   if (!opts.output) {
     process.stdout.write(json);

@@ -3,13 +3,14 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileStateStore, SECRET_MASK, consoleLogger, maskValuePasswords, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput, Services } from '@quarry/core';
+import { FileStateStore, SECRET_MASK, maskValuePasswords, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput, Services } from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
 import { runDistributed } from '@quarry/distributed';
 import { distributedSecret } from '../distributed-secret.js';
 import { PARTITION_POOL_SERVICE, PartitionPool } from '@quarry/nodes';
 import { defaultEngine } from '../engine.js';
 import { readConnectorFile, type ConnectorFile } from '../ingest/connector-file.js';
+import { cliLogger } from '../cli-logger.js';
 import { attachProgress } from '../progress.js';
 import { readJsonFile } from '../read-json.js';
 import { UserError } from '../user-error.js';
@@ -67,8 +68,9 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   if (opts.redis === undefined && opts.queue !== undefined) throw new UserError('run: --queue needs --redis');
   const engine = defaultEngine();
   const plan = engine.build(body);
-  const shown = consoleLogger();
-  const logger = opts.quiet ? { ...shown, warn: () => {} } : shown;
+  // Warnings and failures read as `quarry partition` prints them, above the progress bar once it is drawn.
+  let above: { log(line: string): void } | undefined;
+  const logger = cliLogger({ quiet: opts.quiet ?? false, write: (line) => (above ? above.log(line) : void process.stderr.write(line)) });
   const ac = new AbortController();
   // One state file per workflow, source and destination. Local runs keep it beside the outputs.
   const from = input ?? `search_index:${describeIndex(sourceFile!)}`;
@@ -113,7 +115,7 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
         services: new Services().set(PARTITION_POOL_SERVICE, pool),
       });
     }
-    if (opts.progress) attachProgress(job);
+    if (opts.progress) above = attachProgress(job);
     summary = await job.done;
   } finally {
     process.off('SIGINT', onSigint);

@@ -114,7 +114,9 @@ describe('quarry chunk', () => {
   });
 
   it('rejects bad input with one clear message and exit code 2', async () => {
-    expect(await userError(docFile, { subtype: 'by_section' })).toMatch(/^unknown chunker subtype "by_section"; expected one of chunk_by_character, chunk_by_title, chunk_by_page/);
+    expect(await userError(docFile, { subtype: 'by_section' })).toBe(
+      'unknown chunker "by_section": expected one of chunk_by_character (basic), chunk_by_page (by_page), chunk_by_similarity (by_similarity), chunk_by_title (by_title)',
+    );
     expect(await userError(docFile, {})).toMatch(/^--subtype is required/);
     expect(await userError(docFile, { subtype: 'chunk_by_similarity' })).toMatch(/needs an embedding model/);
     expect(await userError(docFile, { subtype: 'basic', settings: '{max_characters: 5}' })).toMatch(/^--settings is not valid JSON/);
@@ -153,7 +155,7 @@ describe('quarry chunk', () => {
     expect(out[0]?.chunks?.map((c) => c.text)).toEqual(['Introduction', 'Lorem ipsum dolor sit amet consectetur adipiscing elit.', 'Methods\n\nIn rhoncus ipsum sed lectus porta volutpat.']);
     expect(out[1]?.error?.code).toBe('INVALID_ARGUMENT');
     expect(out[1]?.error?.message).toMatch(/^request is not valid JSON/);
-    expect(out[2]?.error).toMatchObject({ code: 'UNKNOWN_NODE' });
+    expect(out[2]?.error).toMatchObject({ code: 'SETTINGS_INVALID', message: expect.stringMatching(/^unknown chunker "by_chapter": expected one of chunk_by_character \(basic\),/) as unknown });
     expect(out[3]?.error).toEqual({ code: 'SETTINGS_INVALID', message: "invalid chunk_by_title settings: max_characters: 'max_characters' argument must be > 0, got 0" });
     expect(out[4]?.error).toMatchObject({ code: 'ELEMENT_INVALID' });
     expect(out[5]?.error).toEqual({ code: 'INVALID_ARGUMENT', message: 'request needs "elements": an element array' });

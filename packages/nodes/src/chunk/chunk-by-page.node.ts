@@ -9,4 +9,4 @@ export const chunkByPageSettings = chunkerSettings('chunk_by_page', CHUNK_COMMON
 export type ChunkByPageSettings = z.output<typeof chunkByPageSettings>;
 
 /** `chunk_by_page`: like chunk_by_character, but never mixes pages. */
-export const chunkByPageNode = chunkerNode('chunk_by_page', chunkByPageSettings, chunkByPage, 'one page never shares a chunk with another');
+export const chunkByPageNode = chunkerNode('chunk_by_page', chunkByPageSettings, chunkByPage, 'one page never shares a chunk with another', ['by_page']);

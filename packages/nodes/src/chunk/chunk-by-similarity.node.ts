@@ -1,9 +1,9 @@
-import { defineNode, type NodeDefinition } from '@quarry/core';
+import { defineNode } from '@quarry/core';
 import { quarryError } from '@quarry/core/errors';
 import { z } from 'zod';
 import { chunkBySimilarity } from './chunk-by-similarity.js';
 import { CHUNK_COMMON_SHAPE, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
-import { chunkerProcess } from './chunker-node.js';
+import { chunkerProcess, type ChunkerDefinition } from './chunker-node.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings } from './options.js';
 import { createSimilarityEmbedder, embeddingRef, embedTextsFor } from './similarity-embedder.js';
 
@@ -41,9 +41,10 @@ export const chunkBySimilarityNodeSettings = chunkerSettings('chunk_by_similarit
  * once per job and freed at its end. `contextual_chunking_strategy: "v1"` applies as on every
  * chunker.
  */
-export const chunkBySimilarityNode: NodeDefinition<ChunkBySimilarityNodeSettings> = defineNode<ChunkBySimilarityNodeSettings>({
+export const chunkBySimilarityNode = defineNode<ChunkBySimilarityNodeSettings>({
   type: 'chunk',
   subtype: 'chunk_by_similarity',
+  aliases: ['by_similarity'],
   description: 'joins consecutive elements while their embeddings are similar enough',
   settings: chunkBySimilarityNodeSettings as unknown as z.ZodType<ChunkBySimilarityNodeSettings>,
   chunkMaxCharacters,
@@ -60,4 +61,4 @@ export const chunkBySimilarityNode: NodeDefinition<ChunkBySimilarityNodeSettings
     const node = chunkerProcess(s, ctx, (elements, signal) => chunkBySimilarity(elements, { ...options, embed: embedTextsFor(embedder, signal) }));
     return { ...node, close: () => embedder.close() };
   },
-});
+}) as ChunkerDefinition<'chunk_by_similarity', typeof chunkBySimilarityNodeSettings, readonly ['by_similarity']>;

@@ -1,8 +1,8 @@
 import { defineNode, type Element, type NodeCreateContext, type NodeDefinition, type ProcessNode } from '@quarry/core';
-import type { ZodType } from 'zod';
+import type { z, ZodType } from 'zod';
 import { chunkMaxCharacters } from './chunk-settings.js';
 import { contextualizeChunks, contextualLlm } from './contextual.js';
-import { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkerSubtype, type ChunkingOptions } from './options.js';
+import { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkingOptions } from './options.js';
 
 /** Chunks one document's elements (synchronously or not). */
 export type DocumentChunker = (elements: Element[], signal: AbortSignal) => Element[] | Promise<Element[]>;
@@ -27,18 +27,33 @@ export function chunkerProcess(settings: ChunkerNodeSettings, ctx: NodeCreateCon
 export type ChunkFunction = (elements: Element[], options: ChunkingOptions) => Element[];
 
 /**
+ * A chunker node whose type keeps its subtype, the other names it answers to and its settings
+ * schema, so that the `chunk` helper's names and settings types come from the chunkers
+ * `plugin.ts` registers, with nothing listed twice.
+ */
+export type ChunkerDefinition<Sub extends string = string, Schema extends ZodType = ZodType, Aliases extends readonly string[] = readonly string[]> = NodeDefinition<z.output<Schema>> & {
+  readonly type: 'chunk';
+  readonly subtype: Sub;
+  readonly aliases: Aliases;
+  readonly settings: Schema;
+};
+
+/**
  * Lifts a chunking function into a chunker node. Options are resolved once per job, so invalid
  * combinations fail at build time (workflow validation) and again here for library callers.
+ * `aliases` are the other names it answers to (the Python library `unstructured`'s strategy name).
  */
-export function chunkerNode(
-  subtype: ChunkerSubtype,
-  schema: ZodType<ChunkerNodeSettings>,
+export function chunkerNode<const Sub extends string, Schema extends ZodType<ChunkerNodeSettings>, const Aliases extends readonly string[]>(
+  subtype: Sub,
+  schema: Schema,
   chunk: ChunkFunction,
   description: string,
-): NodeDefinition<ChunkerNodeSettings> {
-  return defineNode<ChunkerNodeSettings>({
+  aliases: Aliases,
+): ChunkerDefinition<Sub, Schema, Aliases> {
+  const node = defineNode<ChunkerNodeSettings>({
     type: 'chunk',
     subtype,
+    aliases,
     description,
     settings: schema,
     chunkMaxCharacters,
@@ -47,4 +62,5 @@ export function chunkerNode(
       return chunkerProcess(s, ctx, (elements) => chunk(elements, options));
     },
   });
+  return node as ChunkerDefinition<Sub, Schema, Aliases>;
 }

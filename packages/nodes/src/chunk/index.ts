@@ -9,7 +9,6 @@ export { chunkByPage } from './chunk-by-page.js';
 export { chunkBySimilarity, cosineSimilarity, type EmbedTexts, type SimilarityChunkingInput } from './chunk-by-similarity.js';
 export { reconstructTableFromChunks } from './reconstruct-table.js';
 export {
-  CHUNKER_SUBTYPES,
   CHUNKING_OPTIONS_INVALID,
   CHUNK_MAX_CHARS_DEFAULT,
   SIMILARITY_THRESHOLD_DEFAULT,
@@ -17,7 +16,6 @@ export {
   resolveChunkingOptions,
   similarityThreshold,
   type ChunkerNodeSettings,
-  type ChunkerSubtype,
   type ChunkingOptions,
   type ChunkingOptionsInput,
   type LibraryChunkingStrategy,
@@ -38,4 +36,4 @@ export { chunkByPageNode, chunkByPageSettings, type ChunkByPageSettings } from '
 export { chunkBySimilarityNode, chunkBySimilarityNodeSettings, type ChunkBySimilarityNodeSettings } from './chunk-by-similarity.node.js';
 export { CONTEXTUAL_CHUNKING_SERVICE, CONTEXTUAL_DEFAULT, CONTEXTUAL_CONCURRENCY, CONTEXTUAL_MAX_DOCUMENT_CHARS, contextualConfig, contextualLlm, contextualizeChunks, type ContextualChunkingConfig, type ContextualizeOptions } from './contextual.js';
 export { createSimilarityEmbedder, embeddingRef, type EmbeddingRef, type SimilarityEmbedder } from './similarity-embedder.js';
-export { chunkerProcess, type DocumentChunker } from './chunker-node.js';
+export { chunkerNode, chunkerProcess, type ChunkerDefinition, type ChunkFunction, type DocumentChunker } from './chunker-node.js';

@@ -46,12 +46,6 @@ export type ChunkingOptionsInput = { [K in keyof ChunkingOptions]?: ChunkingOpti
 /** The two strategies of the reference library; they differ only in defaults and validation. */
 export type LibraryChunkingStrategy = 'basic' | 'by_title';
 
-/** Chunker node subtypes (the Unstructured workflow API's "Chunker node"). */
-export const CHUNKER_SUBTYPES = ['chunk_by_character', 'chunk_by_title', 'chunk_by_page', 'chunk_by_similarity'] as const;
-
-/** A chunker node subtype. */
-export type ChunkerSubtype = (typeof CHUNKER_SUBTYPES)[number];
-
 /** Settings of a chunker node, snake_case as in workflow JSON; `null` or absent means "default". */
 export interface ChunkerNodeSettings {
   unstructured_api_url?: string | null;
@@ -155,20 +149,18 @@ function nodeValue<T>(v: T | null | undefined): T | undefined {
  * (`include_orig_elements` false, `multipage_sections` false); the rest are the library's.
  * `multipage_sections` and `combine_text_under_n_chars` apply to `chunk_by_title` only,
  * `similarity_threshold` to `chunk_by_similarity` only; settings that do not apply are ignored here
- * (workflow validation reports them).
+ * (workflow validation reports them). Any other subtype (a plugin's chunker) gets the library's
+ * `basic` options: which chunkers exist is the registry's business.
  *
- * @throws QuarryError `CHUNKING_OPTIONS_INVALID` for an unknown subtype or an invalid value.
+ * @throws QuarryError `CHUNKING_OPTIONS_INVALID` for an invalid value.
  * @example
  * ```ts
  * const opts = resolveChunkingOptions('chunk_by_title', { max_characters: 1500, combine_text_under_n_chars: null });
  * ```
  */
 export function resolveChunkingOptions(subtype: 'chunk_by_similarity', settings: ChunkerNodeSettings): SimilarityChunkingOptions;
-export function resolveChunkingOptions(subtype: ChunkerSubtype | string, settings: ChunkerNodeSettings): ChunkingOptions;
-export function resolveChunkingOptions(subtype: ChunkerSubtype | string, settings: ChunkerNodeSettings): ChunkingOptions | SimilarityChunkingOptions {
-  if (!(CHUNKER_SUBTYPES as readonly string[]).includes(subtype)) {
-    throw invalid(`unrecognized chunking strategy '${subtype}'`, 'subtype', subtype);
-  }
+export function resolveChunkingOptions(subtype: string, settings: ChunkerNodeSettings): ChunkingOptions;
+export function resolveChunkingOptions(subtype: string, settings: ChunkerNodeSettings): ChunkingOptions | SimilarityChunkingOptions {
   const byTitle = subtype === 'chunk_by_title';
   const input: ChunkingOptionsInput = {
     max_characters: nodeValue(settings.max_characters),

@@ -1,15 +1,18 @@
 import { basename } from 'node:path';
-import { errorMessage, isQuarryError, QuarryError, type Element, type Engine, type Plan, type StreamedDocument, type StreamOptions } from '@quarry/core';
-import type { ChunkerSubtype } from '../chunk/options.js';
-import { chunk, type ChunkSettingsOf } from './chunk.js';
+import { errorMessage, isQuarryError, type Engine, type Plan, type StreamedDocument, type StreamOptions } from '@quarry/core';
+import { chunk, type ChunkerName, type ChunkSettingsOf } from './chunk.js';
+import { documentFiles, type FileInput, type FolderOptions } from './document-files.js';
 import { partition, type PartitionOptions } from './partition.js';
 
 /** A chunker and its settings, as a workflow's chunk node has them. */
-export type ChunkStep = { [S in ChunkerSubtype]: { subtype: S; settings?: ChunkSettingsOf[S] } }[ChunkerSubtype];
+export type ChunkStep = { [S in ChunkerName]: { subtype: S; settings?: ChunkSettingsOf[S] } }[ChunkerName];
 
-/** Files to partition (and chunk), one after the other, in this process. */
-export interface FileDocumentsInput {
-  paths: string | readonly string[];
+/**
+ * Files to partition (and chunk), one after the other, in this process: paths of files or folders
+ * (walked with `include`, `exclude` and `recursive`), or bytes.
+ */
+export interface FileDocumentsInput extends FolderOptions {
+  paths: FileInput | readonly FileInput[];
   partition?: PartitionOptions;
   /** Chunk each file's elements; absent, the elements are given as partitioned. */
   chunk?: ChunkStep;
@@ -28,6 +31,8 @@ export type DocumentsInput = FileDocumentsInput | WorkflowDocumentsInput;
 /** One document's elements, or its failure, and where it came from (the path, or the workflow's record id). */
 export interface DocumentElements extends StreamedDocument {
   source: string;
+  /** The file's path, when the document was read from one (not bytes, not a workflow). */
+  path?: string;
 }
 
 /**
@@ -47,39 +52,18 @@ export async function* documentElements(input: DocumentsInput): AsyncGenerator<D
     for await (const doc of input.engine.stream(input.plan, input.options)) yield { ...doc, source: doc.record_id };
     return;
   }
-  const paths = typeof input.paths === 'string' ? [input.paths] : input.paths;
-  for (const path of paths) {
-    const filename = input.partition?.filename ?? basename(path);
+  const inputs: readonly FileInput[] = Array.isArray(input.paths) ? input.paths : [input.paths as FileInput];
+  for await (const item of documentFiles(inputs, input)) {
+    const filename = input.partition?.filename ?? item.filename ?? (typeof item.input === 'string' ? basename(item.input) : 'document');
+    const from = { source: item.source, record_id: item.source, filename, ...(typeof item.input === 'string' ? { path: item.input } : {}) };
     let node = 'partition';
     try {
-      let elements = await partition(path, input.partition);
+      let elements = await partition(item.input, { ...input.partition, ...(item.filename && !input.partition?.filename ? { filename: item.filename } : {}) });
       node = 'chunk';
       if (input.chunk) elements = await chunk(elements, input.chunk.subtype, input.chunk.settings);
-      yield { source: path, record_id: path, filename, elements };
+      yield { ...from, elements };
     } catch (e) {
-      yield { source: path, record_id: path, filename, elements: [], error: { node, code: isQuarryError(e) ? e.code : 'NODE_FAILED', message: errorMessage(e) } };
+      yield { ...from, elements: [], error: { node, code: isQuarryError(e) ? e.code : 'NODE_FAILED', message: errorMessage(e) } };
     }
-  }
-}
-
-/** An element with text, and where its document came from. */
-export interface SourcedElement {
-  element: Element;
-  source: string;
-}
-
-/**
- * Every element with text of every document, for another framework's loader: a document that
- * failed throws a `QuarryError` with its code or, when `onFailure` is given, is handed to it and
- * the rest go on.
- */
-export async function* textElements(input: DocumentsInput, onFailure?: (failed: DocumentElements) => void): AsyncGenerator<SourcedElement, void, undefined> {
-  for await (const doc of documentElements(input)) {
-    if (doc.error) {
-      if (!onFailure) throw QuarryError.from(doc.error.code, `${doc.source} failed in ${doc.error.node}: ${doc.error.message}`, { details: { source: doc.source, node: doc.error.node } });
-      onFailure(doc);
-      continue;
-    }
-    for (const element of doc.elements) if (element.text.trim() !== '') yield { element, source: doc.source };
   }
 }

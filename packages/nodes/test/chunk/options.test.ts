@@ -112,8 +112,8 @@ describe('resolveChunkingOptions (node settings)', () => {
     expect(() => similarityThreshold(0.001)).toThrow(/between 0.01 and 0.99/);
   });
 
-  it('throws for an unknown subtype and for invalid values', () => {
-    expect(errorOf(() => resolveChunkingOptions('chunk_by_magic', {})).message).toBe("unrecognized chunking strategy 'chunk_by_magic'");
+  it("gives a plugin's chunker the basic options, and throws for invalid values", () => {
+    expect(resolveChunkingOptions('chunk_by_magic', { combine_text_under_n_chars: 9 })).toEqual(resolveChunkingOptions('chunk_by_character', {}));
     expect(errorOf(() => resolveChunkingOptions('chunk_by_title', { max_characters: 100, overlap: 100 })).message).toBe(
       "'overlap' argument must be less than `max_characters`, got 100 >= 100",
     );

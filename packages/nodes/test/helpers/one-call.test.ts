@@ -95,4 +95,15 @@ describe('chunk()', () => {
     expect(noModel.code).toBe('SETTINGS_INVALID');
     expect(noModel.message).toMatch(/embedding/);
   });
+
+  it('takes every name quarry chunk takes (the aliases basic, by_title, by_page), and lists them for a wrong one', async () => {
+    const settings = { max_characters: 150 };
+    expect((await chunk(elements, 'by_title', settings)).map((c) => c.text)).toEqual((await chunk(elements, 'chunk_by_title', settings)).map((c) => c.text));
+    expect((await chunk(elements, 'basic', settings)).map((c) => c.text)).toEqual((await chunk(elements, 'chunk_by_character', settings)).map((c) => c.text));
+    expect((await chunk(elements, 'by_page', settings)).map((c) => c.text)).toEqual((await chunk(elements, 'chunk_by_page', settings)).map((c) => c.text));
+    const wrong = await codeOf(chunk(elements, 'by_section', {}));
+    expect(wrong.code).toBe('SETTINGS_INVALID');
+    expect(wrong.message).toBe('unknown chunker "by_section": expected one of chunk_by_character (basic), chunk_by_page (by_page), chunk_by_similarity (by_similarity), chunk_by_title (by_title)');
+    expect(wrong.details.valid).toHaveLength(4);
+  });
 });
