@@ -74,7 +74,10 @@ function fail(doc: DocumentElements, options: DocumentPartsOptions): void {
   const error = doc.error!;
   const policy = options.onFailure ?? 'skip';
   if (policy === 'throw') throw QuarryError.from(error.code, `${doc.source} failed in ${error.node}: ${error.message}`, { details: { source: doc.source, node: error.node } });
-  if (typeof policy === 'function') return policy(doc);
+  if (typeof policy === 'function') {
+    policy(doc);
+    return;
+  }
   options.failures?.push(doc);
   (options.warn ?? console.warn)(`quarry: skipped ${doc.source}: ${error.code}: ${error.message}`);
 }
