@@ -194,20 +194,53 @@ export function missingLanguagesWarning(missing: readonly string[], used: readon
   return `no OCR data is installed for ${missing.join(', ')}; read with ${used.map((f) => f.code).join('+')} instead. Install ${packages} beside quarry to read ${missing.length > 1 ? 'them' : 'it'}`;
 }
 
+/** Another script's installed languages. */
+export interface ScriptLanguageSet {
+  /** The OSD script name. */
+  script: string;
+  found: LanguageData[];
+}
+
 /**
- * The installed language sets of scripts other than those of `used`, one per script (Korean and
+ * The installed language sets of scripts other than those of `used`, one per set (Korean and
  * Hangul share one), in {@link SCRIPT_LANGUAGES}' order: what a line the page's languages read
  * badly is read again with.
  */
-export function otherInstalledScripts(used: readonly LanguageData[]): LanguageData[][] {
+export function otherInstalledScripts(used: readonly LanguageData[]): ScriptLanguageSet[] {
   const usedCodes = new Set(used.map((l) => l.code));
-  const sets = new Map<string, LanguageData[]>();
-  for (const candidates of Object.values(SCRIPT_LANGUAGES)) {
+  const sets = new Map<string, ScriptLanguageSet>();
+  for (const [script, candidates] of Object.entries(SCRIPT_LANGUAGES)) {
     if (candidates.some((c) => usedCodes.has(c))) continue;
     const { found } = resolveOcrLanguages(candidates);
-    if (found.length > 0) sets.set(found.map((f) => f.code).join('+'), found);
+    const key = found.map((f) => f.code).join('+');
+    if (found.length > 0 && !sets.has(key)) sets.set(key, { script, found });
   }
   return [...sets.values()];
+}
+
+// OSD script names whose text is written in other or several Unicode scripts.
+const UNICODE_SCRIPTS: Readonly<Record<string, readonly string[]>> = {
+  Fraktur: ['Latin'],
+  Korean: ['Hangul', 'Han'],
+  Japanese: ['Hiragana', 'Katakana', 'Han'],
+};
+
+/**
+ * The share of the letters and digits of `text` written in an OSD script (0 when it has none): a
+ * reading with another script's languages that is mostly not in that script is the model's guess
+ * at text it does not know (Korean data reads Cyrillic as digits and a few syllables), not a
+ * better reading.
+ */
+export function scriptLetterShare(text: string, script: string): number {
+  const names = UNICODE_SCRIPTS[script] ?? [script];
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`[${names.map((n) => `\\p{Script=${n}}`).join('')}]`, 'u');
+  } catch {
+    return 0;
+  }
+  const letters = [...text].filter((c) => /[\p{L}\p{N}]/u.test(c));
+  return letters.length === 0 ? 0 : letters.filter((c) => pattern.test(c)).length / letters.length;
 }
 
 /**

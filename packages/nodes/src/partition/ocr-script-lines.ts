@@ -8,13 +8,15 @@
  */
 import type { OcrBox, OcrLine, OcrResult } from './ocr.js';
 import { stackRegions } from './ocr-crops.js';
-import { missingScriptPackage, otherInstalledScripts, type LanguageData } from './ocr-languages.js';
+import { missingScriptPackage, otherInstalledScripts, scriptLetterShare, type LanguageData } from './ocr-languages.js';
 
 /** Lines below this confidence (0-100) are read again with the other scripts' languages. */
 export const LOW_LINE_CONFIDENCE = 75;
 // Measured on an English and Korean page: English lines read at 84-96 with eng and under 50 with
 // kor, Hangul lines at 0-65 with eng and 85-96 with kor; a margin keeps a noisy line as it was.
 const BETTER_BY = 15;
+// Share of a reading's letters that must be in the script whose languages read it.
+const MIN_SCRIPT_SHARE = 0.5;
 // Script detection needs a few lines: on one line it names scripts at random (Arabic for a
 // half-cut English line).
 const MIN_DETECT_LINES = 3;
@@ -75,13 +77,14 @@ export async function rereadOtherScripts(
   const outcome: ScriptLinesOutcome = { languages: [], warnings: [] };
   let pending = result.lines.filter((l) => l.confidence < LOW_LINE_CONFIDENCE && /[\p{L}\p{N}]/u.test(l.text));
   if (pending.length === 0) return outcome;
-  for (const langs of otherInstalledScripts(used)) {
+  for (const other of otherInstalledScripts(used)) {
+    const langs = other.found;
     const readings = await Promise.all(pending.map((line) => reader.read(langs, padded(line))));
     const still: OcrLine[] = [];
     pending.forEach((line, i) => {
       const reading = readings[i]!;
-      const found = reading.lines.some((l) => l.words.some((w) => w.text.trim()));
-      if (found && reading.confidence >= line.confidence + BETTER_BY) replaceLine(line, reading);
+      const text = reading.lines.map((l) => l.text).join(' ');
+      if (reading.confidence >= line.confidence + BETTER_BY && scriptLetterShare(text, other.script) >= MIN_SCRIPT_SHARE) replaceLine(line, reading);
       else still.push(line);
     });
     if (still.length < pending.length) outcome.languages.push(...langs.map((l) => l.code));
