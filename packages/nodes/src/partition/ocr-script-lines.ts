@@ -11,9 +11,11 @@ import { stackRegions } from './ocr-crops.js';
 import { missingScriptPackage, otherInstalledScripts, scriptLetterShare, type LanguageData } from './ocr-languages.js';
 
 /** Lines below this confidence (0-100) are read again with the other scripts' languages. */
-export const LOW_LINE_CONFIDENCE = 75;
+export const LOW_LINE_CONFIDENCE = 60;
 // Measured on an English and Korean page: English lines read at 84-96 with eng and under 50 with
-// kor, Hangul lines at 0-65 with eng and 85-96 with kor; a margin keeps a noisy line as it was.
+// kor, Hangul lines at 0-49 with eng (a lone two-syllable word at 65) and 85-96 with kor; a
+// Korean page read with kor has a fifth of its lines under 75 (table cells), a seventh under 60.
+// A margin keeps a noisy line as it was.
 const BETTER_BY = 15;
 // Share of a reading's letters that must be in the script whose languages read it.
 const MIN_SCRIPT_SHARE = 0.5;
