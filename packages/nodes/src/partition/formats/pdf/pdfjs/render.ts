@@ -6,6 +6,7 @@ import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from '../layout-types.js';
 import { MAX_OCR_PIXELS } from '../../../limits.js';
 import { eraseRulingLines } from '../../../ruling-lines.js';
+import { boundedDpi } from '../render-size.js';
 import { PdfOpenError, type PdfPage } from './load.js';
 import { importOptional } from '../../../../optional-dependency.js';
 
@@ -30,23 +31,13 @@ const GREY_BAND_ROWS = 256;
 export const RENDER_DPI = 200;
 
 /**
- * The resolution a page of `width` x `height` points is rendered at: `dpi`, or less so that the
- * page has at most `maxPixels` pixels (a 5000-pt page at 200 dpi would be 193 M pixels, 770 MB
- * of canvas before any copy).
- */
-export function boundedDpi(width: number, height: number, dpi: number, maxPixels = MAX_OCR_PIXELS): number {
-  const points = Math.max(1, width) * Math.max(1, height);
-  return Math.min(dpi, 72 * Math.sqrt(maxPixels / points));
-}
-
-/**
- * Renders a page (with its `/Rotate`) on a white background, at `dpi` or the lower resolution
- * {@link boundedDpi} allows (`scale` says which). Aborting the signal cancels the render task.
+ * Renders a page (with its `/Rotate`) on a white background, at `dpi` or the lower resolution at
+ * which it has at most `MAX_OCR_PIXELS` pixels (`scale` says which). Aborting the signal cancels the render task.
  */
 export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSignal): Promise<RenderedPage> {
   const { createCanvas } = await loadCanvas();
   const size = page.getViewport({ scale: 1 });
-  const scale = boundedDpi(size.width, size.height, dpi) / 72;
+  const scale = boundedDpi(size.width, size.height, dpi, MAX_OCR_PIXELS) / 72;
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
   const height = Math.max(1, Math.round(viewport.height));
