@@ -4,7 +4,7 @@ import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } fr
 import { OcrWarnings } from '../../ocr-warnings.js';
 import { MAX_OCR_PIXELS } from '../../limits.js';
 import { eraseRulingLines } from '../../ruling-lines.js';
-import type { FormatPartitionOptions, FormatPartitioner } from '../../types.js';
+import type { FormatPartitioner } from '../../types.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './decode.js';
 import { layoutToElements } from './layout.js';
 import { newElement } from '../shared/new-element.js';
