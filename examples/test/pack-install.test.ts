@@ -392,6 +392,17 @@ console.log(JSON.stringify(out));
     expect(serve.exitCode).toBe(0);
   }, 120_000);
 
+  it.skipIf(!hasCorpus)('runs `quarry inspect` on a text PDF with no canvas or sharp installed: pages pictured by PDFium as PNG', () => {
+    for (const absent of ['@napi-rs/canvas', 'sharp']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
+    const report = join(work, 'inspect.html');
+    const r = spawnSync(join(project, 'node_modules/.bin/quarry'), ['inspect', join(corpus, PDF), '--strategy', 'fast', '--output', report], { cwd: project, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('warning');
+    const html = readFileSync(report, 'utf8');
+    expect(html.match(/<img src="data:image\/png;base64,/g)).toHaveLength(2);
+    expect(html).toContain('class="box"');
+  }, 120_000);
+
   it.skipIf(!hasCorpus)('OCRs a scanned PDF (hi_res) and an image once the OCR packages are installed beside it', () => {
     npmInstall(project, pinnedVersions('nodes', ['@napi-rs/canvas', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd']));
     writeFileSync(

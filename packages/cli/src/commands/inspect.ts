@@ -76,7 +76,8 @@ export async function inspectCommand(file: string, opts: InspectCommandOptions):
     }
     caption = `strategy ${opts.strategy}`;
   }
-  const html = await renderInspection(elements, bytes, { filename, caption, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) });
+  const onWarning = (message: string): void => void process.stderr.write(`quarry: warning: ${file}: ${message}\n`);
+  const html = await renderInspection(elements, bytes, { filename, caption, onWarning, ...(opts.maxPages ? { maxPages: opts.maxPages } : {}) });
   const target = resolve(opts.output ?? `${filename}.html`);
   const tmp = `${target}.${process.pid}.tmp`;
   try {

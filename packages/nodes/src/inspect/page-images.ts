@@ -1,13 +1,16 @@
 /**
- * Page pictures for the inspection report: PDF pages rendered with the pdf.js engine of the
- * fast/hi_res paths, image files (every TIFF page) decoded with sharp, both scaled down and encoded
- * as JPEG so that the report stays small enough to open and mail.
+ * Page pictures for the inspection report: PDF pages rendered with PDFium (a dependency, so no
+ * canvas package is needed), image files (every TIFF page) decoded with sharp; scaled down and
+ * encoded as JPEG with sharp when it is installed, as PNG (pngjs) otherwise, so that the report
+ * stays small enough to open and mail. A page that cannot be pictured is left blank with a warning.
  */
 import { isQuarryError } from '@quarry/core';
-import { renderPage } from '../partition/formats/pdf/pdfjs/render.js';
-import { withPdf } from '../partition/formats/pdf/pdfjs/load.js';
+import { PNG } from 'pngjs';
+import { MAX_OCR_PIXELS } from '../partition/limits.js';
+import { PdfiumDocument } from '../partition/formats/pdf/pdfium/document.js';
+import type { PdfiumBitmap } from '../partition/formats/pdf/pdfium/render.js';
 import { toQuarryError } from '../partition/formats/pdf/index.js';
-import { decodeFailure, openImage } from '../partition/formats/image/decode.js';
+import { decodeFailure, loadSharp, openImage } from '../partition/formats/image/decode.js';
 import { readImageHeader } from '../partition/formats/image/header.js';
 
 /** One page picture, ready to inline. */
@@ -17,7 +20,7 @@ export interface PageImage {
   /** Pixel size of the picture. */
   width: number;
   height: number;
-  /** A `data:image/jpeg;base64,...` URL. */
+  /** A `data:image/jpeg;base64,...` (or `image/png`) URL. */
   dataUrl: string;
 }
 
@@ -26,6 +29,8 @@ export interface PageImages {
   images: PageImage[];
   /** Pages in the document (more than `images.length` when `maxPages` cut it short). */
   totalPages: number;
+  /** Why pages have no picture (a page PDFium failed on, sharp missing for an image file). */
+  warnings: string[];
 }
 
 /** Options of {@link renderPageImages}. */
@@ -62,6 +67,20 @@ function jpegUrl(jpeg: Uint8Array): string {
   return `data:image/jpeg;base64,${Buffer.from(jpeg).toString('base64')}`;
 }
 
+const reason = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** A rendered page as a data URL: JPEG with sharp when it is installed, PNG otherwise. */
+async function bitmapUrl(bitmap: PdfiumBitmap, quality: number): Promise<string> {
+  const sharp = await loadSharp().catch(() => undefined);
+  if (sharp) {
+    const { width, height, rgba } = bitmap;
+    return jpegUrl(await sharp(rgba, { raw: { width, height, channels: 4 } }).jpeg({ quality }).toBuffer());
+  }
+  const png = new PNG({ width: bitmap.width, height: bitmap.height });
+  png.data = Buffer.from(bitmap.rgba.buffer, bitmap.rgba.byteOffset, bitmap.rgba.byteLength);
+  return `data:image/png;base64,${PNG.sync.write(png).toString('base64')}`;
+}
+
 /**
  * Pictures of the pages of a PDF or an image file (PNG, JPEG, GIF, WebP, BMP, TIFF); no pictures for
  * any other format, which has no pages to show.
@@ -74,36 +93,43 @@ export async function renderPageImages(bytes: Uint8Array, filename: string, opti
   if (Buffer.isBuffer(bytes)) bytes = new Uint8Array(bytes);
   if (isPdf(bytes)) return pdfPageImages(bytes, filename, options);
   if (isImage(bytes, filename)) return imageFilePages(bytes, filename, options);
-  return { images: [], totalPages: 0 };
+  return { images: [], totalPages: 0, warnings: [] };
 }
 
 async function pdfPageImages(bytes: Uint8Array, filename: string, options: PageImageOptions): Promise<PageImages> {
+  let doc: PdfiumDocument;
   try {
-    return await withPdf(bytes, {}, async (doc) => {
-      const images: PageImage[] = [];
-      const count = Math.min(doc.numPages, options.maxPages);
-      for (let n = 1; n <= count; n++) {
-        const page = await doc.getPage(n);
-        try {
-          const viewport = page.getViewport({ scale: 1 });
-          // Large pages (posters, drawings) are rendered at less than `dpi` to stay within maxSide.
-          const dpi = Math.min(options.dpi, (options.maxSide * 72) / Math.max(viewport.width, viewport.height, 1));
-          const rendered = await renderPage(page, dpi);
-          const jpeg = await rendered.canvas.encode('jpeg', options.quality);
-          images.push({ page: n, width: rendered.width, height: rendered.height, dataUrl: jpegUrl(jpeg) });
-        } finally {
-          page.cleanup();
-        }
-      }
-      return { images, totalPages: doc.numPages };
-    });
+    doc = await PdfiumDocument.open(bytes);
   } catch (e) {
     throw toQuarryError(e, filename);
+  }
+  try {
+    const images: PageImage[] = [];
+    const warnings: string[] = [];
+    for (let n = 1; n <= Math.min(doc.numPages, options.maxPages); n++) {
+      try {
+        // Large pages (posters, drawings) are rendered at less than `dpi` to stay within maxSide.
+        const bitmap = await doc.render(n, options.dpi, MAX_OCR_PIXELS, options.maxSide);
+        images.push({ page: n, width: bitmap.width, height: bitmap.height, dataUrl: await bitmapUrl(bitmap, options.quality) });
+      } catch (e) {
+        warnings.push(`page ${n} could not be pictured: ${reason(e)}`);
+      }
+    }
+    return { images, totalPages: doc.numPages, warnings };
+  } finally {
+    doc.close();
   }
 }
 
 async function imageFilePages(bytes: Uint8Array, filename: string, options: PageImageOptions): Promise<PageImages> {
-  const image = await openImage(bytes, filename);
+  let image: Awaited<ReturnType<typeof openImage>>;
+  try {
+    image = await openImage(bytes, filename);
+  } catch (e) {
+    // Without sharp the pages are drawn blank; anything else is the file's fault.
+    if (isQuarryError(e) && e.code === 'OPTIONAL_DEPENDENCY_MISSING') return { images: [], totalPages: 0, warnings: [`the pages cannot be pictured: ${e.message}`] };
+    throw e;
+  }
   const { pages } = image.header;
   const images: PageImage[] = [];
   for (const page of pages.slice(0, options.maxPages)) {
@@ -116,5 +142,5 @@ async function imageFilePages(bytes: Uint8Array, filename: string, options: Page
       });
     images.push({ page: images.length + 1, width: info.width, height: info.height, dataUrl: jpegUrl(data) });
   }
-  return { images, totalPages: pages.length };
+  return { images, totalPages: pages.length, warnings: [] };
 }

@@ -26,6 +26,8 @@ export interface InspectionOptions {
   maxPages?: number;
   /** Resolution of pictured PDF pages (default 96 dpi). */
   dpi?: number;
+  /** Told why pages have no picture (also noted in the report); the report is written either way. */
+  onWarning?: (message: string) => void;
 }
 
 /** Default of {@link InspectionOptions.maxPages}. */
@@ -112,7 +114,7 @@ function renderSheet(sheet: Sheet, boxes: string[]): string {
 
 /**
  * Renders the inspection report of a document's elements as one HTML string that works offline
- * (page pictures inlined as JPEG, no network): serve it or write it to a file.
+ * (page pictures inlined as JPEG, or PNG without sharp; no network): serve it or write it to a file.
  *
  * `documentBytes` (a PDF or an image file) gives the page pictures; without them, or for formats
  * without pages, elements with coordinates are drawn on blank pages and the others listed as an
@@ -136,9 +138,10 @@ export async function renderInspection(elements: readonly Element[], documentByt
   const withBoxes = boxes.filter((b) => b !== undefined).length;
 
   const sheets = new Map<number, Sheet>();
+  const pictureWarnings: string[] = [];
   let totalPages = 0;
   if (withBoxes && documentBytes?.length) {
-    // pdf.js, canvas and sharp load only when there are pages to picture.
+    // PDFium, pngjs and sharp load only when there are pages to picture.
     const { renderPageImages } = await import('./page-images.js');
     const pictures = await renderPageImages(documentBytes, filename, {
       maxPages,
@@ -147,6 +150,7 @@ export async function renderInspection(elements: readonly Element[], documentByt
       quality: JPEG_QUALITY,
     });
     totalPages = pictures.totalPages;
+    pictureWarnings.push(...pictures.warnings);
     for (const image of pictures.images) sheets.set(image.page, { page: image.page, aspect: image.width / image.height, image });
   }
   elements.forEach((e, i) => {
@@ -195,6 +199,10 @@ export async function renderInspection(elements: readonly Element[], documentByt
   if (totalPages > maxPages) notes.push(`Showing the first ${maxPages} of ${totalPages} pages; the elements of later pages are listed but not drawn.`);
   else if (drawn < withBoxes) notes.push(`${withBoxes - drawn} elements are on pages after page ${maxPages} and are listed but not drawn.`);
   if (!withBoxes) notes.push('The elements have no coordinates: they are shown as an outline of their parent_id hierarchy.');
+  for (const w of pictureWarnings) {
+    notes.push(`Not pictured: ${w}.`);
+    options.onWarning?.(w);
+  }
   const facts = [
     `${elements.length} elements`,
     `${withBoxes} with coordinates`,

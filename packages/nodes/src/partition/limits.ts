@@ -49,6 +49,13 @@ const SPECS: Readonly<Record<keyof PartitionLimits, LimitSpec>> = {
   maxXmlBytes: { env: 'QUARRY_MAX_XML_BYTES', unit: 'bytes of XML', fallback: 32 * 2 ** 20 },
 };
 
+/**
+ * Most pixels a page is read with by OCR, and a PDF page is rendered at (OCR and region images):
+ * Tesseract keeps several copies of its input, and a 100 M-pixel image peaked at 2.2 GB resident.
+ * An A4 page at 450 dpi; larger pages are read at a lower resolution instead of failing.
+ */
+export const MAX_OCR_PIXELS = 20_000_000;
+
 /** The environment variable that sets each limit (a positive integer). */
 export const LIMIT_ENV: Readonly<Record<keyof PartitionLimits, string>> = Object.freeze(
   Object.fromEntries(Object.entries(SPECS).map(([k, s]) => [k, s.env])) as Record<keyof PartitionLimits, string>,

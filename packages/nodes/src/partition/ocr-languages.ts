@@ -4,8 +4,9 @@
  * found beside `@quarry/nodes`, in the application that runs quarry (the working directory) or
  * beside the running script; nothing is downloaded.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 /** Where one language's trained data is installed. */
@@ -111,6 +112,29 @@ function lookUp(code: string): LanguageData | undefined {
   return undefined;
 }
 
+// One directory per language set, made on first use and removed when the process exits.
+const setDirs = new Map<string, string>();
+
+/**
+ * One directory holding the data of every language of a set, for tesseract.js's `langPath`: each
+ * package keeps its language in a directory of its own. tesseract.js 7's other way, passing the
+ * data itself as `{ code, data }`, names the language by its bytes when it initializes and crashes
+ * the process (naptha/tesseract.js#1052); a directory of links to the installed files does not.
+ */
+export function languageSetDir(langs: readonly LanguageData[]): string {
+  const dirs = new Set(langs.map((l) => l.dir));
+  if (dirs.size === 1) return [...dirs][0]!;
+  const key = langs.map((l) => `${l.code}=${l.dir}`).join('\n');
+  let dir = setDirs.get(key);
+  if (!dir) {
+    dir = mkdtempSync(path.join(tmpdir(), 'quarry-ocr-'));
+    for (const l of langs) symlinkSync(path.join(l.dir, `${l.code}.traineddata.gz`), path.join(dir, `${l.code}.traineddata.gz`));
+    if (setDirs.size === 0) process.once('exit', () => setDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+    setDirs.set(key, dir);
+  }
+  return dir;
+}
+
 /** Whether a language list asks for script detection: absent, empty or containing `auto`. */
 export function wantsAutoLanguages(languages: readonly string[] | undefined): boolean {
   const codes = splitCodes(languages ?? []);
@@ -118,11 +142,11 @@ export function wantsAutoLanguages(languages: readonly string[] | undefined): bo
 }
 
 function splitCodes(languages: readonly string[]): string[] {
-  return languages.flatMap((l) => l.split('+')).map((l) => l.trim().toLowerCase()).filter(Boolean);
+  return languages.flatMap((l) => l.split(/[+,]/)).map((l) => l.trim().toLowerCase()).filter(Boolean);
 }
 
 /**
- * Maps requested languages onto installed Tesseract data. Returns the languages found (deduplicated,
+ * Maps requested languages (codes, `+` or `,` lists of them) onto installed Tesseract data. Returns the languages found (deduplicated,
  * in request order) and the codes that have no installed data package; `auto` is left out of both.
  */
 export function resolveOcrLanguages(languages: readonly string[] = ['eng']): { found: LanguageData[]; missing: string[] } {
@@ -168,4 +192,63 @@ export function languagesForScript(script: string | null): ScriptLanguages {
 export function missingLanguagesWarning(missing: readonly string[], used: readonly LanguageData[]): string {
   const packages = missing.map(ocrDataPackage).join(', ');
   return `no OCR data is installed for ${missing.join(', ')}; read with ${used.map((f) => f.code).join('+')} instead. Install ${packages} beside quarry to read ${missing.length > 1 ? 'them' : 'it'}`;
+}
+
+/** Another script's installed languages. */
+export interface ScriptLanguageSet {
+  /** The OSD script name. */
+  script: string;
+  found: LanguageData[];
+}
+
+/**
+ * The installed language sets of scripts other than those of `used`, one per set (Korean and
+ * Hangul share one), in {@link SCRIPT_LANGUAGES}' order: what a line the page's languages read
+ * badly is read again with.
+ */
+export function otherInstalledScripts(used: readonly LanguageData[]): ScriptLanguageSet[] {
+  const usedCodes = new Set(used.map((l) => l.code));
+  const sets = new Map<string, ScriptLanguageSet>();
+  for (const [script, candidates] of Object.entries(SCRIPT_LANGUAGES)) {
+    if (candidates.some((c) => usedCodes.has(c))) continue;
+    const { found } = resolveOcrLanguages(candidates);
+    const key = found.map((f) => f.code).join('+');
+    if (found.length > 0 && !sets.has(key)) sets.set(key, { script, found });
+  }
+  return [...sets.values()];
+}
+
+// OSD script names whose text is written in other or several Unicode scripts.
+const UNICODE_SCRIPTS: Readonly<Record<string, readonly string[]>> = {
+  Fraktur: ['Latin'],
+  Korean: ['Hangul', 'Han'],
+  Japanese: ['Hiragana', 'Katakana', 'Han'],
+};
+
+/**
+ * The share of the letters and digits of `text` written in an OSD script (0 when it has none): a
+ * reading with another script's languages that is mostly not in that script is the model's guess
+ * at text it does not know (Korean data reads Cyrillic as digits and a few syllables), not a
+ * better reading.
+ */
+export function scriptLetterShare(text: string, script: string): number {
+  const names = UNICODE_SCRIPTS[script] ?? [script];
+  let pattern: RegExp;
+  try {
+    pattern = new RegExp(`[${names.map((n) => `\\p{Script=${n}}`).join('')}]`, 'u');
+  } catch {
+    return 0;
+  }
+  const letters = [...text].filter((c) => /[\p{L}\p{N}]/u.test(c));
+  return letters.length === 0 ? 0 : letters.filter((c) => pattern.test(c)).length / letters.length;
+}
+
+/**
+ * The package to install for a script none of whose languages is installed, or undefined when one
+ * is (or the script is unknown).
+ */
+export function missingScriptPackage(script: string): string | undefined {
+  const candidates = SCRIPT_LANGUAGES[script];
+  if (!candidates || resolveOcrLanguages(candidates).found.length > 0) return undefined;
+  return ocrDataPackage(candidates[0]!);
 }

@@ -11,13 +11,12 @@
  * An idle worker does not keep the process alive and is terminated after {@link OCR_IDLE_MS}; call
  * {@link releaseOcrWorkers} to free them at once (tests, shutdown).
  */
-import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import type { Logger } from '@quarry/core';
 import { QuarryError, quarryError } from '@quarry/core/errors';
 import { importOptional } from '../optional-dependency.js';
 import {
+  languageSetDir,
   languagesForScript,
   missingLanguagesWarning,
   ocrDataPackage,
@@ -25,6 +24,7 @@ import {
   wantsAutoLanguages,
   type LanguageData,
 } from './ocr-languages.js';
+import { rereadOtherScripts } from './ocr-script-lines.js';
 
 export { resolveOcrLanguages } from './ocr-languages.js';
 
@@ -245,11 +245,7 @@ function abortError(signal: AbortSignal): QuarryError {
 
 /** A recognizing worker (LSTM engine) for a language set. */
 function startRecognizer(langs: LanguageData[], logger: Logger | undefined): Promise<TesseractWorker> {
-  const single = langs.length === 1 ? langs[0] : undefined;
-  // One language: its data directory as `langPath`. Several (each in its own package): the data
-  // itself, which tesseract.js accepts as `{ code, data }` and gunzips.
-  const langArg = single ? single.code : langs.map((l) => ({ code: l.code, data: readFileSync(path.join(l.dir, `${l.code}.traineddata.gz`)) }));
-  return createWorker(langArg, 1, single ? { langPath: single.dir } : {}, logger);
+  return createWorker(langs.map((l) => l.code).join('+'), 1, { langPath: languageSetDir(langs) }, logger);
 }
 
 /** An OSD worker: OSD runs on the legacy engine only, with the `osd` data. */
@@ -378,13 +374,31 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
     });
   }
   if (missing.length > 0) warnings.unshift(missingLanguagesWarning(missing, found));
-  const key = found.map((f) => f.code).join('+');
-  const pool = poolFor(key, maxWorkers(), (l) => startRecognizer(found, l));
-  const data = await onWorker(pool, image, options, async (worker, buffer) => {
+  const data = await recognize(found, image, options);
+  const result: OcrResult = { ...toResult(data), languages: found.map((f) => f.code), ...(script === undefined ? {} : { script }), warnings };
+  if (script !== undefined) {
+    // Lines in another script than the page's: read again with that script's installed languages.
+    const other = await rereadOtherScripts(image, result, found, script, {
+      read: async (langs, box) => {
+        const region = await recognize(langs, image, options, box);
+        return { confidence: region.confidence, lines: toResult(region).lines };
+      },
+      detect: (strip) => detectScript(strip, options),
+    });
+    result.languages.push(...other.languages);
+    warnings.push(...other.warnings);
+  }
+  return result;
+}
+
+/** Reads the image, or a region of it, with a language set on a pooled worker. */
+function recognize(langs: LanguageData[], image: Uint8Array, options: OcrOptions, box?: OcrBox): Promise<TesseractPage> {
+  const pool = poolFor(langs.map((f) => f.code).join('+'), maxWorkers(), (l) => startRecognizer(langs, l));
+  const rectangle = box && { left: Math.round(box.x0), top: Math.round(box.y0), width: Math.round(box.x1 - box.x0), height: Math.round(box.y1 - box.y0) };
+  return onWorker(pool, image, options, async (worker, buffer) => {
     await worker.setParameters({ user_defined_dpi: options.dpi ? String(Math.round(options.dpi)) : '' });
-    return (await worker.recognize(buffer, {}, { text: true, blocks: true, hocr: false, tsv: false })).data;
+    return (await worker.recognize(buffer, rectangle ? { rectangle } : {}, { text: true, blocks: true, hocr: false, tsv: false })).data;
   });
-  return { ...toResult(data), languages: found.map((f) => f.code), ...(script === undefined ? {} : { script }), warnings };
 }
 
 /**
@@ -487,7 +501,7 @@ function toResult(page: TesseractPage): Omit<OcrResult, 'languages' | 'script' |
           baseline,
           rowHeight: l.rowAttributes?.rowHeight || l.bbox.y1 - l.bbox.y0,
           descent,
-          words: l.words.map((w) => ({ text: w.text, confidence: w.confidence, bbox: box(w.bbox) })),
+          words: spacedWords(l),
         };
         lines.push(line);
         words.push(...line.words);
@@ -496,4 +510,26 @@ function toResult(page: TesseractPage): Omit<OcrResult, 'languages' | 'script' |
     })),
   }));
   return { text: page.text, confidence: page.confidence, blocks, lines, words };
+}
+
+/**
+ * A line's words, those Tesseract set down with no space between them joined into one: it boxes
+ * Hangul syllable by syllable, while its line text keeps the words whole ("적립된", not "적 립 된").
+ */
+function spacedWords(line: TesseractLineData): OcrWord[] {
+  const out: OcrWord[] = [];
+  let at = 0;
+  for (const w of line.words) {
+    const word: OcrWord = { text: w.text, confidence: w.confidence, bbox: box(w.bbox) };
+    const i = w.text ? line.text.indexOf(w.text, at) : -1;
+    const prev = out[out.length - 1];
+    if (i === at && prev) {
+      const n = prev.text.length;
+      prev.confidence = (prev.confidence * n + word.confidence * word.text.length) / (n + word.text.length);
+      prev.text += word.text;
+      prev.bbox = { x0: Math.min(prev.bbox.x0, word.bbox.x0), y0: Math.min(prev.bbox.y0, word.bbox.y0), x1: Math.max(prev.bbox.x1, word.bbox.x1), y1: Math.max(prev.bbox.y1, word.bbox.y1) };
+    } else out.push(word);
+    if (i >= 0) at = i + w.text.length;
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { brokenXrefPdf, cffCharsetLoopPdf, hundredThousandPagesPdf, type HostileFile } from '../support/hostile-files.js';
+import { brokenXrefPdf, cffCharsetLoopPdf, giantPageScanPdf, hundredThousandPagesPdf, type HostileFile } from '../support/hostile-files.js';
 import { probeFile, type ProbeResult } from '../support/hostile-probe.js';
 
 // Measured 405-440 MB on each file.
@@ -20,10 +20,10 @@ const PROBE_TIMEOUT_MS = 90_000;
 const dir = mkdtempSync(path.join(tmpdir(), 'pdf-hostile-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function probe(file: HostileFile): Promise<ProbeResult> {
+function probe(file: HostileFile, strategy: 'fast' | 'hi_res' = 'fast', timeoutMs = PROBE_TIMEOUT_MS): Promise<ProbeResult> {
   const at = path.join(dir, file.name);
   writeFileSync(at, file.bytes);
-  return probeFile(at, { strategy: 'fast', timeoutMs: PROBE_TIMEOUT_MS, heapMb: 1024 });
+  return probeFile(at, { strategy, timeoutMs, heapMb: 1024 });
 }
 
 describe('hostile PDFs, each in a child process', () => {
@@ -49,4 +49,18 @@ describe('hostile PDFs, each in a child process', () => {
     expect(r.detail).toBe('2 elements');
     expect(r.peakRssMb).toBeLessThan(MAX_RSS_MB);
   }, 150_000);
+});
+
+// Rendered at 200 dpi for OCR, the page was 193 M pixels and the process passed 2 GB (killed after
+// 240 s); read at 20 M pixels it peaked at 766-804 MB.
+const GIANT_PAGE_MAX_RSS_MB = 1024;
+
+describe('a scanned PDF page of 5000 x 5000 pt, hi_res, in a child process', () => {
+  it('is rendered for OCR at a bounded pixel count: read, under 1 GB', async () => {
+    const r = await probe(giantPageScanPdf(), 'hi_res', 240_000);
+    expect(r.outcome, `${r.detail} ${r.stderrLine ?? ''}`).toBe('ok');
+    // The 400-pt words, read by OCR.
+    expect(r.detail).toBe('1 elements');
+    expect(r.peakRssMb).toBeLessThan(GIANT_PAGE_MAX_RSS_MB);
+  }, 360_000);
 });

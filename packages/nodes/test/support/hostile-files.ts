@@ -5,7 +5,7 @@
  * today's code, as measured in a child process by `hostile-probe.ts`; never partition these inside
  * a test process (a native crash would take the test runner with it).
  */
-import { constants, crc32, deflateRawSync } from 'node:zlib';
+import { constants, crc32, deflateRawSync, deflateSync } from 'node:zlib';
 
 /** What partitioning a hostile file does to the process that reads it. */
 export type HostileOutcome =
@@ -507,6 +507,30 @@ export function hundredThousandPagesPdf(): HostileFile {
   return { name: 'hundred-thousand-pages.pdf', bytes: inlinePageTreePdf(5), expect: 'error', description: 'PDF of 1-2 KB whose page tree holds 100,000 pages', strategies: FAST_ONLY };
 }
 
+/** The side, in points, of {@link giantPageScanPdf}'s page: 69 inches, 193 M pixels at 200 dpi. */
+export const GIANT_PAGE_POINTS = 5000;
+
+/**
+ * `giant-page-scan.pdf`: one page of 5000 x 5000 pt holding a scan, a 1000 x 1000 greyscale image
+ * of dark bars stretched over the page, and two words in 400-pt letters: too little text for a
+ * text layer, so hi_res reads the page with OCR. Rendered at 200 dpi for OCR that is 193 M pixels: the RGBA canvas and the copy read from
+ * it took the partition process past 1.5 GB.
+ */
+export function giantPageScanPdf(): HostileFile {
+  const side = 1000;
+  const pixels = new Uint8Array(side * side).fill(255);
+  for (let y = 100; y < 900; y += 40) for (let row = y; row < y + 16; row++) for (let x = 100; x < 100 + ((y * 7) % 700) + 100; x++) pixels[row * side + x] = 0;
+  const bytes = pdfFile([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${GIANT_PAGE_POINTS} ${GIANT_PAGE_POINTS}] /Resources << /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >> /Contents 4 0 R >>`,
+    pdfStream('', latin1(`q ${GIANT_PAGE_POINTS} 0 0 ${GIANT_PAGE_POINTS} 0 0 cm /Im1 Do Q BT /F1 400 Tf 500 300 Td (GIANT SCAN) Tj ET`)),
+    pdfStream(`/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(pixels)),
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ]);
+  return { name: 'giant-page-scan.pdf', bytes, expect: 'ok', description: 'PDF scan whose one page is 5000 x 5000 pt', strategies: ['hi_res'], timeoutSeconds: 120 };
+}
+
 // ---------------------------------------------------------------------------------------------
 // ZIP (DOCX)
 // ---------------------------------------------------------------------------------------------
@@ -845,6 +869,7 @@ export const HOSTILE_GENERATORS: Readonly<Record<string, () => HostileFile>> = {
   'nested-sdt.docx': nestedSdtDocx,
   'four-million-rows.xlsx': fourMillionRowsXlsx,
   'hundred-thousand-pages.pdf': hundredThousandPagesPdf,
+  'giant-page-scan.pdf': giantPageScanPdf,
   'huge-header.tiff': hugeHeaderTiff,
   'complete-huge.png': completeHugePng,
   'truncated.jpg': truncatedJpeg,

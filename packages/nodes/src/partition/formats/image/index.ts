@@ -2,6 +2,7 @@ import type { Element } from '@quarry/core';
 import { importOptional, requireOptional } from '../../../optional-dependency.js';
 import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
+import { MAX_OCR_PIXELS } from '../../limits.js';
 import { eraseRulingLines } from '../../ruling-lines.js';
 import type { FormatPartitioner } from '../../types.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './decode.js';
@@ -15,20 +16,17 @@ const MAX_UPSCALE = 3;
 // The OCR input's PNG carries libvips' placeholder resolution (25 dpi), which Tesseract rejects with
 // a warning for its floor of 70 dpi; an image's resolution says nothing of its text size anyway.
 const OCR_DPI = 70;
-// Tesseract keeps several copies of its input: a 100 M-pixel page peaked at 2.2 GB resident.
-// Larger pages are read shrunk to this many pixels: an A4 page at 450 dpi, past what OCR needs.
-const OCR_MAX_PIXELS = 20_000_000;
 /** The optional packages partitioning images needs: decoding, enlarging small images, OCR. */
 export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ...OCR_PACKAGES];
 
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
- * `OCR_MAX_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
+ * `MAX_OCR_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
  * scale used. A page at scale 1 is worked on in place, so it is not copied again.
  */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
   const pixelCount = page.width * page.height;
-  const scale = pixelCount > OCR_MAX_PIXELS ? Math.sqrt(OCR_MAX_PIXELS / pixelCount) : Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
+  const scale = pixelCount > MAX_OCR_PIXELS ? Math.sqrt(MAX_OCR_PIXELS / pixelCount) : Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
   let { rgba: pixels, width, height } = page;
   const sharp = await loadSharp();
   if (scale < 1) {

@@ -18,7 +18,7 @@ import type { Box, PageLayout, TextBlock, TextFragment } from './layout-types.js
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
 import { findPageGraphics, type PageGraphics } from './pdfjs/images.js';
 import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from './page-layout.js';
-import { cropPng, renderPage, RENDER_DPI, toGreyPnm } from './pdfjs/render.js';
+import { cropPng, releaseRendered, renderPage, RENDER_DPI, toGreyPnm } from './pdfjs/render.js';
 import { findTables } from './tables.js';
 import { orderBlocks } from './reading-order.js';
 
@@ -70,10 +70,13 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
           await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);
           const rendered = await renderPage(page, RENDER_DPI, signal);
           const pnm = toGreyPnm(rendered);
+          // The scale only: the canvas is not kept while Tesseract reads the page.
+          const { scale } = rendered;
+          releaseRendered(rendered);
           page.cleanup();
-          const job = ocrImage(pnm, { languages: options.ocr_languages, signal, logger, dpi: RENDER_DPI }).then((ocr) => {
+          const job = ocrImage(pnm, { languages: options.ocr_languages, signal, logger, dpi: scale * 72 }).then((ocr) => {
             warnings.add(p, ocr.warnings);
-            const fragments = fragmentsFromOcr(ocr, rendered.scale);
+            const fragments = fragmentsFromOcr(ocr, scale);
             layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments }, { findTables }), images, true);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));

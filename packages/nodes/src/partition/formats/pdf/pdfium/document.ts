@@ -9,6 +9,7 @@
 import { PdfOpenError } from '../pdfjs/load.js';
 import type { PageText } from '../page-layout.js';
 import { instantiatePdfium, wasmApi, type Pdfium } from './module.js';
+import { renderPdfiumPage, type PdfiumBitmap } from './render.js';
 import { readPdfiumPage } from './text.js';
 
 // PDFium's FPDF_GetLastError codes.
@@ -121,6 +122,22 @@ export class PdfiumDocument {
       this.instance.broken = true;
       await this.reopen();
       throw new Error(`PDFium failed on page ${pageNumber}: ${errorText(e)}`, { cause: e });
+    }
+  }
+
+  /**
+   * Renders page `pageNumber` (1-based) at `dpi`, or less past `maxPixels` pixels or a side of
+   * `maxSide` (page pictures). A trap fails this page only, as in {@link pageText}.
+   */
+  async render(pageNumber: number, dpi: number, maxPixels: number, maxSide?: number): Promise<PdfiumBitmap> {
+    if (this.closed) throw new Error('the document is closed');
+    try {
+      return renderPdfiumPage(this.instance.pdfium, this.doc, pageNumber - 1, dpi, maxPixels, maxSide);
+    } catch (e) {
+      if (!isTrap(e)) throw e;
+      this.instance.broken = true;
+      await this.reopen();
+      throw new Error(`PDFium failed to render page ${pageNumber}: ${errorText(e)}`, { cause: e });
     }
   }
 

@@ -68,6 +68,14 @@ export interface PdfiumExports {
   FPDFPathSegment_GetPoint(segment: Ptr, x: Ptr, y: Ptr): number;
   FPDFPathSegment_GetType(segment: Ptr): number;
   FPDFPathSegment_GetClose(segment: Ptr): number;
+  FPDF_GetPageWidthF(page: Ptr): number;
+  FPDF_GetPageHeightF(page: Ptr): number;
+  FPDFBitmap_Create(width: number, height: number, alpha: number): Ptr;
+  FPDFBitmap_FillRect(bitmap: Ptr, left: number, top: number, width: number, height: number, color: number): number;
+  FPDFBitmap_GetBuffer(bitmap: Ptr): Ptr;
+  FPDFBitmap_GetStride(bitmap: Ptr): number;
+  FPDFBitmap_Destroy(bitmap: Ptr): void;
+  FPDF_RenderPageBitmap(bitmap: Ptr, page: Ptr, startX: number, startY: number, width: number, height: number, rotate: number, flags: number): void;
 }
 
 /** An instantiated PDFium module with a scratch area for out-parameters. */

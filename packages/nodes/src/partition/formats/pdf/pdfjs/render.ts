@@ -4,7 +4,9 @@
  */
 import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from '../layout-types.js';
+import { MAX_OCR_PIXELS } from '../../../limits.js';
 import { eraseRulingLines } from '../../../ruling-lines.js';
+import { boundedDpi } from '../render-size.js';
 import { PdfOpenError, type PdfPage } from './load.js';
 import { importOptional } from '../../../../optional-dependency.js';
 
@@ -23,16 +25,19 @@ export function loadCanvas(): Promise<typeof import('@napi-rs/canvas')> {
   return importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'rendering PDF pages (OCR, page and region images)');
 }
 
+const GREY_BAND_ROWS = 256;
+
 /** The resolution pages are rendered at for OCR and region images (the reference's 200 dpi). */
 export const RENDER_DPI = 200;
 
 /**
- * Renders a page (with its `/Rotate`) on a white background. Aborting the signal cancels the
- * render task.
+ * Renders a page (with its `/Rotate`) on a white background, at `dpi` or the lower resolution at
+ * which it has at most `MAX_OCR_PIXELS` pixels (`scale` says which). Aborting the signal cancels the render task.
  */
 export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSignal): Promise<RenderedPage> {
   const { createCanvas } = await loadCanvas();
-  const scale = dpi / 72;
+  const size = page.getViewport({ scale: 1 });
+  const scale = boundedDpi(size.width, size.height, dpi, MAX_OCR_PIXELS) / 72;
   const viewport = page.getViewport({ scale });
   const width = Math.max(1, Math.round(viewport.width));
   const height = Math.max(1, Math.round(viewport.height));
@@ -61,16 +66,30 @@ export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSigna
  * encoding of a 200 dpi page costs.
  */
 export function toGreyPnm(page: RenderedPage): Uint8Array {
-  const { data } = page.canvas.getContext('2d').getImageData(0, 0, page.width, page.height);
   const header = new TextEncoder().encode(`P5\n${page.width} ${page.height}\n255\n`);
   const out = new Uint8Array(header.length + page.width * page.height);
   out.set(header, 0);
-  for (let i = 0, j = header.length; i < data.length; i += 4, j++) {
-    // ITU-R BT.601 luma, in integers.
-    out[j] = (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000;
+  const context = page.canvas.getContext('2d');
+  // Band by band: the RGBA copy of a whole 20 M-pixel page is 80 MB more, twice (Skia's and ours).
+  for (let top = 0; top < page.height; top += GREY_BAND_ROWS) {
+    const rows = Math.min(GREY_BAND_ROWS, page.height - top);
+    const { data } = context.getImageData(0, top, page.width, rows);
+    for (let i = 0, j = header.length + top * page.width; i < data.length; i += 4, j++) {
+      // ITU-R BT.601 luma, in integers.
+      out[j] = (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000;
+    }
   }
   eraseRulingLines(out.subarray(header.length), page.width, page.height, 1);
   return out;
+}
+
+/**
+ * Frees the rendered page's pixels now instead of when the canvas is garbage-collected (80 MB for
+ * a 20 M-pixel page, while Tesseract reads the copy made of it). The page cannot be read after.
+ */
+export function releaseRendered(page: RenderedPage): void {
+  page.canvas.width = 1;
+  page.canvas.height = 1;
 }
 
 /** A region (page points) of the rendered page as PNG bytes, with `pad` points of margin. */
