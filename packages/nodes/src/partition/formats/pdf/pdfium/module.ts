@@ -56,6 +56,9 @@ export interface PdfiumExports {
   FPDFTextObj_GetFont(textObject: Ptr): Ptr;
   FPDFFont_GetAscent(font: Ptr, size: number, ascent: Ptr): number;
   FPDFFont_GetDescent(font: Ptr, size: number, descent: Ptr): number;
+  FPDFFont_GetWeight(font: Ptr): number;
+  FPDFFont_GetFlags(font: Ptr): number;
+  FPDFFont_GetBaseFontName(font: Ptr, buffer: Ptr, length: number): number;
 }
 
 /** An instantiated PDFium module with a scratch area for out-parameters. */
