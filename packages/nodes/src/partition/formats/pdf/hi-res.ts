@@ -23,6 +23,7 @@ import { findTables } from './tables.js';
 import { DEFAULT_PDF_ENGINE } from './engine.js';
 import { PdfiumDocument } from './pdfium/document.js';
 import { hasRightToLeft } from './pdfium/pages.js';
+import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
 
 // A text layer with fewer letters and digits than this, on a page with a picture, is a scan.
@@ -43,6 +44,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
     // The text layer comes from the fast strategy's engine, which also knows the fonts' weights;
     // pdf.js (which renders and finds the images) reads a page PDFium cannot.
     const pdfium = (options.pdf_engine ?? DEFAULT_PDF_ENGINE) === 'pdfium' ? await PdfiumDocument.open(bytes).catch(() => undefined) : undefined;
+    const outline = pdfium ? pdfium.outline() : await readPdfjsOutline(doc).catch(() => []);
     const n = doc.numPages;
     const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
     const inFlight = new Set<Promise<void>>();
@@ -100,6 +102,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
     const wanted = options.pages ? [...options.pages].filter((p) => p >= 1 && p <= n).length : n;
     if (wanted > 0 && failures.length === wanted) throw new PdfOpenError('unreadable', 'no page of the PDF could be read');
     const built = elementsFromLayouts(layouts, {
+      outline,
       includePageBreaks: options.include_page_breaks,
       coordinates: options.coordinates,
       dpi: RENDER_DPI,

@@ -125,4 +125,16 @@ describe.skipIf(!hasCorpus)('PDF headings on the corpus (skipped: ../shared/corp
       expect(t, strategy).not.toContain('적립 대상');
     }
   });
+
+  // DA-619p.pdf has a four-level outline (Codex DAO > MAIN GAME > CREATURES > Abomination, ...):
+  // its entries are Titles at the outline's level, with either engine.
+  it('DA-619p.pdf: headings named by the outline take its levels', async () => {
+    for (const pdf_engine of ['pdfium', 'pdfjs'] as const) {
+      const els = await partitionFile(corpusDoc('DA-619p.pdf'), { filename: 'DA-619p.pdf', strategy: 'fast', pdf_engine });
+      const find = (text: string, page: number) => els.find((e) => e.text === text && e.metadata.page_number === page);
+      expect(find('CREATURES', 6), pdf_engine).toMatchObject({ type: 'Title', metadata: { category_depth: 2 } });
+      expect(find('Abomination', 6), pdf_engine).toMatchObject({ type: 'Title', metadata: { category_depth: 3 } });
+      expect(find('Arcane Horror', 6)!.metadata.parent_id).toBe(find('CREATURES', 6)!.element_id);
+    }
+  }, 300_000);
 });
