@@ -182,10 +182,12 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     if (o === block) continue;
     const b = o.box;
     const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
-    if (overlap < 0.5 * Math.min(h, b.y1 - b.y0)) continue;
+    // Beside it means on the same line: not a taller block (a paragraph, a line of vertical text).
+    if (overlap < 0.5 * Math.min(h, b.y1 - b.y0) || b.y1 - b.y0 > 3 * h) continue;
     const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
     if (gap < 0 || gap > NEIGHBOUR_GAP * body) continue;
-    if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60) return true;
+    // A stray fragment ("i-" of a hyphenated word in the next column) is no cell or label.
+    if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
   }
   return false;
 }
