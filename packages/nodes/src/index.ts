@@ -12,3 +12,5 @@ export * from './pool/index.js';
 export * from './helpers/index.js';
 export * from './inspect/index.js';
 export { NODES_ERROR_CODES } from './errors.js';
+export { NODES_PROBLEM_CODES } from './problems.js';
+export { BUILTIN_TEMPLATES } from './templates.js';

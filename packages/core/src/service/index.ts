@@ -5,7 +5,6 @@ export * from './store.js';
 export * from './memory-store.js';
 export * from './secrets.js';
 export { decodeUrlPart, maskUrlPasswords, maskValuePasswords, urlCredentials, valueCredentials, type UrlCredential } from './url-credentials.js';
-export * from './templates.js';
 export * from './service-errors.js';
 export { connectorConfigProblems, runtimeConnectorConfig, type LocalConnectorPolicy } from './connector-config.js';
 export { safeFilename, type InputFile, type InputLimits } from './job-files.js';
