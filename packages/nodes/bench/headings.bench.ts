@@ -7,7 +7,8 @@
  * Prints JSON lines: `headings-doc`, one per document and strategy (`fast`, `hi_res`), and
  * `headings-summary`, one per strategy, with:
  * - heading precision / recall / F1: our Titles against the reference's `title` and
- *   `section_header` items, one to one by normalized text (lower case, letters and digits only);
+ *   `section_header` items, one to one by normalized text (lower case, letters and digits only,
+ *   spaces left out);
  *   means over documents (a document without reference headings and without Titles counts 1, one
  *   without either side's headings is left out of that side's mean), and micro figures over all;
  * - `depth_agreement`: of the matched headings, the share whose `category_depth` orders like the
@@ -78,7 +79,8 @@ function referenceElements(doc: DoclingDocument): RefElement[] {
   return out;
 }
 
-const norm = (text: string): string => tokens(text).join(' ');
+// Spaces left out: extractors space Hangul and CJK differently ('보안분' / '보안 분').
+const norm = (text: string): string => tokens(text).join('');
 const FURNITURE = new Set(['Header', 'Footer', 'PageNumber', 'PageBreak']);
 
 interface HeadingScore {
