@@ -9,7 +9,7 @@ import type { Job } from './runtime/events.js';
 import { silentLogger } from './runtime/logger.js';
 import { runJob } from './runtime/run-job.js';
 import type { StateStore } from './runtime/state-store.js';
-import { validateWorkflow } from './workflow/index.js';
+import { validateWorkflow } from './workflow/validate-workflow.js';
 
 /** A connector named by type with its config, resolved through the registry. */
 export interface ConnectorSpec {
@@ -87,7 +87,9 @@ export function isDestinationInstance(d: DestinationInput): d is DestinationConn
 
 /**
  * The quarry engine: register plugins with {@link Engine.use}, compile a workflow with
- * {@link Engine.build} (validated once, immutable), run it with {@link Engine.run}.
+ * {@link Engine.build} (validated once, immutable), run it with {@link Engine.run}. The first
+ * `build()` freezes the engine, as unified freezes a processor once used: a later `use()` throws
+ * `ENGINE_FROZEN`, so every plan of an engine sees the same plugins.
  *
  * @example
  * ```ts
@@ -102,7 +104,7 @@ export class Engine {
   /** Every registered node, connector and embedding model. */
   readonly registry = new Registry();
 
-  /** Registers a plugin (checked at once: name, engine range, duplicates). */
+  /** Registers a plugin (checked at once: name, engine range, duplicates); `ENGINE_FROZEN` after the first `build()`. */
   use(plugin: Plugin): this {
     this.registry.register(plugin);
     return this;
@@ -114,6 +116,7 @@ export class Engine {
    * problem in `details.problems`.
    */
   build(input: unknown, options: BuildOptions = {}): Plan {
+    this.registry.freeze();
     const problems: PlanProblem[] = [];
     let name: string;
     let nodes: WorkflowNodeRef[];

@@ -24,6 +24,7 @@ export const CORE_ERROR_CODES = {
   DUPLICATE_PROBLEM_CODE: 'a plugin declares a workflow problem code that core or another plugin already declares',
   DUPLICATE_TEMPLATE: 'a plugin supplies a workflow template whose id another plugin already supplies',
   ELEMENT_INVALID: 'an element JSON object is malformed',
+  ENGINE_FROZEN: 'a plugin was registered after engine.build(); register every plugin before the first build',
   INCOMPATIBLE_PLUGIN: 'a plugin does not support this engine version',
   INPUT_TOO_LARGE: 'too many input files, or a file above the size limit (413)',
   INVALID_ARGUMENT: 'an API argument is missing or malformed',

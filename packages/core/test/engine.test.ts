@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createEngine, defineNode, definePlugin, type PlanProblem, type QuarryError } from '../src/index.js';
+import { createEngine, defineNode, definePlugin, type QuarryError } from '../src/index.js';
+import type { PlanProblem } from '../src/plan/plan.js';
 
 const node = (type: 'partition' | 'chunk' | 'prompter', subtype: string, settings = z.object({}).strict()) =>
   defineNode({ type, subtype, settings, create: () => ({ process: (f) => f.elements }) });
@@ -25,6 +26,17 @@ describe('Engine.build', () => {
     expect(plan.nodes.map((n) => n.subtype)).toEqual(['unstructured_api']);
     expect(plan.nodes[0]!.parsedSettings).toMatchObject({ strategy: 'fast', extra: 3 });
     expect(Object.isFrozen(plan)).toBe(true);
+  });
+
+  it('freezes the engine at the first build: a later use() (or registry.register) throws ENGINE_FROZEN, and the plan still runs on what was registered', () => {
+    const engine = createEngine().use(definePlugin({ name: 't', engine: '*', nodes: [node('partition', 'unstructured_api', z.object({ strategy: z.string() }).passthrough())] }));
+    const late = definePlugin({ name: 'late', engine: '*', nodes: [node('chunk', 'chunk_by_title', z.object({}).passthrough())] });
+    // A failed build uses the engine too: its problems were judged against these plugins.
+    expect(() => engine.build({ name: 'w', nodes: [{ name: 'C', type: 'chunk', subtype: 'chunk_by_title', settings: {} }] })).toThrow(expect.objectContaining({ code: 'WORKFLOW_INVALID' }));
+    expect(() => engine.use(late)).toThrow(expect.objectContaining({ code: 'ENGINE_FROZEN', message: expect.stringContaining('"late"') }));
+    expect(() => engine.registry.register(late)).toThrow(expect.objectContaining({ code: 'ENGINE_FROZEN' }));
+    expect(() => engine.build({ name: 'w', nodes: [{ name: 'C', type: 'chunk', subtype: 'chunk_by_title', settings: {} }] })).toThrow(expect.objectContaining({ code: 'WORKFLOW_INVALID' }));
+    expect(engine.build({ name: 'w', workflow_type: 'custom', workflow_nodes: [partition] }).nodes).toHaveLength(1);
   });
 
   it('reports a subtype that no plugin registers, listing what is registered', () => {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { compilePlan, definePlugin, defineNode, Registry, type DestinationConnector, type Element, type Flow, type Plan, type SourceConnector, type SourceDocument } from '../src/index.js';
+import { definePlugin, defineNode, Registry, type DestinationConnector, type Element, type Flow, type Plan, type SourceConnector, type SourceDocument } from '../src/index.js';
+import { compilePlan } from '../src/plan/plan.js';
 
 /** An in-memory source of `n` text documents; records how far ahead it was pulled. */
 export function memorySource(texts: string[], versions?: string[]): SourceConnector & { pulled: number } {

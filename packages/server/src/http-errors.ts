@@ -1,4 +1,5 @@
-import { isQuarryError, scrubValue, type ErrorCode, type QuarryError } from '@quarry/core';
+import { isQuarryError, type ErrorCode, type QuarryError } from '@quarry/core';
+import { scrubValue } from '@quarry/core/service';
 
 /** One entry of a 422 `detail` list, FastAPI style. */
 export interface ValidationDetail {

@@ -1,4 +1,5 @@
-import { SECRET_MASK, maskUrlPasswords, scrubValue, urlCredentials } from '@quarry/core';
+import { SECRET_MASK, maskUrlPasswords } from '@quarry/core';
+import { scrubValue, urlCredentials } from '@quarry/core/service';
 
 /**
  * One serialized log line with the password of every URL in it masked

@@ -1,27 +1,6 @@
 import { z } from 'zod';
-import {
-  ENGINE_VERSION,
-  cancelJobResponse,
-  connectionCheck,
-  connectorCreateBody,
-  connectorInformation,
-  connectorListQuery,
-  connectorUpdateBody,
-  deleteResponse,
-  downloadQuery,
-  jobDetails,
-  jobFailedFiles,
-  jobInformation,
-  jobListQuery,
-  onDemandRequestData,
-  templateDetail,
-  templateListItem,
-  workflowInformation,
-  workflowListQuery,
-  workflowStatusField,
-  workflowBodySchemas,
-  type ListingRegistryView,
-} from '@quarry/core';
+import { ENGINE_VERSION, workflowBodySchemas, type ListingRegistryView } from '@quarry/core';
+import { cancelJobResponse, connectionCheck, connectorCreateBody, connectorInformation, connectorListQuery, connectorUpdateBody, deleteResponse, downloadQuery, jobDetails, jobFailedFiles, jobInformation, jobListQuery, onDemandRequestData, templateDetail, templateListItem, workflowInformation, workflowListQuery, workflowStatusField } from '@quarry/core/service';
 import { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
 import { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
 

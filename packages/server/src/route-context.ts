@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { WorkflowService } from '@quarry/core';
+import type { WorkflowService } from '@quarry/core/service';
 
 /** What every route module needs. */
 export interface RouteContext {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { WorkflowService, type Clock, type Engine, type Logger, type Store, type WorkflowServiceOptions, Services } from '@quarry/core';
+import { type Engine, type Logger, Services } from '@quarry/core';
+import { WorkflowService, type Clock, type Store, type WorkflowServiceOptions } from '@quarry/core/service';
 import { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions } from '@quarry/nodes';
 import type { ApiKeyRing } from './api-keys.js';
 import { defaultEngine } from './default-engine.js';

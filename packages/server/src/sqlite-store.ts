@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmdirSync, rmSync, writeFileSync }
 import { hostname } from 'node:os';
 import path from 'node:path';
 import sqlite, { type Database, type Statement } from 'node-sqlite3-wasm';
-import { COLLECTIONS, quarryError, type Collection, type CollectionRecords, type Store, type StoreQuery } from '@quarry/core';
+import { quarryError } from '@quarry/core';
+import { COLLECTIONS, type Collection, type CollectionRecords, type Store, type StoreQuery } from '@quarry/core/service';
 import './errors.js';
 
 /** Bumped when the table layout changes; the store refuses a newer database than it knows. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SERVICE_ERROR_CODES } from '@quarry/core';
+import { SERVICE_ERROR_CODES } from '@quarry/core/service';
 import { STATUS_BY_CODE } from '../src/index.js';
 import path from 'node:path';
 import { writeTinyBert } from '../../nodes/test/support/tiny-bert.js';

@@ -1,7 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, sleep } from '@quarry/core';
+import { sleep } from '@quarry/core';
+import { ManualClock } from '@quarry/core/service';
 import { startServer, tempDir, waitForJob, type TestServer } from './support.js';
 
 async function jobs(t: TestServer): Promise<Array<{ id: string; job_type: string; created_at: string; status: string }>> {

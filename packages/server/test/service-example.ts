@@ -1,6 +1,7 @@
 // WorkflowService in-process, without HTTP: create a workflow, run it on a file, read the output.
 import { readFile } from 'node:fs/promises';
-import { createEngine, MemoryStore, WorkflowService } from '@quarry/core';
+import { createEngine } from '@quarry/core';
+import { MemoryStore, WorkflowService } from '@quarry/core/service';
 import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 

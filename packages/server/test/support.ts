@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { sleep, type Clock, type Engine, type Store } from '@quarry/core';
+import { sleep, type Engine } from '@quarry/core';
+import type { Clock, Store } from '@quarry/core/service';
 import { ApiKeyRing, createServer, type QuarryServer, type ServerOptions } from '../src/index.js';
 
 /** Repository root (for the example documents under examples/docs). */

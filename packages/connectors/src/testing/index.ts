@@ -9,5 +9,5 @@
  * testDestinationConformance('my-index', makeDestination, readBack);
  * ```
  */
-export * from './destination-conformance.js';
-export * from './source-conformance.js';
+export { conformanceDocument, conformanceElements, testDestinationConformance, type DestinationConformanceOptions, type DestinationUnderTest, type ReadBack } from './destination-conformance.js';
+export { SOURCE_FIXTURES, testSourceConformance, type SourceFixture, type SourceUnderTest } from './source-conformance.js';

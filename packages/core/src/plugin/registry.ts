@@ -30,9 +30,19 @@ export class Registry {
   private readonly templateMap = new Map<string, { template: WorkflowTemplate; plugin: string }>();
   private readonly codes = ownedBy(CORE_ERROR_CODES, CORE_OWNER);
   private readonly problems = ownedBy(CORE_PROBLEM_CODES, CORE_OWNER);
+  private frozen = false;
 
-  /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes. */
+  /**
+   * Refuses further plugins (`ENGINE_FROZEN`): plans already built were checked against what is
+   * registered now, so a later plugin could not change them consistently.
+   */
+  freeze(): void {
+    this.frozen = true;
+  }
+
+  /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes, and `ENGINE_FROZEN` once frozen. */
   register(plugin: Plugin): void {
+    if (this.frozen) throw quarryError('ENGINE_FROZEN', `plugin "${String(plugin?.name)}" cannot be registered: the engine already built a workflow; call use() before build()`);
     if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw quarryError('INVALID_PLUGIN', 'plugin must have a non-empty "name"');
     if (this.plugins.has(plugin.name)) throw quarryError('DUPLICATE_PLUGIN', `plugin "${plugin.name}" is already registered`);
     if (typeof plugin.engine !== 'string' || !semver.validRange(plugin.engine)) {

@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { assignElementIds, elementFromJSON, hashElementId, type Element } from '../../src/index.js';
+import { elementFromJSON, hashElementId, type Element } from '../../src/index.js';
+import { assignElementIds } from '../../src/element/ids.js';
 
 const expectedDir = path.resolve(fileURLToPath(new URL('../../../../', import.meta.url)), '..', 'shared', 'corpus', 'expected');
 // Reference outputs whose ids the library hashed from the elements as written (the connector

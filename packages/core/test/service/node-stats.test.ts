@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NodeStatsTracker } from '../../src/service/index.js';
+import { NodeStatsTracker } from '../../src/service/node-stats.js';
 
 const rows = [
   { name: 'P', type: 'partition', subtype: 'unstructured_api' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock, Scheduler, type Clock } from '../../src/service/index.js';
+import { ManualClock, type Clock } from '../../src/service/index.js';
+import { Scheduler } from '../../src/service/scheduler.js';
 import { captureLogger } from './support.js';
 
 function setup(start: string) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET_MASK, collectSecrets, isSecretKey, maskSecrets, maskUrlPasswords, restoreMaskedSecrets, scrubSecrets, scrubValue, urlCredentials } from '../../src/service/index.js';
+import { SECRET_MASK, collectSecrets, isSecretKey, maskSecrets, restoreMaskedSecrets, scrubSecrets, scrubValue } from '../../src/service/secrets.js';
+import { maskUrlPasswords, urlCredentials } from '../../src/service/url-credentials.js';
 
 const config = {
   hosts: ['https://cluster.example:9243'],

@@ -8,6 +8,6 @@
  * import { testChunkerConformance, testFormatConformance } from '@quarry/nodes/testing';
  * ```
  */
-export * from './chunker-conformance.js';
-export * from './format-conformance.js';
-export * from './format-options.js';
+export { conformanceDocument, testChunkerConformance, type ChunkerUnderTest, type ConformanceChunkOptions } from './chunker-conformance.js';
+export { testFormatConformance, type FormatConformanceOptions, type FormatSample } from './format-conformance.js';
+export { formatPartitionOptions } from './format-options.js';

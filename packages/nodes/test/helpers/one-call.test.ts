@@ -4,7 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { isQuarryError, type Element } from '@quarry/core';
-import { chunk, chunkByTitle, chunkingOptions, partition } from '../../src/index.js';
+import { chunk, chunkByTitle, partition } from '../../src/index.js';
+import { chunkingOptions } from '../../src/chunk/options.js';
 import { CORPUS_DIR } from '../support/mutants.js';
 
 const guide = fileURLToPath(new URL('../../../../examples/docs/field-guide.md', import.meta.url));

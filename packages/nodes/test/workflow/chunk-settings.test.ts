@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { settingKeysOf } from '@quarry/core';
-import { chunkByCharacterNode, chunkByCharacterSettings, chunkByPageNode, chunkByPageSettings, chunkBySimilarityNode, chunkBySimilarityNodeSettings as chunkBySimilaritySettings, chunkByTitleNode, chunkByTitleSettings } from '../../src/index.js';
+import { chunkByCharacterNode, chunkByPageNode, chunkByTitleNode } from '../../src/index.js';
+import { chunkByCharacterSettings } from '../../src/chunk/chunk-by-character.node.js';
+import { chunkByPageSettings } from '../../src/chunk/chunk-by-page.node.js';
+import { chunkBySimilarityNode, chunkBySimilarityNodeSettings as chunkBySimilaritySettings } from '../../src/chunk/chunk-by-similarity.node.js';
+import { chunkByTitleSettings } from '../../src/chunk/chunk-by-title.node.js';
 
 describe('chunker settings schemas', () => {
   it('apply the platform node defaults and leave "default none" settings absent', () => {

@@ -1,6 +1,9 @@
 import { settingKeysOf } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
-import { REMOTE_EMBED_SUBTYPES, bedrockEmbedNode, bedrockEmbedSettings, nodesPlugin, voyageAIEmbedSettings } from '../../src/index.js';
+import { nodesPlugin } from '../../src/index.js';
+import { REMOTE_EMBED_SUBTYPES } from '../../src/embed/remote-backend.js';
+import { bedrockEmbedNode, bedrockEmbedSettings } from '../../src/embed/bedrock.node.js';
+import { voyageAIEmbedSettings } from '../../src/embed/voyageai.node.js';
 
 describe('embedder settings', () => {
   it('need model_name and reject settings no embedder of the subtype takes', () => {

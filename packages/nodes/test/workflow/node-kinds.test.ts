@@ -1,6 +1,7 @@
 import { parseSettings } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
-import { PROMPTER_SUBTYPES, chunkByTitleNode, parsePrompterSubtype } from '../../src/index.js';
+import { chunkByTitleNode } from '../../src/index.js';
+import { PROMPTER_SUBTYPES, parsePrompterSubtype } from '../../src/prompter/prompter-tasks.js';
 import { builtinRegistry } from './helpers.js';
 
 describe('node kinds', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXCLUDE_ELEMENT_TYPES, EXTRACT_IMAGE_BLOCK_TYPES, partitionUnstructuredApiSettings, partitionVlmSettings } from '../../src/index.js';
+import { EXCLUDE_ELEMENT_TYPES, EXTRACT_IMAGE_BLOCK_TYPES, partitionUnstructuredApiSettings } from '../../src/partition/unstructured-api.node.js';
+import { partitionVlmSettings } from '../../src/partition/vlm.node.js';
 
 describe('partitionVlmSettings', () => {
   it('applies the SPEC defaults for VLM', () => {

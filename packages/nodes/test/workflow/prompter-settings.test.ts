@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { nerPromptIssues, nerSettings, prompterSettings, twopassTable2htmlSettings } from '../../src/index.js';
+import { nerPromptIssues, nerSettings } from '../../src/prompter/ner.node.js';
+import { prompterSettings } from '../../src/prompter/prompter-settings.js';
+import { twopassTable2htmlSettings } from '../../src/prompter/twopass-table2html.node.js';
 import { NER_PROMPT_OK } from './problem-fixtures.js';
 
 describe('prompter settings schemas', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PROMPTER_MODELS, RETIRED_MODELS, VLM_MODELS, modelProvider, modelProviderMismatch, normalizeProvider, retiredModel } from '../../src/index.js';
+import { modelProviderMismatch, normalizeProvider } from '../../src/index.js';
+import { PROMPTER_MODELS, RETIRED_MODELS, VLM_MODELS, modelProvider, retiredModel } from '../../src/providers/models.js';
 
 describe('providers', () => {
   it('maps provider_a..provider_d to the real names', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCHEDULE_PHRASE_LIST, validateWorkflow as coreValidateWorkflow, type Problem } from '@quarry/core';
-import { PROMPTER_SUBTYPES } from '../../src/index.js';
+import { PROMPTER_SUBTYPES } from '../../src/prompter/prompter-tasks.js';
 import { D4_MODELS, codesAt, customBody, nodes, only, testRegistry, validateWorkflow } from './helpers.js';
 import { NER_PROMPT_OK } from './problem-fixtures.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ConnectorKind } from '@quarry/core';
+import type { ConnectorKind } from '@quarry/core/service';
 import { param, workspaceOf, type RouteContext } from '../route-context.js';
 
 /** Sources and destinations: create, list (`?source_type` / `?destination_type`), get, update, delete, connection check. */

@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { requestInvalid, problemAt, type InputFile } from '@quarry/core';
+import { requestInvalid, problemAt, type InputFile } from '@quarry/core/service';
 import { readMultipart } from '../multipart.js';
 import { param, workspaceOf, type RouteContext } from '../route-context.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { InputFile } from '@quarry/core';
+import type { InputFile } from '@quarry/core/service';
 import { readMultipart } from '../multipart.js';
 import { param, workspaceOf, type RouteContext } from '../route-context.js';
 

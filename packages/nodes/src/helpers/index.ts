@@ -1,6 +1,0 @@
-/** One-call helpers: partition a file and chunk elements without building a workflow. */
-export { partition, type PartitionOptions } from './partition.js';
-export { chunk, type ChunkSettingsOf } from './chunk.js';
-export type { HelperCallOptions } from './run-node.js';
-export { documentElements, textElements, type SourcedElement, type ChunkStep, type DocumentElements, type DocumentsInput, type FileDocumentsInput, type WorkflowDocumentsInput } from './document-elements.js';
-export { chunkFlatDocuments, type FlatChunk, type FlatDocument } from './chunk-flat-documents.js';
