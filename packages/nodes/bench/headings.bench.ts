@@ -6,20 +6,18 @@
  *
  * Prints JSON lines: `headings-doc`, one per document and strategy (`fast`, `hi_res`), and
  * `headings-summary`, one per strategy, with:
- * - heading precision / recall / F1: our Titles against the reference's `title` and
- *   `section_header` items, one to one by normalized text (lower case, letters and digits only,
- *   spaces left out);
- *   means over documents (a document without reference headings and without Titles counts 1, one
- *   without either side's headings is left out of that side's mean), and micro figures over all;
- * - `depth_agreement`: of the matched headings, the share whose `category_depth` orders like the
- *   reference's `level` (same relative rank among the document's levels);
+ * - heading precision / recall / F1 as `quarry eval` scores them (`headingScores`): our Titles
+ *   against the reference's `title` and `section_header` items, one to one by normalized text;
+ *   means over documents, and micro figures over all;
+ * - `depth_agreement`: of the matched headings, the share whose `category_depth` equals the
+ *   reference's level less one (`quarry eval`'s `heading_levels`);
  * - text F1 and order, as `quarry eval` scores them, body text only on both sides (the reference's
  *   furniture layer and our Header, Footer and PageNumber left out).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Element } from '@quarry/core';
-import { scoreDocument, tokens, type EvalElement } from '../../cli/src/eval/metrics.js';
+import { headingScores, scoreDocument, tokens, type EvalElement, type HeadingScores } from '../../cli/src/eval/metrics.js';
 import { pdfPartitioner } from '../src/partition/formats/pdf/index.js';
 import { stopPageWorker } from '../src/partition/formats/pdf/page-worker-host.js';
 import { formatOptions } from '../test/partition/format-options.js';
@@ -34,6 +32,7 @@ interface DoclingItem {
   self_ref: string;
   label: string;
   text?: string;
+  /** 1 for a top-level section header. */
   level?: number;
   children?: DoclingRef[];
   content_layer?: string;
@@ -47,14 +46,10 @@ interface DoclingDocument {
   pictures: DoclingItem[];
 }
 
-/** A reference element: an eval element and, for headings, the reference level. */
-interface RefElement extends EvalElement {
-  level?: number;
-}
 
 /** The reference's body items in document order, as eval elements (headings as `Title`). */
-function referenceElements(doc: DoclingDocument): RefElement[] {
-  const out: RefElement[] = [];
+function referenceElements(doc: DoclingDocument): EvalElement[] {
+  const out: EvalElement[] = [];
   const resolve = (ref: string): DoclingItem | undefined => {
     const [, kind, idx] = ref.split('/');
     const list = (doc as unknown as Record<string, DoclingItem[] | undefined>)[kind ?? ''];
@@ -65,7 +60,7 @@ function referenceElements(doc: DoclingDocument): RefElement[] {
     if (item.self_ref.startsWith('#/texts/')) {
       const heading = item.label === 'title' || item.label === 'section_header';
       const text = item.text ?? '';
-      if (text.trim()) out.push({ type: heading ? 'Title' : 'NarrativeText', text, ...(heading ? { level: item.label === 'title' ? 0 : (item.level ?? 1) } : {}) });
+      if (text.trim()) out.push({ type: heading ? 'Title' : 'NarrativeText', text, ...(heading ? { depth: item.label === 'title' ? 0 : Math.max(0, (item.level ?? 1) - 1) } : {}) });
     } else if (item.self_ref.startsWith('#/tables/')) {
       const cells = item.data?.table_cells ?? [];
       out.push({ type: 'Table', text: cells.map((c) => c.text).join(' ') });
@@ -79,46 +74,8 @@ function referenceElements(doc: DoclingDocument): RefElement[] {
   return out;
 }
 
-// Spaces left out: extractors space Hangul and CJK differently ('보안분' / '보안 분').
-const norm = (text: string): string => tokens(text).join('');
+const key = (text: string): string => tokens(text).join(' ');
 const FURNITURE = new Set(['Header', 'Footer', 'PageNumber', 'PageBreak']);
-
-interface HeadingScore {
-  matched: number;
-  output: number;
-  expected: number;
-  precision?: number;
-  recall?: number;
-  depthAgreement?: number;
-}
-
-/** Titles against reference headings, one to one by normalized text. */
-function scoreHeadings(output: Element[], expected: RefElement[]): HeadingScore {
-  const refs = expected.filter((e) => e.type === 'Title');
-  const ours = output.filter((e) => e.type === 'Title');
-  const free = new Map<string, number[]>();
-  refs.forEach((r, i) => {
-    const k = norm(r.text);
-    free.set(k, [...(free.get(k) ?? []), i]);
-  });
-  const pairs: Array<[RefElement, Element]> = [];
-  for (const o of ours) {
-    const list = free.get(norm(o.text));
-    const i = list?.shift();
-    if (i !== undefined) pairs.push([refs[i]!, o]);
-  }
-  const rank = (values: number[]): Map<number, number> => new Map([...new Set(values)].sort((a, b) => a - b).map((v, i) => [v, i]));
-  const refRank = rank(refs.map((r) => r.level ?? 1));
-  const ourRank = rank(pairs.map(([, o]) => o.metadata.category_depth ?? 0));
-  const sameRank = pairs.filter(([r, o]) => refRank.get(r.level ?? 1) === ourRank.get(o.metadata.category_depth ?? 0)).length;
-  const score: HeadingScore = { matched: pairs.length, output: ours.length, expected: refs.length };
-  if (ours.length > 0) score.precision = pairs.length / ours.length;
-  else if (refs.length === 0) score.precision = 1;
-  if (refs.length > 0) score.recall = pairs.length / refs.length;
-  else if (ours.length === 0) score.recall = 1;
-  if (pairs.length > 0) score.depthAgreement = sameRank / pairs.length;
-  return score;
-}
 
 const mean = (xs: (number | undefined)[]): number | undefined => {
   const v = xs.filter((x): x is number => x !== undefined);
@@ -139,39 +96,37 @@ async function main(): Promise<void> {
     .map((f) => f.replace(/\.pdf$/, ''))
     .sort();
   for (const strategy of (process.env.STRATS ?? 'fast,hi_res').split(',') as ('fast' | 'hi_res')[]) {
-    const rows: { name: string; h: HeadingScore; textF1: number; order: number }[] = [];
+    const rows: { name: string; h: HeadingScores; textF1: number; order: number }[] = [];
     for (const name of names) {
       const ref = referenceElements(JSON.parse(readFileSync(path.join(dir, `${name}.json`), 'utf8')) as DoclingDocument);
       const bytes = new Uint8Array(readFileSync(path.join(dir, `${name}.pdf`)));
       const elements = await pdfPartitioner.partition(bytes, formatOptions({ strategy, filename: `${name}.pdf` }));
       const body = elements.filter((e) => !FURNITURE.has(e.type));
-      const h = scoreHeadings(body, ref);
-      const s = scoreDocument(
-        body.map((e) => ({ type: e.type, text: e.text })),
-        ref.map((e) => ({ type: e.type, text: e.text })),
-      );
+      const ours: EvalElement[] = body.map((e) => ({ type: e.type, text: e.text, ...(e.metadata.category_depth !== undefined ? { depth: e.metadata.category_depth } : {}) }));
+      const h = headingScores(ours, ref);
+      const s = scoreDocument(ours, ref);
       rows.push({ name, h, textF1: s.text_f1, order: s.order });
       print({
         bench: 'headings-doc',
         strategy,
         doc: name,
-        precision: r3(h.precision),
-        recall: r3(h.recall),
-        titles: h.output,
-        reference_headings: h.expected,
-        matched: h.matched,
-        depth_agreement: r3(h.depthAgreement),
+        precision: r3(h.heading_precision),
+        recall: r3(h.heading_recall),
+        titles: h.output_headings,
+        reference_headings: h.expected_headings,
+        matched: h.matched_headings,
+        depth_agreement: r3(h.heading_levels),
         text_f1: round(s.text_f1),
         order: round(s.order),
-        false_titles: body.filter((e) => e.type === 'Title' && !ref.some((r) => r.type === 'Title' && norm(r.text) === norm(e.text))).map((e) => e.text.slice(0, 60)),
-        missed: ref.filter((r) => r.type === 'Title' && !body.some((e) => e.type === 'Title' && norm(r.text) === norm(e.text))).map((r) => r.text.slice(0, 60)),
+        false_titles: body.filter((e) => e.type === 'Title' && !ref.some((r) => r.type === 'Title' && key(r.text) === key(e.text))).map((e) => e.text.slice(0, 60)),
+        missed: ref.filter((r) => r.type === 'Title' && !body.some((e) => e.type === 'Title' && key(r.text) === key(e.text))).map((r) => r.text.slice(0, 60)),
       });
     }
-    const p = mean(rows.map((r) => r.h.precision));
-    const r = mean(rows.map((x) => x.h.recall));
-    const matched = rows.reduce((a, x) => a + x.h.matched, 0);
-    const out = rows.reduce((a, x) => a + x.h.output, 0);
-    const exp = rows.reduce((a, x) => a + x.h.expected, 0);
+    const p = mean(rows.map((r) => r.h.heading_precision));
+    const r = mean(rows.map((x) => x.h.heading_recall));
+    const matched = rows.reduce((a, x) => a + x.h.matched_headings, 0);
+    const out = rows.reduce((a, x) => a + x.h.output_headings, 0);
+    const exp = rows.reduce((a, x) => a + x.h.expected_headings, 0);
     print({
       bench: 'headings-summary',
       strategy,
@@ -181,7 +136,7 @@ async function main(): Promise<void> {
       f1: r3(f1(p, r)),
       micro_precision: r3(out ? matched / out : undefined),
       micro_recall: r3(exp ? matched / exp : undefined),
-      depth_agreement: r3(mean(rows.map((x) => x.h.depthAgreement))),
+      depth_agreement: r3(mean(rows.map((x) => x.h.heading_levels))),
       text_f1: r3(mean(rows.map((x) => x.textF1))),
       order: r3(mean(rows.map((x) => x.order))),
     });
