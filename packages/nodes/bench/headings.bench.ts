@@ -16,7 +16,6 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Element } from '@quarry/core';
 import { headingScores, scoreDocument, tokens, type EvalElement, type HeadingScores } from '../../cli/src/eval/metrics.js';
 import { pdfPartitioner } from '../src/partition/formats/pdf/index.js';
 import { stopPageWorker } from '../src/partition/formats/pdf/page-worker-host.js';
