@@ -16,6 +16,8 @@ import { QuarryError, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import { elementsFromLayouts } from './elements.js';
 import { extractLayouts } from './extract-pages.js';
+import { DEFAULT_PDF_ENGINE } from './engine.js';
+import { readOutline } from './outline.js';
 import { partitionPdfHiRes } from './hi-res.js';
 import { limitError, partitionLimits } from '../../limits.js';
 import { PdfOpenError } from './pdfjs/load.js';
@@ -42,11 +44,13 @@ async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptio
   if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
     options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
   }
+  const outline = await readOutline(bytes, options.pdf_engine ?? DEFAULT_PDF_ENGINE);
   return elementsFromLayouts(layouts, {
     includePageBreaks: options.include_page_breaks,
     coordinates: options.coordinates,
     dpi: 72,
     inferTableStructure: false,
+    outline,
   }).map((b) => b.element);
 }
 
