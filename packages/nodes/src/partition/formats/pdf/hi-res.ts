@@ -23,9 +23,9 @@ import { findTables } from './tables.js';
 import { orderBlocks } from './reading-order.js';
 
 // A text layer with fewer letters and digits than this, on a page with a picture, is a scan.
-const MIN_TEXT_CHARS = 32;
+export const MIN_TEXT_CHARS = 32;
 // Share of U+FFFD/control/private-use characters above which a text layer is garbage.
-const MAX_BAD_CHAR_SHARE = 0.3;
+export const MAX_BAD_CHAR_SHARE = 0.3;
 // An image covering this share of the page, on a page whose text comes from the text layer of a
 // scan or from OCR, is the scan itself, not a figure.
 const PAGE_COVER_SHARE = 0.75;
