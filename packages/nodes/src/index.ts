@@ -21,7 +21,8 @@ export { partitionVariant, type PartitionVariant } from './partition/partition-v
 export type { FormatPartitionOptions, FormatPartitioner, PartitionStrategy } from './partition/types.js';
 export type { PdfEngine } from './partition/formats/pdf/engine.js';
 export type { PartitionUnstructuredApiSettings } from './partition/unstructured-api.node.js';
-export { partitionWithVlm, type VlmPartitionRequest } from './partition/vlm/partition-vlm.js';
+export { partitionWithVlm } from './partition/vlm/load.js';
+export type { VlmPartitionRequest } from './partition/vlm/partition-vlm.js';
 export { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions, type PooledPartitionOptions } from './pool/partition-pool.js';
 export type { PartitionTask } from './pool/partition-task.js';
 export { INSPECTION_MAX_PAGES, renderInspection, type InspectionOptions } from './inspect/render-inspection.js';
