@@ -16,7 +16,7 @@ export const jsonLines = defineDestination({
     async write({ document, elements }) {
       const others = (await readFile(file, 'utf8')).split('\n').filter((l) => l && JSON.parse(l).record_id !== document.record_id);
       const line = JSON.stringify({ record_id: document.record_id, texts: elements.map((e) => e.text) });
-      await writeFile(file, [...others, line].join('\n') + '\n');
+      await writeFile(file, `${[...others, line].join('\n')}\n`);
     },
   }),
 });

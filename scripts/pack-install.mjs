@@ -38,7 +38,7 @@ export function packPackages(names, dest) {
 /** Makes `dir` a plain npm project (ES modules), outside any workspace. */
 export function newNpmProject(dir) {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'quarry-pack-install', version: '1.0.0', private: true, type: 'module' }, null, 2) + '\n');
+  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'quarry-pack-install', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
 }
 
 /**

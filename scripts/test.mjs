@@ -6,6 +6,8 @@ import { ensureInstalled, build, run, root } from './lib.mjs';
 ensureInstalled();
 build();
 run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.test.json', '--noEmit']);
+// Lint (Biome, biome.json): any finding fails the run, counted as one failure below.
+const lintFailed = run(join(root, 'node_modules/.bin/biome'), ['lint', '--error-on-warnings', '.'], { allowFail: true }) !== 0;
 const extra = process.argv.slice(2);
 // Two phases: every test file in parallel, then the ones that time responses, alone (vitest.config.ts).
 const phases = [
@@ -13,8 +15,9 @@ const phases = [
   { name: 'timing', env: { QUARRY_TEST_PHASE: 'timing' } },
 ];
 let passed = 0;
-let failed = 0;
-let success = true;
+let failed = lintFailed ? 1 : 0;
+let success = !lintFailed;
+if (lintFailed) console.log('lint: biome found problems (counted as one failure); `node_modules/.bin/biome lint .` lists them');
 const reporter = join(root, 'scripts/unhandled-errors-reporter.mjs');
 for (const phase of phases) {
   const out = join(root, `.vitest-results-${phase.name}.json`);

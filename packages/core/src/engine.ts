@@ -111,7 +111,7 @@ export class Engine {
   }
 
   /**
-   * Validates a workflow create body (SPEC.md rules) or a library {@link PipelineInput}, resolves
+   * Validates a workflow create body (the Unstructured workflow API's rules) or a library {@link PipelineInput}, resolves
    * every node against the registry and parses its settings. Throws `WORKFLOW_INVALID` with every
    * problem in `details.problems`.
    */

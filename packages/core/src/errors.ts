@@ -21,6 +21,8 @@ export const CORE_ERROR_CODES = {
   DUPLICATE_FORMAT: 'a plugin registers a document format whose name is already registered',
   DUPLICATE_NODE: 'a plugin registers a node type/subtype that is already registered',
   DUPLICATE_PLUGIN: 'a plugin with this name is already registered',
+  DUPLICATE_PROBLEM_CODE: 'a plugin declares a workflow problem code that core or another plugin already declares',
+  DUPLICATE_TEMPLATE: 'a plugin supplies a workflow template whose id another plugin already supplies',
   ELEMENT_INVALID: 'an element JSON object is malformed',
   ENGINE_FROZEN: 'a plugin was registered after engine.build(); register every plugin before the first build',
   INCOMPATIBLE_PLUGIN: 'a plugin does not support this engine version',

@@ -75,7 +75,9 @@ export {
   type SourceDefinition,
   type SourceDocument,
   type SourceRecord,
+  type TemplateNode,
   type WorkflowNodeRef,
+  type WorkflowTemplate,
 } from './plugin/types.js';
 export type { Plan, PlanNode } from './plan/plan.js';
 
@@ -90,7 +92,7 @@ export { sha256File } from './file-hash.js';
 
 // Workflow bodies: validation, problems, and the helpers a node's own rules use.
 export { validateWorkflow, type ValidateWorkflowOptions, type ValidWorkflow, type ValidWorkflowNode, type WorkflowValidation } from './workflow/validate-workflow.js';
-export { PROBLEM_CODES, isProblemCode, type PathProblem, type Problem, type ProblemCode } from './workflow/problems.js';
+export { CORE_PROBLEM_CODES, isProblemCode, type PathProblem, type Problem, type ProblemCode, type ProblemCodeTable, type QuarryProblemCodes } from './workflow/problems.js';
 export { workflowBodySchemas, type ListingRegistryView } from './workflow/workflow-body.js';
 export { workflowJsonSchema } from './workflow/json-schema.js';
 export { SCHEDULE_PHRASE_LIST } from './workflow/schedule.js';

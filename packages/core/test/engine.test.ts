@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createEngine, defineNode, definePlugin, type QuarryError } from '../src/index.js';
-import { type PlanProblem } from '../src/plan/plan.js';
+import type { PlanProblem } from '../src/plan/plan.js';
 
 const node = (type: 'partition' | 'chunk' | 'prompter', subtype: string, settings = z.object({}).strict()) =>
   defineNode({ type, subtype, settings, create: () => ({ process: (f) => f.elements }) });

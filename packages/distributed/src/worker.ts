@@ -146,7 +146,7 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     }
     touch(data.job_id, wj);
     try {
-      let doc;
+      let doc: Awaited<ReturnType<typeof wj.source.get>>;
       try {
         doc = await wj.source.get(data.record, new AbortController().signal);
       } catch (e) {

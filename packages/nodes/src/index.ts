@@ -6,6 +6,8 @@
  */
 export { nodesPlugin } from './plugin.js';
 export { NODES_ERROR_CODES } from './errors.js';
+export { NODES_PROBLEM_CODES } from './problems.js';
+export { BUILTIN_TEMPLATES } from './templates.js';
 
 // One-call helpers.
 export { partition, type PartitionOptions } from './helpers/partition.js';

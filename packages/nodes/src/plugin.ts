@@ -15,18 +15,21 @@ import { NODES_ERROR_CODES } from './errors.js';
 import { BUILTIN_FORMATS } from './partition/formats/index.js';
 import { unstructuredApiPartitionNode } from './partition/unstructured-api.node.js';
 import { vlmPartitionNode } from './partition/vlm.node.js';
+import { NODES_PROBLEM_CODES } from './problems.js';
 import { imageDescriptionNodes } from './prompter/image-description.node.js';
 import { nerNodes } from './prompter/ner.node.js';
 import { ocrNodes } from './prompter/ocr.node.js';
 import { table2htmlNodes } from './prompter/table2html.node.js';
 import { tableDescriptionNodes } from './prompter/table-description.node.js';
 import { twopassTable2htmlNode } from './prompter/twopass-table2html.node.js';
+import { BUILTIN_TEMPLATES } from './templates.js';
 
 /**
  * Every built-in node of @quarry/nodes (partitioners, prompters for enrichment, chunkers and
- * embedders), the document formats the partitioners read and the error codes they throw: the one
- * list of built-in nodes. Each node's file (`<kind>/<subtype>.node.ts`) holds its settings schema,
- * its rules and its code.
+ * embedders), the document formats the partitioners read, the error codes they throw, the
+ * problem codes their rules report and the workflow templates made of them: the one list of
+ * built-in nodes. Each node's file
+ * (`<kind>/<subtype>.node.ts`) holds its settings schema, its rules and its code.
  *
  * @example
  * ```ts
@@ -60,4 +63,6 @@ export const nodesPlugin = definePlugin({
   embeddingModels: [...EMBEDDING_MODELS],
   formats: [...BUILTIN_FORMATS],
   errorCodes: NODES_ERROR_CODES,
+  problemCodes: NODES_PROBLEM_CODES,
+  templates: BUILTIN_TEMPLATES,
 });

@@ -92,7 +92,7 @@ export async function loadApiKeys(options: LoadApiKeysOptions): Promise<LoadedKe
     return { keys: new ApiKeyRing(pairs), source: `file ${options.keysFile}` };
   }
   const env = (options.env ?? process.env).QUARRY_API_KEYS;
-  if (env && env.trim()) return { keys: new ApiKeyRing(parseApiKeys(env, 'QUARRY_API_KEYS')), source: 'QUARRY_API_KEYS' };
+  if (env?.trim()) return { keys: new ApiKeyRing(parseApiKeys(env, 'QUARRY_API_KEYS')), source: 'QUARRY_API_KEYS' };
   const file = path.join(options.dataDir, 'api-keys');
   let text: string | undefined;
   try {

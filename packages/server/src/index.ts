@@ -1,5 +1,5 @@
 /**
- * @quarry/server: the REST service of SPEC.md over `WorkflowService` (Fastify 5, SQLite), plus the
+ * @quarry/server: the Unstructured workflow API's REST service over `WorkflowService` (Fastify 5, SQLite), plus the
  * legacy partition endpoint `POST /general/v0/general`.
  */
 export { createServer, API_KEY_HEADERS, INVALID_KEY_DETAIL, MISSING_KEY_DETAIL, type QuarryServer, type ServerOptions } from './server.js';

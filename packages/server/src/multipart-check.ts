@@ -53,7 +53,10 @@ export class PartHeaderCheck {
         this.state = 'headers';
         continue;
       }
-      if (buf.length < 2) return this.keep(buf);
+      if (buf.length < 2) {
+        this.keep(buf);
+        return;
+      }
       // `--` after a delimiter closes the body; what follows is an epilogue.
       if (buf[0] === 0x2d && buf[1] === 0x2d) {
         this.state = 'done';
@@ -71,7 +74,8 @@ export class PartHeaderCheck {
           this.problem = `the headers of part ${this.part + 1} are longer than ${MAX_PART_HEADER_BYTES} bytes`;
           return;
         }
-        return this.keep(buf);
+        this.keep(buf);
+        return;
       }
       this.part++;
       this.problem = headerProblem(buf.toString('latin1', 0, end), this.part);

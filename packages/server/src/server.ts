@@ -18,7 +18,7 @@ import { templateRoutes } from './routes/templates.js';
 import { workflowRoutes } from './routes/workflows.js';
 import { SqliteStore } from './sqlite-store.js';
 
-/** The answer to a request without an API key (REFERENCE.md d3). */
+/** The answer to a request without an API key (the Unstructured Platform's rule). */
 export const MISSING_KEY_DETAIL = 'API key is missing, please provide an API key in the header.';
 /** The answer to a request with an unknown API key (the key itself is never echoed). */
 export const INVALID_KEY_DETAIL = 'API key is invalid.';
@@ -62,7 +62,7 @@ export interface ServerOptions {
 export interface QuarryServer {
   app: FastifyInstance;
   service: WorkflowService;
-  /** Starts listening; resolves with the base URL of the workflow API (`http://host:port/api/v1`). */
+  /** Starts listening; resolves with the base URL of the Unstructured workflow API (`http://host:port/api/v1`). */
   listen(options?: { port?: number; host?: string }): Promise<string>;
   /** Stops listening, cancels running jobs (they end STOPPED), closes the store it opened. */
   close(): Promise<void>;
@@ -92,7 +92,7 @@ function componentLogger(app: FastifyInstance, component: string): Logger {
 }
 
 /**
- * Builds the REST service: Fastify 5 with every SPEC.md path and those of REFERENCE.md d1 under
+ * Builds the REST service: Fastify 5 with every Unstructured workflow API path and the Unstructured Platform's other paths under
  * `/api/v1` (collections with or without a trailing slash), `service-api-key` (or
  * `unstructured-api-key`) auth with one workspace per key, `GET /api/v1/openapi.json`, and the
  * legacy `POST /general/v0/general`.

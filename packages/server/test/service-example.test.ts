@@ -4,7 +4,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { partitionInProcess } from './service-example.js';
 import { tempDir } from './support.js';
 
-const section = readFileSync(fileURLToPath(new URL('../../core/src/service/README-section.md', import.meta.url)), 'utf8');
+const readme = readFileSync(fileURLToPath(new URL('../../core/README.md', import.meta.url)), 'utf8');
+const section = readme.slice(readme.indexOf('## Workflow service'), readme.indexOf('\n## ', readme.indexOf('## Workflow service') + 1));
 const example = readFileSync(fileURLToPath(new URL('./service-example.ts', import.meta.url)), 'utf8');
 
 describe('the core README section on WorkflowService', () => {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { sleep, type Engine } from '@quarry/core';
-import { type Clock, type Store } from '@quarry/core/service';
+import type { Clock, Store } from '@quarry/core/service';
 import { ApiKeyRing, createServer, type QuarryServer, type ServerOptions } from '../src/index.js';
 
 /** Repository root (for the example documents under examples/docs). */

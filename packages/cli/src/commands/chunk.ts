@@ -20,7 +20,7 @@ import { UserError } from '../user-error.js';
 export interface ChunkCommandOptions {
   /** Chunker subtype or a reference-library strategy name (see {@link CHUNK_SUBTYPE_NAMES}). */
   subtype?: string;
-  /** JSON object of chunker node settings (SPEC.md names or the aliases in {@link CHUNK_SETTING_ALIASES}). */
+  /** JSON object of chunker node settings (the Unstructured workflow API's names or the aliases in {@link CHUNK_SETTING_ALIASES}). */
   settings?: string;
   /** Read one request per line and write one result per line. */
   jsonl?: boolean;
@@ -48,7 +48,7 @@ const CHUNKERS: Record<CliChunkerSubtype, Chunker> = {
 /**
  * Accepted `--subtype` values: the chunker node subtypes and the reference names for them
  * (`basic` and `by_title` of the open-source library, `by_page` of the hosted API). The names only
- * pick the strategy: settings and their defaults are always the node's (SPEC.md).
+ * pick the strategy: settings and their defaults are always the node's.
  */
 export const CHUNK_SUBTYPE_NAMES: Readonly<Record<string, CliChunkerSubtype>> = {
   chunk_by_character: 'chunk_by_character',
@@ -61,7 +61,7 @@ export const CHUNK_SUBTYPE_NAMES: Readonly<Record<string, CliChunkerSubtype>> = 
 
 /**
  * Reference-library option names accepted in `--settings`, and the node setting each one sets
- * (REFERENCE.md a2): `combine_under_n_chars` is the legacy API form field; the `chunk_*` names are
+ * (as the Python library unstructured names them): `combine_under_n_chars` is the legacy API form field; the `chunk_*` names are
  * the ingest `ChunkerConfig` fields. The library's own keyword names (`max_characters`,
  * `new_after_n_chars`, `overlap`, `overlap_all`, `combine_text_under_n_chars`,
  * `multipage_sections`, `include_orig_elements`) already are node setting names.

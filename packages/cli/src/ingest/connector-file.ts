@@ -14,7 +14,7 @@ export interface ConnectorFile {
 export const CONNECTOR_FILE_TYPES = [SEARCH_INDEX_TYPE, ELASTICSEARCH_TYPE_ALIAS] as const;
 
 /**
- * Reads a connector create body (SPEC.md: `name`, `type: "search_index"`, `config: {hosts,
+ * Reads a connector create body (the Unstructured workflow API: `name`, `type: "search_index"`, `config: {hosts,
  * index_name, search_api_key}`) and validates it with the connector's config schema. Every problem
  * is reported in one line, as a {@link UserError}: `CONNECTOR.json: /config/index_name: ...; ...`.
  */

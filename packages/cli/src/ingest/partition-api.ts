@@ -1,6 +1,6 @@
 import { backoffDelay, elementsFromJSON, errorMessage, QuarryError, sleep, type Element, type ErrorCode } from '@quarry/core';
 
-/** Path of the legacy partition endpoint under its base URL (REFERENCE.md c5). */
+/** Path of the Unstructured API's partition endpoint under its base URL. */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
 
 /** How to reach the endpoint. */
@@ -9,7 +9,7 @@ export interface PartitionApiOptions {
   endpoint: string;
   /** Sent as the `unstructured-api-key` header; never printed. */
   apiKey: string;
-  /** Form fields besides `files`: `strategy` and any other of REFERENCE.md c5. */
+  /** Form fields besides `files`: `strategy` and any other form field of the Unstructured API. */
   fields: Record<string, string | string[]>;
   /** Retries of 429/502/503/504 answers and failed connections (default 3). */
   retries?: number;
@@ -38,7 +38,7 @@ function detailOf(text: string): string {
 }
 
 /**
- * The code of a failed answer, mapped as the reference's `wrap_error` (REFERENCE.md c4): 401/403
+ * The code of a failed answer, mapped as the Python client's `wrap_error` maps it: 401/403
  * `PARTITION_API_AUTH_FAILED`, 402 `PARTITION_API_QUOTA_EXCEEDED`, 422 and other 4xx
  * `PARTITION_API_REJECTED`, 5xx (and no answer) `PARTITION_API_UNAVAILABLE`.
  */

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path, { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, definePlugin, ENGINE_VERSION, MemoryStateStore, silentLogger, type Engine, type Logger, type WorkflowNodeRef } from '@quarry/core';
+import { createEngine, definePlugin, ENGINE_VERSION, MemoryStateStore, silentLogger, type Engine, type WorkflowNodeRef } from '@quarry/core';
 import { connectorsPlugin, createSearchIndexDestination, localDestination, searchIndexConfig } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';

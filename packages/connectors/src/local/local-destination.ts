@@ -39,7 +39,7 @@ export function outputPathFor(dir: string, recordId: string): string {
 
 /** The bytes written for one document: its elements' JSON form, as an array. */
 export function serializeElements(elements: readonly Element[], indent: number): string {
-  return JSON.stringify(elements.map(elementToJSON), null, indent) + '\n';
+  return `${JSON.stringify(elements.map(elementToJSON), null, indent)}\n`;
 }
 
 /**

@@ -7,7 +7,7 @@ const nonEmpty = z.string().min(1);
 
 /**
  * Config of the search-index connector (`type: 'search_index'`, alias `elasticsearch`), for both the
- * source and the destination. It accepts the SPEC.md connector create body config
+ * source and the destination. It accepts the Unstructured workflow API's connector create body config
  * `{hosts, search_api_key, index_name}` and every option of the batch ingestion client.
  *
  * One authentication form at most: an API key (`search_api_key` in its Encoded form, or with
@@ -56,7 +56,7 @@ export const searchIndexConfig = z
 /** Parsed search-index config, defaults applied. */
 export type SearchIndexConfig = z.output<typeof searchIndexConfig>;
 
-/** Connector type string of SPEC.md. */
+/** Connector type string of the Unstructured workflow API. */
 export const SEARCH_INDEX_TYPE = 'search_index';
 /** Alias accepted for the same connector (the platform's name). */
 export const ELASTICSEARCH_TYPE_ALIAS = 'elasticsearch';

@@ -28,7 +28,7 @@ const textWithKeyword = (ignoreAbove?: number): FieldMapping => ({
 });
 const stored: FieldMapping = { type: 'object', enabled: false };
 
-/** Metadata fields and their types exactly as the SPEC.md table lists them (flattened names). */
+/** Metadata fields and their types exactly as the Unstructured workflow API's table lists them (flattened names). */
 export const SPEC_METADATA_MAPPING: Readonly<Record<string, FieldMapping>> = {
   is_extracted: { type: 'boolean' },
   'coordinates-points': { type: 'float' },
@@ -48,7 +48,7 @@ export const SPEC_METADATA_MAPPING: Readonly<Record<string, FieldMapping>> = {
 };
 
 /**
- * The other element metadata fields (REFERENCE b4), mapped when quarry creates the index so that
+ * The other element metadata fields of the Python library unstructured, mapped when quarry creates the index so that
  * nothing an element carries is dropped. Large opaque values (`orig_elements`, `image_base64`,
  * `table_as_cells`, ...) are kept in `_source` without being indexed.
  */
@@ -102,8 +102,8 @@ export const EXTRA_METADATA_MAPPING: Readonly<Record<string, FieldMapping>> = {
 };
 
 /**
- * The mappings quarry creates an index with: the SPEC.md fields outside `metadata` (`record_id` is
- * `text` as SPEC.md says, plus a `keyword` subfield so that replacing a record deletes exactly its
+ * The mappings quarry creates an index with: the Unstructured workflow API's fields outside `metadata` (`record_id` is
+ * `text` as the Unstructured workflow API says, plus a `keyword` subfield so that replacing a record deletes exactly its
  * rows), `embeddings` only when the plan embeds, and every metadata field flattened with `-`.
  */
 export function indexMappings(embeddingDimensions?: number): IndexMappings {

@@ -19,7 +19,7 @@ export interface StorableFields {
 /**
  * Stages one element as the reference stager does: `_id` is `uuid5(element_id + record_id)`, `_source`
  * holds `element_id`, `embeddings`, `text`, `type`, `record_id` and `metadata` flattened with `-`
- * (lists kept). Metadata fields the index does not map are left out and counted in `dropped` (SPEC.md:
+ * (lists kept). Metadata fields the index does not map are left out and counted in `dropped` (the Unstructured workflow API:
  * "a metadata field to be stored needs a matching schema field"). Chunks' `orig_elements` are stored
  * in the reference's compressed string form.
  */

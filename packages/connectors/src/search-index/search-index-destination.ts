@@ -203,9 +203,9 @@ function definition(type: string): DestinationDefinition<SearchIndexConfig> {
 }
 
 /**
- * Search-index destination (`type: 'search_index'`, SPEC.md): writes each element as a search
+ * Search-index destination (`type: 'search_index'`, the Unstructured workflow API): writes each element as a search
  * document (`element_id`, `record_id`, `type`, `text`, `embeddings`, flattened `metadata`), replacing
- * a record's previous rows on every write. `prepare()` creates the index with the SPEC.md mapping when
+ * a record's previous rows on every write. `prepare()` creates the index with the Unstructured workflow API's mapping when
  * it does not exist, or checks a caller-created one (dims, similarity, required fields).
  *
  * @example

@@ -1,7 +1,8 @@
-import { defineSource, QuarryError, quarryError, type Logger, type SourceConnector, type SourceDefinition, type SourceDocument } from '@quarry/core';
+import { defineSource, type QuarryError, quarryError, type Logger, type SourceConnector, type SourceDefinition, type SourceDocument } from '@quarry/core';
 import { createSearchClient, type SearchClient } from './client.js';
 import { ELASTICSEARCH_TYPE_ALIAS, SEARCH_INDEX_TYPE, searchIndexConfig, type SearchIndexConfig } from './config.js';
 import { searchIndexError } from './errors.js';
+import type { estypes } from '@elastic/elasticsearch';
 import type { JsonObject } from './flatten.js';
 import { hitStem, sourceText } from './source-text.js';
 
@@ -76,7 +77,7 @@ export async function createSearchIndexSource(config: SearchIndexConfig, ctx: { 
         let after: unknown[] | undefined;
         for (;;) {
           if (stop.aborted) throw abortedError(stop);
-          let page;
+          let page: estypes.SearchResponse<JsonObject>;
           try {
             page = await client.search(
               {

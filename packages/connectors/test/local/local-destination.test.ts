@@ -9,7 +9,7 @@ import { createDestination, createSource, failureOf, listAll, makeTempDir, remov
 
 async function readOutput(dir: string, recordId: string): Promise<Array<Record<string, unknown>> | undefined> {
   try {
-    return JSON.parse(await readFile(path.join(dir, ...recordId.split('/')) + '.json', 'utf8')) as Array<Record<string, unknown>>;
+    return JSON.parse(await readFile(`${path.join(dir, ...recordId.split('/'))}.json`, 'utf8')) as Array<Record<string, unknown>>;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
@@ -88,7 +88,7 @@ describe('localDestination', () => {
     elements[0]!.metadata.parent_id = undefined;
     await write('doc.txt', elements);
     const text = await readFile(path.join(out, 'doc.txt.json'), 'utf8');
-    expect(text).toBe(JSON.stringify(elements.map(elementToJSON), null, 2) + '\n');
+    expect(text).toBe(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
     expect(text.startsWith('[\n  {\n    "type": "NarrativeText",\n    "element_id"')).toBe(true);
     expect(text).not.toContain('parent_id');
   });

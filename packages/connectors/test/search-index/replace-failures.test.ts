@@ -49,7 +49,7 @@ describe('search index destination: a replacement that fails at any step keeps t
     index = target.indexName();
   });
   afterEach(async () => {
-    await dest?.close!();
+    await dest?.close?.();
     await target.stop();
   });
 

@@ -190,7 +190,7 @@ export class FakeElasticsearch {
     else if (scheme === 'Basic') {
       const decoded = Buffer.from(value, 'base64').toString('utf8');
       const i = decoded.indexOf(':');
-      ok = i > 0 && (c.users ?? {})[decoded.slice(0, i)] === decoded.slice(i + 1);
+      ok = i > 0 && c.users?.[decoded.slice(0, i)] === decoded.slice(i + 1);
     }
     if (!ok) throw new EsError(401, 'security_exception', 'unable to authenticate with provided credentials and anonymous access is not allowed for this request', { additional_unsuccessful_credentials: `${scheme.toLowerCase()}: invalid credentials` });
   }

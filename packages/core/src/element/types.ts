@@ -58,7 +58,7 @@ export const ELEMENT_TYPE_ALIASES: Readonly<Record<string, ElementType>> = {
 
 /**
  * The reference library's wider `ElementType` vocabulary, used by settings such as
- * `extract_image_block_types` (SPEC.md lists exactly these).
+ * `extract_image_block_types` (the Unstructured workflow API lists exactly these).
  */
 export const ELEMENT_TYPE_VOCABULARY = [
   'Abstract', 'BulletedText', 'Caption', 'CodeSnippet', 'CompositeElement', 'Figure', 'FigureCaption',

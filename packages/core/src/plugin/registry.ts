@@ -1,14 +1,15 @@
 import semver from 'semver';
-import { CORE_ERROR_CODES, quarryError } from '../errors.js';
+import { CORE_ERROR_CODES, quarryError, type ErrorCode } from '../errors.js';
+import { CORE_PROBLEM_CODES, PROBLEM_CODE_PATTERN } from '../workflow/problems.js';
 import { ENGINE_VERSION } from '../version.js';
-import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition } from './types.js';
+import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition, type WorkflowTemplate } from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
 
-/** Who owns core's own error codes in {@link Registry.errorCodes}. */
+/** Who owns core's own error and problem codes in {@link Registry.errorCodes} and {@link Registry.problemCodes}. */
 export const CORE_OWNER = '@quarry/core';
 
-/** A known error code: its one-line description and the plugin that declared it (or {@link CORE_OWNER}). */
+/** A known error or problem code: its one-line description and the plugin that declared it (or {@link CORE_OWNER}). */
 export interface ErrorCodeInfo {
   description: string;
   owner: string;
@@ -20,13 +21,15 @@ export interface ErrorCodeInfo {
  */
 export class Registry {
   private readonly plugins = new Map<string, Plugin>();
-  private readonly nodes = new Map<string, { def: NodeDefinition<any>; plugin: string }>();
-  private readonly sources = new Map<string, SourceDefinition<any>>();
-  private readonly destinations = new Map<string, DestinationDefinition<any>>();
+  private readonly nodes = new Map<string, { def: NodeDefinition<unknown>; plugin: string }>();
+  private readonly sources = new Map<string, SourceDefinition<unknown>>();
+  private readonly destinations = new Map<string, DestinationDefinition<unknown>>();
   private readonly models = new Map<string, EmbeddingModelInfo>();
   // Lookup order: the last registered plugin's formats first.
   private formatList: FormatDefinition[] = [];
-  private readonly codes = new Map<string, ErrorCodeInfo>(Object.entries(CORE_ERROR_CODES).map(([code, description]) => [code, { description, owner: CORE_OWNER }]));
+  private readonly templateMap = new Map<string, { template: WorkflowTemplate; plugin: string }>();
+  private readonly codes = ownedBy(CORE_ERROR_CODES, CORE_OWNER);
+  private readonly problems = ownedBy(CORE_PROBLEM_CODES, CORE_OWNER);
   private frozen = false;
 
   /**
@@ -84,7 +87,16 @@ export class Registry {
         throw quarryError('DUPLICATE_FORMAT', `plugin "${plugin.name}": format "${f.name}" is already registered`, { details: { format: f.name } });
       }
     }
-    const codes = checkErrorCodes(plugin, this.codes);
+    const templates = plugin.templates ?? [];
+    for (const t of templates) {
+      if (typeof t?.id !== 'string' || !t.id || !Array.isArray(t.nodes)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": a template needs an id and a nodes array`);
+      const owner = this.templateMap.get(t.id)?.plugin;
+      if (owner || templates.filter((u) => u.id === t.id).length > 1) {
+        throw quarryError('DUPLICATE_TEMPLATE', `plugin "${plugin.name}": template "${t.id}" is already supplied${owner ? ` by plugin "${owner}"` : ''}`, { details: { template: t.id } });
+      }
+    }
+    const codes = checkCodeTable(plugin, ERROR_CODES, this.codes);
+    const problems = checkCodeTable(plugin, PROBLEM_CODES, this.problems);
     this.plugins.set(plugin.name, plugin);
     this.formatList = [...formats, ...this.formatList];
     for (const n of plugin.nodes ?? []) {
@@ -94,10 +106,17 @@ export class Registry {
     for (const d of plugin.destinations ?? []) this.destinations.set(d.type, d);
     for (const m of plugin.embeddingModels ?? []) this.models.set(key(m.provider, m.model_name), m);
     for (const [code, description] of codes) this.codes.set(code, { description, owner: plugin.name });
+    for (const [code, description] of problems) this.problems.set(code, { description, owner: plugin.name });
+    for (const t of templates) this.templateMap.set(t.id, { template: t, plugin: plugin.name });
+  }
+
+  /** Every workflow template the registered plugins supply, in registration order. */
+  templates(): readonly WorkflowTemplate[] {
+    return [...this.templateMap.values()].map((t) => t.template);
   }
 
   /** The node definition for a type/subtype; throws `UNKNOWN_NODE` listing what is registered. */
-  node(type: string, subtype: string): NodeDefinition<any> {
+  node(type: string, subtype: string): NodeDefinition<unknown> {
     const hit = this.nodes.get(key(type, subtype));
     if (!hit) {
       const known = this.nodeSubtypes(type as NodeType);
@@ -107,7 +126,7 @@ export class Registry {
   }
 
   /** The node definition for a subtype or one of its aliases, or undefined. */
-  findNode(type: string, subtype: string): NodeDefinition<any> | undefined {
+  findNode(type: string, subtype: string): NodeDefinition<unknown> | undefined {
     return this.nodes.get(key(type, subtype))?.def;
   }
 
@@ -117,14 +136,14 @@ export class Registry {
   }
 
   /** The source definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
-  source(type: string): SourceDefinition<any> {
+  source(type: string): SourceDefinition<unknown> {
     const s = this.sources.get(type);
     if (!s) throw quarryError('UNKNOWN_CONNECTOR', `no source connector "${type}" is registered; registered: ${[...this.sources.keys()].sort().join(', ') || '(none)'}`);
     return s;
   }
 
   /** The destination definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
-  destination(type: string): DestinationDefinition<any> {
+  destination(type: string): DestinationDefinition<unknown> {
     const d = this.destinations.get(type);
     if (!d) throw quarryError('UNKNOWN_CONNECTOR', `no destination connector "${type}" is registered; registered: ${[...this.destinations.keys()].sort().join(', ') || '(none)'}`);
     return d;
@@ -147,7 +166,12 @@ export class Registry {
 
   /** Every error code core and the registered plugins declare, in code order. */
   errorCodes(): ReadonlyMap<string, ErrorCodeInfo> {
-    return new Map([...this.codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    return sortedByCode(this.codes);
+  }
+
+  /** Every workflow problem code core and the registered plugins declare, in code order. */
+  problemCodes(): ReadonlyMap<string, ErrorCodeInfo> {
+    return sortedByCode(this.problems);
   }
 
   /** Names of registered plugins. */
@@ -172,23 +196,41 @@ function checkFormat(plugin: string, f: FormatDefinition): FormatDefinition {
   return Object.freeze({ name: f.name, mimeTypes: Object.freeze([...f.mimeTypes]), extensions: Object.freeze([...f.extensions]), module: f.module, exportName: f.exportName });
 }
 
-const UPPER_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
+/** How a plugin's table of error codes or of problem codes is checked. */
+interface CodeKind {
+  field: 'errorCodes' | 'problemCodes';
+  what: string;
+  shape: RegExp;
+  shapeName: string;
+  duplicate: ErrorCode;
+}
 
-/** A plugin's error codes as entries, checked against the codes already known. */
-function checkErrorCodes(plugin: Plugin, known: ReadonlyMap<string, ErrorCodeInfo>): Array<[string, string]> {
-  const table: unknown = plugin.errorCodes;
+const ERROR_CODES: CodeKind = { field: 'errorCodes', what: 'error code', shape: /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/, shapeName: 'UPPER_SNAKE_CASE', duplicate: 'DUPLICATE_ERROR_CODE' };
+const PROBLEM_CODES: CodeKind = { field: 'problemCodes', what: 'problem code', shape: PROBLEM_CODE_PATTERN, shapeName: '<area>.<what> in lower snake case', duplicate: 'DUPLICATE_PROBLEM_CODE' };
+
+function ownedBy(table: Readonly<Record<string, string>>, owner: string): Map<string, ErrorCodeInfo> {
+  return new Map(Object.entries(table).map(([code, description]) => [code, { description, owner }]));
+}
+
+function sortedByCode(codes: ReadonlyMap<string, ErrorCodeInfo>): ReadonlyMap<string, ErrorCodeInfo> {
+  return new Map([...codes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** A plugin's error or problem codes as entries, checked against the codes already known. */
+function checkCodeTable(plugin: Plugin, kind: CodeKind, known: ReadonlyMap<string, ErrorCodeInfo>): Array<[string, string]> {
+  const table: unknown = plugin[kind.field];
   if (table === undefined) return [];
   if (table === null || typeof table !== 'object' || Array.isArray(table)) {
-    throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": "errorCodes" must be an object of code -> one-line description`);
+    throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": "${kind.field}" must be an object of code -> one-line description`);
   }
   const entries = Object.entries(table as Record<string, unknown>);
   for (const [code, description] of entries) {
-    if (!UPPER_SNAKE.test(code)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": error code "${code}" is not UPPER_SNAKE_CASE`, { details: { code } });
+    if (!kind.shape.test(code)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": ${kind.what} "${code}" is not ${kind.shapeName}`, { details: { code } });
     if (typeof description !== 'string' || !description.trim() || description.includes('\n')) {
-      throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": error code ${code} needs a one-line description`, { details: { code } });
+      throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": ${kind.what} ${code} needs a one-line description`, { details: { code } });
     }
     const owner = known.get(code)?.owner;
-    if (owner) throw quarryError('DUPLICATE_ERROR_CODE', `plugin "${plugin.name}": error code ${code} is already declared by ${owner === CORE_OWNER ? 'core' : `plugin "${owner}"`}`, { details: { code, owner } });
+    if (owner) throw quarryError(kind.duplicate, `plugin "${plugin.name}": ${kind.what} ${code} is already declared by ${owner === CORE_OWNER ? 'core' : `plugin "${owner}"`}`, { details: { code, owner } });
   }
   return entries as Array<[string, string]>;
 }

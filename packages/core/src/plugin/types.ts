@@ -4,9 +4,9 @@ import type { OperatorFunction } from 'rxjs';
 import type { Element } from '../element/types.js';
 import type { DataSourceMetadata } from '../element/types.js';
 import type { SettingsSchema } from './settings.js';
-import type { PathProblem, ProblemCode } from '../workflow/problems.js';
+import type { PathProblem, ProblemCode, ProblemCodeTable } from '../workflow/problems.js';
 
-/** Node kinds of a workflow (SPEC.md `type`). */
+/** Node kinds of a workflow (the Unstructured workflow API's `type`). */
 export const NODE_TYPES = ['partition', 'prompter', 'chunk', 'embed'] as const;
 /** A node kind. */
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -246,7 +246,7 @@ export interface DestinationDefinition<C = Record<string, unknown>> {
   create(config: C, ctx: ConnectorContext): DestinationConnector | Promise<DestinationConnector>;
 }
 
-/** An embedding model known to the engine (fills SPEC.md node ordering rule 5). */
+/** An embedding model known to the engine (fills the Unstructured workflow API's node ordering rule 5). */
 export interface EmbeddingModelInfo {
   /** Embedder subtype (provider), e.g. `azure_openai`. */
   provider: string;
@@ -278,14 +278,36 @@ export interface FormatDefinition {
   exportName: string;
 }
 
-/** A bundle of nodes, connectors, models, formats and error codes registered together. */
+/** One node of a {@link WorkflowTemplate}. */
+export interface TemplateNode {
+  /** Stable within the template. */
+  id: string;
+  name: string;
+  type: NodeType;
+  subtype: string;
+  settings: Record<string, unknown>;
+}
+
+/** A predefined node layout a workflow can reference by `template_id`; a plugin supplies it. */
+export interface WorkflowTemplate {
+  id: string;
+  name: string;
+  description: string;
+  version: string;
+  /** ISO 8601 date of the last change to the layout. */
+  last_updated: string;
+  /** The nodes, in order; ids are stable within the template. */
+  nodes: readonly TemplateNode[];
+}
+
+/** A bundle of nodes, connectors, models, formats, templates and codes registered together. */
 export interface Plugin {
   name: string;
   /** Semver range of engine versions the plugin supports, e.g. `^0.1.0`. */
   engine: string;
-  nodes?: NodeDefinition<any>[];
-  sources?: SourceDefinition<any>[];
-  destinations?: DestinationDefinition<any>[];
+  nodes?: NodeDefinition<unknown>[];
+  sources?: SourceDefinition<unknown>[];
+  destinations?: DestinationDefinition<unknown>[];
   embeddingModels?: EmbeddingModelInfo[];
   /** Document formats; a later plugin's format wins over an earlier one's for a MIME type they share. */
   formats?: FormatDefinition[];
@@ -295,6 +317,18 @@ export interface Plugin {
    * augmenting `QuarryErrorCodes`.
    */
   errorCodes?: ErrorCodeTable;
+  /**
+   * The workflow problem codes the plugin's node rules report, each with a one-line meaning:
+   * `<area>.<what>` in lower snake case, owned by no other plugin nor core (registration checks
+   * both). Declare them to the type checker too, by augmenting `QuarryProblemCodes`.
+   */
+  problemCodes?: ProblemCodeTable;
+  /**
+   * Workflow templates: node layouts that workflows and on-demand jobs name by `template_id`. An id
+   * may be supplied by one plugin only. A template whose nodes some other plugin provides is listed
+   * as unavailable until that plugin is registered.
+   */
+  templates?: readonly WorkflowTemplate[];
 }
 
 /** One node as the rules see it: possibly only partly valid, so every field is read defensively. */

@@ -36,7 +36,7 @@ function sandboxProblems(config: Record<string, unknown>): ServiceProblem[] {
  * connector's own schema (paths as JSON pointers under `/config`), a sandboxed path that escapes.
  */
 export function connectorConfigProblems(registry: Registry, kind: ConnectorKind, type: string, config: Record<string, unknown>, policy: LocalConnectorPolicy): ServiceProblem[] {
-  let schema;
+  let schema: ReturnType<Registry['source']>['config'];
   try {
     schema = (kind === 'source' ? registry.source(type) : registry.destination(type)).config;
   } catch (e) {

@@ -10,7 +10,6 @@ export { COLLECTIONS, type Collection, type CollectionRecords, type Store, type 
 export { MemoryStore } from './memory-store.js';
 export type { ConnectorKind, ConnectorRecord, JobInputFile, JobNode, JobOutputFile, JobRecord, StoredNode, StoredRecord, WorkflowRecord } from './records.js';
 export type { InputFile, InputLimits } from './job-files.js';
-export { BUILTIN_TEMPLATES, type WorkflowTemplate } from './templates.js';
 export { SERVICE_ERROR_CODES, problemAt, requestInvalid, type ServiceErrorCode, type ServiceProblem } from './service-errors.js';
 export { scrubValue } from './secrets.js';
 export { urlCredentials, type UrlCredential } from './url-credentials.js';

@@ -1,4 +1,4 @@
-import { type Services } from '../plugin/services.js';
+import type { Services } from '../plugin/services.js';
 import { rm } from 'node:fs/promises';
 import type { DestinationInput, Engine, SourceInput } from '../engine.js';
 import { errorMessage } from '../errors.js';

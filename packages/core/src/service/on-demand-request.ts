@@ -5,7 +5,7 @@ import type { StoredNode } from './records.js';
 import { zodProblems } from './request-problems.js';
 import { onDemandRequestData } from './schemas.js';
 import { problemAt, requestInvalid, type ServiceProblem } from './service-errors.js';
-import type { WorkflowTemplate } from './templates.js';
+import type { WorkflowTemplate } from '../plugin/types.js';
 import { assignNodeIds, rebase } from './workflow-input.js';
 
 /** What an on-demand request is checked against. */

@@ -27,7 +27,7 @@ export async function startSchedules(ctx: ServiceContext): Promise<void> {
 export async function scheduleTick(ctx: ServiceContext, workspace: string, id: string, slot: Date): Promise<void> {
   try {
     const wf = await ctx.store.get('workflows', workspace, id);
-    if (!wf || wf.status !== 'active' || !wf.schedule) return;
+    if (wf?.status !== 'active' || !wf.schedule) return;
     wf.last_scheduled_run = slot.toISOString();
     await ctx.store.put('workflows', wf);
     const running = ctx.busy.get(busyKey(workspace, id));

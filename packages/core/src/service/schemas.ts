@@ -59,7 +59,7 @@ export const workflowInformation = z
 /** A workflow as returned. */
 export type WorkflowInformation = z.output<typeof workflowInformation>;
 
-/** Extra field of the workflow create and update bodies (not in SPEC.md): the status toggle. */
+/** Extra field of the workflow create and update bodies (not in the Unstructured workflow API): the status toggle. */
 export const workflowStatusField = z.enum(WORKFLOW_STATUSES).describe('active (default) or inactive; inactive blocks scheduled and manual runs');
 
 /** A source or destination connector as returned; secret config values are masked. */

@@ -1,7 +1,6 @@
-import { type Services } from '../plugin/services.js';
+import type { Services } from '../plugin/services.js';
 import path from 'node:path';
 import type { Engine } from '../engine.js';
-import type { Logger } from '../plugin/types.js';
 import { silentLogger } from '../runtime/logger.js';
 import { systemClock, type Clock } from './clock.js';
 import type { LocalConnectorPolicy } from './connector-config.js';
@@ -11,7 +10,7 @@ import type { JobRecord } from './records.js';
 import type { ConnectionCheck } from './schemas.js';
 import { Scheduler } from './scheduler.js';
 import type { Store } from './store.js';
-import { BUILTIN_TEMPLATES, type WorkflowTemplate } from './templates.js';
+import type { Logger, WorkflowTemplate } from '../plugin/types.js';
 
 /** Options of {@link WorkflowService.open}. */
 export interface WorkflowServiceOptions {
@@ -24,7 +23,7 @@ export interface WorkflowServiceOptions {
   clock?: Clock;
   /** Default: silent. Never receives connector configs; job messages are scrubbed of secrets. */
   logger?: Logger;
-  /** Default: {@link BUILTIN_TEMPLATES}. */
+  /** Default: the templates the engine's plugins supply (`engine.registry.templates()`). */
   templates?: readonly WorkflowTemplate[];
   /** Jobs running at once (default 4); more wait SCHEDULED. */
   maxRunningJobs?: number;
@@ -98,7 +97,7 @@ export function createServiceContext(options: WorkflowServiceOptions, hooks: Ser
     dataDir,
     clock,
     logger,
-    templates: new Map((options.templates ?? BUILTIN_TEMPLATES).map((t) => [t.id, t])),
+    templates: new Map((options.templates ?? options.engine.registry.templates()).map((t) => [t.id, t])),
     limits: { maxFiles: options.inputLimits?.maxFiles ?? 10, maxFileBytes: options.inputLimits?.maxFileBytes ?? 10 * 1024 * 1024 },
     local: {
       type: options.localConnectors?.type ?? 'local',

@@ -14,7 +14,7 @@ export function asObject(v: unknown): Record<string, unknown> | undefined {
 }
 
 /**
- * Takes the `status` toggle (not a SPEC.md field, so workflow validation would reject it) out of a
+ * Takes the `status` toggle (not a field of the Unstructured workflow API, so workflow validation would reject it) out of a
  * workflow body and checks it.
  */
 export function splitStatus(body: unknown): { rest: unknown; status?: WorkflowStatus; problems: ServiceProblem[] } {

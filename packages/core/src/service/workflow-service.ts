@@ -14,7 +14,7 @@ export type { RunOptions } from './workflows.js';
 export type { JobDownload } from './jobs.js';
 
 /**
- * The workflow service of SPEC.md as a library: workflows (create, list, get, update, delete,
+ * The Unstructured workflow API's service as a library: workflows (create, list, get, update, delete,
  * run), templates, source and destination connectors, jobs (list, get, details, failed files,
  * cancel, download), on-demand jobs and schedules. Every method takes the workspace first: rows of
  * other workspaces are never seen. Rows persist through a {@link Store}; the REST service of
@@ -58,7 +58,7 @@ export class WorkflowService {
     await this.ctx.runner.close();
   }
 
-  /** Creates a workflow (SPEC.md create body, plus an optional `status`). Throws `WORKFLOW_INVALID` listing every problem. */
+  /** Creates a workflow (the Unstructured workflow API's create body, plus an optional `status`). Throws `WORKFLOW_INVALID` listing every problem. */
   async createWorkflow(workspace: string, body: unknown): Promise<WorkflowInformation> {
     return workflows.createWorkflow(this.ctx, workspace, body);
   }

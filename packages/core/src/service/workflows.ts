@@ -8,7 +8,7 @@ import { schedule } from './schedules.js';
 import { workflowListQuery, type DeleteResponse, type JobInformation, type TemplateDetail, type TemplateListItem, type WorkflowInformation } from './schemas.js';
 import { busyKey, type ServiceContext } from './service-context.js';
 import { notFound, serviceError } from './service-errors.js';
-import type { WorkflowTemplate } from './templates.js';
+import type { WorkflowTemplate } from '../plugin/types.js';
 import { nodeInformation, workflowInformation } from './views.js';
 import { checkWorkflow } from './workflow-check.js';
 import { assignNodeIds } from './workflow-input.js';

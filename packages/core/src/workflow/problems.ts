@@ -1,27 +1,20 @@
 import { jsonPointer } from '../plugin/settings.js';
 
+/** A table of problem codes: each `<area>.<what>` code with a one-line meaning. */
+export type ProblemCodeTable = Readonly<Record<string, string>>;
+
 /**
- * Every problem code workflow validation can report, sorted, with a one-line meaning. Codes are
- * `<area>.<what>`; `schema.*` codes are structural (types, required fields, allowed values), the
- * others are workflow rules and the rules the built-in nodes declare. A test checks that every emitted code is listed here and in the README.
+ * The problem codes core's own validation reports, sorted, with a one-line meaning: the workflow's
+ * shape (`schema.*`, `settings.*`), its rules (template/custom, local source, schedule, node order)
+ * and the nodes it cannot find. A node's own rules report the codes of the plugin that defines it
+ * (`definePlugin({ problemCodes })`); a test checks this table against the README.
  */
-export const PROBLEM_CODES = {
-  'chunking.combine_text_negative': "a chunk_by_title node's combine_text_under_n_chars is below 0",
-  'chunking.combine_text_too_large': "combine_text_under_n_chars exceeds the chunker's max_characters (500 when unset)",
-  'chunking.max_characters_not_positive': "a chunker's max_characters is 0 or below",
-  'chunking.new_after_n_chars_negative': "a chunker's new_after_n_chars is below 0",
-  'chunking.overlap_too_large': "a chunker's overlap is not below its max_characters (500 when unset)",
+export const CORE_PROBLEM_CODES = {
   'custom.template_id_not_allowed': 'a custom workflow gives a template_id',
   'custom.workflow_nodes_required': 'a custom workflow (or an update that sets nodes) has no workflow_nodes',
   'embed.unknown_model': "the embedder's model_name is not a known model of its subtype (checked only with a registry)",
-  'enrichment.no_output_with_fast': 'an image/table/OCR enrichment node follows a Fast partitioner, which never feeds it',
-  'enrichment.not_allowed_with_vlm': 'an image/table/OCR enrichment node follows a VLM partitioner (is_dynamic false)',
   'local.custom_required': 'a workflow without source_id (local source) is not of workflow_type custom',
   'local.schedule_not_allowed': 'a workflow without source_id (local source) has a schedule',
-  'model.provider_mismatch': 'a model id clearly belongs to another provider than the one configured',
-  'model.retired': 'a partitioner or prompter model was retired and fails from its retirement date',
-  'ner.prompt_json_keys': 'a NER prompt override does not ask for the JSON keys items/entity/type/relationships/from/relationship/to',
-  'ner.prompt_text_placeholder': 'a NER prompt override lacks {{text}} between [START OF TEXT] and [END OF TEXT]',
   'node.not_registered': "a template's node subtype is registered by no plugin (engine.build, which resolves templates after validation)",
   'node.unknown_subtype': 'a node subtype is registered by no plugin (the built-in nodes come with nodesPlugin of @quarry/nodes)',
   'node.unknown_type': 'a node type is not partition, prompter, chunk or embed',
@@ -35,10 +28,6 @@ export const PROBLEM_CODES = {
   'order.partition_not_first': 'the partition node is not the first node',
   'order.partition_required': 'the node list has no partition node',
   'order.stage_mismatch': 'a node consumes a stage (file, elements, chunks) the previous node does not produce (engine.build)',
-  'partition.auto_requires_allow_fast': 'an Auto partitioner (vlm, is_dynamic true) does not set allow_fast: true explicitly',
-  'prompter.provider_not_allowed': 'a prompter subtype names a provider that its task does not support',
-  'prompter.provider_type_mismatch': "a prompter's settings.provider_type differs from the provider in its subtype",
-  'prompter.twopass_settings_not_allowed': 'a twopass_table2html node gives provider_type or model',
   'schedule.unknown_phrase': 'schedule is not one of the predefined phrases',
   'schema.invalid_type': 'a value has the wrong JSON type',
   'schema.invalid_value': 'a value is not one of the allowed values (or otherwise not allowed by the schema)',
@@ -53,19 +42,44 @@ export const PROBLEM_CODES = {
   'template.workflow_nodes_not_allowed': 'a template workflow gives workflow_nodes',
   'workflow_type.non_operational': 'workflow_type is advanced, basic or platinum, which are non-operational',
   'workflow_type.unavailable': 'workflow_type asks for the automatic type, which is not available',
-} as const;
+} as const satisfies ProblemCodeTable;
 
-/** A stable problem code. */
-export type ProblemCode = keyof typeof PROBLEM_CODES;
+type CoreProblemCodes = typeof CORE_PROBLEM_CODES;
 
-/** True when `code` is a known {@link ProblemCode}. */
+/**
+ * Every problem code the type checker knows, code -> meaning: core's, and those each plugin adds
+ * beside its own table, so that a node rule reporting `'vcard.bad_version'` typechecks wherever the
+ * plugin declaring it is imported.
+ *
+ * @example
+ * ```ts
+ * export const VCARD_PROBLEM_CODES = { 'vcard.bad_version': 'a vcard node asks for a version other than 3 or 4' } as const satisfies ProblemCodeTable;
+ * type VcardProblemCodes = typeof VCARD_PROBLEM_CODES;
+ * declare module '@quarry/core' {
+ *   interface QuarryProblemCodes extends VcardProblemCodes {}
+ * }
+ * ```
+ */
+export interface QuarryProblemCodes extends CoreProblemCodes {}
+
+/** A stable problem code (see {@link QuarryProblemCodes}). */
+export type ProblemCode = keyof QuarryProblemCodes & string;
+
+/** The shape of every problem code: `<area>.<what>`, lower snake case. */
+export const PROBLEM_CODE_PATTERN = /^[a-z][a-z0-9_]*\.[a-z0-9_]+$/;
+
+/**
+ * True when `code` has the shape of a {@link ProblemCode}: how a settings schema's coded issue is told
+ * from the schema library's own issue codes. Which codes exist is the registry's business
+ * (`registry.problemCodes()`).
+ */
 export function isProblemCode(code: unknown): code is ProblemCode {
-  return typeof code === 'string' && Object.hasOwn(PROBLEM_CODES, code);
+  return typeof code === 'string' && PROBLEM_CODE_PATTERN.test(code);
 }
 
 /** One thing wrong with a workflow body. */
 export interface Problem {
-  /** Stable code, a key of {@link PROBLEM_CODES}. */
+  /** Stable code, declared by core or by the plugin whose rule reports it. */
   code: ProblemCode;
   /** JSON pointer (RFC 6901) into the body, e.g. `/workflow_nodes/2/settings/max_characters`; `""` is the body itself. */
   path: string;

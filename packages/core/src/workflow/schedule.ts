@@ -1,7 +1,7 @@
 import { quarryError } from '../errors.js';
 import { quoteList } from './schema-helpers.js';
 
-/** The predefined schedule phrases of SPEC.md and their cron expressions (minute hour day month weekday). */
+/** The predefined schedule phrases of the Unstructured workflow API and their cron expressions (minute hour day month weekday). */
 export const SCHEDULE_PHRASES = {
   'every 15 minutes': '*/15 * * * *',
   'every hour': '0 * * * *',
@@ -19,7 +19,7 @@ export const SCHEDULE_PHRASES = {
 /** A predefined schedule phrase. */
 export type SchedulePhrase = keyof typeof SCHEDULE_PHRASES;
 
-/** The phrases, in SPEC.md order. */
+/** The phrases, in the Unstructured workflow API's order. */
 export const SCHEDULE_PHRASE_LIST = Object.keys(SCHEDULE_PHRASES) as [SchedulePhrase, ...SchedulePhrase[]];
 
 /**

@@ -8,7 +8,7 @@ export const WORKFLOW_TYPES = ['custom', 'template'] as const;
 /** An operational workflow type. */
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 
-/** Workflow types SPEC.md calls non-operational (to be removed). */
+/** Workflow types the Unstructured workflow API calls non-operational (to be removed). */
 export const NON_OPERATIONAL_WORKFLOW_TYPES = ['advanced', 'basic', 'platinum'] as const;
 
 /** The operational type `value` spells (case-insensitive), or undefined. */

@@ -301,6 +301,7 @@ describe('runJob', () => {
   });
 
   it('fails the job, not the process, when the source cannot list', async () => {
+    // biome-ignore lint/correctness/useYield: a source that fails before its first document.
     const broken = { async *list(): AsyncIterable<never> { throw new QuarryError('SOURCE_NOT_FOUND', 'no such directory: /nope'); } };
     const summary = await engine.run(planOf([lineSplitter]), { source: broken, destination: memoryDestination() }).done;
     expect(summary.status).toBe('FAILED');

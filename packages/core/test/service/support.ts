@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { createEngine, defineDestination, defineNode, definePlugin, defineSource, QuarryError, sleep, type Element, type Engine, type Logger, type SourceDocument } from '../../src/index.js';
+import { createEngine, defineDestination, defineNode, definePlugin, defineSource, QuarryError, sleep, type Element, type Engine, type Logger, type SourceDocument, type TemplateNode, type WorkflowTemplate } from '../../src/index.js';
 
 /**
  * A small but real plugin for service tests: a partitioner implementing the SPEC.md
@@ -24,6 +24,22 @@ export interface TestPlugin {
 
 /** Settings of the text partitioner: the SPEC.md unstructured_api settings, kept as given. */
 const partitionSettings = z.object({ strategy: z.enum(['fast', 'hi_res']) }).passthrough();
+
+const templateNode = (id: string, type: TemplateNode['type'], subtype: string, settings: Record<string, unknown> = {}): TemplateNode => ({ id, name: id, type, subtype, settings });
+const template = (id: string, nodes: TemplateNode[]): WorkflowTemplate => ({ id, name: id, description: `${id} (test)`, version: '1.0.0', last_updated: '2025-11-01T00:00:00.000Z', nodes });
+
+/** Templates the test plugin supplies: two its nodes can run, two that need nodes it lacks. */
+const TEST_TEMPLATES: WorkflowTemplate[] = [
+  template('fast_partition', [templateNode('fast-p', 'partition', 'unstructured_api', { strategy: 'fast' })]),
+  template('hi_res_partition', [templateNode('hr-p', 'partition', 'unstructured_api', { strategy: 'hi_res' })]),
+  template('hi_res_and_enrichment', [
+    templateNode('hre-p', 'partition', 'unstructured_api', { strategy: 'hi_res' }),
+    templateNode('hre-image', 'prompter', 'anthropic_image_description', { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }),
+    templateNode('hre-table', 'prompter', 'anthropic_table_description', { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }),
+    templateNode('hre-ner', 'prompter', 'anthropic_ner', { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }),
+  ]),
+  template('hi_res_and_chunk', [templateNode('hrc-p', 'partition', 'unstructured_api', { strategy: 'hi_res' }), templateNode('hrc-c', 'chunk', 'chunk_by_title', { max_characters: 1500 })]),
+];
 
 export function testEngine(): TestPlugin {
   let release: (() => void) | undefined;
@@ -105,7 +121,7 @@ export function testEngine(): TestPlugin {
     }),
   });
   const engine = createEngine().use(
-    definePlugin({ name: 'service-test', engine: '*', nodes: [textPartition, failWord, gateNode], sources: [localSource], destinations: [localDestination, vaultDestination] }),
+    definePlugin({ name: 'service-test', engine: '*', nodes: [textPartition, failWord, gateNode], sources: [localSource], destinations: [localDestination, vaultDestination], templates: TEST_TEMPLATES }),
   );
   return {
     engine,

@@ -8,7 +8,7 @@ import { chunkingOptions, type ChunkingOptionsInput } from './options.js';
  * an element longer than `max_characters`, and keeps every table in chunks of its own.
  *
  * `options` use the library's semantics and defaults; pass `resolveChunkingOptions(...)` output to
- * get a chunker node's SPEC defaults.
+ * get a chunker node's defaults.
  *
  * @returns `CompositeElement`, `Table` and `TableChunk` elements with fresh UUID ids (hash ids with
  *   `unique_element_ids: false`).

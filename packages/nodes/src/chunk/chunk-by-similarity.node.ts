@@ -7,7 +7,7 @@ import { chunkerProcess } from './chunker-node.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings } from './options.js';
 import { createSimilarityEmbedder, embeddingRef, embedTextsFor } from './similarity-embedder.js';
 
-/** Settings of the chunk_by_similarity node: SPEC.md's, plus the optional `embedding` model. */
+/** Settings of the chunk_by_similarity node: the Unstructured workflow API's, plus the optional `embedding` model. */
 export interface ChunkBySimilarityNodeSettings extends ChunkerNodeSettings {
   /**
    * The model elements are compared with: an embedder subtype and that embedder's settings, e.g.

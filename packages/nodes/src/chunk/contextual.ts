@@ -9,7 +9,7 @@ import { PROVIDER_NAMES, type ProviderName } from '../providers/types.js';
 
 /**
  * Key of `NodeCreateContext.services` under which a host may set the model of contextual chunking
- * (`{ provider?, model?, concurrency? }`); SPEC.md gives the chunker no setting for it.
+ * (`{ provider?, model?, concurrency? }`); the Unstructured workflow API gives the chunker no setting for it.
  */
 export const CONTEXTUAL_CHUNKING_SERVICE: ServiceKey<ContextualChunkingConfig> = serviceKey<ContextualChunkingConfig>('quarry.contextualChunking');
 
@@ -84,7 +84,7 @@ function cleanContext(answer: string): string {
 }
 
 /**
- * Contextual chunking `v1` (REFERENCE.md a11): for each chunk, one chat call writes a short
+ * Contextual chunking `v1`, as the Unstructured Platform does it: for each chunk, one chat call writes a short
  * context from the whole document (the elements before chunking, joined by blank lines), and the
  * chunk text becomes `Prefix: <context>; Original: <chunk text>`, so that the embedding is made
  * of the new text. Calls run `concurrency` at a time under the provider layer's rate budget and

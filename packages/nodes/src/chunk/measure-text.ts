@@ -15,7 +15,7 @@ const EMPTY: MeasuredText = { segment: '', length: 0, segmentLength: 0 };
 
 // What takes a text off the fast path: two spaces in a row, Python whitespace other than " " and
 // "\n", or a surrogate (an astral character makes code points and code units differ).
-const UNUSUAL = /  |[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\uD800-\uDFFF]/;
+const UNUSUAL = / {2}|[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\uD800-\uDFFF]/;
 
 /**
  * An element text's segment (`" ".join(s.split())`, or the text itself when `verbatim`, as for a

@@ -46,7 +46,7 @@ export type ChunkingOptionsInput = { [K in keyof ChunkingOptions]?: ChunkingOpti
 /** The two strategies of the reference library; they differ only in defaults and validation. */
 export type LibraryChunkingStrategy = 'basic' | 'by_title';
 
-/** Chunker node subtypes (SPEC.md "Chunker node"). */
+/** Chunker node subtypes (the Unstructured workflow API's "Chunker node"). */
 export const CHUNKER_SUBTYPES = ['chunk_by_character', 'chunk_by_title', 'chunk_by_page', 'chunk_by_similarity'] as const;
 
 /** A chunker node subtype. */
@@ -151,7 +151,7 @@ function nodeValue<T>(v: T | null | undefined): T | undefined {
 }
 
 /**
- * Maps a chunker node's settings onto resolved options. Node defaults follow SPEC.md
+ * Maps a chunker node's settings onto resolved options. Node defaults follow the Unstructured workflow API
  * (`include_orig_elements` false, `multipage_sections` false); the rest are the library's.
  * `multipage_sections` and `combine_text_under_n_chars` apply to `chunk_by_title` only,
  * `similarity_threshold` to `chunk_by_similarity` only; settings that do not apply are ignored here
@@ -187,7 +187,7 @@ export function resolveChunkingOptions(subtype: ChunkerSubtype | string, setting
 }
 
 /**
- * Validates a `similarity_threshold` (SPEC.md: 0.01 to 0.99; `null` or absent = 0.5).
+ * Validates a `similarity_threshold` (the Unstructured workflow API: 0.01 to 0.99; `null` or absent = 0.5).
  *
  * @throws QuarryError `CHUNKING_OPTIONS_INVALID` when out of range or not a number.
  */

@@ -43,7 +43,7 @@ const CHANGED_RUN = /[\t\n\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029
 
 // Text that `joinLines` cannot take: two spaces in a row, or Python whitespace other than " " and
 // "\n".
-const NOT_LINES = /  |[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
+const NOT_LINES = / {2}|[\t\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/;
 
 /** Python `" ".join(s.split())`: every whitespace run becomes one space, ends trimmed. */
 export function collapseWhitespace(s: string): string {
@@ -70,7 +70,7 @@ export function joinLines(s: string): string | undefined {
   while (lineBreak >= 0) {
     const after = s.charCodeAt(lineBreak + 1);
     if (s.charCodeAt(lineBreak - 1) === 0x20 || after === 0x20 || after === 0x0a) return undefined;
-    out = out + s.slice(start, lineBreak) + ' ';
+    out = `${out + s.slice(start, lineBreak)} `;
     start = lineBreak + 1;
     lineBreak = s.indexOf('\n', start);
   }

@@ -1,6 +1,6 @@
 import type { Logger, WorkflowNodeRef, Services } from '@quarry/core';
 import { quarryError } from '@quarry/core/errors';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { EmbedBackend } from '../embed/batch-operator.js';
 import { azureOpenAIEmbedSettings } from '../embed/azure-openai.node.js';
 import { bedrockEmbedSettings } from '../embed/bedrock.node.js';

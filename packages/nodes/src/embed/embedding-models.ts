@@ -1,6 +1,6 @@
 import type { EmbeddingModelInfo } from '@quarry/core';
 
-/** The docs' rule for the recommended chunk size: 3.5 characters per token (REFERENCE.md d4). */
+/** The docs' rule for the recommended chunk size: 3.5 characters per token (the Unstructured Platform's rule). */
 export const CHARS_PER_TOKEN = 3.5;
 
 /** Recommended maximum chunk characters for a token limit. */
@@ -20,9 +20,9 @@ const OPENAI_MODELS: Array<[string, number]> = [
 
 /**
  * Every embedding model the remote embedder subtypes accept: the self-service list of
- * REFERENCE.md d4 (dimensions, maximum input tokens, recommended maximum chunk characters =
+ * the Unstructured Platform (dimensions, maximum input tokens, recommended maximum chunk characters =
  * tokens x 3.5), IBM's models from their public model cards, and the OpenAI models for the
- * `openai` subtype (any OpenAI-compatible endpoint). Registered with the engine, it drives SPEC.md
+ * `openai` subtype (any OpenAI-compatible endpoint). Registered with the engine, it drives the Unstructured workflow API
  * node ordering rule 5 and the unknown-model check at validation.
  */
 export const EMBEDDING_MODELS: readonly EmbeddingModelInfo[] = Object.freeze([

@@ -11,7 +11,7 @@ import { limitError, partitionLimits } from './limits.js';
 import { shiftPageNumbers, validStartingPageNumber } from './page-numbers.js';
 import type { FormatPartitionOptions, PartitionStrategy } from './types.js';
 
-/** What to partition and how; every field but `filename` is optional (defaults from SPEC.md). */
+/** What to partition and how; every field but `filename` is optional (defaults from the Unstructured workflow API). */
 export interface PartitionFileRequest {
   /** The document's file name or path; its basename goes to `metadata.filename`. */
   filename: string;

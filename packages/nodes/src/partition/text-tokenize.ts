@@ -37,7 +37,7 @@ export function sentTokenize(text: string): string[] {
 function endsSentence(text: string, periodIndex: number): boolean {
   let i = periodIndex;
   while (i > 0 && !/\s/u.test(text[i - 1]!)) i--;
-  const word = text.slice(i, periodIndex).replace(/^["'“‘(\[]+/u, '').toLowerCase();
+  const word = text.slice(i, periodIndex).replace(/^["'“‘([]+/u, '').toLowerCase();
   if (ABBREVIATIONS.has(word)) return false;
   if (/^\p{L}$/u.test(word)) return false;
   return true;
@@ -56,7 +56,7 @@ export function wordTokenize(text: string): string[] {
   const tokens: string[] = [];
   for (const sentence of sentTokenize(text)) {
     const spaced = sentence
-      .replace(/([;@#$%&?!\[\](){}<>])/gu, ' $1 ')
+      .replace(/([;@#$%&?![\](){}<>])/gu, ' $1 ')
       .replace(/([:,])(?=\D|$)/gu, ' $1 ')
       .replace(/(\.\.\.|--)/gu, ' $1 ');
     const chunks = spaced.split(/\s+/u).filter(Boolean);

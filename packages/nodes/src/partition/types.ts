@@ -3,7 +3,7 @@ import type { PdfEngine } from './formats/pdf/engine.js';
 
 export type { FormatDefinition };
 
-/** Partitioning strategies (SPEC.md `strategy`; `auto` and `vlm` come from the VLM node variants). */
+/** Partitioning strategies (the Unstructured workflow API's `strategy`; `auto` and `vlm` come from the VLM node variants). */
 export type PartitionStrategy = 'fast' | 'hi_res' | 'auto' | 'vlm' | 'ocr_only';
 
 /** Options every format partitioner receives, already defaulted by the partition node. */

@@ -27,7 +27,7 @@ export interface EnrichmentTask<S> {
   task: string;
   description: string;
   /**
-   * True for the tasks SPEC.md conditions 1-5 tie to images and tables: they produce nothing after
+   * True for the tasks the Unstructured workflow API's conditions 1-5 tie to images and tables: they produce nothing after
    * a Fast partitioner.
    */
   imagesOrTables: boolean;

@@ -8,7 +8,7 @@ const INSTRUCTION =
   'Describe this image from a document in one concise paragraph: what it shows, every label, number or text visible in it, and what it conveys (the trend of a chart, the steps of a diagram). Answer with the description only, no preamble.';
 
 /**
- * Image description (SPEC.md enrichment table): every `Image` element that carries its picture
+ * Image description (the Unstructured workflow API's enrichment table): every `Image` element that carries its picture
  * (`metadata.image_base64`, stored by a High Res partitioner for `extract_image_block_types`)
  * gets the model's description as its `text`, replacing any OCR text. Images without stored
  * pixels are left alone.

@@ -1,7 +1,7 @@
-/** Built-in entity types of SPEC.md's NER node. */
+/** Built-in entity types of the Unstructured workflow API's NER node. */
 export const NER_ENTITY_TYPES = ['PERSON', 'ORGANIZATION', 'LOCATION', 'DATE', 'TIME', 'EVENT', 'MONEY', 'PERCENT', 'FACILITY', 'PRODUCT', 'ROLE', 'DOCUMENT', 'DATASET'] as const;
 
-/** Built-in relationship types of SPEC.md's NER node, by entity pair. */
+/** Built-in relationship types of the Unstructured workflow API's NER node, by entity pair. */
 export const NER_RELATIONSHIP_TYPES: ReadonlyArray<{ pair: string; relationships: readonly string[] }> = [
   { pair: 'PERSON-ORGANIZATION', relationships: ['works_for', 'affiliated_with', 'founded'] },
   { pair: 'PERSON-LOCATION', relationships: ['born_in', 'lives_in', 'traveled_to'] },
@@ -19,12 +19,12 @@ export const NER_RELATIONSHIP_TYPES: ReadonlyArray<{ pair: string; relationships
   { pair: 'PERSON-DOCUMENT', relationships: ['published'] },
 ];
 
-/** The text placeholder of NER prompts (SPEC.md: kept between `[START OF TEXT]` and `[END OF TEXT]`). */
+/** The text placeholder of NER prompts (the Unstructured workflow API: kept between `[START OF TEXT]` and `[END OF TEXT]`). */
 export const NER_TEXT_PLACEHOLDER = '{{text}}';
 
 /**
  * The built-in NER user prompt: the entity types, the relationship types by pair, the JSON shape,
- * and `{{text}}` between the markers. It is also the model for a user override, which SPEC.md
+ * and `{{text}}` between the markers. It is also the model for a user override, which the Unstructured workflow API
  * asks to change only the type lists and the instructions just before `[START OF TEXT]`.
  */
 export const NER_DEFAULT_PROMPT = [

@@ -32,7 +32,7 @@ export function parseNerAnswer(answer: string, what: string): { items: EntityIte
 }
 
 /**
- * Named entity recognition (SPEC.md `ner`): every element with text gets `metadata.entities`
+ * Named entity recognition (the Unstructured workflow API's `ner`): every element with text gets `metadata.entities`
  * (`items` of `{entity, type}`, `relationships` of `{from, relationship, to}`). The prompt is the
  * built-in one ({@link NER_DEFAULT_PROMPT}) or `prompt_interface_overrides.prompt.user`, with
  * `{{text}}` replaced by the element text; JSON is asked for natively where the provider can.

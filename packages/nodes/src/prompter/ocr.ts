@@ -8,7 +8,7 @@ const INSTRUCTION =
   'Transcribe all the text in this image exactly as written, in reading order, keeping line breaks between lines and paragraphs. Do not describe the image, translate, correct or summarise. Answer with the transcribed text only; answer with nothing if the image holds no text.';
 
 /**
- * Generative OCR (SPEC.md `ocr`): re-reads the text of the elements whose picture the High Res
+ * Generative OCR (the Unstructured workflow API's `ocr`): re-reads the text of the elements whose picture the High Res
  * partitioner stored, and only for the element types listed in its `extract_image_block_types`
  * (condition 5). `Image` and `Table` elements are skipped when an image or table description node
  * of the same plan handles them. The transcription becomes the element text; an empty answer

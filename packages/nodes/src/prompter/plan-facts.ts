@@ -8,7 +8,7 @@ export type PartitionerVariant = PartitionVariant;
 
 /** What an enrichment node needs to know about the rest of the plan. */
 export interface PlanFacts {
-  /** The plan's partitioner variant; undefined when the plan has none SPEC.md names. */
+  /** The plan's partitioner variant; undefined when the plan has none the Unstructured workflow API names. */
   partitioner: PartitionerVariant | undefined;
   /** Element types of the partitioner's `extract_image_block_types`, aliases resolved. */
   imageBlockTypes: ReadonlySet<ElementType>;

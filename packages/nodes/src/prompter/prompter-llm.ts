@@ -1,4 +1,4 @@
-import { type Services } from '@quarry/core';
+import type { Services } from '@quarry/core';
 import type { Logger } from '@quarry/core';
 import { createProvider } from '../providers/create-provider.js';
 import { providerPool } from '../providers/pool.js';
@@ -16,7 +16,7 @@ export interface PrompterLlm {
 /**
  * Binds `provider` + `model` for a node of a job. Keys and endpoints come from the environment
  * (the provider layer's `PROVIDER_ENV`: ANTHROPIC_API_KEY, OPENAI_API_KEY, AWS_*, GOOGLE_API_KEY,
- * ...), because SPEC.md gives prompter nodes no key setting. The job's provider pool (from
+ * ...), because the Unstructured workflow API gives prompter nodes no key setting. The job's provider pool (from
  * `services`) gives every node that uses the same key one shared rate budget, and its clock times
  * the retries.
  */

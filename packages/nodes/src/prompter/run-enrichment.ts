@@ -10,7 +10,7 @@ export const ENRICHMENT_CONCURRENCY = 8;
  * Runs `task` over one document's elements: selects the elements it applies to, makes one call
  * per element (at most `concurrency` at once), and returns the elements in their order with the
  * results applied and their origins recorded. Image and table tasks return the elements untouched
- * after a Fast partitioner (SPEC.md enrichment condition 4). The first failed call rejects, so the
+ * after a Fast partitioner (the Unstructured workflow API's enrichment condition 4). The first failed call rejects, so the
  * document fails with the provider layer's coded error.
  */
 export async function runEnrichment<S>(

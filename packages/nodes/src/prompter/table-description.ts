@@ -8,7 +8,7 @@ const INSTRUCTION =
   'Describe this table in one concise paragraph: its subject, its columns and rows, the notable values, totals and trends. Answer with the description only, no preamble.';
 
 /**
- * Table description (SPEC.md enrichment table): every `Table` element with a stored picture, HTML
+ * Table description (the Unstructured workflow API's enrichment table): every `Table` element with a stored picture, HTML
  * or text gets the model's summary as its `text`; `text_as_html` keeps the table's content.
  */
 export const tableDescriptionTask: EnrichmentTask<PrompterSettings> = {

@@ -11,7 +11,7 @@ export const TABLE2HTML_INSTRUCTION =
   'Write this table as one HTML <table> element: header rows in <thead> with <th> cells, data in <tbody> with <td> cells, merged cells with rowspan/colspan, cell text exactly as shown. Answer with the HTML only: no prose, no markdown fences, no <html> or <body>.';
 
 /**
- * Table to HTML (SPEC.md enrichment table): every `Table` element with a stored picture, HTML or
+ * Table to HTML (the Unstructured workflow API's enrichment table): every `Table` element with a stored picture, HTML or
  * text gets `metadata.text_as_html` from the model (the picture is the better source; text is used
  * when it is all there is).
  */

@@ -6,7 +6,7 @@ import { TABLE2HTML_INSTRUCTION, TABLE2HTML_SYSTEM } from './table2html.js';
 import { tableContent, tableParts } from './table-content.js';
 
 /**
- * Provider and model of `twopass_table2html`, which takes no settings (SPEC.md): the default
+ * Provider and model of `twopass_table2html`, which takes no settings (the Unstructured workflow API): the default
  * provider (anthropic, provider_a) and the default model of the platform.
  */
 export const TWOPASS_DEFAULT: { provider: ProviderName; model: string } = { provider: 'anthropic', model: VLM_DEFAULT_MODEL };

@@ -3,19 +3,19 @@
  * (provider_a .. provider_d), known model ids and the models retired on 2025-10-22.
  */
 
-/** Real provider names (SPEC.md calls them provider_a .. provider_d). */
+/** Real provider names (the Unstructured workflow API calls them provider_a .. provider_d). */
 export const PROVIDERS = ['anthropic', 'bedrock', 'openai', 'vertexai'] as const;
 /** A model provider. */
 export type Provider = (typeof PROVIDERS)[number];
 
-/** SPEC.md's neutral provider words and the real names they stand for (REFERENCE.md brand mapping). */
+/** The Unstructured workflow API's neutral provider words and the real names they stand for. */
 export const PROVIDER_ALIASES = {
   provider_a: 'anthropic',
   provider_b: 'bedrock',
   provider_c: 'openai',
   provider_d: 'vertexai',
 } as const satisfies Record<string, Provider>;
-/** A SPEC.md provider alias. */
+/** A workflow API provider alias. */
 export type ProviderAlias = keyof typeof PROVIDER_ALIASES;
 
 /** Every accepted spelling of a provider: real names first, then aliases. */
@@ -28,11 +28,11 @@ export function normalizeProvider(value: unknown): Provider | undefined {
   return (PROVIDER_ALIASES as Record<string, Provider>)[value];
 }
 
-/** Default model of the VLM/Auto partitioner (SPEC.md: "a provider_a model is the default"). */
+/** Default model of the VLM/Auto partitioner (the Unstructured workflow API: "a provider_a model is the default"). */
 export const VLM_DEFAULT_MODEL = 'claude-sonnet-4-20250514';
 
 /**
- * Default partitioner model per provider. SPEC.md gives only the provider_a default; defaulting an
+ * Default partitioner model per provider. The Unstructured workflow API gives only the provider_a default; defaulting an
  * openai partitioner to a Claude id would fail at run time, so each provider gets its own d5 model.
  */
 export const VLM_DEFAULT_MODELS: Readonly<Record<Provider | 'auto', string>> = {
@@ -55,7 +55,7 @@ const BEDROCK_VLM_IDS = [
 ];
 
 /**
- * Partitioner (Auto/VLM) model ids of the self-service tier (REFERENCE.md d5). Informational:
+ * Partitioner (Auto/VLM) model ids of the Unstructured Platform's self-service tier. Informational:
  * other tiers get other lists, so validation never rejects an id for being absent here.
  */
 export const VLM_MODELS: Readonly<Record<Provider, readonly string[]>> = {
@@ -65,7 +65,7 @@ export const VLM_MODELS: Readonly<Record<Provider, readonly string[]>> = {
   vertexai: ['gemini-2.0-flash-001'],
 };
 
-/** Prompter (enrichment) model ids of the self-service tier (REFERENCE.md d5). Informational, like {@link VLM_MODELS}. */
+/** Prompter (enrichment) model ids of the Unstructured Platform's self-service tier. Informational, like {@link VLM_MODELS}. */
 export const PROMPTER_MODELS: Readonly<Record<Provider, readonly string[]>> = {
   anthropic: CLAUDE_IDS,
   bedrock: [...BEDROCK_VLM_IDS, 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'],
@@ -83,7 +83,7 @@ export interface RetiredModel {
   replacement: string;
 }
 
-/** The provider_a and provider_b models of an older generation retired on 2025-10-22 (SPEC.md, REFERENCE.md d5). */
+/** The provider_a and provider_b models of an older generation retired on 2025-10-22 (as the Unstructured Platform lists them). */
 export const RETIRED_MODELS: readonly RetiredModel[] = [
   { model: 'claude-3-5-sonnet-20241022', provider: 'anthropic', retired: '2025-10-22', replacement: 'claude-sonnet-4-20250514' },
   { model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0', provider: 'bedrock', retired: '2025-10-22', replacement: 'us.anthropic.claude-sonnet-4-20250514-v1:0' },

@@ -1,7 +1,7 @@
 /**
- * Provider names. `anthropic`, `bedrock`, `openai` and `vertexai` are SPEC.md's provider_a to
+ * Provider names. `anthropic`, `bedrock`, `openai` and `vertexai` are the Unstructured workflow API's provider_a to
  * provider_d; `azure_openai`, `togetherai`, `voyageai` and `ibm` are embedding providers of
- * REFERENCE.md d4.
+ * the Unstructured Platform.
  */
 export const PROVIDER_NAMES = ['anthropic', 'bedrock', 'openai', 'vertexai', 'azure_openai', 'togetherai', 'voyageai', 'ibm'] as const;
 /** A provider name. */

@@ -47,7 +47,7 @@ describe('chunkByCharacter', () => {
     expect(chunkByCharacter([el('PageBreak', ''), el('CheckBox', '')])).toEqual([]);
     const [chunk] = chunkByCharacter([el('NarrativeText', 'foo'), el('PageBreak', ''), el('NarrativeText', 'bar')]);
     expect(chunk?.text).toBe('foo\n\nbar');
-    expect((chunk?.metadata.orig_elements as Element[]).map((e) => e.type)).toEqual(['NarrativeText', 'PageBreak', 'NarrativeText']);
+    expect((chunk!.metadata.orig_elements as Element[]).map((e) => e.type)).toEqual(['NarrativeText', 'PageBreak', 'NarrativeText']);
   });
 
   it('adds overlap between whole-element chunks with overlap_all', () => {
@@ -62,7 +62,7 @@ describe('chunkByCharacter', () => {
     const chunks = chunkByCharacter([el('NarrativeText', `${'😀'.repeat(12)} 𝒳𝒳 end`)], { max_characters: 10 });
     expect(texts(chunks)).toEqual(['😀'.repeat(10), '😀😀 𝒳𝒳 end']);
     expect(chunks.every((c) => [...c.text].length <= 10)).toBe(true);
-    expect((chunks[0]?.metadata.orig_elements as Element[])[0]?.text).toBe(`${'😀'.repeat(12)} 𝒳𝒳 end`);
+    expect((chunks[0]!.metadata.orig_elements as Element[])[0]?.text).toBe(`${'😀'.repeat(12)} 𝒳𝒳 end`);
   });
 
   it('maps astral characters back in an overlap prefix taken from the previous chunk', () => {
@@ -113,7 +113,7 @@ describe('chunkByCharacter', () => {
       // orig_elements are the caller's elements, not working copies.
       for (const [i, chunk] of got.entries()) {
         const origIds = (chunk.metadata.orig_elements as Element[]).map((e) => source.indexOf(e));
-        expect(origIds).toEqual((want[i]?.metadata.orig_elements as Element[]).map((e) => swapped.indexOf(e)));
+        expect(origIds).toEqual((want[i]!.metadata.orig_elements as Element[]).map((e) => swapped.indexOf(e)));
       }
     }
   });

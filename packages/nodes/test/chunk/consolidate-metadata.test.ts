@@ -129,6 +129,7 @@ describe('consolidateMetadata across chunks', () => {
     expect(consolidateMetadata([el('Title', 'x', { languages: ['eng', 'deu', 'eng'] })]).languages).toEqual(['eng', 'deu']);
     expect(consolidateMetadata([el('Title', 'x', { languages: [NaN, NaN, 0, -0] as unknown as string[] })]).languages).toEqual([NaN, 0]);
     // A hole in a loose list is read as undefined, as iterating the list does.
+    // biome-ignore lint/suspicious/noSparseArray: a hole is what this test feeds.
     const holey = ['a', , 'b'] as unknown as string[];
     expect(consolidateMetadata([el('Title', 'x', { languages: holey })]).languages).toEqual(['a', undefined, 'b']);
     expect(consolidateMetadata([el('Title', 'x', { link_urls: holey })]).link_urls).toEqual(['a', undefined, 'b']);

@@ -101,13 +101,17 @@ describe('a page just under the pixel limit, OCR’d', () => {
     const file = path.join(dir, 'under-limit-text.png');
     const script = `
       import { readFileSync, writeFileSync } from 'node:fs';
-      const { createCanvas } = await import('@napi-rs/canvas');
+      const { createCanvas, GlobalFonts } = await import('@napi-rs/canvas');
+      const { createRequire } = await import('node:module');
+      // The font pdfjs-dist ships: a system 'sans-serif' may resolve to a symbol font (LibreOffice's OpenSymbol).
+      const pdfjsRoot = createRequire(process.cwd() + '/').resolve('pdfjs-dist/package.json').replace(/package.json$/, '');
+      GlobalFonts.registerFromPath(pdfjsRoot + 'standard_fonts/LiberationSans-Regular.ttf', 'QuarryTestSans');
       const canvas = createCanvas(10_000, 9_999);
       const ctx = canvas.getContext('2d');
       ctx.fillStyle = '#fff';
       ctx.fillRect(0, 0, 10_000, 9_999);
       ctx.fillStyle = '#000';
-      ctx.font = '120px sans-serif';
+      ctx.font = '120px QuarryTestSans';
       for (let i = 0; i < 6; i++) ctx.fillText('Line ' + (i + 1) + ' of the quarry survey report for granite', 400, 800 + i * 1400);
       writeFileSync(process.argv[1], canvas.toBuffer('image/png'));`;
     const made = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], { cwd: path.join(root, 'packages/nodes'), encoding: 'utf8', timeout: 120_000 });

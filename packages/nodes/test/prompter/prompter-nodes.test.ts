@@ -2,7 +2,7 @@ import { Services } from '@quarry/core';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createEngine, definePlugin, ENGINE_VERSION, sleep, type Element, type JobSummary } from '@quarry/core';
+import { createEngine, sleep, type Element, type JobSummary } from '@quarry/core';
 import { PROMPTER_SUBTYPES } from '../../src/prompter/prompter-tasks.js';
 import { nodesPlugin } from '../../src/plugin.js';
 import { folderSource } from '../support/folder-source.js';

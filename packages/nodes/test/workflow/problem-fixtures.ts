@@ -17,7 +17,7 @@ const NER_PROMPT_OK = [
   '[END OF TEXT]',
 ].join('\n');
 
-/** One triggering body per problem code; a test checks that every code in PROBLEM_CODES has one. */
+/** One triggering body per problem code; a test checks that every code core and nodesPlugin declare has one. */
 export const PROBLEM_FIXTURES: ProblemFixture[] = [
   { code: 'chunking.combine_text_negative', path: '/workflow_nodes/1/settings/combine_text_under_n_chars', body: customBody([nodes.auto(), nodes.chunk('chunk_by_title', { combine_text_under_n_chars: -1 })]) },
   { code: 'chunking.combine_text_too_large', path: '/workflow_nodes/1/settings/combine_text_under_n_chars', body: customBody([nodes.auto(), nodes.chunk('chunk_by_title', { combine_text_under_n_chars: 600 })]) },

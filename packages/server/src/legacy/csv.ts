@@ -27,5 +27,5 @@ export function elementsToCsv(elements: ReadonlyArray<Record<string, unknown>>):
   const rows = elements.map(flatten);
   const columns: string[] = [];
   for (const r of rows) for (const k of r.keys()) if (!columns.includes(k)) columns.push(k);
-  return [columns.map(cell).join(','), ...rows.map((r) => columns.map((c) => cell(r.get(c) ?? '')).join(','))].join('\r\n') + '\r\n';
+  return `${[columns.map(cell).join(','), ...rows.map((r) => columns.map((c) => cell(r.get(c) ?? '')).join(','))].join('\r\n')}\r\n`;
 }

@@ -3,7 +3,7 @@ import type { ValidationDetail } from '../http-errors.js';
 type Kind = 'bool' | 'int' | 'number' | 'string' | 'list';
 
 /**
- * The form fields of `POST /general/v0/general` (REFERENCE.md c5) and their kinds. Fields the
+ * The form fields of `POST /general/v0/general` (the Unstructured API's partition endpoint) and their kinds. Fields the
  * reference's clients send for client-side PDF splitting are accepted and have no effect here.
  */
 export const LEGACY_FIELDS = {

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { elementToJSON, encodeOrigElements, type Element } from '@quarry/core';
-import { type PartitionFileRequest, type PartitionPool, type PartitionStrategy } from '@quarry/nodes';
+import type { PartitionFileRequest, PartitionPool, PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
@@ -112,7 +112,7 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
 }
 
 /**
- * The legacy partition endpoint, `POST /general/v0/general` (REFERENCE.md c5): multipart `files`
+ * The legacy partition endpoint, `POST /general/v0/general` of the Unstructured API: multipart `files`
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
  * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
  * corrupt file or form field, 405 on GET; a coded document error also carries its `code`. Documents

@@ -3,7 +3,7 @@ import type { InputFile } from '@quarry/core/service';
 import { readMultipart } from '../multipart.js';
 import { param, workspaceOf, type RouteContext } from '../route-context.js';
 
-/** Workflows: create, list, get, update, delete, run (SPEC.md endpoints; REFERENCE.md d1). */
+/** Workflows: create, list, get, update, delete, run (the Unstructured workflow API's endpoints). */
 export function workflowRoutes(app: FastifyInstance, ctx: RouteContext): void {
   const { service } = ctx;
   app.post('/workflows', async (req) => service.createWorkflow(workspaceOf(req), req.body));

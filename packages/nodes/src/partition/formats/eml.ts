@@ -78,7 +78,7 @@ function utf8WithBom(text: string): Uint8Array {
 
 async function bodyElements(mail: ParsedMail, options: FormatPartitionOptions): Promise<Element[]> {
   let elements: Element[] = [];
-  if (mail.text && mail.text.trim()) elements = await options.partitionEmbedded(utf8WithBom(mail.text), `${options.filename}.body.txt`);
+  if (mail.text?.trim()) elements = await options.partitionEmbedded(utf8WithBom(mail.text), `${options.filename}.body.txt`);
   else if (typeof mail.html === 'string' && mail.html.trim()) {
     elements = await options.partitionEmbedded(utf8WithBom(mail.html), `${options.filename}.body.html`);
   }

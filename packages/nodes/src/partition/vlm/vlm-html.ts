@@ -38,7 +38,7 @@ export function stripFence(text: string): string {
 
 /** Options of {@link elementsFromVlmHtml}. */
 export interface VlmHtmlOptions {
-  /** Prettify the `text_as_html` kept on tables (SPEC.md `format_html`). */
+  /** Prettify the `text_as_html` kept on tables (the Unstructured workflow API's `format_html`). */
   formatHtml: boolean;
 }
 

@@ -3,7 +3,7 @@
  * the model labels every block with one so no guessing is needed when its answer becomes elements.
  */
 
-/** The answer format: semantic HTML or element JSON (SPEC.md `output_format`). */
+/** The answer format: semantic HTML or element JSON (the Unstructured workflow API's `output_format`). */
 export type VlmOutputFormat = 'text/html' | 'application/json';
 
 /** Element categories the model may use. */

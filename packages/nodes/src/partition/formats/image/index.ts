@@ -3,7 +3,7 @@ import { importOptional, requireOptional } from '../../../optional-dependency.js
 import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
 import { eraseRulingLines } from '../../ruling-lines.js';
-import type { FormatPartitionOptions, FormatPartitioner } from '../../types.js';
+import type { FormatPartitioner } from '../../types.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './decode.js';
 import { layoutToElements } from './layout.js';
 import { newElement } from '../shared/new-element.js';

@@ -29,7 +29,7 @@ const REPEAT_BAND = 0.1;
 const REPEAT_TOLERANCE = 0.015;
 
 const PAGE_NUMBER_RE =
-  /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?[-–—(\[]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$/i;
+  /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?[-–—([]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$/i;
 
 /** Whether text reads like a page number ("12", "- 3 -", "Page 4 of 9", "xii"). */
 export function isPageNumberText(text: string): boolean {

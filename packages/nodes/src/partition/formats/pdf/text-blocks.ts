@@ -122,7 +122,7 @@ export function joinLineTexts(texts: readonly string[]): string {
     } else if (CJK_CHAR_RE.test(prevChar) && CJK_CHAR_RE.test(nextChar)) {
       out += t;
     } else {
-      out += ' ' + t;
+      out += ` ${t}`;
     }
   }
   return out;

@@ -239,7 +239,7 @@ function finishLine(b: LineBuilder): TextLine {
   const sizeChars = new Map<number, number>();
   const fontChars = new Map<string, number>();
   for (const f of frags) {
-    if (prev) text += needsSpace(prev, f) ? ' ' + f.text : f.text;
+    if (prev) text += needsSpace(prev, f) ? ` ${f.text}` : f.text;
     else text = f.text;
     prev = f;
     const n = f.text.length;

@@ -78,7 +78,7 @@ export function readSheet(xml: string, context: CellContext, dateStyles: readonl
           const ref = attrs.r === undefined ? undefined : parseCellRef(attrs.r);
           col = ref ? ref.col : col + 1;
           const style = Number.parseInt(attrs.s ?? '0', 10);
-          cell = { row, col, type: attrs.t, style: style >= 0 ? style : 0, value: undefined };
+          cell = { row, col, type: attrs.t, style: Math.max(style, 0), value: undefined };
           inline = undefined;
           phonetic = 0;
         }

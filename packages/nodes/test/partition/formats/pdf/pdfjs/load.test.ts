@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { classifyPdfError, loadPdfjs, pdfjsAssetDirs, PdfOpenError, withPdf } from '../../../../../src/partition/formats/pdf/pdfjs/load.js';
+import { classifyPdfError, loadPdfjs, pdfjsAssetDirs, type PdfOpenError, withPdf } from '../../../../../src/partition/formats/pdf/pdfjs/load.js';
 import { makePdf, textLines } from '../fixture.js';
 
 const nodesRoot = fileURLToPath(new URL('../../../../../', import.meta.url));

@@ -1,34 +1,19 @@
-import type { WorkflowNodeRef } from '../plugin/types.js';
-import type { StoredNode } from './records.js';
-
-/** A predefined node layout a workflow can reference by `template_id`. */
-export interface WorkflowTemplate {
-  id: string;
-  name: string;
-  description: string;
-  version: string;
-  /** ISO 8601 date of the last change to the layout. */
-  last_updated: string;
-  /** The nodes, in order; ids are stable within the template. */
-  nodes: readonly StoredNode[];
-}
+import type { TemplateNode, WorkflowTemplate } from '@quarry/core';
 
 const CLAUDE = 'claude-sonnet-4-20250514';
 const UPDATED = '2025-11-01T00:00:00.000Z';
 
-const node = (id: string, name: string, type: WorkflowNodeRef['type'], subtype: string, settings: Record<string, unknown>): StoredNode => ({ id, name, type, subtype, settings });
+const node = (id: string, name: string, type: TemplateNode['type'], subtype: string, settings: Record<string, unknown>): TemplateNode => ({ id, name, type, subtype, settings });
 
-const hiRes = (id: string): StoredNode => node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', { strategy: 'hi_res', pdf_infer_table_structure: true, infer_table_structure: true });
-const fast = (id: string): StoredNode => node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', { strategy: 'fast' });
-const byTitle = (id: string, max: number): StoredNode =>
+const hiRes = (id: string): TemplateNode => node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', { strategy: 'hi_res', pdf_infer_table_structure: true, infer_table_structure: true });
+const fast = (id: string): TemplateNode => node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', { strategy: 'fast' });
+const byTitle = (id: string, max: number): TemplateNode =>
   node(`${id}-chunker`, 'Chunker', 'chunk', 'chunk_by_title', { max_characters: max, new_after_n_chars: Math.floor(max * 0.75), combine_text_under_n_chars: Math.min(500, max), overlap: 0 });
 
 /**
- * The templates quarry ships. The first two are the platform's known ids (REFERENCE.md d2). A
- * template is usable only when every one of its nodes is registered in the engine: the listing
- * says so (`available`, `requires`), and creating a workflow from an unavailable template is
- * refused with `node.not_registered` problems. Enrichment, VLM and embedding templates need the
- * provider nodes (and provider credentials).
+ * The workflow templates of the built-in nodes, which `nodesPlugin` supplies. The first two are
+ * the Unstructured Platform's template ids. Enrichment, VLM and embedding templates run only with
+ * provider credentials.
  */
 export const BUILTIN_TEMPLATES: readonly WorkflowTemplate[] = [
   {
