@@ -9,7 +9,7 @@
  *   elements found from the geometry of the text, and region images for the types listed in
  *   `extract_image_block_types`.
  * - `auto` (the default), as the Python library `unstructured` routes it: `fast` when every page
- *   has a usable text layer, `hi_res` when a page needs OCR (which hi_res runs on those pages
+ *   has a usable text layer or is blank or a figure, `hi_res` when a page needs OCR (which hi_res runs on those pages
  *   only), when `infer_table_structure` asks for tables' HTML, or when `extract_image_block_types`
  *   asks for region images.
  *
@@ -20,7 +20,8 @@ import { QuarryError, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import { elementsFromLayouts } from './elements.js';
 import { extractLayouts } from './extract-pages.js';
-import { MAX_BAD_CHAR_SHARE, MIN_TEXT_CHARS, partitionPdfHiRes } from './hi-res.js';
+import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS, partitionPdfHiRes } from './hi-res.js';
+import { PdfiumDocument } from './pdfium/document.js';
 import type { PageLayout } from './layout-types.js';
 import { limitError, partitionLimits } from '../../limits.js';
 import { PdfOpenError } from './pdfjs/load.js';
@@ -53,14 +54,24 @@ async function partitionPdfAuto(bytes: Uint8Array, options: FormatPartitionOptio
     if (e instanceof PdfOpenError && e.kind === 'unreadable') return undefined;
     throw e;
   }
-  if (!layouts.every((l) => !l || hasUsableText(l))) return undefined;
+  const pages = layouts.filter((l): l is PageLayout => l !== undefined);
+  if (pages.some((l) => l.badChars / Math.max(1, l.textChars + l.badChars) > MAX_BAD_CHAR_SHARE)) return undefined;
+  // A page with little text is blank, a figure or a scan: a scan (little text over a large
+  // picture, hi_res's test) needs OCR.
+  const sparse = pages.filter((l) => l.textChars < MIN_TEXT_CHARS).map((l) => l.pageNumber);
+  if (sparse.length > 0 && (await anyScan(bytes, sparse, options))) return undefined;
   return elementsOfFastLayouts(layouts, options);
 }
 
-/** Whether a page's text layer can be used as it is: enough letters and digits, little garbage. */
-function hasUsableText(page: PageLayout): boolean {
-  const total = page.textChars + page.badChars;
-  return page.textChars >= MIN_TEXT_CHARS && (total === 0 || page.badChars / total <= MAX_BAD_CHAR_SHARE);
+/** Whether one of `pageNumbers` has a picture over {@link MIN_SCAN_COVER} of its area (pdf.js engine: assumed). */
+async function anyScan(bytes: Uint8Array, pageNumbers: readonly number[], options: FormatPartitionOptions): Promise<boolean> {
+  if (options.pdf_engine === 'pdfjs') return true;
+  const doc = await PdfiumDocument.open(bytes);
+  try {
+    return pageNumbers.some((p) => doc.pictureCover(p) >= MIN_SCAN_COVER);
+  } finally {
+    doc.close();
+  }
 }
 
 async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
