@@ -133,7 +133,7 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
       expect(fast.length, name).toBeGreaterThan(10);
       expect(shape(await partition(name, { strategy: 'auto', coordinates: true, include_page_breaks: true })), name).toEqual(shape(fast));
     }
-  }, 300_000);
+  }, 600_000);
 
   it('auto turns to hi_res where the Python library does: tables asked for in HTML', async () => {
     const options = { infer_table_structure: true, coordinates: true } as const;
