@@ -90,9 +90,9 @@ export function buildProgram(): Command {
 
   program
     .command('eval')
-    .description('compare partition outputs with reference outputs: text F1, order, element types, tables')
-    .argument('<out-dir>', 'directory of <doc>.json outputs')
-    .argument('<expected-dir>', 'directory of <doc>.json reference outputs')
+    .description('compare partition outputs with reference outputs: text F1, order, element types, headings, table detection and TEDS')
+    .argument('<out-dir>', 'directory of <doc>.json (or <doc>.<ext>.json) outputs')
+    .argument('<expected-dir>', 'directory of <doc>.json references: element arrays, or {"tables": [...]} with html or cells per table')
     .option('--json', 'print the report as JSON')
     .option('--html <file>', 'also write an HTML report: sortable scores, a chart, element types beside the reference\'s')
     .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')

@@ -92,7 +92,7 @@ export { sha256File } from './file-hash.js';
 
 // Workflow bodies: validation, problems, and the helpers a node's own rules use.
 export { validateWorkflow, type ValidateWorkflowOptions, type ValidWorkflow, type ValidWorkflowNode, type WorkflowValidation } from './workflow/validate-workflow.js';
-export { CORE_PROBLEM_CODES, isProblemCode, type PathProblem, type Problem, type ProblemCode, type ProblemCodeTable, type QuarryProblemCodes } from './workflow/problems.js';
+export { CORE_PROBLEM_CODES, PROBLEM_CODE_PATTERN, isProblemCode, type PathProblem, type Problem, type ProblemCode, type ProblemCodeTable, type QuarryProblemCodes } from './workflow/problems.js';
 export { workflowBodySchemas, type ListingRegistryView } from './workflow/workflow-body.js';
 export { workflowJsonSchema } from './workflow/json-schema.js';
 export { SCHEDULE_PHRASE_LIST } from './workflow/schedule.js';

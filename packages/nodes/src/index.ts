@@ -42,6 +42,10 @@ export { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
 export { chunkByPageNode } from './chunk/chunk-by-page.node.js';
 export { createSimilarityEmbedder, type SimilarityEmbedder } from './chunk/similarity-embedder.js';
 
+// Embedders: the model table and the remote backends behind the embed nodes.
+export { findEmbeddingModel } from './embed/embedding-models.js';
+export { createRemoteBackend, type RemoteBackend } from './embed/remote-backend.js';
+
 // Providers: one client interface over the vendors' SDKs, shared per job.
 export { createProvider } from './providers/create-provider.js';
 export { createOpenAIProvider } from './providers/openai.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { evaluateDirectories } from '../eval/evaluate.js';
+import { evaluateDirectories, type EvalReport, type EvalRow } from '../eval/evaluate.js';
 import { UserError } from '../user-error.js';
 
 export { evaluateDirectories, readElements, type EvalReport, type EvalRow } from '../eval/evaluate.js';
@@ -29,12 +29,14 @@ export async function evalCommand(outDir: string, expectedDir: string, opts: Eva
     return;
   }
   const w = Math.max(8, ...report.documents.map((d) => d.document.length));
-  const lines = [`${'document'.padEnd(w)}  text F1   order    types   tables`];
+  const lines = [`${'document'.padEnd(w)}  text F1   order    types   tables  tbl rec  tbl prec    TEDS   TEDS-S   head P   head R`];
+  const structure = (d: EvalRow | EvalReport['mean']) =>
+    `  ${pct(d.table_recall)}  ${pct(d.table_precision)}   ${pct(d.teds)}  ${pct(d.teds_s)}  ${pct(d.heading_precision)}  ${pct(d.heading_recall)}`;
   for (const d of report.documents) {
     const tables = d.expected_tables ? `${d.tables_found}/${d.expected_tables}` : '-';
-    lines.push(`${d.document.padEnd(w)}  ${pct(d.text_f1)}  ${pct(d.order)}  ${pct(d.type_agreement)}  ${tables.padStart(6)}${d.error ? `  (${d.error})` : ''}`);
+    lines.push(`${d.document.padEnd(w)}  ${pct(d.text_f1)}  ${pct(d.order)}  ${pct(d.type_agreement)}  ${tables.padStart(6)}${structure(d)}${d.error ? `  (${d.error})` : ''}`);
   }
   const m = report.mean;
-  lines.push(`${'mean'.padEnd(w)}  ${pct(m.text_f1)}  ${pct(m.order)}  ${pct(m.type_agreement)}  ${`${m.tables_found}/${m.expected_tables}`.padStart(6)}`);
+  lines.push(`${'mean'.padEnd(w)}  ${pct(m.text_f1)}  ${pct(m.order)}  ${pct(m.type_agreement)}  ${`${m.tables_found}/${m.expected_tables}`.padStart(6)}${structure(m)}`);
   process.stdout.write(`${lines.join('\n')}\n`);
 }

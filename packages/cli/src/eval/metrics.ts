@@ -7,6 +7,12 @@
 export interface EvalElement {
   type: string;
   text: string;
+  /** `metadata.text_as_html` of a Table. */
+  html?: string;
+  /** `metadata.page_number`. */
+  page?: number;
+  /** `metadata.category_depth`: a heading's level, 0 for the top. */
+  depth?: number;
 }
 
 /** Scores of one document. */
@@ -135,5 +141,60 @@ export function scoreDocument(output: EvalElement[], expected: EvalElement[]): D
     output_elements: output.length,
     expected_tables: tableIdx.size,
     tables_found: tablesFound,
+  };
+}
+
+/** How the output's headings (Title elements) agree with the reference's. */
+export interface HeadingScores {
+  /** Output Titles that are reference Titles (1 when the output has none). */
+  heading_precision: number;
+  /** Reference Titles found among the output Titles (1 when the reference has none). */
+  heading_recall: number;
+  heading_f1: number;
+  expected_headings: number;
+  output_headings: number;
+  matched_headings: number;
+  /** Of the matched headings whose both sides give `category_depth`, the share with equal depth. */
+  heading_levels?: number;
+}
+
+const headingKey = (text: string): string => tokens(text).join(' ');
+
+/**
+ * Heading precision and recall: reference Titles against output Titles, matched one to one by
+ * their normalized text (lower-cased words, punctuation and spacing ignored), in document order.
+ */
+export function headingScores(output: readonly EvalElement[], expected: readonly EvalElement[]): HeadingScores {
+  const ours = output.filter((e) => e.type === 'Title' && headingKey(e.text));
+  const theirs = expected.filter((e) => e.type === 'Title' && headingKey(e.text));
+  const waiting = new Map<string, EvalElement[]>();
+  for (const e of ours) {
+    const k = headingKey(e.text);
+    let list = waiting.get(k);
+    if (!list) waiting.set(k, (list = []));
+    list.push(e);
+  }
+  let matched = 0;
+  let leveled = 0;
+  let sameLevel = 0;
+  for (const e of theirs) {
+    const o = waiting.get(headingKey(e.text))?.shift();
+    if (!o) continue;
+    matched++;
+    if (e.depth !== undefined && o.depth !== undefined) {
+      leveled++;
+      if (e.depth === o.depth) sameLevel++;
+    }
+  }
+  const precision = ours.length ? matched / ours.length : 1;
+  const recall = theirs.length ? matched / theirs.length : 1;
+  return {
+    heading_precision: precision,
+    heading_recall: recall,
+    heading_f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
+    expected_headings: theirs.length,
+    output_headings: ours.length,
+    matched_headings: matched,
+    ...(leveled ? { heading_levels: sameLevel / leveled } : {}),
   };
 }

@@ -1,19 +1,33 @@
 /**
  * The HTML report of `quarry eval --html`: the figures of {@link EvalReport} as a sortable table
- * and a bar chart, and for each document its element types beside the reference's, differences
- * marked. Self-contained (inline CSS, SVG and script), drawn in the colours of `quarry inspect`.
+ * and a bar chart, and for each document its element types beside the reference's and each
+ * reference table beside ours, differences marked. Self-contained (inline CSS, SVG and script), drawn in the colours of `quarry inspect`.
  */
 import escapeHtml from 'escape-html';
 import { elementTypeColor, htmlReportPage, INSPECTION_MAX_PAGES } from '@quarry/nodes';
 import type { EvalReport, EvalRow } from './evaluate.js';
 import { matchElements, type EvalElement } from './metrics.js';
+import type { TableResult } from './table-scores.js';
+import { renderTablePair } from './table-view.js';
+
+/** A reference table and the predicted table that scored best against it, for the side-by-side view. */
+export interface EvalTablePair {
+  result: TableResult;
+  /** HTML of the reference table. */
+  reference: string;
+  /** HTML of our best table; absent when the document has no predicted table with HTML. */
+  ours?: string;
+}
 
 /** One document's elements, for the side-by-side view. */
 export interface EvalDocumentElements {
   document: string;
   /** The elements of OUT_DIR (empty when the output is missing). */
   ours: EvalElement[];
-  expected: EvalElement[];
+  /** The reference elements; absent for a tables-only reference. */
+  expected?: EvalElement[];
+  /** Each reference table beside ours. */
+  tables?: EvalTablePair[];
   /** Relative link to the document's inspection report, when the document was at hand. */
   inspectHref?: string;
 }
@@ -49,7 +63,9 @@ details.doc{background:#fff;border:1px solid #d5d9de;border-radius:4px;margin:8p
 details.doc summary{cursor:pointer;font-weight:600}
 .side-by-side{display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start;margin-top:8px}
 .badge{display:inline-block;font-size:11px;color:#fff;background:var(--c);border-radius:3px;padding:0 5px}
-tr.differs td{background:#fff4e5}tr.missing td{background:#fdecea}tr.extra td{background:#eaf2fd}
+tr.differs td{background:#fff4e5}
+table.cells td{max-width:220px;font-size:12px}table.cells td.differs{background:#fde2e1;outline:1px solid #d62728}
+.table-pair{margin:10px 0}.table-pair h3{font-size:14px;margin:6px 0}tr.missing td{background:#fdecea}tr.extra td{background:#eaf2fd}
 td.mark{font-weight:700;text-align:center}
 .text{max-width:520px;white-space:nowrap;overflow:hidden;text-overflow:ellipsis;color:#444}
 .note{color:#8a5300;font-size:13px}
@@ -97,7 +113,7 @@ function scoreCell(x: number | undefined): string {
 }
 
 function scoresTable(report: EvalReport, links: Map<string, string>): string {
-  const head = ['document', 'text F1', 'precision', 'recall', 'order', 'types', 'tables', 'elements (ours / expected)', 'inspect'];
+  const head = ['document', 'text F1', 'precision', 'recall', 'order', 'types', 'tables', 'table recall', 'table precision', 'TEDS', 'TEDS-S', 'heading precision', 'heading recall', 'elements (ours / expected)', 'inspect'];
   const rows = report.documents.map((d: EvalRow, i) => {
     const link = links.get(d.document);
     const tables = d.expected_tables ? `${d.tables_found}/${d.expected_tables}` : '-';
@@ -106,20 +122,24 @@ function scoresTable(report: EvalReport, links: Map<string, string>): string {
       `${d.error ? ` <span class="error">(${escapeHtml(d.error)})</span>` : ''}</td>` +
       scoreCell(d.text_f1) + scoreCell(d.text_precision) + scoreCell(d.text_recall) + scoreCell(d.order) + scoreCell(d.type_agreement) +
       `<td class="n" data-v="${d.expected_tables ? (d.tables_found ?? 0) / d.expected_tables : -1}">${tables}</td>` +
+      scoreCell(d.table_recall) + scoreCell(d.table_precision) + scoreCell(d.teds) + scoreCell(d.teds_s) + scoreCell(d.heading_precision) + scoreCell(d.heading_recall) +
       `<td class="n" data-v="${d.output_elements ?? 0}">${num(d.output_elements)} / ${num(d.expected_elements)}</td>` +
       `<td>${link ? `<a class="inspect" href="${escapeHtml(link)}">inspect</a>` : ''}</td></tr>`
     );
   });
   const m = report.mean;
-  const foot = `<tr><td>mean</td><td class="n">${pct(m.text_f1)}</td><td></td><td></td><td class="n">${pct(m.order)}</td><td class="n">${pct(m.type_agreement)}</td><td class="n">${m.tables_found}/${m.expected_tables}</td><td></td><td></td></tr>`;
+  const foot = `<tr><td>mean</td><td class="n">${pct(m.text_f1)}</td><td></td><td></td><td class="n">${pct(m.order)}</td><td class="n">${pct(m.type_agreement)}</td><td class="n">${m.tables_found}/${m.expected_tables}</td>` +
+    [m.table_recall, m.table_precision, m.teds, m.teds_s, m.heading_precision, m.heading_recall].map((x) => `<td class="n">${pct(x)}</td>`).join('') +
+    '<td></td><td></td></tr>';
   return `<table class="scores"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody><tfoot>${foot}</tfoot></table>`;
 }
 
 /** A horizontal bar per document: its text F1, with all of its scores in the tooltip. */
 function chart(report: EvalReport): string {
   const width = CHART_WIDTH - LABEL_WIDTH - 60;
-  const height = report.documents.length * (BAR_HEIGHT + 6) + 30;
-  const bars = report.documents.map((d, i) => {
+  const scored = report.documents.filter((d) => d.text_f1 !== undefined);
+  const height = scored.length * (BAR_HEIGHT + 6) + 30;
+  const bars = scored.map((d, i) => {
     const y = 24 + i * (BAR_HEIGHT + 6);
     const f1 = d.text_f1 ?? 0;
     const tip = `${d.document}: text F1 ${pct(d.text_f1)}, order ${pct(d.order)}, types ${pct(d.type_agreement)}${d.error ? ` (${d.error})` : ''}`;
@@ -147,8 +167,36 @@ function snippet(text: string): string {
   return text.length > 120 ? `${text.slice(0, 120)}…` : text;
 }
 
-/** The document's types beside the reference's: counts per type, then element by element. */
+const score = (x: number): string => x.toFixed(3);
+
+/** Each reference table beside our best one, differing cells marked. */
+function tablesView(pairs: readonly EvalTablePair[]): string {
+  return pairs
+    .map((p) => {
+      const r = p.result;
+      const view = renderTablePair(p.reference, p.ours);
+      const pages = r.pages?.length ? ` (page ${r.pages.join(', ')})` : '';
+      const facts = `${r.found ? 'found' : 'not found'} · TEDS ${score(r.teds)} · TEDS-S ${score(r.teds_s)} · cells differing: ${view.reference_differing} of the reference's, ${view.ours_differing} of ours`;
+      return (
+        `<div class="table-pair" data-table="${r.index}" data-teds="${r.teds}" data-teds-s="${r.teds_s}" data-found="${r.found}">` +
+        `<h3>Table ${r.index + 1}${pages}</h3><p class="facts">${escapeHtml(facts)}</p><div class="side-by-side">` +
+        `<div><div class="facts">reference</div>${view.reference}</div>` +
+        `<div><div class="facts">ours${p.ours === undefined ? ': no table' : r.predicted >= 0 ? ` (predicted table ${r.predicted + 1})` : ''}</div>${view.ours}</div>` +
+        '</div></div>'
+      );
+    })
+    .join('');
+}
+
+/** The document's types beside the reference's (counts per type, then element by element), and its tables. */
 function documentSection(row: EvalRow, index: number, doc: EvalDocumentElements): string {
+  const tables = doc.tables?.length
+    ? `<h3>Tables, reference beside ours (cells that differ in place, span or text are marked)</h3>${tablesView(doc.tables)}`
+    : '';
+  if (!doc.expected) {
+    const summary = `${row.document} — TEDS ${row.teds === undefined ? '-' : score(row.teds)}, tables ${row.tables_found ?? 0}/${row.expected_tables ?? 0}`;
+    return `<details class="doc" id="doc-${index}" data-document="${escapeHtml(row.document)}"><summary>${escapeHtml(summary)}</summary>${tables}</details>`;
+  }
   const ours = typeCounts(doc.ours);
   const expected = typeCounts(doc.expected);
   const types = [...new Set([...expected.keys(), ...ours.keys()])];
@@ -184,7 +232,7 @@ function documentSection(row: EvalRow, index: number, doc: EvalDocumentElements)
     '<div class="side-by-side">' +
     `<table class="type-counts"><thead><tr><th>type</th><th>ours</th><th>expected</th><th></th></tr></thead><tbody>${countRows.join('')}</tbody></table>` +
     `<div>${cut}<table class="type-rows"><thead><tr><th>#</th><th>expected</th><th>ours</th><th></th><th>text (expected; ours for extras)</th></tr></thead><tbody>${rows.slice(0, MAX_ROWS).join('')}</tbody></table></div>` +
-    '</div></details>'
+    `</div>${tables}</details>`
   );
 }
 
@@ -197,23 +245,33 @@ export interface EvalReportOptions {
 /**
  * Renders the evaluation report as one self-contained HTML page: a sortable score table, a bar
  * chart of text F1 (one bar per document), and per document the element types beside the
- * reference's with the differences marked, linked to its inspection report where there is one.
+ * reference's with the differences marked, each reference table beside ours with differing cells
+ * marked, linked to its inspection report where there is one.
  */
 export function renderEvalReport(report: EvalReport, documents: EvalDocumentElements[], options: EvalReportOptions): string {
   const byName = new Map(documents.map((d) => [d.document, d]));
   const links = new Map(documents.flatMap((d) => (d.inspectHref ? [[d.document, d.inspectHref] as [string, string]] : [])));
   const sections = report.documents.map((row, i) => documentSection(row, i, byName.get(row.document) ?? { document: row.document, ours: [], expected: [] }));
+  const m = report.mean;
+  const structure = [
+    m.table_recall !== undefined ? `table recall ${pct(m.table_recall)}` : '',
+    m.table_precision !== undefined ? `table precision ${pct(m.table_precision)}` : '',
+    m.teds !== undefined ? `TEDS ${score(m.teds)} · TEDS-S ${score(m.teds_s ?? 0)}` : '',
+    m.heading_precision !== undefined ? `headings precision ${pct(m.heading_precision)} · recall ${pct(m.heading_recall)}` : '',
+  ].filter(Boolean);
+  const hasText = report.documents.some((d) => d.text_f1 !== undefined);
   const body = [
     '<h1>quarry eval</h1>',
     `<div class="facts">${escapeHtml(`${report.documents.length} documents · outputs ${options.outDir} · reference ${options.expectedDir}`)}</div>`,
     `<div class="facts">${escapeHtml(`mean text F1 ${pct(report.mean.text_f1)} · order ${pct(report.mean.order)} · types ${pct(report.mean.type_agreement)} · tables ${report.mean.tables_found}/${report.mean.expected_tables}`)}</div>`,
+    structure.length ? `<div class="facts structure">${escapeHtml(structure.join(' · '))}</div>` : '',
     links.size ? `<div class="facts">Inspection reports picture up to ${INSPECTION_MAX_PAGES} pages.</div>` : '',
     '<h2>Scores</h2>',
     '<p class="facts">Click a column head to sort.</p>',
     scoresTable(report, links),
-    '<h2>Text F1</h2>',
-    chart(report),
-    '<h2>Element types, ours beside expected</h2>',
+    hasText ? '<h2>Text F1</h2>' : '',
+    hasText ? chart(report) : '',
+    '<h2>Documents: element types and tables, ours beside the reference</h2>',
     sections.join('\n'),
   ].join('\n');
   return htmlReportPage({ title: 'quarry eval', css: CSS, body, script: SCRIPT });

@@ -1,12 +1,12 @@
 /** Writing `quarry eval --html`'s report, and with `--docs`, the inspection report of each document. */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { elementsFromJSON, errorMessage, isQuarryError } from '@quarry/core';
 import { renderInspection } from '@quarry/nodes';
-import { readElements, type EvalReport } from './evaluate.js';
+import { outputPathOf, readElements, readReference, tablesOfElements, type EvalReport } from './evaluate.js';
 import { UserError } from '../user-error.js';
-import { renderEvalReport, type EvalDocumentElements } from './report-html.js';
+import { renderEvalReport, type EvalDocumentElements, type EvalTablePair } from './report-html.js';
 
 async function writeAtomically(target: string, text: string): Promise<void> {
   const tmp = `${target}.${process.pid}.tmp`;
@@ -43,14 +43,24 @@ async function writeInspection(document: string, outFile: string, source: string
 export async function writeHtmlReport(report: EvalReport, outDir: string, expectedDir: string, target: string, docs?: string): Promise<void> {
   const inspectDir = join(dirname(target), `${basename(target).replace(/\.html?$/i, '')}.inspect`);
   const documents: EvalDocumentElements[] = [];
+  const outNames = await readdir(outDir).catch(() => [] as string[]);
   for (const row of report.documents) {
-    const name = `${row.document}.json`;
-    const expected = await readElements(join(expectedDir, name));
-    const ours = row.error ? [] : await readElements(join(outDir, name));
-    const doc: EvalDocumentElements = { document: row.document, ours, expected };
-    const source = docs ? join(docs, row.document) : undefined;
+    const reference = await readReference(join(expectedDir, `${row.document}.json`));
+    const outFile = outputPathOf(outDir, row.document, outNames);
+    const ours = row.error ? [] : await readElements(outFile);
+    const doc: EvalDocumentElements = { document: row.document, ours, ...(reference.elements ? { expected: reference.elements } : {}) };
+    if (row.tables?.length) {
+      const predicted = tablesOfElements(ours);
+      doc.tables = row.tables.map((result): EvalTablePair => {
+        const html = result.predicted >= 0 ? predicted[result.predicted]?.html : undefined;
+        return { result, reference: reference.tables[result.index]!.html, ...(html ? { ours: html } : {}) };
+      });
+    }
+    // A reference named after the document without its extension (eu-001.json for eu-001.pdf) finds the document by the output's name.
+    const docName = basename(outFile).slice(0, -'.json'.length);
+    const source = docs ? join(docs, docName) : undefined;
     if (source && !row.error && existsSync(source)) {
-      const written = await writeInspection(row.document, join(outDir, name), source, inspectDir);
+      const written = await writeInspection(docName, outFile, source, inspectDir);
       if (written) doc.inspectHref = relative(dirname(target), written).split(sep).map(encodeURIComponent).join('/');
     }
     documents.push(doc);

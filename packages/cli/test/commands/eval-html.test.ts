@@ -9,6 +9,7 @@ import { ROOT, runCli } from '../run-cli.js';
 // Code passed to page.evaluate runs in Chromium; this program is typed without the DOM library.
 type Dom = any;
 declare const document: Dom;
+declare const getComputedStyle: Dom;
 
 const corpus = join(ROOT, '..', 'shared', 'corpus');
 
@@ -66,6 +67,39 @@ describe.skipIf(chromiumSkipReason !== undefined)(`quarry eval --html in Chromiu
     await page.click('table.scores thead th:nth-child(2)');
     const descending = await readReport(page);
     expect(descending.rows.map((x: { document: string }) => x.document)).toEqual(['b.txt', 'a.txt']);
+    expect(trouble).toEqual({ errors: [], dialogs: [] });
+    await page.close();
+  });
+
+  it('shows each reference table beside ours, differing cells marked, with a tables-only reference', async () => {
+    const exp = join(dir, 'tables', 'expected');
+    const out = join(dir, 'tables', 'out');
+    await mkdir(exp, { recursive: true });
+    await mkdir(out, { recursive: true });
+    const truth = '<table><tr><td colspan="2">Fruit</td></tr><tr><td>apples</td><td>3</td></tr><tr><td>pears</td><td>4</td></tr></table>';
+    const ours = '<table><tr><td>Fruit</td><td></td></tr><tr><td>apples</td><td>3</td></tr><tr><td>pears</td><td>5</td></tr></table>';
+    await writeFile(join(exp, 'prices.json'), JSON.stringify({ tables: [{ page: 1, html: truth }, { page: 2, html: '<table><tr><td>Staff</td><td>12</td></tr></table>' }] }));
+    await writeFile(join(out, 'prices.pdf.json'), JSON.stringify([{ type: 'Table', text: 'Fruit apples 3 pears 5', metadata: { page_number: 1, text_as_html: ours } }]));
+    const html = join(dir, 'tables', 'report.html');
+    const r = await runCli(['eval', out, exp, '--html', html, '--json']);
+    expect(r.code).toBe(0);
+    const scores = JSON.parse(r.stdout) as { documents: Array<{ tables: Array<{ teds: number }> }> };
+    const { page, trouble } = await openReport(browser, join(dir, 'tables'), 'view.html', await readFile(html, 'utf8'));
+    const view = await page.evaluate(() =>
+      [...document.querySelectorAll('.table-pair')].map((p: Dom) => ({
+        teds: Number(p.dataset.teds),
+        found: p.dataset.found,
+        reference: [...p.querySelectorAll('table.reference td')].map((td: Dom) => `${td.textContent}${td.classList.contains('differs') ? '*' : ''}`),
+        ours: [...p.querySelectorAll('table.ours td')].map((td: Dom) => `${td.textContent}${td.classList.contains('differs') ? '*' : ''}`),
+      })),
+    );
+    expect(view).toEqual([
+      { teds: scores.documents[0]!.tables[0]!.teds, found: 'true', reference: ['Fruit*', 'apples', '3', 'pears', '4*'], ours: ['Fruit*', '*', 'apples', '3', 'pears', '5*'] },
+      { teds: scores.documents[0]!.tables[1]!.teds, found: 'false', reference: ['Staff*', '12*'], ours: ['Fruit*', '*', 'apples*', '3*', 'pears*', '5*'] },
+    ]);
+    // Marked cells are drawn differently from the others.
+    const colours = await page.evaluate(() => [...document.querySelectorAll('.table-pair')][0].querySelectorAll('table.reference td').length && [getComputedStyle(document.querySelector('table.reference td.differs')).backgroundColor, getComputedStyle(document.querySelector('table.reference td:not(.differs)')).backgroundColor]);
+    expect(colours[0]).not.toBe(colours[1]);
     expect(trouble).toEqual({ errors: [], dialogs: [] });
     await page.close();
   });

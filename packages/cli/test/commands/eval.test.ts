@@ -30,6 +30,62 @@ describe('quarry eval', () => {
     expect(table.stdout).toMatch(/mean\s+50\.0%/);
   });
 
+  it('measures structure: tables from a tables-only reference and from Table elements, headings, levels', async () => {
+    const exp = join(dir, 'structure', 'expected');
+    const out = join(dir, 'structure', 'out');
+    await mkdir(exp, { recursive: true });
+    await mkdir(out, { recursive: true });
+    const prices = '<table><tr><td colspan="2">Fruit prices</td></tr><tr><td>apples</td><td>3</td></tr><tr><td>pears</td><td>4</td></tr></table>';
+    // A tables-only reference in the ICDAR 2013 dev set's shape, named without the document's extension.
+    await writeFile(join(exp, 'report.json'), JSON.stringify({ tables: [{ page: 1, html: prices }, { page: 2, cells: [{ row: 0, col: 0, text: 'Staff' }, { row: 0, col: 1, text: 'count' }, { row: 1, col: 0, text: 'engineers' }, { row: 1, col: 1, text: '12' }] }] }));
+    await writeFile(join(out, 'report.pdf.json'), JSON.stringify([
+      { type: 'Title', text: 'Prices', metadata: { page_number: 1 } },
+      { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { page_number: 1, text_as_html: prices.replace(' colspan="2"', '') } },
+      { type: 'Table', text: 'Page 2 of 2', metadata: { page_number: 2, text_as_html: '<table><tr><td>Page 2 of 2</td></tr></table>' } },
+    ]));
+    await writeFile(join(exp, 'notes.txt.json'), JSON.stringify([
+      { type: 'Title', text: '1 Introduction', metadata: { category_depth: 0 } },
+      { type: 'Title', text: '1.1 Scope', metadata: { category_depth: 1 } },
+      { type: 'NarrativeText', text: 'The scope of this note is small.' },
+      { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { text_as_html: prices } },
+      { type: 'Table', text: 'Staff count engineers 12' },
+    ]));
+    await writeFile(join(out, 'notes.txt.json'), JSON.stringify([
+      { type: 'Title', text: '1 Introduction', metadata: { category_depth: 0 } },
+      { type: 'Title', text: '1.1 Scope', metadata: { category_depth: 0 } },
+      { type: 'Title', text: 'The scope of this note is small.' },
+      { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { text_as_html: prices } },
+      { type: 'Table', text: 'Staff count engineers 12' },
+    ]));
+    const r = await runCli(['eval', out, exp, '--json']);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout) as { documents: Array<Record<string, unknown>>; mean: Record<string, number> };
+    const [notes, pdf] = report.documents;
+    expect(pdf).toMatchObject({ document: 'report', tables_found: 1, expected_tables: 2, table_recall: 0.5, table_precision: 0.5, predicted_tables: 2, false_positives: 1 });
+    expect(pdf).not.toHaveProperty('text_f1');
+    expect(pdf).not.toHaveProperty('heading_precision');
+    // the first table lost its colspan: one substitution in 9 nodes; the second was not read
+    const tables = pdf!.tables as Array<{ found: boolean; teds: number; teds_s: number; pages: number[] }>;
+    expect(tables.map((t) => [t.found, t.teds, t.teds_s, t.pages])).toEqual([[true, 1 - 1 / 9, 1 - 1 / 9, [1]], [false, tables[1]!.teds, tables[1]!.teds_s, [2]]]);
+    expect(tables[1]!.teds).toBeLessThan(0.5);
+    // a reference Table without HTML has no structure to score, but an output table matching it is no false positive
+    expect(notes).toMatchObject({ document: 'notes.txt', text_f1: 1, heading_precision: 2 / 3, heading_recall: 1, heading_levels: 0.5, table_recall: 1, teds: 1, teds_s: 1, predicted_tables: 2, false_positives: 0, table_precision: 1 });
+    expect(report.mean).toMatchObject({ text_f1: 1, table_recall: 2 / 3, table_precision: 3 / 4, heading_precision: 2 / 3, heading_recall: 1 });
+    expect(report.mean.teds).toBeCloseTo((1 - 1 / 9 + tables[1]!.teds + 1) / 3, 12);
+    const text = await runCli(['eval', out, exp]);
+    expect(text.stdout).toMatch(/^document\s+text F1\s+order\s+types\s+tables\s+tbl rec\s+tbl prec\s+TEDS\s+TEDS-S\s+head P\s+head R/);
+    const teds = `${(((1 - 1 / 9 + tables[1]!.teds) / 2) * 100).toFixed(1)}%`;
+    expect(text.stdout).toContain(`\nreport        -       -       -       1/2   50.0%   50.0%    ${teds}`);
+  });
+
+  it('names the reference file and field that are wrong', async () => {
+    const exp = join(dir, 'bad', 'expected');
+    await mkdir(exp, { recursive: true });
+    await writeFile(join(exp, 'x.json'), JSON.stringify({ tables: [{ cells: [{ row: 0, col: 'a', text: '' }] }] }));
+    const r = await runCli(['eval', join(dir, 'bad', 'out'), exp]);
+    expect([r.code, r.stderr]).toEqual([2, `quarry: reference ${join(exp, 'x.json')}: tables[0].cells[0].col must be an integer >= 0\n`]);
+  });
+
   const corpus = join(ROOT, '..', 'shared', 'corpus');
   it.skipIf(!existsSync(corpus))('meets the partition bar on the shared corpus (hi_res): mean text F1 >= 0.95, types >= 0.80, no failures', async () => {
     const out = join(dir, 'corpus-out');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { longestIncreasing, matchElements, scoreDocument, tokenF1, tokens } from '../../src/eval/metrics.js';
+import { headingScores, longestIncreasing, matchElements, scoreDocument, tokenF1, tokens } from '../../src/eval/metrics.js';
 
 describe('eval metrics', () => {
   it('tokenizes words in any script, case-insensitively', () => {
@@ -36,5 +36,28 @@ describe('eval metrics', () => {
   it('matches each output element at most once', () => {
     const pairs = matchElements([{ type: 'T', text: 'same words here' }], [{ type: 'T', text: 'same words here' }, { type: 'T', text: 'same words here' }]);
     expect(pairs).toEqual([[0, 0]]);
+  });
+});
+
+describe('heading scores', () => {
+  const title = (text: string, depth?: number) => ({ type: 'Title', text, ...(depth === undefined ? {} : { depth }) });
+  it('matches Titles by normalized text, once each, and compares levels', () => {
+    const expected = [title('1 Introduction', 0), title('1.1 Scope', 1), { type: 'NarrativeText', text: 'Body.' }, title('2 Method', 0)];
+    const output = [title('1  INTRODUCTION', 0), title('1.1 scope:', 0), title('SELECT'), title('1 Introduction'), { type: 'NarrativeText', text: '2 Method' }];
+    expect(headingScores(output, expected)).toEqual({
+      heading_precision: 2 / 4,
+      heading_recall: 2 / 3,
+      heading_f1: (2 * (2 / 4) * (2 / 3)) / (2 / 4 + 2 / 3),
+      expected_headings: 3,
+      output_headings: 4,
+      matched_headings: 2,
+      heading_levels: 1 / 2,
+    });
+  });
+
+  it('counts no Titles on a side as nothing wrong there, and gives no level score without depths', () => {
+    expect(headingScores([], [title('Only heading')])).toMatchObject({ heading_precision: 1, heading_recall: 0, heading_f1: 0 });
+    expect(headingScores([title('Extra')], [])).toMatchObject({ heading_precision: 0, heading_recall: 1, heading_f1: 0 });
+    expect(headingScores([title('Same')], [title('Same')])).not.toHaveProperty('heading_levels');
   });
 });
