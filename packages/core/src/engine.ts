@@ -7,7 +7,7 @@ import type { DestinationConnector, Logger, NodeInstance, Plugin, SourceConnecto
 import { streamDocuments, type DocumentStream } from './runtime/document-stream.js';
 import type { Job } from './runtime/events.js';
 import { silentLogger } from './runtime/logger.js';
-import { runJob } from './runtime/run-job.js';
+import { startJob } from './runtime/start-job.js';
 import type { StateStore } from './runtime/state-store.js';
 import { validateWorkflow } from './workflow/validate-workflow.js';
 
@@ -198,7 +198,7 @@ export class Engine {
     const services = options.services ?? new Services();
     const connectorCtx = (signal: AbortSignal) => ({ logger, signal });
     const dests = [...(options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination]), ...extra];
-    return runJob({
+    return startJob({
       plan,
       concurrency: options.concurrency ?? 4,
       reprocessAll: options.reprocessAll ?? plan.reprocessAll,

@@ -25,7 +25,8 @@ export { partitionVariant, type PartitionVariant } from './partition/partition-v
 export type { FormatPartitionOptions, FormatPartitioner, PartitionStrategy } from './partition/types.js';
 export type { PdfEngine } from './partition/formats/pdf/engine.js';
 export type { PartitionUnstructuredApiSettings } from './partition/unstructured-api.node.js';
-export { partitionWithVlm, type VlmPartitionRequest } from './partition/vlm/partition-vlm.js';
+export { partitionWithVlm } from './partition/vlm/load.js';
+export type { VlmPartitionRequest } from './partition/vlm/partition-vlm.js';
 export { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions, type PooledPartitionOptions } from './pool/partition-pool.js';
 export type { PartitionTask } from './pool/partition-task.js';
 export { INSPECTION_MAX_PAGES, renderInspection, type InspectionOptions } from './inspect/render-inspection.js';
@@ -44,6 +45,10 @@ export { chunkByPageNode } from './chunk/chunk-by-page.node.js';
 export { chunkerNode, type ChunkerDefinition, type ChunkFunction } from './chunk/chunker-node.js';
 export { CHUNK_COMMON_SHAPE, chunkerSettings } from './chunk/chunk-settings.js';
 export { createSimilarityEmbedder, type SimilarityEmbedder } from './chunk/similarity-embedder.js';
+
+// Embedders: the model table and the remote backends behind the embed nodes.
+export { findEmbeddingModel } from './embed/embedding-models.js';
+export { createRemoteBackend, type RemoteBackend } from './embed/remote-backend.js';
 
 // Providers: one client interface over the vendors' SDKs, shared per job.
 export { createProvider } from './providers/create-provider.js';

@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import type { ZodType } from 'zod';
 
 /** A JSON Schema object (draft-07 / 2019-09 subset understood by ajv). */
@@ -22,13 +23,16 @@ function isZod(schema: unknown): schema is ZodType {
   return typeof schema === 'object' && schema !== null && typeof (schema as { safeParse?: unknown }).safeParse === 'function';
 }
 
-const ajv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
+// ajv (a CommonJS package, so `require` gives the instance `import` would) is loaded with the first
+// JSON Schema: zod-schema plugins, the built-in ones among them, never pay for it.
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction>();
 
 /** Compiles a JSON Schema once (throws on an invalid schema). */
 export function compileJsonSchema(schema: JsonSchema): ValidateFunction {
   let fn = compiled.get(schema);
   if (!fn) {
+    ajv ??= new (createRequire(import.meta.url)('ajv') as typeof import('ajv')).Ajv({ allErrors: true, useDefaults: true, strict: false });
     fn = ajv.compile(schema);
     compiled.set(schema, fn);
   }

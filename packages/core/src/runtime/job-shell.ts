@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Subject } from 'rxjs';
+import { createRequire } from 'node:module';
+import type { Subject } from 'rxjs';
 import { errorMessage, isQuarryError } from '../errors.js';
 import type { Logger } from '../plugin/types.js';
 import type { DocumentFailure, DocumentWarning, Job, JobEvent, JobSummary, NodeStats } from './events.js';
@@ -37,7 +38,10 @@ export function createJobShell(nodes: ReadonlyArray<{ name: string; type: string
     if (external.aborted) controller.abort(external.reason);
     else external.addEventListener('abort', () => controller.abort(external.reason), { once: true });
   }
-  const events = new Subject<JobEvent>();
+  // rxjs is CommonJS under Node (its `node` export condition), so `require` gives the instance the
+  // runtime's `import` gets, loaded when the first job starts rather than with the package.
+  const rxjs = createRequire(import.meta.url)('rxjs') as typeof import('rxjs');
+  const events: Subject<JobEvent> = new rxjs.Subject<JobEvent>();
   const warnings: DocumentWarning[] = [];
   const emit = (e: JobEvent): void => {
     if (e.type === 'document_warning') {

@@ -55,6 +55,11 @@ interface Opened {
  */
 export function runJob(deps: JobDeps): Job {
   const shell = createJobShell(deps.plan.nodes, deps.signal);
+  return shell.handle(executeJob(shell, deps));
+}
+
+/** Runs a job whose shell is made (see {@link runJob}); resolves with its summary, never rejects. */
+export function executeJob(shell: JobShell, deps: JobDeps): Promise<JobSummary> {
   const { logger, stallWarningMs, nodeTimeoutMs } = deps;
   const watchdog = new NodeWatchdog({
     stallWarningMs,
@@ -65,7 +70,7 @@ export function runJob(deps: JobDeps): Job {
     },
   });
   const stages: StageContext = { jobId: shell.id, signal: shell.signal, stats: shell.stats, emit: shell.emit, logger, stallWarningMs, signals: new DocumentSignals(shell.signal), watchdog };
-  return shell.handle(execute({ deps, shell, stages }));
+  return execute({ deps, shell, stages });
 }
 
 /** Opens the source, destinations and nodes, streams the documents through them, and closes whatever opened. */

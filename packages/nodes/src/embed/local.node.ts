@@ -1,7 +1,6 @@
 import { defineNode, quarryError, strictSettings, type NodeCreateContext, type NodeDefinition } from '@quarry/core';
 import { z } from 'zod';
 import { CHUNK_MAX_CHARS_DEFAULT } from '../chunk/options.js';
-import { embedOperator } from './batch-operator.js';
 import { maxCharactersFor } from './embedding-models.js';
 import { LOCAL_DTYPES, loadLocalModel, type LocalModelInfo } from './local-model.js';
 
@@ -68,6 +67,8 @@ export const localEmbedNode: NodeDefinition<LocalEmbedSettings> = defineNode<Loc
       // Tokenizing next to inference would take cores from ONNX Runtime's own threads.
       prepareOnDispatch: true,
     };
+    // The batching operator (rxjs) loads with the first embedder, not with the plugin.
+    const { embedOperator } = await import('./batch-operator.js');
     return { operator: (octx) => embedOperator(model.backend, options, octx), close: () => model.close() };
   },
 });

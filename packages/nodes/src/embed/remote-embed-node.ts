@@ -1,7 +1,6 @@
 import { defineNode, quarryError, strictSettings, type NodeDefinition } from '@quarry/core';
 import { z } from 'zod';
 import { providerPool } from '../providers/pool.js';
-import { embedOperator } from './batch-operator.js';
 import { embeddingModelNames, findEmbeddingModel } from './embedding-models.js';
 import { createRemoteBackend, defaultBatchLimits, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-backend.js';
 
@@ -60,6 +59,8 @@ export function remoteEmbedNode(subtype: RemoteEmbedSubtype, description: string
         flushMs: s.flush_ms,
         concurrency: s.concurrency,
       };
+      // The batching operator (rxjs) loads with the first embedder, not with the plugin.
+      const { embedOperator } = await import('./batch-operator.js');
       return { operator: (octx) => embedOperator(remote.backend, options, octx), close: () => remote.close() };
     },
   });

@@ -4,7 +4,6 @@ import { PROVIDER_SPELLINGS, VLM_DEFAULT_MODELS, modelProviderMismatch, normaliz
 import { retiredModelProblems } from '../providers/model-rules.js';
 import { providerPool } from '../providers/pool.js';
 import { uniqueElementIds } from './unique-element-ids.js';
-import { partitionWithVlm } from './vlm/partition-vlm.js';
 
 /** Output formats of the VLM/Auto partitioner. */
 export const VLM_OUTPUT_FORMATS = ['text/html', 'application/json'] as const;
@@ -82,6 +81,8 @@ export const vlmPartitionNode = defineNode<PartitionVlmSettings>({
       async process(flow: Flow, pctx: ProcessContext) {
         const { document } = flow;
         const bytes = await document.read(pctx.signal);
+        // The page router, renderers and decoders load with the first document, not with the plugin.
+        const { partitionWithVlm } = await import('./vlm/partition-vlm.js');
         return partitionWithVlm(bytes, {
           filename: document.filename,
           ...(document.file_directory ? { file_directory: document.file_directory } : {}),

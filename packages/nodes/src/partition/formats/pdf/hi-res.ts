@@ -27,9 +27,11 @@ import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
 
 // A text layer with fewer letters and digits than this, on a page with a picture, is a scan.
-const MIN_TEXT_CHARS = 32;
+export const MIN_TEXT_CHARS = 32;
 // Share of U+FFFD/control/private-use characters above which a text layer is garbage.
-const MAX_BAD_CHAR_SHARE = 0.3;
+export const MAX_BAD_CHAR_SHARE = 0.3;
+// A picture covering this share of a page with little text makes the page a scan.
+export const MIN_SCAN_COVER = 0.25;
 // An image covering this share of the page, on a page whose text comes from the text layer of a
 // scan or from OCR, is the scan itself, not a figure.
 const PAGE_COVER_SHARE = 0.75;
@@ -129,7 +131,7 @@ function needsOcr(text: PageText, images: readonly Box[], always: boolean): bool
   if (text.textChars >= MIN_TEXT_CHARS) return false;
   const area = text.width * text.height;
   // Little or no text over a large picture: a scanned page.
-  return images.some((b) => ((b.x1 - b.x0) * (b.y1 - b.y0)) / area >= 0.25);
+  return images.some((b) => ((b.x1 - b.x0) * (b.y1 - b.y0)) / area >= MIN_SCAN_COVER);
 }
 
 /**

@@ -4,10 +4,14 @@
  * - `fast`: the text layer, laid out into lines and blocks in reading order (columns read one
  *   after the other), classified into Title, NarrativeText, ListItem, Header, Footer, PageNumber,
  *   UncategorizedText, ... Long documents are read on two threads.
- * - `hi_res` (also `auto`, `vlm` and `ocr_only` here): everything of fast, plus OCR of pages without
+ * - `hi_res` (also `vlm` and `ocr_only` here): everything of fast, plus OCR of pages without
  *   a usable text layer (`ocr_only`: of every page), Image elements for embedded images, Table
  *   elements found from the geometry of the text, and region images for the types listed in
  *   `extract_image_block_types`.
+ * - `auto` (the default), as the Python library `unstructured` routes it: `fast` when every page
+ *   has a usable text layer or is blank or a figure, `hi_res` when a page needs OCR (which hi_res runs on those pages
+ *   only), when `infer_table_structure` asks for tables' HTML, or when `extract_image_block_types`
+ *   asks for region images.
  *
  * Coordinates: see `elements.ts` (points for fast, 200 dpi pixels for hi_res, both `PixelSpace`).
  */
@@ -18,7 +22,9 @@ import { elementsFromLayouts } from './elements.js';
 import { extractLayouts } from './extract-pages.js';
 import { DEFAULT_PDF_ENGINE } from './engine.js';
 import { readOutline } from './outline.js';
-import { partitionPdfHiRes } from './hi-res.js';
+import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS, partitionPdfHiRes } from './hi-res.js';
+import { PdfiumDocument } from './pdfium/document.js';
+import type { PageLayout } from './layout-types.js';
 import { limitError, partitionLimits } from '../../limits.js';
 import { PdfOpenError } from './pdfjs/load.js';
 
@@ -27,6 +33,7 @@ export const pdfPartitioner: FormatPartitioner = {
   async partition(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
     try {
       if (options.strategy === 'fast') return await partitionPdfFast(bytes, options);
+      if (options.strategy === 'auto') return (await partitionPdfAuto(bytes, options)) ?? (await partitionPdfHiRes(bytes, options));
       return await partitionPdfHiRes(bytes, options);
     } catch (e) {
       throw toQuarryError(options.signal.aborted ? new PdfOpenError('aborted', 'partitioning was cancelled', { cause: e }) : e, options.filename);
@@ -34,16 +41,59 @@ export const pdfPartitioner: FormatPartitioner = {
   },
 };
 
+/**
+ * The `auto` strategy's fast path: the text layers read as `fast` reads them, or `undefined` when
+ * the document needs hi_res (a page without a usable text layer, tables' HTML, region images).
+ * Reading the text first costs a fraction of a hi_res pass, so a scanned document pays little more.
+ */
+async function partitionPdfAuto(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[] | undefined> {
+  if (options.infer_table_structure || options.extract_image_block_types.length > 0) return undefined;
+  let layouts: (PageLayout | undefined)[];
+  try {
+    layouts = await readLayouts(bytes, options);
+  } catch (e) {
+    // pdf.js repairs some files the text engine cannot open: hi_res gets its chance.
+    if (e instanceof PdfOpenError && e.kind === 'unreadable') return undefined;
+    throw e;
+  }
+  const pages = layouts.filter((l): l is PageLayout => l !== undefined);
+  if (pages.some((l) => l.badChars / Math.max(1, l.textChars + l.badChars) > MAX_BAD_CHAR_SHARE)) return undefined;
+  // A page with little text is blank, a figure or a scan: a scan (little text over a large
+  // picture, hi_res's test) needs OCR.
+  const sparse = pages.filter((l) => l.textChars < MIN_TEXT_CHARS).map((l) => l.pageNumber);
+  if (sparse.length > 0 && (await anyScan(bytes, sparse, options))) return undefined;
+  return elementsOfFastLayouts(bytes, layouts, options);
+}
+
+/** Whether one of `pageNumbers` has a picture over {@link MIN_SCAN_COVER} of its area (pdf.js engine: assumed). */
+async function anyScan(bytes: Uint8Array, pageNumbers: readonly number[], options: FormatPartitionOptions): Promise<boolean> {
+  if (options.pdf_engine === 'pdfjs') return true;
+  const doc = await PdfiumDocument.open(bytes);
+  try {
+    return pageNumbers.some((p) => doc.pictureCover(p) >= MIN_SCAN_COVER);
+  } finally {
+    doc.close();
+  }
+}
+
 async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
-  const layouts = await extractLayouts(bytes, {
+  const layouts = await readLayouts(bytes, options);
+  if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
+    options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
+  }
+  return elementsOfFastLayouts(bytes, layouts, options);
+}
+
+function readLayouts(bytes: Uint8Array, options: FormatPartitionOptions): Promise<(PageLayout | undefined)[]> {
+  return extractLayouts(bytes, {
     signal: options.signal,
     logger: options.logger,
     maxPages: partitionLimits().maxPdfPages,
     ...(options.pdf_engine ? { engine: options.pdf_engine } : {}),
   });
-  if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
-    options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
-  }
+}
+
+async function elementsOfFastLayouts(bytes: Uint8Array, layouts: readonly (PageLayout | undefined)[], options: FormatPartitionOptions): Promise<Element[]> {
   const outline = await readOutline(bytes, options.pdf_engine ?? DEFAULT_PDF_ENGINE);
   return elementsFromLayouts(layouts, {
     includePageBreaks: options.include_page_breaks,

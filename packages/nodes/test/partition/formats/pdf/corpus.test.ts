@@ -18,6 +18,11 @@ afterAll(async () => {
   await stopPageWorker();
 });
 
+/** What two strategies must agree on: each element's type, text and metadata (ids aside). */
+function shape(els: readonly Element[]): unknown[] {
+  return els.map((e) => ({ type: e.type, text: e.text, metadata: e.metadata }));
+}
+
 async function partition(name: string, overrides: Partial<FormatPartitionOptions> = {}): Promise<Element[]> {
   return pdfPartitioner.partition(corpusDoc(name), formatOptions({ strategy: 'fast', filename: name, filetype: 'application/pdf', ...overrides }));
 }
@@ -121,16 +126,33 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
     expect(els.some((e) => e.type === 'FigureCaption' && e.text.startsWith('Fig. 4.'))).toBe(true);
   });
 
-  it('loremipsum-flat.pdf: OCRs the scanned page in hi_res and gives nothing in fast', async () => {
+  it('auto (the default) reads PDFs whose pages all have a text layer, or are blank or figures, as fast does', async () => {
+    // DA-619p.pdf has pages with almost no text and no picture over a quarter of the page.
+    for (const name of ['multi-column-2p.pdf', 'reliance.pdf', 'korean-text-with-tables.pdf', 'embedded-images.pdf', 'DA-619p.pdf']) {
+      const fast = await partition(name, { coordinates: true, include_page_breaks: true });
+      expect(fast.length, name).toBeGreaterThan(10);
+      expect(shape(await partition(name, { strategy: 'auto', coordinates: true, include_page_breaks: true })), name).toEqual(shape(fast));
+    }
+  }, 600_000);
+
+  it('auto turns to hi_res where the Python library does: tables asked for in HTML', async () => {
+    const options = { infer_table_structure: true, coordinates: true } as const;
+    const auto = await partition('all-number-table.pdf', { strategy: 'auto', ...options });
+    expect(auto.some((e) => e.type === 'Table' && e.metadata.text_as_html)).toBe(true);
+    expect(shape(auto)).toEqual(shape(await partition('all-number-table.pdf', { strategy: 'hi_res', ...options })));
+  }, 180_000);
+
+  it('loremipsum-flat.pdf: OCRs the scanned page in hi_res and auto, and gives nothing in fast', async () => {
     expect(await partition('loremipsum-flat.pdf')).toEqual([]);
     const els = await partition('loremipsum-flat.pdf', { strategy: 'hi_res' });
+    expect(shape(await partition('loremipsum-flat.pdf', { strategy: 'auto' }))).toEqual(shape(els));
     const text = els.map((e) => e.text).join(' ');
     expect(text).toMatch(/^Lorem ipsum dolor sit amet, consectetur adipiscing elit\./);
     for (const phrase of ['Sed posuere sit amet lacus', 'Nunc elementum lacus posuere', 'Donec ut luctus nisi', 'Duis quis lacinia lacus']) {
       expect(text).toContain(phrase);
     }
     expect(els.every((e) => e.type === 'NarrativeText' && e.metadata.page_number === 1)).toBe(true);
-  }, 120_000);
+  }, 360_000);
 
   it('DA-619p.pdf: gives elements on all 619 pages in fast mode, page numbers as PageNumber', async () => {
     const els = await partition('DA-619p.pdf');

@@ -49,6 +49,9 @@ function readPdfiumOutline(pdfium: Pdfium, doc: number): OutlineEntry[] {
 // PDFium's FPDF_GetLastError codes.
 const FPDF_ERR_PASSWORD = 4;
 const FPDF_ERR_SECURITY = 5;
+// PDFium's page object types that can hold a picture (a form XObject may wrap a scan's image).
+const FPDF_PAGEOBJ_IMAGE = 3;
+const FPDF_PAGEOBJ_FORM = 5;
 // An idle instance whose memory grew past this is dropped rather than kept for the next document.
 const MAX_IDLE_MEMORY = 256 * 1024 * 1024;
 
@@ -186,6 +189,41 @@ export class PdfiumDocument {
     } catch (e) {
       if (isTrap(e)) this.instance.broken = true;
       return [];
+    }
+  }
+
+  /**
+   * The largest share of page `pageNumber`'s area one picture covers (an image object, or a form
+   * XObject, which may wrap one), 0 without any; 1 when the page cannot be read, so that a caller
+   * deciding whether a page is a scan leaves the question to a closer look.
+   */
+  pictureCover(pageNumber: number): number {
+    if (this.closed) throw new Error('the document is closed');
+    const pdfium = this.instance.pdfium;
+    const { x, scratch } = pdfium;
+    try {
+      const page = x.FPDF_LoadPage(this.doc, pageNumber - 1);
+      if (!page) return 1;
+      try {
+        const area = x.FPDF_GetPageWidthF(page) * x.FPDF_GetPageHeightF(page);
+        if (!(area > 0)) return 1;
+        let cover = 0;
+        for (let i = 0, n = x.FPDFPage_CountObjects(page); i < n; i++) {
+          const object = x.FPDFPage_GetObject(page, i);
+          const type = x.FPDFPageObj_GetType(object);
+          if (type !== FPDF_PAGEOBJ_IMAGE && type !== FPDF_PAGEOBJ_FORM) continue;
+          if (!x.FPDFPageObj_GetBounds(object, scratch, scratch + 4, scratch + 8, scratch + 12)) continue;
+          const f = pdfium.f32();
+          const o = scratch >> 2;
+          cover = Math.max(cover, Math.abs((f[o + 2]! - f[o]!) * (f[o + 3]! - f[o + 1]!)) / area);
+        }
+        return cover;
+      } finally {
+        x.FPDF_ClosePage(page);
+      }
+    } catch (e) {
+      if (isTrap(e)) this.instance.broken = true;
+      return 1;
     }
   }
 

@@ -40,6 +40,12 @@ export interface PdfiumExports {
   FPDF_ClosePage(page: Ptr): void;
   FPDF_GetPageBoundingBox(page: Ptr, rect: Ptr): number;
   FPDFPage_GetRotation(page: Ptr): number;
+  FPDF_GetPageWidthF(page: Ptr): number;
+  FPDF_GetPageHeightF(page: Ptr): number;
+  FPDFPage_CountObjects(page: Ptr): number;
+  FPDFPage_GetObject(page: Ptr, index: number): Ptr;
+  FPDFPageObj_GetType(object: Ptr): number;
+  FPDFPageObj_GetBounds(object: Ptr, left: Ptr, bottom: Ptr, right: Ptr, top: Ptr): number;
   FPDFText_LoadPage(page: Ptr): Ptr;
   FPDFText_ClosePage(textPage: Ptr): void;
   FPDFText_CountChars(textPage: Ptr): number;
