@@ -62,9 +62,6 @@ export interface PdfiumExports {
   FPDFTextObj_GetFont(textObject: Ptr): Ptr;
   FPDFFont_GetAscent(font: Ptr, size: number, ascent: Ptr): number;
   FPDFFont_GetDescent(font: Ptr, size: number, descent: Ptr): number;
-  FPDFPage_CountObjects(page: Ptr): number;
-  FPDFPage_GetObject(page: Ptr, index: number): Ptr;
-  FPDFPageObj_GetType(object: Ptr): number;
   FPDFPageObj_GetMatrix(object: Ptr, matrix: Ptr): number;
   FPDFFormObj_CountObjects(form: Ptr): number;
   FPDFFormObj_GetObject(form: Ptr, index: number): Ptr;
@@ -74,8 +71,6 @@ export interface PdfiumExports {
   FPDFPathSegment_GetPoint(segment: Ptr, x: Ptr, y: Ptr): number;
   FPDFPathSegment_GetType(segment: Ptr): number;
   FPDFPathSegment_GetClose(segment: Ptr): number;
-  FPDF_GetPageWidthF(page: Ptr): number;
-  FPDF_GetPageHeightF(page: Ptr): number;
   FPDFBitmap_Create(width: number, height: number, alpha: number): Ptr;
   FPDFBitmap_FillRect(bitmap: Ptr, left: number, top: number, width: number, height: number, color: number): number;
   FPDFBitmap_GetBuffer(bitmap: Ptr): Ptr;
