@@ -76,7 +76,8 @@ describe('kill -9 during a job', () => {
       expect(total).toBe(DOCS);
       expect(unchanged).toBeGreaterThanOrEqual(kept);
       expect(nowWritten + unchanged).toBe(DOCS);
-      expect(await readdir(path.join(tmp.dir, 'workspaces', 'acme', 'files', 'results'))).toHaveLength(DOCS);
+      // A write the kill interrupted may leave its temporary file beside the outputs.
+      expect((await readdir(path.join(tmp.dir, 'workspaces', 'acme', 'files', 'results'))).filter((f) => f.endsWith('.json'))).toHaveLength(DOCS);
     } finally {
       await t.close();
     }
