@@ -205,6 +205,6 @@ describe('quarry chunk as a process', () => {
     const r = await runCli(['chunk', '--subtype', 'nope'], { input: '[]' });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/^quarry: unknown chunker subtype "nope"; [^\n]*\n$/);
+    expect(r.stderr).toMatch(/^quarry: unknown chunker "nope": expected one of chunk_by_character \(basic\), [^\n]*\n$/);
   });
 });

@@ -3,7 +3,7 @@
  * detection can look at some lines of a page alone. Binary PNM (P5), which the PDF path hands to
  * OCR, is cut here; other formats (the image path's PNG) are decoded with sharp when it is installed.
  */
-import type { OcrBox } from './ocr.js';
+import type { OcrBox } from './ocr-types.js';
 
 /** 8-bit greyscale pixels, one byte a pixel, rows top to bottom. */
 interface GreyImage {

@@ -6,7 +6,7 @@
  * Lines no installed language reads well are cut out and their script detected: when it has no
  * installed data, a warning names the package to install.
  */
-import type { OcrBox, OcrLine, OcrResult } from './ocr.js';
+import type { OcrBox, OcrLine, OcrResult } from './ocr-types.js';
 import { stackRegions } from './ocr-crops.js';
 import { missingScriptPackage, otherInstalledScripts, scriptLetterShare, type LanguageData } from './ocr-languages.js';
 
