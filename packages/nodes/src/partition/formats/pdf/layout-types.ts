@@ -36,14 +36,6 @@ export interface TextFragment {
   dir: number;
 }
 
-/** What the engine knows of a font's style (PDFium reads it; pdf.js's text layer does not give it). */
-export interface FontStyle {
-  /** Bold, black or semibold (font weight 600 and up, or such a name). */
-  bold: boolean;
-  /** Fixed pitch: a code font. */
-  mono: boolean;
-}
-
 /** A page's text fragments and size, before layout. */
 export interface PageText {
   width: number;
@@ -56,8 +48,6 @@ export interface PageText {
    * frame (see `rulings.ts`); absent when the engine did not read the page's drawing.
    */
   rulings?: Box[];
-  /** Style of the fonts named by the fragments' `font`, where the engine knows it. */
-  fonts?: Record<string, FontStyle>;
 }
 
 /** Fragments that share a baseline and touch, in reading order, in the local frame. */
@@ -130,6 +120,4 @@ export interface PageLayout {
   textChars: number;
   /** Count of characters that look like a broken text layer (U+FFFD, controls, private use). */
   badChars: number;
-  /** Style of the blocks' fonts, where the engine knows it ({@link PageText.fonts}). */
-  fonts?: Record<string, FontStyle>;
 }

@@ -39,7 +39,6 @@ export function layoutPageText(pageNumber: number, text: PageText, options: Page
     blocks: layoutFragments(text.fragments, { findTables, ...options, ...(text.rulings ? { rulings: text.rulings } : {}) }),
     textChars: text.textChars,
     badChars: text.badChars,
-    ...(text.fonts ? { fonts: text.fonts } : {}),
   };
   if (options.classify !== false) classifyPageBlocks(layout, options);
   return layout;
