@@ -12,8 +12,7 @@ import type { Coordinates, Element, ElementMetadata, ElementType } from '@quarry
 import { newElement } from '../shared/new-element.js';
 import { bodyFontSize, classifyBlock, detectPageFurniture } from './classify.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
-import { htmlifySpannedMatrix } from '../shared/table-html.js';
-import { joinContinuedTables } from './table-continuation.js';
+import { htmlifyMatrix } from '../shared/table-html.js';
 
 /** Options of {@link elementsFromLayouts}. */
 export interface ElementBuildOptions {
@@ -38,7 +37,6 @@ export interface BuiltElement {
  */
 export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], options: ElementBuildOptions): BuiltElement[] {
   const furniture = detectPageFurniture(pages);
-  joinContinuedTables(pages, (b) => furniture.has(b));
   const ctx = { bodySize: bodyFontSize(pages) };
   const out: BuiltElement[] = [];
   let first = true;
@@ -66,7 +64,7 @@ export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], 
       }
       const metadata: ElementMetadata = { page_number: page.pageNumber };
       if (options.coordinates) metadata.coordinates = coordinatesFor(block.box, page, options.dpi);
-      if (type === 'Table' && block.table && options.inferTableStructure) metadata.text_as_html = htmlifySpannedMatrix(block.table.rows);
+      if (type === 'Table' && block.table && options.inferTableStructure) metadata.text_as_html = htmlifyMatrix(block.table.rows);
       out.push({ element: newElement(type, text, metadata), block, page });
     }
   }

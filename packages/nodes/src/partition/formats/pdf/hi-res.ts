@@ -16,7 +16,7 @@ import { OcrWarnings } from '../../ocr-warnings.js';
 import { elementsFromLayouts, type BuiltElement } from './elements.js';
 import type { Box, PageLayout, TextBlock, TextFragment } from './layout-types.js';
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
-import { findPageGraphics, type PageGraphics } from './pdfjs/images.js';
+import { findPageImages } from './pdfjs/images.js';
 import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from './page-layout.js';
 import { cropPng, releaseRendered, renderPage, RENDER_DPI, toGreyPnm } from './pdfjs/render.js';
 import { findTables } from './tables.js';
@@ -54,12 +54,10 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
         try {
           page = await doc.getPage(p);
           text = await readPageText(page);
-          const graphics = await findPageGraphics(page, pdfjs).catch((e: unknown): PageGraphics => {
+          images = await findPageImages(page, pdfjs).catch((e: unknown) => {
             logger.debug('pdf: images of a page could not be listed', { page: p, reason: e instanceof Error ? e.message : String(e) });
-            return { images: [], rulings: [] };
+            return [] as Box[];
           });
-          images = graphics.images;
-          text.rulings = graphics.rulings;
         } catch (e) {
           if (signal.aborted) throw e;
           failures.push(p);

@@ -43,11 +43,6 @@ export interface PageText {
   fragments: TextFragment[];
   textChars: number;
   badChars: number;
-  /**
-   * Straight lines and rectangle edges painted on the page, as zero-thickness boxes in the page
-   * frame (see `rulings.ts`); absent when the engine did not read the page's drawing.
-   */
-  rulings?: Box[];
 }
 
 /** Fragments that share a baseline and touch, in reading order, in the local frame. */
@@ -65,19 +60,9 @@ export interface TextLine {
   text: string;
 }
 
-/** One cell of a table, at the grid position where it starts. */
-export interface TableCell {
-  text: string;
-  colspan: number;
-  rowspan: number;
-}
-
-/**
- * A table found on the page: row by row, the cells that start in that row (a position covered by
- * a spanning cell from the left or above has no entry of its own, as in HTML).
- */
+/** A table found on the page: its cells row by row. */
 export interface TableCells {
-  rows: TableCell[][];
+  rows: string[][];
 }
 
 /** A paragraph-like group of lines, a table or an embedded image, ready to be classified. */

@@ -6,7 +6,6 @@ import { classifyBlockText, type BlockTextOptions } from './classify.js';
 import type { PdfPage } from './pdfjs/load.js';
 import type { PageLayout, PageText } from './layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdfjs/text-items.js';
-import { findTables } from './tables.js';
 import { layoutFragments, type LayoutOptions } from './text-layout.js';
 
 export type { PageText } from './layout-types.js';
@@ -26,17 +25,13 @@ export interface PageLayoutOptions extends LayoutOptions, BlockTextOptions {
   classify?: boolean;
 }
 
-/**
- * Lays out fragments already read from a page (and classifies the blocks' text). Tables are found
- * with `tables.ts` (from the page's rulings when it has them, and from the text's alignment) unless
- * `options.findTables` says otherwise, so a table is one block on every strategy.
- */
+/** Lays out fragments already read from a page (and classifies the blocks' text). */
 export function layoutPageText(pageNumber: number, text: PageText, options: PageLayoutOptions = {}): PageLayout {
   const layout: PageLayout = {
     pageNumber,
     width: text.width,
     height: text.height,
-    blocks: layoutFragments(text.fragments, { findTables, ...options, ...(text.rulings ? { rulings: text.rulings } : {}) }),
+    blocks: layoutFragments(text.fragments, options),
     textChars: text.textChars,
     badChars: text.badChars,
   };

@@ -26,7 +26,7 @@ interface WasmApi {
 /** The runtime's `WebAssembly`. */
 export const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h`, `fpdf_text.h` and `fpdf_edit.h`). */
+/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h` and `fpdf_text.h`). */
 export interface PdfiumExports {
   memory: { buffer: ArrayBuffer };
   malloc(size: number): Ptr;

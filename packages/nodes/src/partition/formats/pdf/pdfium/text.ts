@@ -13,7 +13,6 @@ import type { TextFragment } from '../layout-types.js';
 import type { PageText } from '../page-layout.js';
 import { countChars, normalizeLigatures, toLocal } from '../pdfjs/text-items.js';
 import type { Pdfium } from './module.js';
-import { readPdfiumRulings } from './paths.js';
 
 // pdf.js's text-content thresholds, in font sizes (see the module comment).
 const SPACE_MIN_EM = 0.102;
@@ -51,8 +50,7 @@ interface Run {
 type FontMetricsCache = Map<number, [number, number]>;
 
 /**
- * Reads page `index` (0-based) of an open document: size, fragments, character counts and ruling
- * lines. The
+ * Reads page `index` (0-based) of an open document: size, fragments and character counts. The
  * page and its text page are closed before returning, whatever happens.
  */
 export function readPdfiumPage(pdfium: Pdfium, doc: number, index: number): PageText {
@@ -82,9 +80,7 @@ export function readPdfiumPage(pdfium: Pdfium, doc: number, index: number): Page
     if (!text) throw new Error(`the text of page ${index + 1} cannot be read`);
     try {
       const result = fragmentsOfTextPage(pdfium, text, view, [bx0, by0, bx1, by1], new Map());
-      const width = rotation % 2 ? h : w;
-      const height = rotation % 2 ? w : h;
-      return { width, height, ...result, rulings: readPdfiumRulings(pdfium, page, view, width, height) };
+      return { width: rotation % 2 ? h : w, height: rotation % 2 ? w : h, ...result };
     } finally {
       x.FPDFText_ClosePage(text);
     }
