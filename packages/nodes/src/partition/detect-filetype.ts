@@ -84,10 +84,14 @@ async function sniffMagic(bytes: Uint8Array, filename: string, extension: string
   }
 }
 
-// A CMS SignedData structure in DER (an S/MIME message saved as a binary .p7s): SEQUENCE, then the
-// OID 1.2.840.113549.1.7.2. file-type names no such type; the e-mail partitioner unwraps it.
 const SIGNED_DATA_OID = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02];
-function isSignedData(bytes: Uint8Array): boolean {
+
+/**
+ * True for a CMS SignedData structure in DER (an S/MIME message saved as a binary `.p7s`): a
+ * SEQUENCE, then the OID 1.2.840.113549.1.7.2. file-type names no such type; the e-mail
+ * partitioner unwraps it.
+ */
+export function isSignedData(bytes: Uint8Array): boolean {
   if (bytes[0] !== 0x30) return false;
   const lengthBytes = bytes[1]! & 0x80 ? (bytes[1]! & 0x7f) : 0;
   const at = 2 + lengthBytes;

@@ -1,6 +1,7 @@
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
-import type { Element, ElementMetadata } from '@quarry/core';
+import type { ElementMetadata } from '@quarry/core';
 import { errorMessage, quarryError } from '@quarry/core/errors';
+import { isSignedData } from '../detect-filetype.js';
 import type { FormatPartitioner } from '../types.js';
 import { messageElements, type MessageParts } from './shared/message.js';
 import { SMIME_CONTAINER_TYPES, SMIME_SIGNATURE_TYPES, signedContent } from './shared/smime.js';
@@ -85,8 +86,13 @@ function attachmentName(att: Attachment, index: number): string {
 export const emlPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
     // A signed message saved as DER (a binary `.p7s`) is its signed MIME entity.
-    const signed = bytes[0] === 0x30 ? signedContent(bytes) : undefined;
-    const mail = await parseMail(signed ?? bytes, options.filename);
+    let message = bytes;
+    if (isSignedData(bytes)) {
+      const signed = signedContent(bytes);
+      if (!signed) throw quarryError('FILE_UNREADABLE', `${options.filename}: damaged S/MIME signed data (its DER structure is cut short or malformed)`, { details: { filename: options.filename } });
+      message = signed;
+    }
+    const mail = await parseMail(message, options.filename);
     return messageElements(await unwrapSigned(mail, options.filename), options);
   },
 };

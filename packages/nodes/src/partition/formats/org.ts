@@ -86,7 +86,7 @@ export function orgBlocks(source: string): Block[] {
         const text = [m[2]!.replace(/^\[[ Xx-]\]\s+/u, '')];
         for (i++; i < lines.length && lines[i]!.trim() && !ITEM.exec(lines[i]!) && lines[i]!.length - lines[i]!.trimStart().length > indent; i++) text.push(lines[i]!.trim());
         items.push(orgInline(text.join(' ')));
-        while (i < lines.length && lines[i]!.trim() === '' && ITEM.exec(lines[i + 1] ?? '')?.[1]!.length === indent) i++;
+        while (i < lines.length && lines[i]!.trim() === '' && ITEM.exec(lines[i + 1] ?? '')?.[1]?.length === indent) i++;
       }
       blocks.push({ kind: 'list', ordered, items });
       continue;

@@ -16,7 +16,8 @@ const children = (node: AsnType | undefined): AsnType[] => (node instanceof Sequ
  */
 export function signedContent(der: Uint8Array): Uint8Array | undefined {
   const parsed = fromBER(der);
-  if (parsed.offset === -1) return undefined;
+  // A structure cut short, or followed by other bytes, is damaged even where its content survived.
+  if (parsed.offset !== der.byteLength) return undefined;
   const [type, explicit] = children(parsed.result);
   if (!(type instanceof ObjectIdentifier) || type.valueBlock.toString() !== SIGNED_DATA) return undefined;
   // ContentInfo [0] -> SignedData { version, digestAlgorithms, encapContentInfo { type, [0] content } }
