@@ -55,9 +55,32 @@ export async function convertWithLibreOffice(bytes: Uint8Array, options: FormatP
   }
 }
 
+const CFB_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
+
+/**
+ * Why `bytes` is not a whole OLE compound file (the container of Office 97-2003 documents), or
+ * undefined when it is one: the signature, and every sector its header lists (the allocation table
+ * and the directory) inside the file. LibreOffice imports a cut file as text instead of failing.
+ */
+export function compoundFileDamage(bytes: Uint8Array): string | undefined {
+  if (bytes.length < 512 || CFB_MAGIC.some((b, i) => bytes[i] !== b)) return 'it is not an OLE compound file (the container of Office 97-2003 documents)';
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const shift = view.getUint16(0x1e, true);
+  if (shift !== 9 && shift !== 12) return `its header names a sector size of 2^${shift} bytes`;
+  const size = 2 ** shift;
+  const sectors = [view.getUint32(0x30, true)];
+  const fatSectors = view.getUint32(0x2c, true);
+  for (let i = 0; i < Math.min(fatSectors, 109); i++) sectors.push(view.getUint32(0x4c + i * 4, true));
+  // Sector n starts after the header, which takes one sector.
+  const end = Math.max(...sectors.filter((n) => n < 0xfffffffa).map((n) => (n + 2) * size));
+  return end > bytes.length ? `it is cut short: its header lists sectors up to byte ${end}, and it has ${bytes.length}` : undefined;
+}
+
 function legacy(from: string, to: string, modern: () => Promise<FormatPartitioner>): FormatPartitioner {
   return {
     async partition(bytes, options) {
+      const damage = compoundFileDamage(bytes);
+      if (damage) throw quarryError('FILE_UNREADABLE', `${options.filename}: not a readable .${from} file: ${damage}`, { details: { filename: options.filename } });
       const converted = await convertWithLibreOffice(bytes, options, from, to);
       return (await modern()).partition(converted, options);
     },
