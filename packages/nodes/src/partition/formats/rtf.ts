@@ -148,7 +148,9 @@ export function rtfBlocks(document: string, filename: string): Block[] {
         para.outline = param ?? 0;
         return;
       case 'ls':
-      case 'ilvl':
+        // Word and LibreOffice write \ilvl0 (and \ls0 from some writers) on plain paragraphs too.
+        if ((param ?? 0) > 0) para.list = true;
+        return;
       case 'pnlvlblt':
       case 'pnlvlbody':
         para.list = true;
@@ -199,7 +201,11 @@ export function rtfBlocks(document: string, filename: string): Block[] {
           state.skip = false;
           continue;
         }
-        if (SKIPPED.has(name)) state.skip = true;
+        if (SKIPPED.has(name)) {
+          state.skip = true;
+          // The number or bullet a list paragraph shows is written before its text.
+          if (name === 'listtext' || name === 'pntext') para.list = true;
+        }
         else if (!state.style) word(name, param);
         else if (['s', 'cs', 'ds', 'ts', 'u'].includes(name)) word(name, param);
         continue;

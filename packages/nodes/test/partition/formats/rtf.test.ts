@@ -40,6 +40,14 @@ describe('rtf partitioner', () => {
     ]);
   });
 
+  it('takes only numbered or bulleted paragraphs for list items, not every paragraph marked list level 0', () => {
+    const rtf = String.raw`{\rtf1\ansi\pard\ilvl0 A plain paragraph.\par\pard\ls1\ilvl0{\listtext\'95\tab}An item.\par\pard{\pntext 1.\tab}Another item.\par}`;
+    expect(rtfBlocks(rtf, 'l.rtf')).toEqual([
+      { kind: 'paragraph', text: 'A plain paragraph.' },
+      { kind: 'list', ordered: false, items: ['An item.', 'Another item.'] },
+    ]);
+  });
+
   it('fails alone with a coded error naming the file for bytes that are not RTF', async () => {
     const err = await partitionFile(new TextEncoder().encode('just words, no RTF header'), { filename: 'broken.rtf' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QuarryError);
