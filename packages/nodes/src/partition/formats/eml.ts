@@ -2,6 +2,7 @@ import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailpa
 import type { ElementMetadata } from '@quarry/core';
 import { errorMessage, quarryError } from '@quarry/core/errors';
 import { isSignedData } from '../detect-filetype.js';
+import { EXTENSION_MIME_TYPES, canonicalMimeType } from './index.js';
 import type { FormatPartitioner } from '../types.js';
 import { messageElements, type MessageParts } from './shared/message.js';
 import { SMIME_CONTAINER_TYPES, SMIME_SIGNATURE_TYPES, signedContent } from './shared/smime.js';
@@ -47,22 +48,13 @@ export function emailMetadata(mail: ParsedMail): ElementMetadata {
   return meta;
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  'text/plain': '.txt',
-  'text/html': '.html',
-  'text/csv': '.csv',
-  'text/markdown': '.md',
-  'application/pdf': '.pdf',
-  'application/json': '.json',
-  'message/rfc822': '.eml',
-  'image/png': '.png',
-  'image/jpeg': '.jpg',
-  'image/tiff': '.tiff',
-};
 
 function attachmentName(att: Attachment, index: number): string {
   if (att.filename) return att.filename;
-  return `attachment-${index + 1}${EXTENSIONS[att.contentType] ?? ''}`;
+  // The type's first extension in the formats' table, so that detection knows the attachment.
+  const type = canonicalMimeType(att.contentType);
+  const extension = Object.keys(EXTENSION_MIME_TYPES).find((ext) => EXTENSION_MIME_TYPES[ext] === type);
+  return `attachment-${index + 1}${extension ?? ''}`;
 }
 
 /**
