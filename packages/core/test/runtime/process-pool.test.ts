@@ -1,9 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { getPriority } from 'node:os';
 import { getHeapStatistics } from 'node:v8';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isQuarryError } from '../../src/errors.js';
+import { backgroundNiceness } from '../../src/runtime/background-priority.js';
 import { ProcessPool } from '../../src/runtime/process-pool.js';
 import { sleep } from '../../src/index.js';
 
@@ -233,6 +235,32 @@ describe('ProcessPool', () => {
     // The queued big task ran in the general process once it was free, not in the idle lane.
     expect((await big2).pid).toBe(general);
     expect(done).toEqual(['S1', 'S2', 'S3', 'BIG1 withdrawn', 'BIG2']);
+  }, 30_000);
+
+  it.skipIf(process.platform !== 'linux')('runs the other processes at background priority, and hands a lane task that works past its time to a fresh lane process', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200, background: true } });
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    const [general] = probes.pids;
+    await until(() => getPriority(general!) === backgroundNiceness());
+    // Small in cost, long in work: it burns CPU in the lane's one process until it is withdrawn.
+    const holdLong = new AbortController();
+    const long = probes.run({ word: 'spin', ms: 0 }, { signal: holdLong.signal, cost: 1 }).catch(() => 'withdrawn');
+    await until(() => probes!.pids.length === 2);
+    const laneProcess = probes.pids[1]!;
+    expect(getPriority(laneProcess)).toBe(getPriority());
+    await until(() => getPriority(laneProcess) === backgroundNiceness());
+    // Handed off: the next small task starts in a fresh lane process, at normal priority.
+    const quick = await probes.run({ word: 'quick', ms: 1 }, { cost: 1 });
+    expect([general, laneProcess]).not.toContain(quick.pid);
+    expect(getPriority(quick.pid)).toBe(getPriority());
+    holdLong.abort();
+    expect(await long).toBe('withdrawn');
+    // The handed-off process is ended after its task; the fresh one stays the lane's.
+    await until(() => !probes!.pids.includes(laneProcess));
+    expect(probes.pids).toContain(quick.pid);
+    holdBig.abort();
+    await big;
   }, 30_000);
 
   it('withdraws a queued task whose signal aborts without running it', async () => {
