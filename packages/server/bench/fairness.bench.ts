@@ -12,6 +12,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processTree, treeRssBytes } from '../test/process-tree.js';
+import { cpuSeconds } from '../test/process-watch.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const docsDir = resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
@@ -19,50 +21,19 @@ const BIG = 'DA-619p.pdf';
 const KEY = 'fairness-bench-key';
 const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 6);
 const SETTLE_S = Number(process.env.QUARRY_BENCH_SETTLE_S ?? 60);
-const PAGE_BYTES = 4096;
-const TICKS_PER_S = 100;
 
 interface Doc {
   name: string;
   bytes: Uint8Array;
 }
 
+/** The partition processes: the server's children. */
 function children(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
-}
-
-/** The process and its descendants. */
-function tree(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) out.push(...children(out[i]!));
-  return out;
-}
-
-function rssMb(pid: number): number {
-  try {
-    return (Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES) / 2 ** 20;
-  } catch {
-    return 0;
-  }
+  return processTree(pid).slice(1);
 }
 
 function treeRssMb(pid: number): number {
-  return Math.round(tree(pid).reduce((sum, p) => sum + rssMb(p), 0));
-}
-
-/** CPU seconds a process has used. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
-  } catch {
-    return 0;
-  }
+  return Math.round(treeRssBytes(pid) / 2 ** 20);
 }
 
 function percentile(xs: number[], p: number): number {
