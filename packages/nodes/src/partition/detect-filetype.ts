@@ -1,5 +1,4 @@
 // The core entry: the package's main one adds Node stream and file readers, and their modules.
-import { fileTypeFromBuffer } from 'file-type/core';
 import { errorMessage, quarryError } from '@quarry/core/errors';
 import { EXTENSION_MIME_TYPES, canonicalMimeType } from './formats/index.js';
 
@@ -75,6 +74,8 @@ export async function detectFileType(bytes: Uint8Array, filename: string): Promi
  * decides, so that the format's partitioner reports the damage; without one it is FILE_UNREADABLE.
  */
 async function sniffMagic(bytes: Uint8Array, filename: string, extension: string): Promise<{ mime: string } | undefined> {
+  // Loaded with the first document (strtok3 and its tokenizers come with it), not with @quarry/nodes.
+  const { fileTypeFromBuffer } = await import('file-type/core');
   try {
     return await fileTypeFromBuffer(bytes);
   } catch (e) {
