@@ -6,6 +6,7 @@ import { classifyBlockText, type BlockTextOptions } from './classify.js';
 import type { PdfPage } from './pdfjs/load.js';
 import type { PageLayout, PageText } from './layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdfjs/text-items.js';
+import { findTables } from './tables.js';
 import { layoutFragments, type LayoutOptions } from './text-layout.js';
 
 export type { PageText } from './layout-types.js';
@@ -25,15 +26,20 @@ export interface PageLayoutOptions extends LayoutOptions, BlockTextOptions {
   classify?: boolean;
 }
 
-/** Lays out fragments already read from a page (and classifies the blocks' text). */
+/**
+ * Lays out fragments already read from a page (and classifies the blocks' text). Tables are found
+ * with `tables.ts` (from the page's rulings when it has them, and from the text's alignment) unless
+ * `options.findTables` says otherwise, so a table is one block on every strategy.
+ */
 export function layoutPageText(pageNumber: number, text: PageText, options: PageLayoutOptions = {}): PageLayout {
   const layout: PageLayout = {
     pageNumber,
     width: text.width,
     height: text.height,
-    blocks: layoutFragments(text.fragments, options),
+    blocks: layoutFragments(text.fragments, { findTables, ...options, ...(text.rulings ? { rulings: text.rulings } : {}) }),
     textChars: text.textChars,
     badChars: text.badChars,
+    ...(text.fonts ? { fonts: text.fonts } : {}),
   };
   if (options.classify !== false) classifyPageBlocks(layout, options);
   return layout;

@@ -4,7 +4,9 @@
  * consistent column bands, with short cell texts (prose columns have long lines), is a table; its
  * lines leave the paragraph flow and become one table block with a cell grid.
  */
-import type { TableCells, TextBlock, TextLine } from './layout-types.js';
+import type { Box, TableCells, TextBlock, TextLine } from './layout-types.js';
+import { findOpenTables } from './open-tables.js';
+import { findRuledTables } from './ruled-tables.js';
 import type { TableFinder } from './text-layout.js';
 
 interface Row {
@@ -29,14 +31,40 @@ const MAX_CELL_CHARS = 60;
  * rows of several pieces itself, so two panels' rows are not taken for one wide table; a page
  * that is one table (whose columns alone are such strips) is searched whole.
  */
-export const findTables: TableFinder = (lines) => {
+export const findTables: TableFinder = (allLines, rulings = []) => {
+  const ruled = rulings.length > 0 ? findRuledTables(allLines, rulings) : undefined;
+  if (!ruled) return findStreamTables(allLines);
+  const open = findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics);
+  ruled.tables.push(...open.tables);
+  ruled.rest = open.rest;
+  const stream = findStreamTables(ruled.rest);
+  // Aligned labels inside a chart's drawing are no table: their lines stay text.
+  const charts = stream.tables.filter((t) => ruled.graphics.some((g) => inside(t.box, g)));
+  if (charts.length === 0) return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
+  const kept = stream.tables.filter((t) => !charts.includes(t));
+  const rest = new Set(stream.rest);
+  const released = ruled.rest.filter((l) => !rest.has(l) && charts.some((t) => inside(lineBox(l), t.box)));
+  return { tables: [...ruled.tables, ...kept], rest: [...stream.rest, ...released] };
+};
+
+const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
+
+/** Whether the centre of `a` lies inside `b`. */
+function inside(a: Box, b: Box): boolean {
+  const cx = (a.x0 + a.x1) / 2;
+  const cy = (a.y0 + a.y1) / 2;
+  return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1;
+}
+
+/** Tables from the alignment of text alone (the stream reading). */
+function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
   const panels = splitPanels(lines);
   if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
     const found = panels.map(findTablesIn);
     return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
   }
   return findTablesIn(lines);
-};
+}
 
 /** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
 function splitPanels(lines: readonly TextLine[]): TextLine[][] {
@@ -203,9 +231,9 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
       bottom = Math.max(bottom, l.bottom);
       sizes.push(l.size);
     }
-    grid.rows.push(row);
+    grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
   }
-  const text = grid.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+  const text = grid.rows.map((r) => r.map((c) => c.text).filter(Boolean).join(' ')).join(' ');
   return {
     kind: 'table',
     text,
