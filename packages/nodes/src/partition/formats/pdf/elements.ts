@@ -1,6 +1,6 @@
 /**
  * Page layouts -> elements: classification, page furniture, `page_number`, coordinates, tables'
- * HTML and page breaks.
+ * HTML, the links of tables continued across pages (`continues_table_id`) and page breaks.
  *
  * Coordinates use the reference library's conventions: `PixelSpace` with the origin at the top-left
  * of the displayed page and points ordered top-left, bottom-left, bottom-right, top-right. The fast
@@ -14,7 +14,7 @@ import { classifyBlock, detectPageFurniture } from './classify.js';
 import { headingContext, headingDepths, type HeadingInfo, type OutlineEntry } from './headings.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { htmlifySpannedMatrix } from '../shared/table-html.js';
-import { joinContinuedTables } from './table-continuation.js';
+import { findContinuedTables } from './table-continuation.js';
 
 /** Options of {@link elementsFromLayouts}. */
 export interface ElementBuildOptions {
@@ -41,7 +41,8 @@ export interface BuiltElement {
  */
 export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], options: ElementBuildOptions): BuiltElement[] {
   const furniture = detectPageFurniture(pages);
-  joinContinuedTables(pages, (b) => furniture.has(b));
+  const continued = findContinuedTables(pages, (b) => furniture.has(b));
+  const tableElements = new Map<TextBlock, Element>();
   const ctx = headingContext(pages, options.outline);
   const out: BuiltElement[] = [];
   const headings: { element: Element; heading: HeadingInfo }[] = [];
@@ -75,6 +76,12 @@ export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], 
       if (type === 'Table' && block.table && options.inferTableStructure) metadata.text_as_html = htmlifySpannedMatrix(block.table.rows);
       const element = newElement(type, text, metadata);
       if (heading) headings.push({ element, heading });
+      if (type === 'Table') {
+        tableElements.set(block, element);
+        const before = continued.get(block);
+        const earlier = before && tableElements.get(before);
+        if (earlier) metadata.continues_table_id = earlier.element_id;
+      }
       out.push({ element, block, page });
     }
   }

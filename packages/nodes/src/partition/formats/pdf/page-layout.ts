@@ -3,7 +3,8 @@
  * thread, so it has no run-time dependency on `@quarry/core` (type imports only).
  */
 import { classifyBlockText, type BlockTextOptions } from './classify.js';
-import type { PdfPage } from './pdfjs/load.js';
+import { findPageGraphics } from './pdfjs/images.js';
+import { loadPdfjs, type PdfPage } from './pdfjs/load.js';
 import type { PageLayout, PageText } from './layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdfjs/text-items.js';
 import { findTables } from './tables.js';
@@ -51,8 +52,9 @@ export function classifyPageBlocks(layout: PageLayout, options: BlockTextOptions
 }
 
 /**
- * Reads and lays out page `pageNumber` (1-based) of `doc`. The page's parsed resources are
- * released afterwards, which keeps memory flat on long documents.
+ * Reads and lays out page `pageNumber` (1-based) of `doc`, with the ruling lines of its drawing,
+ * as the PDFium engine reads them, so both engines find the same tables. The page's parsed
+ * resources are released afterwards, which keeps memory flat on long documents.
  */
 export async function extractPageLayout(
   doc: { getPage(n: number): Promise<PdfPage> },
@@ -61,7 +63,9 @@ export async function extractPageLayout(
 ): Promise<PageLayout> {
   const page = await doc.getPage(pageNumber);
   try {
-    return layoutPageText(pageNumber, await readPageText(page), options);
+    const text = await readPageText(page);
+    text.rulings = (await findPageGraphics(page, await loadPdfjs())).rulings;
+    return layoutPageText(pageNumber, text, options);
   } finally {
     page.cleanup();
   }

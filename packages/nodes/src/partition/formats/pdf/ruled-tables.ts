@@ -15,6 +15,9 @@ const MIN_FILLED_SHARE = 0.4;
 const MIN_GRAPHIC_CELLS = 6;
 // Cells of running text in a frame (a boxed note) are longer than this, as a median.
 const MAX_MEDIAN_CELL_CHARS = 200;
+// A fragment is cut at a cell wall only where one of its spaces falls this close to the wall (in
+// font sizes, characters placed in proportion to their count): a cell's padding, not a word inside.
+const MAX_CUT_SHIFT = 0.6;
 
 /** What {@link findRuledTables} finds. */
 export interface RuledTables {
@@ -74,13 +77,25 @@ interface WorkCell extends GridCell {
   frags: TextFragment[];
 }
 
-/** Builds the table of one grid, or undefined when the grid does not hold a table. */
+/**
+ * Builds the table of one grid, or undefined when the grid does not hold a table. Fragments running
+ * across cell walls are cut only in a grid that is a table without cutting: cutting the lines of a
+ * framed paragraph would make cells of its words.
+ */
 export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): TextBlock | undefined {
+  const whole = buildTable(grid, lines, false);
+  return whole && (buildTable(grid, lines, true) ?? whole);
+}
+
+function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): TextBlock | undefined {
   const placed: Placed[] = [];
+  const walls = cellWalls(grid);
   for (const l of lines) {
-    for (const f of l.fragments) {
-      if (!f.text.trim()) continue;
-      placed.push({ frag: f, row: slot(grid.ys, (f.top + f.bottom) / 2), col: slot(grid.xs, (f.x0 + f.x1) / 2) });
+    for (const g of l.fragments) {
+      const row = slot(grid.ys, (g.top + g.bottom) / 2);
+      for (const f of cut ? cutAtColumns(g, walls[row]!) : [g]) {
+        if (f.text.trim()) placed.push({ frag: f, row, col: slot(grid.xs, (f.x0 + f.x1) / 2) });
+      }
     }
   }
   const rows = grid.ys.length - 1;
@@ -141,6 +156,45 @@ export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): Text
     font: lines[0]!.font,
     table: grid2,
   };
+}
+
+/** For each grid row, the x of the lines between its cells (a spanning cell has none inside it). */
+function cellWalls(grid: RuledGrid): number[][] {
+  const walls = Array.from({ length: grid.ys.length - 1 }, () => [] as number[]);
+  for (const c of grid.cells) {
+    if (c.col === 0) continue;
+    for (let r = c.row; r < c.row + c.rowspan; r++) walls[r]!.push(grid.xs[c.col]!);
+  }
+  return walls;
+}
+
+/**
+ * A fragment cut at the cell walls it runs across, at a space next to the wall (see
+ * {@link MAX_CUT_SHIFT}): the engines join words a cell's padding apart into one fragment, so a
+ * fragment can cover several cells. Each piece lies between the walls it was cut at.
+ */
+function cutAtColumns(f: TextFragment, walls: readonly number[]): TextFragment[] {
+  const inner = walls.filter((x) => x > f.x0 + 1 && x < f.x1 - 1);
+  if (inner.length === 0 || !f.text.includes(' ')) return [f];
+  const n = f.text.length;
+  const xAt = (i: number): number => f.x0 + ((f.x1 - f.x0) * i) / n;
+  const cuts = new Map<number, number>();
+  for (const x of inner) {
+    let best = -1;
+    for (let i = 0; i < n; i++) if (f.text[i] === ' ' && (best < 0 || Math.abs(xAt(i + 0.5) - x) < Math.abs(xAt(best + 0.5) - x))) best = i;
+    if (best >= 0 && Math.abs(xAt(best + 0.5) - x) <= MAX_CUT_SHIFT * f.size && !cuts.has(best)) cuts.set(best, x);
+  }
+  if (cuts.size === 0) return [f];
+  const out: TextFragment[] = [];
+  let start = 0;
+  let left = f.x0;
+  for (const [at, x] of [...[...cuts].sort((a, b) => a[0] - b[0]), [n, f.x1] as [number, number]]) {
+    const text = f.text.slice(start, at).trim();
+    if (text) out.push({ ...f, text, x0: left, x1: at === n ? f.x1 : Math.max(left, x - 0.5) });
+    start = at + 1;
+    left = Math.min(f.x1, x + 0.5);
+  }
+  return out;
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
- * Tables continued on the next page are joined into one: a table that ends its page's body text and
- * a table that starts the next page's body, with the same columns at about the same place, are one
- * table split by the page break. The continuation's rows are appended to the first part (a header
- * row the continuation repeats is dropped) and its block leaves its page; the joined Table keeps the
- * first part's page number and coordinates.
+ * Tables continued on the next page: a table that ends its page's body text and a table that starts
+ * the next page's body, with the same columns at about the same place, are one table split by the
+ * page break. They are linked, not joined: each page keeps its own Table element, so a call that
+ * reads only some of the pages (the hosted API's client splits a PDF into page ranges) gives the
+ * same elements and ids as the whole document, and the later part names the part it continues.
  */
 import type { PageLayout, TableCell, TextBlock } from './layout-types.js';
 
@@ -12,13 +12,13 @@ const MAX_EDGE_SHIFT = 0.05;
 
 const columnCount = (rows: readonly (readonly TableCell[])[]): number => Math.max(0, ...rows.map((r) => r.reduce((n, c) => n + c.colspan, 0)));
 
-const rowKey = (row: readonly TableCell[]): string => row.map((c) => `${c.colspan}:${c.text}`).join('|');
-
 /**
- * Joins continued tables across consecutive pages, in place. `skip` tells blocks that are not body
- * text (page furniture), which may stand between a table and the page break.
+ * The continued tables of consecutive pages: each continuation's block mapped to the block of the
+ * part it continues (on the page before). `skip` tells blocks that are not body text (page
+ * furniture), which may stand between a table and the page break.
  */
-export function joinContinuedTables(pages: readonly (PageLayout | undefined)[], skip: (block: TextBlock) => boolean): void {
+export function findContinuedTables(pages: readonly (PageLayout | undefined)[], skip: (block: TextBlock) => boolean): Map<TextBlock, TextBlock> {
+  const links = new Map<TextBlock, TextBlock>();
   for (let i = 1; i < pages.length; i++) {
     const prevPage = pages[i - 1];
     const page = pages[i];
@@ -30,13 +30,7 @@ export function joinContinuedTables(pages: readonly (PageLayout | undefined)[], 
     if (cols < 2 || columnCount(first.table.rows) !== cols) continue;
     const width = last.box.x1 - last.box.x0;
     if (Math.abs(first.box.x0 - last.box.x0) > MAX_EDGE_SHIFT * width || Math.abs(first.box.x1 - last.box.x1) > MAX_EDGE_SHIFT * width) continue;
-    let rows = first.table.rows;
-    if (rows.length > 1 && last.table.rows.length > 0 && rowKey(rows[0]!) === rowKey(last.table.rows[0]!)) rows = rows.slice(1);
-    last.table = { rows: [...last.table.rows, ...rows] };
-    last.text = last.table.rows.flatMap((r) => r.map((c) => c.text).filter(Boolean)).join(' ');
-    last.lineCount += first.lineCount;
-    // Its text class was computed from the first part's text alone.
-    delete last.textClass;
-    page.blocks = page.blocks.filter((b) => b !== first);
+    links.set(first, last);
   }
+  return links;
 }
