@@ -203,6 +203,12 @@ function coverage(rulings: readonly Ruling[], pos: number, a: number, b: number)
 function gridOf(h: readonly Ruling[], v: readonly Ruling[]): RuledGrid | undefined {
   const xs = clusterPositions(v.map((r) => r.pos));
   const ys = clusterPositions(h.map((r) => r.pos));
+  // A table ruled across with open sides: where two or more of its rules run past the outer column
+  // lines, their ends are the table's side walls.
+  const froms = h.map((r) => r.from).sort((a, b) => a - b);
+  const tos = h.map((r) => r.to).sort((a, b) => b - a);
+  if (froms.length >= 2 && froms[1]! < xs[0]! - MEET) xs.unshift(froms[1]!);
+  if (tos.length >= 2 && tos[1]! > xs[xs.length - 1]! + MEET) xs.push(tos[1]!);
   const cols = xs.length - 1;
   const rows = ys.length - 1;
   if (cols < 1 || rows < 1) return undefined;

@@ -59,6 +59,19 @@ describe('mergeRulings and findRuledGrids', () => {
     ]);
   });
 
+  it('takes the ends of the rules as the side walls of a table ruled across with open sides', () => {
+    // Full-width rules at 100-160; column lines between the cells only (x 200, 300).
+    const open = [h(100, 50, 450), h(120, 50, 450), h(140, 50, 450), h(160, 50, 450), v(200, 100, 160), v(300, 100, 160)];
+    const { horizontal, vertical } = mergeRulings(open);
+    const [only, ...more] = findRuledGrids(horizontal, vertical);
+    expect(more).toEqual([]);
+    expect(only!.xs).toEqual([50, 200, 300, 450]);
+    expect(only!.cells).toHaveLength(9);
+    // One rule running further than the others (a line touching the table) sets no wall.
+    const longer = mergeRulings([h(100, 150, 350), h(120, 150, 350), h(140, 20, 350), v(200, 100, 140), v(300, 100, 140)]);
+    expect(findRuledGrids(longer.horizontal, longer.vertical)[0]!.xs).toEqual([150, 200, 300, 350]);
+  });
+
   it('ignores rulings that do not cross (a lone box is a 1x1 grid, separate lines none)', () => {
     const { horizontal, vertical } = mergeRulings([h(10, 0, 100), h(50, 0, 100), v(300, 0, 100), v(400, 0, 100)]);
     expect(findRuledGrids(horizontal, vertical)).toEqual([]);

@@ -77,6 +77,17 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows[3]![1]).toMatch(/^Census Bureau projection: average annual growth rate/);
   }, 180_000);
 
+  it('eu-013 p3: ruled across with column lines between the cells only, the open sides walled by the rules\' ends', async () => {
+    const [table, ...more] = await tables('eu-013', 'hi_res', 3);
+    expect(more).toEqual([]);
+    expect(grid(table!.metadata.text_as_html!)).toEqual([
+      ['', '2000', '2002', '2004'],
+      ['General upper secondary education', '15 455', '13 951', '12 068'],
+      ['Competence-based qualifications', '35 190', '44 307', '60 152'],
+      ['Polytechnics', '20 527', '20 922', '22 083'],
+    ]);
+  }, 180_000);
+
   it('fast keeps each of these tables together as one Table without HTML', async () => {
     for (const [doc, page, words] of [
       ['us-015', 4, 'Reliability'],
