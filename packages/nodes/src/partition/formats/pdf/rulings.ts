@@ -48,13 +48,16 @@ const JOIN = 3;
 const MEET = 3;
 // Shorter rulings are tick marks, underlines of a glyph, or noise.
 const MIN_RULING = 6;
+// Slanted strokes shorter than this draw a glyph or a mark (a tick, an arrow head), not a chart's line.
+const MIN_SLANT = 2;
 // A rectangle covering this share of the page is a background, not a cell.
 const MAX_RECT_PAGE_SHARE = 0.5;
 
 /**
- * The straight axis-aligned pieces of one painted path (page points, `undefined` marks a curved
- * subpath), as zero-thickness boxes: stroked segments, thin filled rectangles as their centre line,
- * and other filled rectangles as their four edges (cell backgrounds and frames).
+ * The straight pieces of one painted path (page points, `undefined` marks a curved subpath): axis-aligned
+ * ones as zero-thickness boxes (stroked segments, thin filled rectangles as their centre line, other
+ * filled rectangles as their four edges: cell backgrounds and frames), and stroked slanted segments
+ * as their bounding boxes, which {@link slantedStrokes} tells apart (a chart's lines).
  */
 export function rulingsOfPath(
   subpaths: readonly (readonly (readonly [number, number])[] | undefined)[],
@@ -83,6 +86,7 @@ export function rulingsOfPath(
       const [bx, by] = pts[i]!;
       if (Math.abs(ay - by) < 0.5) out.push({ x0: Math.min(ax, bx), x1: Math.max(ax, bx), y0: (ay + by) / 2, y1: (ay + by) / 2 });
       else if (Math.abs(ax - bx) < 0.5) out.push({ x0: (ax + bx) / 2, x1: (ax + bx) / 2, y0: Math.min(ay, by), y1: Math.max(ay, by) });
+      else if (Math.hypot(ax - bx, ay - by) >= MIN_SLANT) out.push({ x0: Math.min(ax, bx), x1: Math.max(ax, bx), y0: Math.min(ay, by), y1: Math.max(ay, by) });
     }
   }
   return out.filter((b) => b.x1 >= 0 && b.x0 <= pageWidth && b.y1 >= 0 && b.y0 <= pageHeight);
@@ -105,7 +109,12 @@ function rectangleOf(all: readonly (readonly [number, number])[]): Box | undefin
   return { x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) };
 }
 
-/** Splits zero-thickness boxes into merged horizontal and vertical rulings. */
+/** The slanted strokes among {@link rulingsOfPath}'s boxes (neither of their sides is zero). */
+export function slantedStrokes(boxes: readonly Box[]): Box[] {
+  return boxes.filter((b) => b.x1 - b.x0 >= 0.5 && b.y1 - b.y0 >= 0.5);
+}
+
+/** Splits zero-thickness boxes into merged horizontal and vertical rulings (slanted strokes are left out). */
 export function mergeRulings(boxes: readonly Box[]): { horizontal: Ruling[]; vertical: Ruling[] } {
   const h: Ruling[] = [];
   const v: Ruling[] = [];

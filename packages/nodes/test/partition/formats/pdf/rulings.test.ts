@@ -122,6 +122,22 @@ describe('findTables with rulings', () => {
     ]);
   });
 
+  it("takes no chart for a table: labels aligned between its gridlines and beside its plot's slanted lines stay text", () => {
+    // A line chart: three gridlines of one width, value and year labels, and a plotted line.
+    const gridlines: Box[] = [h(90, 60, 420), h(140, 60, 420), h(190, 60, 420)];
+    const frags = [
+      ...['300', '200', '100'].flatMap((t, i) => [frag(t, 40, 93 + i * 50), frag(t, 425, 93 + i * 50)]),
+      ...['1990', '2000', '2010', '2020'].map((t, i) => frag(t, 80 + i * 100, 205)),
+      frag('Cars sold', 200, 220),
+    ];
+    const plotted: Box[] = Array.from({ length: 10 }, (_, i) => ({ x0: 70 + i * 34, x1: 104 + i * 34, y0: 180 - i * 9 - 9, y1: 180 - i * 9 }));
+    // Without the plotted line, the aligned labels between the gridlines read as a table.
+    expect(findTables(buildLines(frags), gridlines).tables).toHaveLength(1);
+    const { tables, rest } = findTables(buildLines(frags), [...gridlines, ...plotted]);
+    expect(tables).toEqual([]);
+    expect(rest).toHaveLength(buildLines(frags).length);
+  });
+
   it('reads a table ruled with horizontal lines only, its header spanning columns and a wrapped label', () => {
     const rules: Box[] = [h(90, 60, 420), h(128, 60, 420), h(200, 60, 420)];
     const frags = [
