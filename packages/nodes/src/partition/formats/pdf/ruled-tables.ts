@@ -102,9 +102,18 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
   const cols = grid.xs.length - 1;
   const rowHas = new Array<boolean>(rows).fill(false);
   const colHas = new Array<boolean>(cols).fill(false);
+  const gridCells = unmergeColumns(grid, placed);
+  const at = new Map<string, GridCell>();
+  for (const c of gridCells) for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) at.set(`${r},${k}`, c);
+  // A column holds text when a piece sits in it; a spanning cell's text running past both of its
+  // walls does not (the gap between the two lines of a double rule under a spanning header).
   for (const p of placed) {
     rowHas[p.row] = true;
-    colHas[p.col] = true;
+    if (p.frag.x0 > grid.xs[p.col]! - 1 || p.frag.x1 < grid.xs[p.col + 1]! + 1) colHas[p.col] = true;
+  }
+  for (const p of placed) {
+    const c = at.get(`${p.row},${p.col}`);
+    if (c && !colHas.slice(c.col, c.col + c.colspan).some(Boolean)) colHas[p.col] = true;
   }
   // Renumber kept rows and columns; a cell spans the kept positions of its range.
   const rowMap = renumber(rowHas);
@@ -114,7 +123,7 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
   if (keptCols < 2 || keptRows < 1) return undefined;
   const owner = new Map<string, WorkCell>();
   const cells: WorkCell[] = [];
-  for (const c of unmergeColumns(grid, placed)) {
+  for (const c of gridCells) {
     const r0 = firstKept(rowMap, c.row, c.rowspan);
     const c0 = firstKept(colMap, c.col, c.colspan);
     if (r0 === undefined || c0 === undefined) continue;

@@ -42,9 +42,14 @@ export const findTables: TableFinder = (allLines, rulings = []) => {
   // ticks and legend), are no table: their lines stay text.
   const plots = plotAreas(slantedStrokes(rulings));
   const nearPlot = (t: TextBlock): boolean => plots.some((p) => touches(t.box, p, t.size));
-  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics), nearPlot);
+  const gridded = withoutCharts(allLines, ruled, nearPlot);
+  // A chart's gridlines, once known, hold no open table either.
+  const graphics = [...ruled.graphics, ...ruled.tables.filter((t) => !gridded.tables.includes(t)).map((t) => t.box)];
+  ruled.tables = gridded.tables;
+  ruled.rest = gridded.rest;
+  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), nearPlot);
   ruled.tables.push(...open.tables);
-  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => ruled.graphics.some((g) => inside(t.box, g)) || nearPlot(t));
+  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => graphics.some((g) => inside(t.box, g)) || nearPlot(t));
   return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
 };
 

@@ -88,6 +88,13 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     ]);
   }, 180_000);
 
+  it('eu-020 p2: columns ruled with double lines, the spanning header over the gap between them', async () => {
+    const found = await tables('eu-020', 'hi_res', 2);
+    const rows = grid(found[1]!.metadata.text_as_html!);
+    expect(rows.slice(0, 3)).toEqual([['', 'Female students{2,1}'], ['Faculty cluster', 'Sample', 'Population'], ['Sciences', '63 (18.5%)', '597 (16.4%)']]);
+    expect(rows.slice(1).every((r) => r.length === 3)).toBe(true);
+  }, 180_000);
+
   it('fast keeps each of these tables together as one Table without HTML', async () => {
     for (const [doc, page, words] of [
       ['us-015', 4, 'Reliability'],
