@@ -200,6 +200,8 @@ function insideImage(box: Box, page: PageLayout): boolean {
  */
 function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): boolean {
   const a = block.box;
+  // The heading of a text column: a paragraph starts right under it, at its left edge.
+  if (headsParagraph(block, page, body)) return false;
   const h = a.y1 - a.y0;
   for (const o of page.blocks) {
     if (o === block) continue;
@@ -213,6 +215,13 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
   }
   return false;
+}
+
+function headsParagraph(block: TextBlock, page: PageLayout, body: number): boolean {
+  const a = block.box;
+  return page.blocks.some(
+    (o) => o.kind === 'text' && o.lineCount >= 3 && o.box.y0 >= a.y1 - 1 && o.box.y0 - a.y1 <= 2 * body && Math.abs(o.box.x0 - a.x0) <= body,
+  );
 }
 
 /**

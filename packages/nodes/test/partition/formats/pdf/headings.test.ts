@@ -90,6 +90,20 @@ describe('PDF headings', () => {
     expect(seen(second).filter(([type]) => type === 'Title')).toEqual([['Title', 'Outlook']]);
   });
 
+  it('finds the headings of two text columns side by side, each over its paragraph', async () => {
+    const col = (x: number, heading: string): FixtureText[] => [
+      { x, y: 700, size: 13, text: heading, bold: true },
+      ...textLines(['The card unlocks the', 'car as you come near', 'and the mirrors fold.'], x, 10, 684),
+    ];
+    // Narrow columns: the headings are as close as the cells of a table row.
+    const bytes = makePdf([{ texts: [...col(72, 'Car unlocking'), ...col(190, 'Car locking')] }]);
+    const els = await partitionFile(bytes, { filename: 'columns.pdf', strategy: 'fast' });
+    expect(titles(els)).toEqual([
+      ['Car unlocking', 0],
+      ['Car locking', 0],
+    ]);
+  });
+
   it('splits a body-sized numbered heading off the paragraph under it', async () => {
     const bytes = makePdf([
       {
