@@ -15,7 +15,7 @@ import {
   isUsCityStateZip,
   narrativeWithoutTagger,
 } from '../../text-classify.js';
-import { headingContext, headingOf, sectionDepth, type HeadingContext, type HeadingInfo } from './headings.js';
+import { bodyStyle, headingOf, sectionDepth, type HeadingContext, type HeadingInfo } from './headings.js';
 import type { BlockTextClass, PageLayout, TextBlock } from './layout-types.js';
 import { BULLET_START_RE, stripBullet } from './text-patterns.js';
 
@@ -74,8 +74,9 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
     }
   }
   const result = new Map<TextBlock, PageFurniture>();
-  const body = headingContext(pages).bodySize;
+  const bodies = new Map(pages.filter((p) => p !== undefined).map((p) => [p.pageNumber, bodyStyle([p]).bodySize]));
   for (const c of candidates) {
+    const body = bodies.get(c.page) ?? 0;
     // Running heads and feet are not set larger than the body text; a title at the top of a page is.
     const inBand = (c.zone === 'top' ? c.center < MARGIN_BAND : c.center > 1 - MARGIN_BAND) && !(body > 0 && c.block.size >= LARGER_THAN_BODY * body);
     const short = c.block.lineCount <= 3 && c.block.text.length <= 200;

@@ -11,7 +11,7 @@
 import type { Coordinates, Element, ElementMetadata, ElementType } from '@quarry/core';
 import { newElement } from '../shared/new-element.js';
 import { classifyBlock, detectPageFurniture } from './classify.js';
-import { headingContext, headingDepths, type HeadingInfo, type OutlineEntry } from './headings.js';
+import { bodyStyle, headingDepths, outlineIndex, type HeadingInfo, type OutlineEntry } from './headings.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { htmlifySpannedMatrix } from '../shared/table-html.js';
 import { findContinuedTables } from './table-continuation.js';
@@ -43,7 +43,7 @@ export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], 
   const furniture = detectPageFurniture(pages);
   const continued = findContinuedTables(pages, (b) => furniture.has(b));
   const tableElements = new Map<TextBlock, Element>();
-  const ctx = headingContext(pages, options.outline);
+  const outline = outlineIndex(options.outline);
   const out: BuiltElement[] = [];
   const headings: { element: Element; heading: HeadingInfo }[] = [];
   let first = true;
@@ -51,6 +51,8 @@ export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], 
     if (!page) continue;
     if (!first && options.includePageBreaks) out.push({ element: newElement('PageBreak', '', {}) });
     first = false;
+    // Whether a block is a heading is decided from its page; levels from the whole document.
+    const ctx = { ...bodyStyle([page]), outline };
     for (const block of page.blocks) {
       let type: ElementType;
       let text: string;

@@ -1,8 +1,8 @@
 /**
  * Which PDF blocks are headings, and at what level. A heading is told apart from body text by what
- * the PDF shows a reader: a larger size or a bolder (or other) font than the document's body text,
- * section numbering such as "2.1.6", an entry of the document outline, and isolation (a short
- * block of its own that does not end like a sentence). What looks like a heading but is a table
+ * the PDF shows a reader on the page: a larger size or a bolder (or other) font than the page's body
+ * text, section numbering such as "2.1.6", and isolation (a short block of its own that does not end
+ * like a sentence). The document outline, when there is one, gives levels. What looks like a heading but is a table
  * cell, a figure label or a line of code is not one: text smaller than the body, short text with
  * other short text beside it on the same line, text inside a picture, fixed-pitch or code-like text.
  *
@@ -21,14 +21,21 @@ export interface OutlineEntry {
   page?: number;
 }
 
-/** What heading detection knows of a document (see {@link headingContext}). */
-export interface HeadingContext {
+/**
+ * The body text of a page: what a heading stands out from. Read from the page alone, so that a
+ * page is typed the same whether the PDF is partitioned whole or split into page ranges (the
+ * hosted API client's split mode) and `chunk_by_title` cuts it at the same places.
+ */
+export interface BodyStyle {
   /** The body text's font size: the commonest size of paragraph text, by characters. */
   bodySize: number;
   /** The body text's font, and whether it is bold (undefined when the engine does not say). */
   bodyFont: string;
   bodyBold: boolean | undefined;
-  /** Outline titles by normalized text. */
+}
+
+/** What heading detection knows of a page: its body text, and the document outline's titles by normalized text. */
+export interface HeadingContext extends BodyStyle {
   outline: Map<string, OutlineEntry[]>;
 }
 
@@ -50,6 +57,9 @@ const MAX_WORDS = 16;
 // Size ratios to the body text.
 const LARGER = 1.12;
 const NOT_SMALLER = 0.95;
+// Text smaller than this (points) is a label, a footnote or a figure's lettering, never a heading:
+// on a page that is mostly a drawing the labels themselves look like the body text.
+const MIN_HEADING_SIZE = 7;
 // Other short text on the same line within this many body sizes: a table row or figure labels.
 const NEIGHBOUR_GAP = 4;
 
@@ -65,17 +75,21 @@ export function headingKey(text: string): string {
   return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
 }
 
-/** The level a section number gives: "2" and "II." 0, "2.1" 1, "2.1.6" 2; undefined for none. */
+/** The level a section number gives: "2" and "II." 0, "2.1" 1, "2.1.6" 2, "Chapter 3" 0; undefined for none. */
 export function sectionDepth(text: string): number | undefined {
+  return numberDepth(text) ?? (CHAPTER_RE.test(text.trim()) ? 0 : undefined);
+}
+
+/** Like {@link sectionDepth}, for a leading number only ("2.1.6", "IV."), not a word such as "Section 1". */
+export function numberDepth(text: string): number | undefined {
   const t = text.trim();
   const m = SECTION_NUMBER_RE.exec(t);
   if (m) return m[1]!.split('.').length - 1;
-  if (ROMAN_NUMBER_RE.test(t) || CHAPTER_RE.test(t)) return 0;
-  return undefined;
+  return ROMAN_NUMBER_RE.test(t) ? 0 : undefined;
 }
 
-/** Builds the document-level context: body size and font, outline. */
-export function headingContext(pages: readonly (PageLayout | undefined)[], outline: readonly OutlineEntry[] = []): HeadingContext {
+/** The body text of `pages` (in practice one page; see {@link BodyStyle}). */
+export function bodyStyle(pages: readonly (PageLayout | undefined)[]): BodyStyle {
   const sizes = new Map<number, number>();
   const fonts = new Map<string, { chars: number; bold: boolean | undefined }>();
   const count = (paragraphsOnly: boolean): void => {
@@ -93,8 +107,12 @@ export function headingContext(pages: readonly (PageLayout | undefined)[], outli
   };
   count(true);
   if (sizes.size === 0) count(false);
-  const bodySize = argmax(sizes) ?? 0;
   const bodyFont = argmax(new Map([...fonts].map(([k, v]) => [k, v.chars]))) ?? '';
+  return { bodySize: argmax(sizes) ?? 0, bodyFont, bodyBold: fonts.get(bodyFont)?.bold };
+}
+
+/** The document outline's entries by normalized title, for {@link HeadingContext.outline}. */
+export function outlineIndex(outline: readonly OutlineEntry[] = []): Map<string, OutlineEntry[]> {
   const map = new Map<string, OutlineEntry[]>();
   for (const e of outline) {
     const k = headingKey(e.title);
@@ -103,7 +121,12 @@ export function headingContext(pages: readonly (PageLayout | undefined)[], outli
     if (list) list.push(e);
     else map.set(k, [e]);
   }
-  return { bodySize, bodyFont, bodyBold: fonts.get(bodyFont)?.bold, outline: map };
+  return map;
+}
+
+/** The heading context of `pages` with the document's outline. */
+export function headingContext(pages: readonly (PageLayout | undefined)[], outline: readonly OutlineEntry[] = []): HeadingContext {
+  return { ...bodyStyle(pages), outline: outlineIndex(outline) };
 }
 
 function argmax<K>(counts: Map<K, number>): K | undefined {
@@ -133,23 +156,23 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   const style = page.fonts?.[block.font];
   const size = Math.round(block.size * 2) / 2;
   const info = (depth?: number): HeadingInfo => ({ ...(depth !== undefined ? { depth } : {}), style: `${size}|${style?.bold ? 'b' : ''}`, size });
-  const fromOutline = outlineEntry(text, page.pageNumber, ctx);
-  if (fromOutline && block.lineCount <= MAX_LINES) return info(fromOutline.level);
   if (block.lineCount > MAX_LINES || text.length > MAX_CHARS || text.split(/\s+/).length > MAX_WORDS) return undefined;
   if (!/\p{L}/u.test(text) || SENTENCE_END_RE.test(text) || /^\p{Ll}/u.test(text)) return undefined;
   if (style?.mono || looksLikeCode(text)) return undefined;
   const body = ctx.bodySize;
-  if (!(body > 0) || block.size < NOT_SMALLER * body) return undefined;
+  if (!(body > 0) || block.size < NOT_SMALLER * body || block.size < MIN_HEADING_SIZE) return undefined;
   if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
-  const depth = sectionDepth(text);
+  // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
+  const numbered = sectionDepth(text);
+  const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
   const large = block.size >= LARGER * body;
   // Bold where the body is not; when the engine does not tell weights, another font than the body's.
   const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined;
-  if (large || bolder) return possibleTitle || depth !== undefined ? info(depth) : undefined;
+  if (large || bolder) return possibleTitle || numbered !== undefined ? info(depth) : undefined;
   // Body-sized, body-weight text: a section number of two levels or more ("2.1") on a line of its
   // own ("1. Step" is a list item), or capitals.
-  if (depth !== undefined && depth >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
-  if (possibleTitle && block.lineCount === 1 && isCapitals(text)) return info();
+  if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
+  if (possibleTitle && block.lineCount === 1 && isCapitals(text)) return info(depth);
   return undefined;
 }
 
@@ -177,6 +200,8 @@ function insideImage(box: Box, page: PageLayout): boolean {
  */
 function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): boolean {
   const a = block.box;
+  // The heading of a text column: a paragraph starts right under it, at its left edge.
+  if (headsParagraph(block, page, body)) return false;
   const h = a.y1 - a.y0;
   for (const o of page.blocks) {
     if (o === block) continue;
@@ -190,6 +215,13 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
   }
   return false;
+}
+
+function headsParagraph(block: TextBlock, page: PageLayout, body: number): boolean {
+  const a = block.box;
+  return page.blocks.some(
+    (o) => o.kind === 'text' && o.lineCount >= 3 && o.box.y0 >= a.y1 - 1 && o.box.y0 - a.y1 <= 2 * body && Math.abs(o.box.x0 - a.x0) <= body,
+  );
 }
 
 /**

@@ -28,6 +28,9 @@ const MAX_MEDIAN_CELL_CHARS = 30;
 const MIN_PLOT_STROKES = 8;
 const PLOT_GAP = 6;
 const MAX_CELL_CHARS = 60;
+// Cells are not set this much larger than the text around them: such rows are the titles of
+// side-by-side columns.
+const MAX_CELL_SIZE_RATIO = 1.5;
 
 /**
  * Finds tables among a page's horizontal lines ({@link TableFinder}). A page split into side-by-side
@@ -109,7 +112,7 @@ function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextL
     const found = panels.map(findTablesIn);
     return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
   }
-  return findTablesIn(lines);
+  return findTablesIn(lines, median(lines.map((l) => l.size)));
 }
 
 /** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
@@ -132,7 +135,7 @@ function splitPanels(lines: readonly TextLine[]): TextLine[][] {
   return panels;
 }
 
-function findTablesIn(lines: readonly TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
+function findTablesIn(lines: readonly TextLine[], textSize = Infinity): { tables: TextBlock[]; rest: TextLine[] } {
   const rows = groupRows(lines);
   const tables: TextBlock[] = [];
   const used = new Set<TextLine>();
@@ -140,7 +143,7 @@ function findTablesIn(lines: readonly TextLine[]): { tables: TextBlock[]; rest: 
   while (i < rows.length) {
     const run = growRun(rows, i);
     const table = run ? tableFromRows(run) : undefined;
-    if (run && table) {
+    if (run && table && table.size <= MAX_CELL_SIZE_RATIO * textSize) {
       tables.push(table);
       for (const r of run) for (const l of r.lines) used.add(l);
       i += run.length;

@@ -3,7 +3,7 @@
  * form a block (pdfminer's text boxes); a block also ends at a first-line indent, a short
  * sentence-final line, a list marker, or a change of font.
  */
-import { sectionDepth } from './headings.js';
+import { numberDepth } from './headings.js';
 import type { Box, TextBlock, TextLine } from './layout-types.js';
 import { toPage } from './pdfjs/text-items.js';
 import { argmax } from './text-lines.js';
@@ -62,9 +62,12 @@ export function groupLines(lines: readonly TextLine[]): TextLine[][] {
   return all.map((b) => b.lines);
 }
 
-/** A short line that starts with a section number and does not end like a sentence. */
+/**
+ * A short line that starts with a section number and does not end like a sentence. A word such as
+ * "Section 1" in the paragraph's own font does not split it: a line of a cover or a letterhead.
+ */
 function isSectionHeadingLine(line: TextLine): boolean {
-  return sectionDepth(line.text) !== undefined && !SENTENCE_END_RE.test(line.text) && line.text.split(/\s+/).length <= 8;
+  return numberDepth(line.text) !== undefined && !SENTENCE_END_RE.test(line.text) && line.text.split(/\s+/).length <= 8;
 }
 
 function isListStart(text: string): boolean {

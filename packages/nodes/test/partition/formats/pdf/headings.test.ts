@@ -75,6 +75,35 @@ describe('PDF headings', () => {
     });
   }
 
+  it('decides Titles from the page: a page partitioned alone (a split part) gives the same elements', async () => {
+    // Page 1's 10 pt text outweighs page 2's 13 pt text: against the document's body size page 2's
+    // short line "Regional Summary" would stand out; against its own page's, it does not.
+    const long = 'Output grew in every plant of the region, and the plants kept to their schedules all year long.';
+    const pages = [
+      { texts: textLines(Array.from({ length: 30 }, () => long), 72, 10, 740) },
+      { texts: [{ x: 72, y: 640, size: 13, text: 'Regional Summary' }, ...textLines([long, long, long], 72, 13, 600), { x: 72, y: 500, size: 16, text: 'Outlook', bold: true }, ...textLines([long, long], 72, 13, 470)] },
+    ];
+    const seen = (els: Element[]) => els.map((e) => [e.type, e.text.slice(0, 30)]);
+    const whole = await partitionFile(makePdf(pages), { filename: 'regions.pdf', strategy: 'fast' });
+    const second = await partitionFile(makePdf([pages[1]!]), { filename: 'regions.pdf', strategy: 'fast', starting_page_number: 2 });
+    expect(seen(second)).toEqual(seen(whole.filter((e) => e.metadata.page_number === 2)));
+    expect(seen(second).filter(([type]) => type === 'Title')).toEqual([['Title', 'Outlook']]);
+  });
+
+  it('finds the headings of two text columns side by side, each over its paragraph', async () => {
+    const col = (x: number, heading: string): FixtureText[] => [
+      { x, y: 700, size: 13, text: heading, bold: true },
+      ...textLines(['The card unlocks the', 'car as you come near', 'and the mirrors fold.'], x, 10, 684),
+    ];
+    // Narrow columns: the headings are as close as the cells of a table row.
+    const bytes = makePdf([{ texts: [...col(72, 'Car unlocking'), ...col(190, 'Car locking')] }]);
+    const els = await partitionFile(bytes, { filename: 'columns.pdf', strategy: 'fast' });
+    expect(titles(els)).toEqual([
+      ['Car unlocking', 0],
+      ['Car locking', 0],
+    ]);
+  });
+
   it('splits a body-sized numbered heading off the paragraph under it', async () => {
     const bytes = makePdf([
       {
