@@ -14,6 +14,11 @@ export interface BatchQueueOptions {
   flushMs: number;
   /** The same wait when no batch is in flight (default `flushMs`). */
   idleFlushMs?: number;
+  /**
+   * Whether a push cuts a partial batch that is due at once (default true), or leaves it to the
+   * timer, so that everything the producer pushes in its turn is batched (and spread) together.
+   */
+  cutOnPush?: boolean;
   /** Batches in flight at once (default 1): batches then run one after another, in order. */
   concurrency?: number;
   /**
@@ -124,12 +129,22 @@ export class BatchQueue<T> {
 
   /** Adds an item of `weight` (default 1) and cuts whatever batch is due. */
   push(item: T, weight = 1): void {
+    this.add(item, weight);
+    this.pump(this.options.cutOnPush ?? true);
+  }
+
+  /** Adds several items (weighed by `weight`, default 1 each), then cuts whatever batch is due. */
+  pushAll(items: readonly T[], weight?: (item: T) => number): void {
+    for (const item of items) this.add(item, weight ? weight(item) : 1);
+    this.pump(this.options.cutOnPush ?? true);
+  }
+
+  private add(item: T, weight: number): void {
     this.throwIfFailed();
     if (this.ended) throw new Error('BatchQueue: push after end()');
     this.waiting.push({ item, weight, at: this.scheduler.now() });
     this.waitingWeight += weight;
     this.heldCount++;
-    this.pump();
   }
 
   /** Runs `batch` again as it is, before any new batch (it is not held a second time). */
@@ -258,8 +273,11 @@ export class BatchQueue<T> {
     this.timer = undefined;
   }
 
-  /** Cuts what is due; a pump called from inside a run's callbacks is folded into the running one. */
-  private pump(): void {
+  /**
+   * Cuts what is due (`cutDue` false: full batches only); a pump called from inside a run's
+   * callbacks is folded into the running one.
+   */
+  private pump(cutDue = true): void {
     if (this.pumping) {
       this.pumpAgain = true;
       return;
@@ -268,7 +286,7 @@ export class BatchQueue<T> {
     try {
       do {
         this.pumpAgain = false;
-        this.pumpOnce();
+        this.pumpOnce(cutDue);
       } while (this.pumpAgain);
     } finally {
       this.pumping = false;
@@ -276,7 +294,7 @@ export class BatchQueue<T> {
     this.notify();
   }
 
-  private pumpOnce(): void {
+  private pumpOnce(cutDue: boolean): void {
     if (this.failure) return;
     const concurrency = this.options.concurrency ?? 1;
     while (this.inFlightCount < concurrency && this.priority.length > 0) this.start(this.priority.shift()!, false);
@@ -288,11 +306,14 @@ export class BatchQueue<T> {
       const full = this.waiting.length >= maxItems || this.waitingWeight >= maxWeight;
       const flushMs = this.inFlightCount > 0 ? this.options.flushMs : (this.options.idleFlushMs ?? this.options.flushMs);
       const waited = this.scheduler.now() - this.waiting[0]!.at;
-      if (!full && !this.urgent && !this.ended && waited < flushMs) {
-        this.timer ??= this.scheduler.schedule(() => {
-          this.timer = undefined;
-          this.pump();
-        }, flushMs - waited);
+      if (!full && !this.urgent && !this.ended && (waited < flushMs || !cutDue)) {
+        this.timer ??= this.scheduler.schedule(
+          () => {
+            this.timer = undefined;
+            this.pump();
+          },
+          Math.max(0, flushMs - waited),
+        );
         return;
       }
       const batch = this.cut(maxItems, limit);

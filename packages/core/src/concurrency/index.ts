@@ -4,3 +4,4 @@ export { BatchQueue, type BatchQueueHandlers, type BatchQueueOptions } from './b
 export { retrying, retryWithBackoff, type RetryEvent, type RetryGiveUp, type RetryOptions } from './retry.js';
 export { wait, waitFor, type WaitOptions } from './wait.js';
 export { abortReason, backoffDelay } from '../runtime/sleep.js';
+export type { SchedulerLike } from 'rxjs';

@@ -77,6 +77,38 @@ describe('BatchQueue in virtual time', () => {
     });
   });
 
+  it('with cutOnPush false, a due batch waits for the timer, so a whole turn of pushes goes together', () => {
+    const ts = scheduler();
+    ts.run(({ hot, cold, expectObservable }) => {
+      const source = hot('(abc)|');
+      const out = batchesOf(source, { flushMs: 0, cutOnPush: false, scheduler: ts }, () => cold('-|'));
+      expectObservable(out).toBe('x', { x: 'abc' });
+    });
+    scheduler().run(({ hot, cold, expectObservable }) => {
+      const source = hot('(abc)|');
+      const out = batchesOf(source, { flushMs: 0, concurrency: 3 }, () => cold('-|'));
+      // Cut on push: each item goes as soon as it arrives.
+      expectObservable(out).toBe('(abc)', { a: 'a', b: 'b', c: 'c' });
+    });
+  });
+
+  it('pushAll adds a group of items before cutting', () => {
+    const ts = scheduler();
+    ts.run(({ hot, cold, expectObservable }) => {
+      const out = new Observable<string>((sub) => {
+        const queue = new BatchQueue<string>({ maxItems: 3, flushMs: 0, scheduler: ts }, {
+          run: (batch) => {
+            sub.next(batch.join(''));
+            return cold('--|');
+          },
+        });
+        return source.subscribe({ next: (group) => queue.pushAll([...group]), complete: () => queue.end() });
+      });
+      const source = hot('x-y|', { x: 'ab', y: 'cdefg' });
+      expectObservable(out).toBe('a-b-c', { a: 'ab', b: 'cde', c: 'fg' });
+    });
+  });
+
   it('cuts by weight: a batch stops before maxWeight, and a heavier item goes alone', () => {
     const ts = scheduler();
     ts.run(({ hot, cold, expectObservable }) => {

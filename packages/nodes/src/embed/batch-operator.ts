@@ -209,7 +209,7 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
         if (!options.prepareOnDispatch) {
           for (const item of items) if (prepare(item) === undefined) return;
         }
-        for (const item of items) queue.push(item, item.prepared?.tokens ?? 0);
+        queue.pushAll(items, (item) => item.prepared?.tokens ?? 0);
       };
 
       const upstream = source.subscribe({
