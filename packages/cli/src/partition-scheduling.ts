@@ -11,6 +11,8 @@ export interface PartitionSchedulingFlags {
   maxDocumentsPerProcess?: number;
   /** End a process idle this many seconds after work; a fresh one takes its place (default 30; 0: never). */
   idleRecycle?: number;
+  /** `--no-background-priority` sets false: big documents at the server's own CPU priority. */
+  backgroundPriority?: boolean;
   /** A legacy request not answered this many seconds after it arrived is answered NODE_TIMEOUT and its documents stop (default: none). */
   partitionDeadline?: number;
 }
@@ -34,6 +36,7 @@ export function partitionSchedulingOptions(command: Command): Command {
     .option('--small-lane-processes <n>', 'partition processes kept for small documents, started on demand beyond --num-processes (default 1; 0: none)', nonNegativeInt)
     .option('--max-documents-per-process <n>', 'replace a partition process after this many documents, returning its memory (default 100; 0: never)', nonNegativeInt)
     .option('--idle-recycle <seconds>', 'end a partition process idle this long after work; a fresh one takes its place (default 30; 0: never)', nonNegativeInt)
+    .option('--no-background-priority', 'run the general partition processes at the server\'s CPU priority (default: 10 nicer on Linux, so that the server and the small lane come first on busy cores)')
     .option('--partition-deadline <seconds>', 'a legacy request still waiting for or partitioning its documents this long after it arrived is answered 422 NODE_TIMEOUT and its documents stop (default: none)', nonNegativeInt);
 }
 
@@ -44,5 +47,6 @@ export function partitionSchedulingPoolOptions(flags: PartitionSchedulingFlags):
     ...(flags.smallLaneProcesses === undefined ? {} : { smallLaneProcesses: flags.smallLaneProcesses }),
     ...(flags.maxDocumentsPerProcess === undefined ? {} : { maxDocumentsPerProcess: flags.maxDocumentsPerProcess }),
     ...(flags.idleRecycle === undefined ? {} : { idleTimeoutMs: flags.idleRecycle * 1000 }),
+    backgroundPriority: flags.backgroundPriority !== false,
   };
 }

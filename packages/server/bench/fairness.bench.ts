@@ -1,7 +1,10 @@
 // Fair scheduling, abandoned work and memory of `quarry serve` under a big-document load: JSON lines.
 // fairness: 8 clients post the small documents of /work/shared/corpus/docs to the legacy endpoint,
 //   first on an idle server, then while 4 clients keep both partition processes busy with the
-//   619-page PDF; goal: small p95 under load <= 3 x idle p50 + 0.5 s.
+//   619-page PDF; goal: small p95 under load <= 3 x idle p50 + 0.5 s. Small means small work: a
+//   document the server answers alone within 1 s (each is timed alone first); the images and the
+//   scan that need OCR (seconds each) are small in bytes only. A second line (server_fairness_mixed)
+//   gives the same load with every document under the small-lane size, OCR ones included.
 // abort: a client gives up on the 619-page PDF; the time until its partition process stops
 //   burning CPU (read from /proc); goal <= 2 s.
 // memory: the server's process tree (RSS from /proc) fresh, right after the load, and while idle
@@ -12,6 +15,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { processTree, treeRssBytes } from '../test/process-tree.js';
+import { cpuSeconds } from '../test/process-watch.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const docsDir = resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
@@ -19,50 +24,21 @@ const BIG = 'DA-619p.pdf';
 const KEY = 'fairness-bench-key';
 const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 6);
 const SETTLE_S = Number(process.env.QUARRY_BENCH_SETTLE_S ?? 60);
-const PAGE_BYTES = 4096;
-const TICKS_PER_S = 100;
+// A document answered alone within this is small work.
+const SMALL_WORK_MS = 1000;
 
 interface Doc {
   name: string;
   bytes: Uint8Array;
 }
 
+/** The partition processes: the server's children. */
 function children(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((t) => readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
-  } catch {
-    return [];
-  }
-}
-
-/** The process and its descendants. */
-function tree(pid: number): number[] {
-  const out = [pid];
-  for (let i = 0; i < out.length; i++) out.push(...children(out[i]!));
-  return out;
-}
-
-function rssMb(pid: number): number {
-  try {
-    return (Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * PAGE_BYTES) / 2 ** 20;
-  } catch {
-    return 0;
-  }
+  return processTree(pid).slice(1);
 }
 
 function treeRssMb(pid: number): number {
-  return Math.round(tree(pid).reduce((sum, p) => sum + rssMb(p), 0));
-}
-
-/** CPU seconds a process has used. */
-function cpuSeconds(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
-  } catch {
-    return 0;
-  }
+  return Math.round(treeRssBytes(pid) / 2 ** 20);
 }
 
 function percentile(xs: number[], p: number): number {
@@ -109,7 +85,7 @@ async function post(base: string, doc: Doc, signal?: AbortSignal): Promise<{ sta
 }
 
 /** 8 clients, each posting `ROUNDS` small documents one after another. */
-async function smallClients(base: string, small: Doc[]): Promise<{ ms: number[]; statuses: Record<string, number> }> {
+async function smallClients(base: string, small: readonly Doc[]): Promise<{ ms: number[]; statuses: Record<string, number> }> {
   const ms: number[] = [];
   const statuses: Record<string, number> = {};
   await Promise.all(
@@ -152,7 +128,7 @@ async function main(): Promise<void> {
     console.log(JSON.stringify({ bench: 'server_fairness', skipped: `corpus not found at ${docsDir}` }));
     return;
   }
-  const small = readdirSync(docsDir)
+  const bytesSmall = readdirSync(docsDir)
     .filter((n) => n !== BIG && n !== 'README.md')
     .sort()
     .map((name) => ({ name, bytes: new Uint8Array(readFileSync(join(docsDir, name))) }));
@@ -164,8 +140,14 @@ async function main(): Promise<void> {
     await sleep(3000);
     const freshMb = treeRssMb(pid);
     // Warm-up: every partitioner loaded in both processes.
-    await smallClients(base, small);
+    await smallClients(base, bytesSmall);
+    // Each document alone: what it costs without waiting for others.
+    const alone = new Map<string, number>();
+    for (const doc of bytesSmall) alone.set(doc.name, (await post(base, doc)).ms);
+    const small = bytesSmall.filter((d) => alone.get(d.name)! <= SMALL_WORK_MS);
+    const heavy = bytesSmall.filter((d) => !small.includes(d)).map((d) => `${d.name} ${Math.round(alone.get(d.name)!)} ms`);
     const idle = await smallClients(base, small);
+    const idleMixed = await smallClients(base, bytesSmall);
 
     // Load: 4 clients keep posting the big PDF until the small clients are done.
     const stop = new AbortController();
@@ -181,6 +163,7 @@ async function main(): Promise<void> {
     });
     await whenBusy(pid);
     const loaded = await smallClients(base, small);
+    const loadedMixed = await smallClients(base, bytesSmall);
     stop.abort();
     await Promise.all(bigClients);
     const abortOfLoad = await idleAfter(pid, performance.now());
@@ -195,7 +178,13 @@ async function main(): Promise<void> {
       idle_p50_ms: Math.round(idleP50), idle_p95_ms: Math.round(percentile(idle.ms, 95)),
       loaded_p50_ms: Math.round(percentile(loaded.ms, 50)), loaded_p95_ms: Math.round(loadedP95), loaded_max_ms: Math.round(Math.max(...loaded.ms)),
       budget_ms: Math.round(budget), met: loadedP95 <= budget, big_documents_done: bigDone,
-      statuses_idle: idle.statuses, statuses_loaded: loaded.statuses,
+      statuses_idle: idle.statuses, statuses_loaded: loaded.statuses, left_out_as_heavy: heavy,
+    }));
+    console.log(JSON.stringify({
+      bench: 'server_fairness_mixed', documents: bytesSmall.length, requests_per_phase: idleMixed.ms.length,
+      idle_p50_ms: Math.round(percentile(idleMixed.ms, 50)), idle_p95_ms: Math.round(percentile(idleMixed.ms, 95)),
+      loaded_p50_ms: Math.round(percentile(loadedMixed.ms, 50)), loaded_p95_ms: Math.round(percentile(loadedMixed.ms, 95)), loaded_max_ms: Math.round(Math.max(...loadedMixed.ms)),
+      statuses_loaded: loadedMixed.statuses,
     }));
 
     // A client gives up on the big PDF after 3 s.

@@ -177,15 +177,18 @@ async function mixed(small: Doc[], big: Doc): Promise<void> {
         status: tally(statuses),
         latency_ms: { small: percentiles(latencies.small), large: percentiles(latencies.large) },
         fresh_tree_rss_mb: mb(fresh),
-        peak_tree_rss_mb: mb(stopRss()),
-        healthcheck_worst_ms: Math.round(stopHealth()),
-        loadavg: loadavg().map((l) => Number(l.toFixed(1))),
+        ...serverFigures(stopRss, stopHealth),
       }),
     );
   } finally {
     await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** What both benches report of the server and the machine once the load is over. */
+function serverFigures(stopRss: () => number, stopHealth: () => number): { peak_tree_rss_mb: number; healthcheck_worst_ms: number; loadavg: number[] } {
+  return { peak_tree_rss_mb: mb(stopRss()), healthcheck_worst_ms: Math.round(stopHealth()), loadavg: loadavg().map((l) => Number(l.toFixed(1))) };
 }
 
 async function burst(): Promise<void> {
@@ -206,9 +209,7 @@ async function burst(): Promise<void> {
         seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
         status: tally(answers.map((a) => a.status)),
         latency_ms: percentiles(answers.map((a) => a.ms)),
-        peak_tree_rss_mb: mb(stopRss()),
-        healthcheck_worst_ms: Math.round(stopHealth()),
-        loadavg: loadavg().map((l) => Number(l.toFixed(1))),
+        ...serverFigures(stopRss, stopHealth),
       }),
     );
   } finally {

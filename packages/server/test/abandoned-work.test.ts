@@ -84,9 +84,9 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
       expect(r.status, `${name}: ${r.text}`).toBe(200);
       expect(r.body.length).toBeGreaterThan(0);
     }
-    // Every small document was answered by the lane's process while the big one still ran.
+    // Every small document was answered while the big one still held the only general process.
     expect(bigAnswered).toBe(false);
-    expect(t.server.pool.pids).toHaveLength(2);
+    expect(t.server.pool.pids).toContain(general);
     ac.abort();
     await bigRequest;
   }, 180_000);

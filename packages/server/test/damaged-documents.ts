@@ -1,4 +1,4 @@
-import { crc32 } from 'node:zlib';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
 
 /** A ZIP archive of stored (uncompressed) entries, written by hand so that tests can damage it. */
 export function storedZip(entries: ReadonlyArray<[string, string | Uint8Array]>): Buffer {
@@ -87,4 +87,21 @@ export function passwordPdf(): Buffer {
   pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
   pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R /Encrypt 4 0 R /ID [<${hex32(7).slice(0, 32)}> <${hex32(7).slice(0, 32)}>] >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(pdf, 'latin1');
+}
+
+/**
+ * A valid gzip file (one member) that inflates to `mib` MiB of zeros, in about 1 KB per MiB: a
+ * deflate segment of 1 MiB of zeros ended by a full flush does not refer back, so it is repeated.
+ */
+export function gzipBomb(mib: number): Buffer {
+  const zeros = Buffer.alloc(2 ** 20);
+  const segment = deflateRawSync(zeros, { finishFlush: constants.Z_FULL_FLUSH });
+  let crc = 0;
+  for (let i = 0; i < mib; i++) crc = crc32(zeros, crc);
+  const trailer = Buffer.alloc(8);
+  trailer.writeUInt32LE(crc >>> 0, 0);
+  trailer.writeUInt32LE((mib * 2 ** 20) >>> 0, 4);
+  const header = Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff]);
+  // 0x03 0x00: an empty final block with fixed codes ends the deflate stream.
+  return Buffer.concat([header, ...Array<Buffer>(mib).fill(segment), Buffer.from([3, 0]), trailer]);
 }

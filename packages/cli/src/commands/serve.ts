@@ -76,7 +76,7 @@ export interface ServeHandle {
  * [--vlm-provider P [--vlm-model M] [--vlm-base-url U]] [--max-upload-mb N] [--max-queued-documents N]
  * [--max-queued-mb N] [--retry-after S] [--headers-timeout S] [--body-timeout S] [--request-timeout S]
  * [--small-document-mb MB] [--small-lane-processes N] [--max-documents-per-process N] [--idle-recycle S]
- * [--partition-deadline S]`: starts the REST service and keeps it
+ * [--partition-deadline S] [--no-background-priority]`: starts the REST service and keeps it
  * running until SIGINT or SIGTERM. The banner goes to stderr; stdout carries the JSON request log.
  * API keys are never printed.
  */

@@ -1,10 +1,16 @@
-import semver from 'semver';
+import { createRequire } from 'node:module';
 import { CORE_ERROR_CODES, quarryError, type ErrorCode } from '../errors.js';
 import { CORE_PROBLEM_CODES, PROBLEM_CODE_PATTERN } from '../workflow/problems.js';
 import { ENGINE_VERSION } from '../version.js';
 import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition, type WorkflowTemplate } from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
+
+// semver (CommonJS) is required with the first plugin, not with @quarry/core, and only the two
+// functions used: 20 files where its index loads 47.
+const require = createRequire(import.meta.url);
+let semverLib: { validRange: typeof import('semver/ranges/valid.js'); satisfies: typeof import('semver/functions/satisfies.js') } | undefined;
+const semver = () => (semverLib ??= { validRange: require('semver/ranges/valid.js'), satisfies: require('semver/functions/satisfies.js') });
 
 /** Who owns core's own error and problem codes in {@link Registry.errorCodes} and {@link Registry.problemCodes}. */
 export const CORE_OWNER = '@quarry/core';
@@ -45,10 +51,10 @@ export class Registry {
     if (this.frozen) throw quarryError('ENGINE_FROZEN', `plugin "${String(plugin?.name)}" cannot be registered: the engine already built a workflow; call use() before build()`);
     if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw quarryError('INVALID_PLUGIN', 'plugin must have a non-empty "name"');
     if (this.plugins.has(plugin.name)) throw quarryError('DUPLICATE_PLUGIN', `plugin "${plugin.name}" is already registered`);
-    if (typeof plugin.engine !== 'string' || !semver.validRange(plugin.engine)) {
+    if (typeof plugin.engine !== 'string' || !semver().validRange(plugin.engine)) {
       throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}" must declare "engine" as a semver range, got ${JSON.stringify(plugin.engine)}`);
     }
-    if (!semver.satisfies(ENGINE_VERSION, plugin.engine, { includePrerelease: true })) {
+    if (!semver().satisfies(ENGINE_VERSION, plugin.engine, { includePrerelease: true })) {
       throw quarryError('INCOMPATIBLE_PLUGIN', `plugin "${plugin.name}" supports engine ${plugin.engine}, but this engine is ${ENGINE_VERSION}`);
     }
     const seen = new Set<string>();

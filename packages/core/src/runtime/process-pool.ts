@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
+import { toBackground } from './background-priority.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
@@ -56,8 +57,16 @@ export interface ProcessPoolOptions {
    * most `maxCost` (the `cost` given to {@link ProcessPool.run}). While big tasks hold every other
    * process, small ones start there instead of waiting behind them. They start on demand and end
    * when idle like the others. Default: no lane, one first-come first-served queue.
+   *
+   * A lane task that has worked `handoffMs` (default 2000; 0: never) was small in cost but not in
+   * work (an image to OCR, say): a fresh lane process may start beside it (at most `processes` such
+   * hand-offs at a time), and its process is ended after that task. Work is the process's CPU time
+   * where `/proc` tells it (a loaded machine stretches wall time, not work), else wall time.
+   * With `background`, the other processes and a handed-off one run at background CPU priority
+   * (10 nicer than the caller on Linux), so that under contention the lane and the caller (a server's
+   * event loop) get the cores first.
    */
-  smallLane?: { maxCost: number; processes?: number };
+  smallLane?: { maxCost: number; processes?: number; handoffMs?: number; background?: boolean };
 }
 
 /** Per-task options of {@link ProcessPool.run}. */
@@ -72,7 +81,10 @@ const DEFAULT_MEMORY_LIMIT_MB = 4096;
 const DEFAULT_ABORT_GRACE_MS = 1000;
 const DEFAULT_MAX_TASKS_PER_PROCESS = 100;
 const DEFAULT_IDLE_TIMEOUT_MS = 30_000;
+const DEFAULT_HANDOFF_MS = 2000;
 const MEMORY_CHECK_MS = 100;
+// Linux reports CPU time in clock ticks of 1/100 s (USER_HZ) on every common architecture.
+const CLOCK_TICKS_PER_S = 100;
 const STDERR_TAIL_CHARS = 4096;
 const PAGE_BYTES = 4096;
 // What V8 prints when a heap limit is reached, before it aborts the process.
@@ -98,6 +110,17 @@ function abortError(signal: AbortSignal): QuarryError {
   const reason: unknown = signal.reason;
   if (reason instanceof QuarryError) return reason;
   return new QuarryError('JOB_ABORTED', `the task was aborted${reason === undefined ? '' : `: ${errorMessage(reason)}`}`);
+}
+
+/** CPU seconds (user + system) a process has used, or undefined where `/proc` cannot tell. */
+function cpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resident set size of a process in MB, or undefined where `/proc` cannot tell. */
@@ -139,6 +162,8 @@ interface Slot<T, R> {
   owner?: SlotOwner<T, R>;
   /** Which tasks it takes. */
   lane: Lane;
+  /** A lane process whose task outran the hand-off time: no longer counted in the lane, ended after the task. */
+  handedOff?: boolean;
   /** Tasks it has finished. */
   tasks: number;
   /** Ends it once it has been idle long enough. */
@@ -147,9 +172,13 @@ interface Slot<T, R> {
     id: number;
     pending: Pending<T, R>;
     timer?: NodeJS.Timeout;
-    memory?: NodeJS.Timeout;
+    /** Watches the process's memory and, in the lane, its work. */
+    watch?: NodeJS.Timeout;
     /** Set when the task was withdrawn: the process was told to stop and is killed when this fires. */
     grace?: NodeJS.Timeout;
+    /** CPU seconds of the process when the task started (a lane task's work is counted from here). */
+    cpuAtStart?: number;
+    startedAt: number;
   };
 }
 
@@ -242,7 +271,7 @@ function release<T, R>(slot: Slot<T, R>): void {
  * ```
  */
 export class ProcessPool<T, R> {
-  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb' | 'smallLane'>> & { name: string; heapLimitMb: number | undefined; laneProcesses: number };
+  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb' | 'smallLane'>> & { name: string; heapLimitMb: number | undefined; laneProcesses: number; handoffMs: number; background: boolean };
   private readonly slots: Array<Slot<T, R>> = [];
   /** Processes ended for recycling that have not exited yet. */
   private readonly retiring = new Set<Slot<T, R>>();
@@ -284,6 +313,8 @@ export class ProcessPool<T, R> {
       maxTasksPerProcess: options.maxTasksPerProcess ?? DEFAULT_MAX_TASKS_PER_PROCESS,
       idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       laneProcesses: options.smallLane ? Math.max(0, Math.floor(options.smallLane.processes ?? 1)) : 0,
+      handoffMs: options.smallLane?.handoffMs ?? DEFAULT_HANDOFF_MS,
+      background: options.smallLane?.background ?? false,
     };
     this.queue = new LaneQueue(this.options.laneProcesses > 0 ? options.smallLane?.maxCost : undefined);
   }
@@ -354,14 +385,14 @@ export class ProcessPool<T, R> {
   /** An idle process of `lane` (started if the lane has room) when a queued task may run there. */
   private freeSlot(lane: Lane): Slot<T, R> | undefined {
     if (!this.queue.hasWork(lane)) return undefined;
-    const idle = this.slots.find((s) => s.lane === lane && !s.running);
+    const idle = this.slots.find((s) => s.lane === lane && !s.running && !s.handedOff);
     if (idle) return idle;
     const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
     return this.count(lane) < room ? this.spawn(lane) : undefined;
   }
 
   private count(lane: Lane): number {
-    return this.slots.filter((s) => s.lane === lane).length;
+    return this.slots.filter((s) => s.lane === lane && !s.handedOff).length;
   }
 
   private spawn(lane: Lane): Slot<T, R> {
@@ -373,12 +404,13 @@ export class ProcessPool<T, R> {
     slot.owner = this.events;
     slot.lane = lane;
     this.slots.push(slot);
+    if (lane === 'general' && this.options.laneProcesses > 0 && this.options.background) toBackground(slot.child.pid);
     return slot;
   }
 
   private start(slot: Slot<T, R>, pending: Pending<T, R>): void {
     const id = this.nextId++;
-    const running: NonNullable<Slot<T, R>['running']> = { id, pending };
+    const running: NonNullable<Slot<T, R>['running']> = { id, pending, startedAt: performance.now() };
     clearTimeout(slot.idle);
     slot.running = running;
     const { memoryLimitMb, name } = this.options;
@@ -392,15 +424,32 @@ export class ProcessPool<T, R> {
     }
     hold(slot);
     if (slot.ready) this.armTimer(slot);
-    if (memoryLimitMb > 0 && slot.child.pid !== undefined) {
+    const handoff = slot.lane === 'small' && this.options.handoffMs > 0;
+    if ((memoryLimitMb > 0 || handoff) && slot.child.pid !== undefined) {
       const pid = slot.child.pid;
-      running.memory = setInterval(() => {
-        const mb = residentMb(pid);
+      running.cpuAtStart = handoff ? cpuSeconds(pid) : undefined;
+      running.watch = setInterval(() => {
+        const mb = memoryLimitMb > 0 ? residentMb(pid) : undefined;
         if (mb !== undefined && mb > memoryLimitMb) {
           this.kill(slot, new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process went over its memory limit of ${memoryLimitMb} MB`, { details: { memory_limit_mb: memoryLimitMb } }));
-        }
+        } else if (handoff && !slot.handedOff && this.workedMs(pid, running) >= this.options.handoffMs) this.handOff(slot);
       }, MEMORY_CHECK_MS);
     }
+  }
+
+  /** How long a task has worked: its process's CPU time since the start where known, else wall time. */
+  private workedMs(pid: number, running: NonNullable<Slot<T, R>['running']>): number {
+    const now = running.cpuAtStart === undefined ? undefined : cpuSeconds(pid);
+    return now === undefined || running.cpuAtStart === undefined ? performance.now() - running.startedAt : (now - running.cpuAtStart) * 1000;
+  }
+
+  /** A lane task outran the hand-off time: its process leaves the lane (room permitting) for a fresh one. */
+  private handOff(slot: Slot<T, R>): void {
+    const handedOff = this.slots.filter((s) => s.handedOff).length;
+    if (!slot.running || handedOff >= this.options.laneProcesses) return;
+    slot.handedOff = true;
+    if (this.options.background) toBackground(slot.child.pid);
+    this.dispatch();
   }
 
   private onReady(slot: Slot<T, R>): void {
@@ -436,7 +485,7 @@ export class ProcessPool<T, R> {
   /** After a task: a process that has run its share is replaced; another is ended once idle long enough. */
   private recycleOrKeep(slot: Slot<T, R>): void {
     const { maxTasksPerProcess, idleTimeoutMs } = this.options;
-    if (maxTasksPerProcess > 0 && slot.tasks >= maxTasksPerProcess) this.retire(slot);
+    if (slot.handedOff || (maxTasksPerProcess > 0 && slot.tasks >= maxTasksPerProcess)) this.retire(slot);
     else if (idleTimeoutMs > 0) slot.idle = setTimeout(() => this.retire(slot), idleTimeoutMs).unref();
   }
 
@@ -528,7 +577,7 @@ export class ProcessPool<T, R> {
     if (!running) return;
     clearTimeout(running.timer);
     clearTimeout(running.grace);
-    clearInterval(running.memory);
+    clearInterval(running.watch);
     slot.running = undefined;
     release(slot);
   }

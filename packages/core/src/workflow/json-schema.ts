@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { JsonSchema } from '../plugin/settings.js';
 import { workflowBodySchemas, type ListingRegistryView } from './workflow-body.js';
+import { zod } from './zod-lib.js';
 
 /**
  * JSON Schema (draft-07, compiles with ajv) of the workflow create body, or of the update body with
@@ -16,5 +16,5 @@ import { workflowBodySchemas, type ListingRegistryView } from './workflow-body.j
  */
 export function workflowJsonSchema(registry: ListingRegistryView, mode: 'create' | 'update' = 'create'): JsonSchema {
   const schemas = workflowBodySchemas(registry);
-  return z.toJSONSchema(mode === 'create' ? schemas.create : schemas.update, { io: 'input', target: 'draft-07' }) as JsonSchema;
+  return zod().toJSONSchema(mode === 'create' ? schemas.create : schemas.update, { io: 'input', target: 'draft-07' }) as JsonSchema;
 }

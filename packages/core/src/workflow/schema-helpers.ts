@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ProblemCode } from './problems.js';
+import { zod } from './zod-lib.js';
 
 /** Renders a value for a message: strings quoted, objects by kind. */
 export function describeValue(v: unknown): string {
@@ -18,7 +19,7 @@ export function quoteList(values: readonly string[]): string {
 
 /** An enum whose error says which values are allowed and what was given. */
 export function oneOf<const T extends readonly [string, ...string[]]>(values: T, what: string) {
-  return z.enum(values, { error: (iss) => `${what} must be one of ${quoteList(values)}; got ${describeValue(iss.input)}` });
+  return zod().enum(values, { error: (iss) => `${what} must be one of ${quoteList(values)}; got ${describeValue(iss.input)}` });
 }
 
 /**
@@ -27,7 +28,7 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T,
  */
 export function strictSettings<const S extends z.ZodRawShape>(label: string, shape: S) {
   const allowed = Object.keys(shape);
-  return z.strictObject(shape, {
+  return zod().strictObject(shape, {
     error: (iss) => {
       if (iss.code === 'unrecognized_keys') {
         return `unknown setting${iss.keys.length > 1 ? 's' : ''} ${quoteList(iss.keys)} for ${label}; allowed: ${allowed.length ? allowed.join(', ') : '(none)'}`;
@@ -58,6 +59,6 @@ export function isInt(v: unknown): v is number {
 
 /** An optional integer setting ("default none": absent or null) with a JSON Schema bound for tooling. */
 export function optionalInt(description: string, minimum?: number) {
-  const base = z.number().int();
+  const base = zod().number().int();
   return (minimum === undefined ? base : base.meta({ minimum })).nullish().describe(description);
 }

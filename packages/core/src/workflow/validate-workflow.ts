@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { parseSettings } from '../plugin/settings.js';
 import { NODE_TYPES, type NodeDefinition, type NodeType } from '../plugin/types.js';
 import type { NodeView } from './node-view.js';
@@ -6,7 +5,8 @@ import { dedupeProblems, toProblem, type BodyPath, type PathProblem, type Proble
 import type { WorkflowRegistryView } from '../plugin/types.js';
 import type { SchedulePhrase } from './schedule.js';
 import { asRecord, describeValue } from './schema-helpers.js';
-import { NODE_FIELDS, WORKFLOW_FIELDS, createFields, nodeTypeField, nonEmpty, normalizeWorkflowType, updateFields, withoutNulls, type WorkflowType } from './workflow-fields.js';
+import { NODE_FIELDS, createFields, nodeTypeField, nonEmpty, normalizeWorkflowType, updateFields, withoutNulls, workflowFields, type WorkflowType } from './workflow-fields.js';
+import { lazySchema, zod } from './zod-lib.js';
 import { workflowRuleProblems } from './workflow-rules.js';
 import { zodIssuesToProblems, type UnknownKeyHandler } from './zod-problems.js';
 import { isZodSchema, settingKeysOf } from './setting-keys.js';
@@ -53,19 +53,21 @@ export type ValidWorkflowUpdate = { [K in keyof ValidWorkflow]?: ValidWorkflow[K
 /** Result of {@link validateWorkflow}: the parsed body, or every problem found. */
 export type WorkflowValidation<T = ValidWorkflow> = { valid: true; value: T; problems: [] } | { valid: false; problems: Problem[] };
 
-const createShell = z.strictObject(createFields(z.array(z.unknown())));
-const updateShell = z.strictObject(updateFields(z.array(z.unknown())));
+const createShell = lazySchema(() => zod().strictObject(createFields(zod().array(zod().unknown()))));
+const updateShell = lazySchema(() => zod().strictObject(updateFields(zod().array(zod().unknown()))));
 
-const nodeEnvelope = z.strictObject({
-  id: nonEmpty('node id').optional(),
-  name: nonEmpty('node name'),
-  type: nodeTypeField,
-  subtype: nonEmpty('node subtype'),
-  settings: z.record(z.string(), z.unknown(), { error: (iss) => `node settings must be an object; got ${describeValue(iss.input)}` }).nullish(),
-});
+const nodeEnvelope = lazySchema(() =>
+  zod().strictObject({
+    id: nonEmpty('node id').optional(),
+    name: nonEmpty('node name'),
+    type: nodeTypeField(),
+    subtype: nonEmpty('node subtype'),
+    settings: zod().record(zod().string(), zod().unknown(), { error: (iss) => `node settings must be an object; got ${describeValue(iss.input)}` }).nullish(),
+  }),
+);
 
 const topUnknownKey: UnknownKeyHandler = (key, parent) =>
-  parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown field ${JSON.stringify(key)}; workflow fields are ${WORKFLOW_FIELDS.join(', ')}` };
+  parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown field ${JSON.stringify(key)}; workflow fields are ${workflowFields().join(', ')}` };
 
 const nodeUnknownKey: UnknownKeyHandler = (key, parent) =>
   parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown node field ${JSON.stringify(key)}; a node has ${NODE_FIELDS.join(', ')}` };
@@ -130,7 +132,7 @@ function validateNode(raw: unknown, index: number, registry: WorkflowRegistryVie
   }
   const node = raw as Record<string, unknown>;
   const problems: PathProblem[] = [];
-  const envelope = nodeEnvelope.safeParse(node, { reportInput: true });
+  const envelope = nodeEnvelope().safeParse(node, { reportInput: true });
   if (!envelope.success) problems.push(...zodIssuesToProblems(envelope.error.issues, { base, input: node, noun: 'node field', unknownKey: nodeUnknownKey }));
 
   const type = (NODE_TYPES as readonly unknown[]).includes(node.type) ? (node.type as NodeType) : undefined;
@@ -195,7 +197,7 @@ export function validateWorkflow(body: unknown, options: ValidateWorkflowOptions
   const raw = body as Record<string, unknown>;
   const problems: PathProblem[] = [];
 
-  const shell = (mode === 'create' ? createShell : updateShell).safeParse(raw, { reportInput: true });
+  const shell = (mode === 'create' ? createShell() : updateShell()).safeParse(raw, { reportInput: true });
   if (!shell.success) problems.push(...zodIssuesToProblems(shell.error.issues, { base: [], input: raw, noun: 'field', unknownKey: topUnknownKey }));
 
   const nodes = Array.isArray(raw.workflow_nodes) ? raw.workflow_nodes.map((n, i) => validateNode(n, i, options.registry)) : undefined;

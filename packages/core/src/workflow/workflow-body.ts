@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { parseSettings } from '../plugin/settings.js';
 import { NODE_TYPES, type NodeDefinition } from '../plugin/types.js';
 import type { NodeView } from './node-view.js';
@@ -7,6 +7,7 @@ import { addCodedIssue } from './schema-helpers.js';
 import { isZodSchema } from './setting-keys.js';
 import { createFields, nonEmpty, updateFields, withoutNulls } from './workflow-fields.js';
 import { workflowRuleProblems, type WorkflowView } from './workflow-rules.js';
+import { zod } from './zod-lib.js';
 
 /** A registry that lists its node subtypes (the core `Registry` is one). */
 export type ListingRegistryView = WorkflowRegistryView & Required<Pick<WorkflowRegistryView, 'nodeSubtypes'>>;
@@ -14,11 +15,11 @@ export type ListingRegistryView = WorkflowRegistryView & Required<Pick<WorkflowR
 function nodeObject(def: NodeDefinition<unknown>) {
   const spellings = [def.subtype, ...(def.aliases ?? [])] as [string, ...string[]];
   const settings = isZodSchema(def.settings) ? def.settings : jsonSchemaSettings(def);
-  return z.strictObject({
+  return zod().strictObject({
     id: nonEmpty('node id').optional().describe('node id (present in responses)'),
     name: nonEmpty('node name').describe('node label'),
-    type: z.literal(def.type),
-    subtype: spellings.length > 1 ? z.enum(spellings).transform(() => def.subtype) : z.literal(def.subtype),
+    type: zod().literal(def.type),
+    subtype: spellings.length > 1 ? zod().enum(spellings).transform(() => def.subtype) : zod().literal(def.subtype),
     // prefault (not default) so an omitted settings object is still parsed: required settings are reported.
     settings: settings.prefault({}),
   });
@@ -26,7 +27,7 @@ function nodeObject(def: NodeDefinition<unknown>) {
 
 /** Settings of a node configured by JSON Schema: any object here, checked by the node's schema. */
 function jsonSchemaSettings(def: NodeDefinition<unknown>) {
-  return z.record(z.string(), z.unknown()).superRefine((v, ctx) => {
+  return zod().record(zod().string(), zod().unknown()).superRefine((v, ctx) => {
     const r = parseSettings(def.settings, v);
     if (!r.ok) for (const p of r.problems) ctx.addIssue({ code: 'custom', message: `${p.path || 'settings'}: ${p.message}`, params: { code: 'settings.invalid' } });
   });
@@ -38,11 +39,11 @@ function workflowNodeSchema(registry: ListingRegistryView) {
     const defs = registry.nodeSubtypes(type).flatMap((s) => registry.findNode(type, s) ?? []);
     if (!defs.length) return [];
     const [first, ...rest] = defs.map(nodeObject);
-    return [z.discriminatedUnion('subtype', [first!, ...rest])];
+    return [zod().discriminatedUnion('subtype', [first!, ...rest])];
   });
-  if (!byType.length) return z.never({ error: 'no node is registered' });
+  if (!byType.length) return zod().never({ error: 'no node is registered' });
   const [first, ...rest] = byType;
-  return z.discriminatedUnion('type', [first!, ...rest], {
+  return zod().discriminatedUnion('type', [first!, ...rest], {
     error: (iss) => (iss.code === 'invalid_union' ? 'a node needs type partition|prompter|chunk|embed and a registered subtype of that type' : undefined),
   });
 }
@@ -83,13 +84,13 @@ function ruleRefinement(mode: 'create' | 'update', registry: WorkflowRegistryVie
  */
 export function workflowBodySchemas(registry: ListingRegistryView) {
   const node = workflowNodeSchema(registry);
-  const create = z
-    .strictObject(createFields(z.array(node)))
+  const create = zod()
+    .strictObject(createFields(zod().array(node)))
     .superRefine(ruleRefinement('create', registry))
     .transform(withoutNulls)
     .meta({ title: 'Workflow create body', description: 'POST /workflows' });
-  const update = z
-    .strictObject(updateFields(z.array(node)))
+  const update = zod()
+    .strictObject(updateFields(zod().array(node)))
     .superRefine(ruleRefinement('update', registry))
     .transform(withoutNulls)
     .meta({ title: 'Workflow update body', description: 'PUT /workflows/{workflow_id}' });

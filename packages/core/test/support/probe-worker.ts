@@ -10,13 +10,22 @@ import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
  * signal, "uncaught" throws outside the task, "rejection" leaves a promise rejection unhandled,
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
  * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
- * "wait" works in steps of 10 ms until its signal aborts, then throws its reason.
+ * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "spin" does the
+ * same burning CPU.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
  * second and a half, then answer or exit.
  */
 const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number }> = async (task, signal) => {
   if (task.word === 'wait') {
     while (!signal.aborted) await sleep(10);
+    throw signal.reason;
+  }
+  if (task.word === 'spin') {
+    while (!signal.aborted) {
+      const until = performance.now() + 10;
+      while (performance.now() < until);
+      await new Promise((resume) => setImmediate(resume));
+    }
     throw signal.reason;
   }
   if (task.word === 'heap') return { word: 'HEAP', pid: process.pid, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };

@@ -1,6 +1,5 @@
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { glob } from 'tinyglobby';
 
 /** A document given as bytes, with the file name that tells its type and goes into `metadata.filename`. */
 export interface NamedBytes {
@@ -64,6 +63,8 @@ const anywhere = (pattern: string): string => (pattern.includes('/') ? pattern.r
 async function folderFiles(folder: string, options: FolderOptions): Promise<string[]> {
   const include = options.include?.length ? options.include.map(anywhere) : ['**/*'];
   const exclude = (options.exclude ?? []).flatMap((p) => [anywhere(p), `${anywhere(p)}/**`]);
+  // tinyglobby loads with the first folder: files and bytes never need it.
+  const { glob } = await import('tinyglobby');
   const found = await glob(include, { cwd: folder, ignore: exclude, dot: false, onlyFiles: true });
   // tinyglobby gives relative POSIX paths in walk order: sorted, a folder reads the same every time.
   return found

@@ -10,7 +10,6 @@ import type { Element, ElementMetadata } from '@quarry/core';
 import { INSPECTION_CSS, INSPECTION_SCRIPT } from './inspection-assets.js';
 import type { PageImage } from './page-images.js';
 import { htmlReportPage, scriptJson } from './report-page.js';
-import { safeTableHtml } from './table-markup.js';
 import { elementTypeColor } from './type-colors.js';
 
 /** Options of {@link renderInspection}. */
@@ -133,6 +132,8 @@ function renderSheet(sheet: Sheet, boxes: string[]): string {
  */
 export async function renderInspection(elements: readonly Element[], documentBytes?: Uint8Array, options: InspectionOptions = {}): Promise<string> {
   const filename = options.filename ?? 'document';
+  // htmlparser2 loads with the first inspection, not with @quarry/nodes.
+  const { safeTableHtml } = await import('./table-markup.js');
   const maxPages = Math.max(1, Math.floor(options.maxPages ?? INSPECTION_MAX_PAGES));
   const boxes = elements.map((e) => boxOf(e.metadata));
   const withBoxes = boxes.filter((b) => b !== undefined).length;

@@ -1,6 +1,6 @@
 // The core entry: the package's main one adds Node stream and file readers, and their modules.
-import { fileTypeFromBuffer } from 'file-type/core';
 import { errorMessage, quarryError } from '@quarry/core/errors';
+import { EXTENSION_MIME_TYPES, canonicalMimeType } from './formats/index.js';
 
 /** A detected document type: its canonical MIME type and the file name's lower-case extension. */
 export interface DetectedFileType {
@@ -10,81 +10,7 @@ export interface DetectedFileType {
   extension: string;
 }
 
-/** Canonical MIME type per extension (the reference's `FileType` table). */
-export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = {
-  '.pdf': 'application/pdf',
-  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  '.doc': 'application/msword',
-  '.pptx': 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
-  '.ppt': 'application/vnd.ms-powerpoint',
-  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  '.xls': 'application/vnd.ms-excel',
-  '.msg': 'application/vnd.ms-outlook',
-  '.odt': 'application/vnd.oasis.opendocument.text',
-  '.epub': 'application/epub',
-  '.rtf': 'text/rtf',
-  '.eml': 'message/rfc822',
-  '.p7s': 'message/rfc822',
-  '.html': 'text/html',
-  '.htm': 'text/html',
-  '.xhtml': 'text/html',
-  '.xml': 'application/xml',
-  '.json': 'application/json',
-  '.ndjson': 'application/x-ndjson',
-  '.jsonl': 'application/x-ndjson',
-  '.xlsm': 'application/vnd.ms-excel.sheet.macroEnabled.12',
-  '.md': 'text/markdown',
-  '.markdown': 'text/markdown',
-  '.rst': 'text/x-rst',
-  '.org': 'text/org',
-  '.csv': 'text/csv',
-  '.tsv': 'text/tsv',
-  '.tab': 'text/tsv',
-  '.png': 'image/png',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.tif': 'image/tiff',
-  '.tiff': 'image/tiff',
-  '.bmp': 'image/bmp',
-  '.heic': 'image/heic',
-  '.zip': 'application/zip',
-  ...Object.fromEntries(
-    ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'].map((e) => [e, 'text/plain']),
-  ),
-};
-
-/** Other names of a MIME type, mapped to the canonical one. */
-export const MIME_TYPE_ALIASES: Readonly<Record<string, string>> = {
-  'application/csv': 'text/csv',
-  'application/x-csv': 'text/csv',
-  'text/comma-separated-values': 'text/csv',
-  'text/x-comma-separated-values': 'text/csv',
-  'text/x-csv': 'text/csv',
-  'text/tab-separated-values': 'text/tsv',
-  'text/x-markdown': 'text/markdown',
-  'text/xml': 'application/xml',
-  'application/rtf': 'text/rtf',
-  'application/epub+zip': 'application/epub',
-  'image/jpg': 'image/jpeg',
-  'text/yaml': 'text/plain',
-  'text/x-yaml': 'text/plain',
-  'application/yaml': 'text/plain',
-  'application/x-yaml': 'text/plain',
-  'application/x-ole-storage': 'application/vnd.ms-outlook',
-  'application/jsonl': 'application/x-ndjson',
-};
-
-/** The canonical form of a MIME type (`text/x-markdown` -> `text/markdown`), parameters dropped. */
-export function canonicalMimeType(mime: string): string {
-  const m = mime.split(';')[0]!.trim().toLowerCase();
-  return MIME_TYPE_ALIASES[m] ?? m;
-}
-
-/** Every MIME type that names the same type as `mime` (its canonical form first). */
-export function mimeTypeVariants(mime: string): string[] {
-  const canonical = canonicalMimeType(mime);
-  return [canonical, ...Object.keys(MIME_TYPE_ALIASES).filter((a) => MIME_TYPE_ALIASES[a] === canonical)];
-}
+export { EXTENSION_MIME_TYPES, MIME_TYPE_ALIASES, canonicalMimeType } from './formats/index.js';
 
 /** Lower-case extension of a file name, with the dot; `''` when there is none. */
 export function fileExtension(filename: string): string {
@@ -131,6 +57,7 @@ export async function detectFileType(bytes: Uint8Array, filename: string): Promi
     return { mime, extension };
   }
 
+  if (isSignedData(bytes)) return { mime: 'message/rfc822', extension };
   if (!looksLikeText(bytes)) {
     const byExt = EXTENSION_MIME_TYPES[extension];
     const label = byExt ? `${byExt} by its extension, but its content is binary` : 'application/octet-stream';
@@ -147,6 +74,8 @@ export async function detectFileType(bytes: Uint8Array, filename: string): Promi
  * decides, so that the format's partitioner reports the damage; without one it is FILE_UNREADABLE.
  */
 async function sniffMagic(bytes: Uint8Array, filename: string, extension: string): Promise<{ mime: string } | undefined> {
+  // Loaded with the first document (strtok3 and its tokenizers come with it), not with @quarry/nodes.
+  const { fileTypeFromBuffer } = await import('file-type/core');
   try {
     return await fileTypeFromBuffer(bytes);
   } catch (e) {
@@ -154,6 +83,20 @@ async function sniffMagic(bytes: Uint8Array, filename: string, extension: string
     if (byExt && byExt !== 'text/plain') return { mime: byExt };
     throw quarryError('FILE_UNREADABLE', `${filename}: damaged content, its type cannot be detected (${errorMessage(e)})`, { cause: e, details: { filename } });
   }
+}
+
+const SIGNED_DATA_OID = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02];
+
+/**
+ * True for a CMS SignedData structure in DER (an S/MIME message saved as a binary `.p7s`): a
+ * SEQUENCE, then the OID 1.2.840.113549.1.7.2. file-type names no such type; the e-mail
+ * partitioner unwraps it.
+ */
+export function isSignedData(bytes: Uint8Array): boolean {
+  if (bytes[0] !== 0x30) return false;
+  const lengthBytes = bytes[1]! & 0x80 ? (bytes[1]! & 0x7f) : 0;
+  const at = 2 + lengthBytes;
+  return SIGNED_DATA_OID.every((b, k) => bytes[at + k] === b);
 }
 
 function sniffTextType(text: string, extension: string): string {

@@ -43,8 +43,18 @@ export interface PartitionPoolOptions {
    * holding every other process (default 2 MiB).
    */
   smallDocumentBytes?: number;
-  /** Processes kept for small documents, started on demand beyond `size` (default 1; 0: one first-come first-served queue). */
+  /**
+   * Processes kept for small documents, started on demand beyond `size` (default 1; 0: one
+   * first-come first-served queue). A lane document that has worked 2 s of CPU (a small scan to OCR)
+   * hands the lane to a fresh process and its own process ends after it.
+   */
   smallLaneProcesses?: number;
+  /**
+   * The `size` processes (big documents) and handed-off lane ones run at background CPU priority,
+   * 10 nicer than this process on Linux, so that on contended cores this process (a server's event
+   * loop) and the small lane come first (default false; `quarry serve` turns it on).
+   */
+  backgroundPriority?: boolean;
   /** A process is replaced after this many documents, returning the memory its parsers kept (default 100; 0: never). */
   maxDocumentsPerProcess?: number;
   /** A process idle this long after partitioning is ended, and replaced by a fresh one in a warmed pool (default 30 000 ms; 0: never). */
@@ -119,7 +129,7 @@ export class PartitionPool {
       ...(options.maxDocumentsPerProcess === undefined ? {} : { maxTasksPerProcess: options.maxDocumentsPerProcess }),
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
       ...(options.abortGraceMs === undefined ? {} : { abortGraceMs: options.abortGraceMs }),
-      smallLane: { maxCost: options.smallDocumentBytes ?? DEFAULT_SMALL_DOCUMENT_BYTES, processes: options.smallLaneProcesses ?? 1 },
+      smallLane: { maxCost: options.smallDocumentBytes ?? DEFAULT_SMALL_DOCUMENT_BYTES, processes: options.smallLaneProcesses ?? 1, background: options.backgroundPriority ?? false },
     });
   }
 

@@ -1,7 +1,7 @@
 import type { ElementType, WorkflowNodeRef } from '@quarry/core';
 import { partitionVariant, type PartitionVariant } from '../partition/partition-variant.js';
 import { parsePrompterSubtype } from './prompter-tasks.js';
-import { blockTypes } from '../partition/formats/pdf/hi-res.js';
+import { blockTypes } from '../partition/block-types.js';
 
 /** The partitioner variants. */
 export type PartitionerVariant = PartitionVariant;

@@ -392,9 +392,7 @@ describe('hostile DOCX files', () => {
 
 describe('hostileFiles', () => {
   it('lists every generator once, by the name its file carries, deterministically', () => {
-    const started = performance.now();
     const files = hostileFiles();
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(files.map((f) => f.name)).toEqual(Object.keys(HOSTILE_GENERATORS));
     for (const f of files) expect(f.name).toMatch(/\.(png|jpg|eml|pdf|docx|xlsx|tiff|gif|webp|bmp)$/);
     const again = hostileFiles();

@@ -58,15 +58,37 @@ describe('lean import graphs of quarry partition', () => {
     });
   }
 
+  // `import('@quarry/nodes')` and `import('@quarry/core')` load what their exports need at once;
+  // engines, OCR, type sniffing, globbing and semver load with their first use.
+  it('the nodes index loads neither hi_res (OCR, pdf.js) nor file-type, tinyglobby or semver', () => {
+    const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/index.ts'));
+    const heavy = ['partition/formats/pdf/hi-res.ts', 'partition/ocr.ts', 'partition/formats/pdf/pdfjs/render.ts', 'inspect/table-markup.ts'].map((f) => path.join(root, 'packages/nodes/src', f));
+    expect(heavy.filter((f) => loaded.has(f))).toEqual([]);
+    expect(['file-type', 'file-type/core', 'tinyglobby', 'semver', 'rxjs', 'ajv', 'croner'].filter((m) => loaded.has(m))).toEqual([]);
+  });
+
+  it('the PDF partitioner loads hi_res only when a document needs it', () => {
+    const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/partition/formats/pdf/index.ts'));
+    expect([path.join(root, 'packages/nodes/src/partition/formats/pdf/hi-res.ts'), path.join(root, 'packages/nodes/src/partition/ocr.ts')].filter((f) => loaded.has(f))).toEqual([]);
+  });
+
+  // zod loads with the first schema (workflow/zod-lib.ts): a plugin's settings, a workflow to validate.
+  it('the core index loads neither zod, rxjs, ajv, croner nor semver', () => {
+    const loaded = staticallyLoaded(coreIndex);
+    expect(['zod', 'rxjs', 'ajv', 'croner', 'semver'].filter((m) => loaded.has(m))).toEqual([]);
+  });
+
   // What a worker loads before its first document, a text file, is on the way of every
-  // `quarry partition`: file-type's core entry only (its main one adds Node streams), and
-  // franc and iconv-lite when a text needs them.
-  it('the worker module and the text partitioner load file-type/core only, and neither franc nor iconv-lite', () => {
+  // `quarry partition`: file-type's core entry only (its main one adds Node streams), with the
+  // first document; franc and iconv-lite when a text needs them.
+  it('the worker module and the text partitioner load neither file-type nor franc nor iconv-lite at import', () => {
     const loaded = new Set([
       ...staticallyLoaded(path.join(root, 'packages/nodes/src/pool/partition-worker.ts')),
       ...staticallyLoaded(path.join(root, 'packages/nodes/src/partition/formats/text.ts')),
     ]);
-    expect(loaded.has('file-type/core')).toBe(true);
-    expect(['file-type', 'franc-min', 'iconv-lite'].filter((m) => loaded.has(m))).toEqual([]);
+    expect(['file-type', 'file-type/core', 'franc-min', 'iconv-lite'].filter((m) => loaded.has(m))).toEqual([]);
+    // file-type is imported when the first document's type is sniffed: its core entry, without Node streams.
+    const detect = readFileSync(path.join(root, 'packages/nodes/src/partition/detect-filetype.ts'), 'utf8');
+    expect(detect).toContain("await import('file-type/core')");
   });
 });

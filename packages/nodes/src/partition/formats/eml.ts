@@ -1,8 +1,11 @@
 import type { AddressObject, Attachment, EmailAddress, ParsedMail } from 'mailparser';
-import type { Element, ElementMetadata } from '@quarry/core';
-import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
-import { LIMIT_ENV, limitWarning, partitionLimits } from '../limits.js';
-import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
+import type { ElementMetadata } from '@quarry/core';
+import { errorMessage, quarryError } from '@quarry/core/errors';
+import { isSignedData } from '../detect-filetype.js';
+import { EXTENSION_MIME_TYPES, canonicalMimeType } from './index.js';
+import type { FormatPartitioner } from '../types.js';
+import { messageElements, type MessageParts } from './shared/message.js';
+import { SMIME_CONTAINER_TYPES, SMIME_SIGNATURE_TYPES, signedContent } from './shared/smime.js';
 
 const SPECIALS = /[()<>@,:;".[\]\\]/;
 
@@ -45,50 +48,13 @@ export function emailMetadata(mail: ParsedMail): ElementMetadata {
   return meta;
 }
 
-const EXTENSIONS: Readonly<Record<string, string>> = {
-  'text/plain': '.txt',
-  'text/html': '.html',
-  'text/csv': '.csv',
-  'text/markdown': '.md',
-  'application/pdf': '.pdf',
-  'application/json': '.json',
-  'message/rfc822': '.eml',
-  'image/png': '.png',
-  'image/jpeg': '.jpg',
-  'image/tiff': '.tiff',
-};
 
 function attachmentName(att: Attachment, index: number): string {
   if (att.filename) return att.filename;
-  return `attachment-${index + 1}${EXTENSIONS[att.contentType] ?? ''}`;
-}
-
-/**
- * Partitions the message body through the text or HTML partitioner. Body elements belong to the
- * e-mail itself, so the embedded-file markers the nested call adds are removed.
- */
-/** UTF-8 with a byte-order mark, so the nested partitioner decodes it whatever `encoding` says. */
-function utf8WithBom(text: string): Uint8Array {
-  const body = new TextEncoder().encode(text);
-  const out = new Uint8Array(body.length + 3);
-  out.set([0xef, 0xbb, 0xbf]);
-  out.set(body, 3);
-  return out;
-}
-
-async function bodyElements(mail: ParsedMail, options: FormatPartitionOptions): Promise<Element[]> {
-  let elements: Element[] = [];
-  if (mail.text?.trim()) elements = await options.partitionEmbedded(utf8WithBom(mail.text), `${options.filename}.body.txt`);
-  else if (typeof mail.html === 'string' && mail.html.trim()) {
-    elements = await options.partitionEmbedded(utf8WithBom(mail.html), `${options.filename}.body.html`);
-  }
-  for (const el of elements) {
-    delete el.metadata.attached_to_filename;
-    delete el.metadata.filename;
-    delete el.metadata.filetype;
-    delete el.metadata.file_directory;
-  }
-  return elements;
+  // The type's first extension in the formats' table, so that detection knows the attachment.
+  const type = canonicalMimeType(att.contentType);
+  const extension = Object.keys(EXTENSION_MIME_TYPES).find((ext) => EXTENSION_MIME_TYPES[ext] === type);
+  return `attachment-${index + 1}${extension ?? ''}`;
 }
 
 /**
@@ -101,67 +67,58 @@ async function bodyElements(mail: ParsedMail, options: FormatPartitionOptions): 
  * `QUARRY_MAX_EMBEDDING_DEPTH` levels deep (an e-mail attached to an e-mail attached to ...) are
  * left out with a warning on the partition logger.
  *
+ * Signed mail (`.p7s`, S/MIME) reads as the message it signs: a clear-signed one without its
+ * signature attachment, an opaque-signed one (`application/pkcs7-mime`, or the DER structure saved
+ * alone) unwrapped to the enclosed MIME entity. The signature is not verified.
+ *
  * The reference prefers the HTML body by default (`content_source="text/html"`); quarry prefers
  * the text part because mail HTML is mostly layout tables and styling, which partition into worse
  * elements than the sender's own plain-text version.
  */
 export const emlPartitioner: FormatPartitioner = {
   async partition(bytes, options) {
-    const { simpleParser } = await import('mailparser');
-    let mail: ParsedMail;
-    try {
-      mail = await simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-        skipHtmlToText: true,
-        skipTextToHtml: true,
-        skipTextLinks: true,
-        skipImageLinks: true,
-      });
-    } catch (e) {
-      // mailparser's messages describe its own state; the user learns the message's structure is broken.
-      throw quarryError('FILE_UNREADABLE', `${options.filename}: not a readable e-mail message (its MIME structure is damaged)`, {
-        cause: e,
-        details: { filename: options.filename, reason: errorMessage(e) },
-      });
+    // A signed message saved as DER (a binary `.p7s`) is its signed MIME entity.
+    let message = bytes;
+    if (isSignedData(bytes)) {
+      const signed = signedContent(bytes);
+      if (!signed) throw quarryError('FILE_UNREADABLE', `${options.filename}: damaged S/MIME signed data (its DER structure is cut short or malformed)`, { details: { filename: options.filename } });
+      message = signed;
     }
-    const meta = emailMetadata(mail);
-    const out: Element[] = [];
-    for (const el of await bodyElements(mail, options)) {
-      el.metadata = { ...el.metadata, ...meta };
-      out.push(el);
-    }
-    // An e-mail attached to an e-mail attached to ... : attachments past the limit are left out.
-    const tooDeep = (options.embeddingDepth ?? 0) >= partitionLimits().maxEmbeddingDepth;
-    for (const [i, att] of mail.attachments.entries()) {
-      options.signal.throwIfAborted();
-      const name = attachmentName(att, i);
-      if (tooDeep) {
-        options.logger.warn(limitWarning('maxEmbeddingDepth', options.filename, `attachment ${name}, nested ${(options.embeddingDepth ?? 0) + 1} levels deep,`), {
-          filename: options.filename,
-          attachment: name,
-          limit: LIMIT_ENV.maxEmbeddingDepth,
-        });
-        continue;
-      }
-      let elements: Element[];
-      try {
-        elements = await options.partitionEmbedded(new Uint8Array(att.content), name);
-      } catch (e) {
-        if (options.signal.aborted) throw e;
-        if (isQuarryError(e) && (e.code === 'FILETYPE_UNSUPPORTED' || e.code === 'FILE_EMPTY')) {
-          options.logger.debug(`${options.filename}: attachment ${name} skipped: ${e.message}`);
-          continue;
-        }
-        // One unreadable attachment should not lose the message and its other attachments.
-        options.logger.warn(`${options.filename}: attachment ${name} could not be partitioned: ${(e as Error).message}`, {
-          code: isQuarryError(e) ? e.code : undefined,
-        });
-        continue;
-      }
-      for (const el of elements) {
-        if (meta.last_modified) el.metadata.last_modified = meta.last_modified;
-        out.push(el);
-      }
-    }
-    return out;
+    const mail = await parseMail(message, options.filename);
+    return messageElements(await unwrapSigned(mail, options.filename), options);
   },
 };
+
+async function parseMail(bytes: Uint8Array, filename: string): Promise<ParsedMail> {
+  const { simpleParser } = await import('mailparser');
+  try {
+    return await simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+  } catch (e) {
+    // mailparser's messages describe its own state; the user learns the message's structure is broken.
+    throw quarryError('FILE_UNREADABLE', `${filename}: not a readable e-mail message (its MIME structure is damaged)`, {
+      cause: e,
+      details: { filename, reason: errorMessage(e) },
+    });
+  }
+}
+
+/**
+ * The message's parts, S/MIME signing taken off: a clear-signed (`multipart/signed`) message loses
+ * its signature attachment; an opaque-signed one (`application/pkcs7-mime`, signed data) is
+ * replaced by the MIME entity it signs, under the outer message's sender, recipients and subject.
+ */
+async function unwrapSigned(mail: ParsedMail, filename: string, depth = 0): Promise<MessageParts> {
+  const attachments = mail.attachments.filter((att) => !SMIME_SIGNATURE_TYPES.has(att.contentType));
+  const only = attachments.length === 1 && !mail.text?.trim() ? attachments[0]! : undefined;
+  const inner = only && SMIME_CONTAINER_TYPES.has(only.contentType) && depth < 4 ? signedContent(new Uint8Array(only.content)) : undefined;
+  if (inner) {
+    const parts = await unwrapSigned(await parseMail(inner, filename), filename, depth + 1);
+    return { ...parts, metadata: { ...parts.metadata, ...emailMetadata(mail) } };
+  }
+  return {
+    text: mail.text,
+    html: typeof mail.html === 'string' ? mail.html : undefined,
+    metadata: emailMetadata(mail),
+    attachments: attachments.map((att, i) => ({ name: attachmentName(att, i), content: new Uint8Array(att.content) })),
+  };
+}

@@ -1,13 +1,70 @@
 import type { FormatDefinition } from '@quarry/core';
 import { QuarryError, errorMessage } from '@quarry/core/errors';
-import { canonicalMimeType } from '../detect-filetype.js';
 import type { FormatPartitioner } from '../types.js';
 
 // Built-in modules sit beside this one, as .ts when run from source (tests) and .js when built.
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const moduleUrl = (file: string): string => new URL(`./${file}${EXT}`, import.meta.url).href;
-const builtin = (name: string, file: string, exportName: string, mimeTypes: readonly string[], extensions: readonly string[]): FormatDefinition =>
-  Object.freeze({ name, mimeTypes, extensions, module: moduleUrl(file), exportName });
+
+/** One line of the built-in table: a format, the file types it reads and their other names. */
+interface BuiltinFormat {
+  format: FormatDefinition;
+  /** Canonical MIME type (as the Python library `unstructured` writes `filetype`) per extension. */
+  extensionTypes: Readonly<Record<string, string>>;
+  /** Other names of a MIME type, mapped to the canonical one. */
+  aliases: Readonly<Record<string, string>>;
+}
+
+/**
+ * A built-in format: `types` maps each canonical MIME type it reads (the first is its default
+ * `filetype`) to that type's extensions; `aliases` maps other MIME names to a canonical type.
+ */
+function builtin(name: string, file: string, exportName: string, types: Readonly<Record<string, readonly string[]>>, aliases: Readonly<Record<string, string>> = {}): BuiltinFormat {
+  const extensionTypes = Object.fromEntries(Object.entries(types).flatMap(([mime, exts]) => exts.map((ext) => [ext, mime])));
+  const format: FormatDefinition = Object.freeze({
+    name,
+    mimeTypes: Object.freeze([...Object.keys(types), ...Object.keys(aliases)]),
+    extensions: Object.freeze(Object.keys(extensionTypes)),
+    module: moduleUrl(file),
+    exportName,
+  });
+  return { format, extensionTypes, aliases };
+}
+
+const CODE_EXTENSIONS = ['.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'];
+const YAML = { 'text/yaml': 'text/plain', 'text/x-yaml': 'text/plain', 'application/yaml': 'text/plain', 'application/x-yaml': 'text/plain' };
+const CSV = { 'application/csv': 'text/csv', 'application/x-csv': 'text/csv', 'text/comma-separated-values': 'text/csv', 'text/x-comma-separated-values': 'text/csv', 'text/x-csv': 'text/csv' };
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+const IMAGES = { 'image/png': ['.png'], 'image/jpeg': ['.jpg', '.jpeg'], 'image/tiff': ['.tif', '.tiff'], 'image/bmp': ['.bmp'], 'image/gif': ['.gif'], 'image/webp': ['.webp'] };
+
+// The one table of file types: a format's line declares its MIME types, their extensions and
+// aliases; detection (`detect-filetype.ts`) derives its extension and alias tables from it.
+const BUILTIN_TABLE: readonly BuiltinFormat[] = [
+  builtin('text', 'text', 'textPartitioner', { 'text/plain': ['.txt', '.text', '.log', ...CODE_EXTENSIONS] }, YAML),
+  builtin('markdown', 'markdown/index', 'markdownPartitioner', { 'text/markdown': ['.md', '.markdown'] }, { 'text/x-markdown': 'text/markdown' }),
+  builtin('html', 'html/index', 'htmlPartitioner', { 'text/html': ['.html', '.htm', '.xhtml'] }, { 'application/xhtml+xml': 'text/html' }),
+  builtin('csv', 'csv', 'csvPartitioner', { 'text/csv': ['.csv'] }, CSV),
+  builtin('tsv', 'csv', 'tsvPartitioner', { 'text/tsv': ['.tsv', '.tab'] }, { 'text/tab-separated-values': 'text/tsv' }),
+  builtin('docx', 'docx', 'docxPartitioner', { 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'] }),
+  builtin('pptx', 'pptx', 'pptxPartitioner', { 'application/vnd.openxmlformats-officedocument.presentationml.presentation': ['.pptx'] }),
+  builtin('xlsx', 'xlsx/index', 'xlsxPartitioner', { [XLSX]: ['.xlsx'], 'application/vnd.ms-excel.sheet.macroEnabled.12': ['.xlsm'] }),
+  builtin('eml', 'eml', 'emlPartitioner', { 'message/rfc822': ['.eml', '.p7s'] }),
+  builtin('xml', 'xml', 'xmlPartitioner', { 'application/xml': ['.xml'] }, { 'text/xml': 'application/xml' }),
+  builtin('json', 'json', 'jsonPartitioner', { 'application/json': ['.json'] }),
+  builtin('ndjson', 'json', 'ndjsonPartitioner', { 'application/x-ndjson': ['.ndjson', '.jsonl'] }, { 'application/jsonl': 'application/x-ndjson' }),
+  builtin('odt', 'odt', 'odtPartitioner', { 'application/vnd.oasis.opendocument.text': ['.odt'] }),
+  builtin('epub', 'epub', 'epubPartitioner', { 'application/epub': ['.epub'] }, { 'application/epub+zip': 'application/epub' }),
+  builtin('pdf', 'pdf/index', 'pdfPartitioner', { 'application/pdf': ['.pdf'] }),
+  builtin('image', 'image/index', 'imagePartitioner', IMAGES, { 'image/jpg': 'image/jpeg' }),
+  builtin('heic', 'heic', 'heicPartitioner', { 'image/heic': ['.heic', '.heif'] }, { 'image/heif': 'image/heic', 'image/x-heic': 'image/heic' }),
+  builtin('msg', 'msg', 'msgPartitioner', { 'application/vnd.ms-outlook': ['.msg'] }, { 'application/x-ole-storage': 'application/vnd.ms-outlook' }),
+  builtin('rtf', 'rtf', 'rtfPartitioner', { 'text/rtf': ['.rtf'] }, { 'application/rtf': 'text/rtf' }),
+  builtin('rst', 'rst', 'rstPartitioner', { 'text/x-rst': ['.rst'] }, { 'text/prs.fallenstein.rst': 'text/x-rst' }),
+  builtin('org', 'org', 'orgPartitioner', { 'text/org': ['.org'] }, { 'text/x-org': 'text/org' }),
+  builtin('doc', 'legacy-office', 'docPartitioner', { 'application/msword': ['.doc'] }),
+  builtin('xls', 'legacy-office', 'xlsPartitioner', { 'application/vnd.ms-excel': ['.xls'] }),
+  builtin('ppt', 'legacy-office', 'pptPartitioner', { 'application/vnd.ms-powerpoint': ['.ppt'] }),
+];
 
 /**
  * The built-in formats, in lookup order (the first whose `mimeTypes` include a document's type
@@ -15,24 +72,19 @@ const builtin = (name: string, file: string, exportName: string, mimeTypes: read
  * A format's module is imported the first time a document of that format arrives, so a process
  * that partitions only text never loads pdf.js.
  */
-export const BUILTIN_FORMATS: readonly FormatDefinition[] = Object.freeze([
-  builtin('text', 'text', 'textPartitioner', ['text/plain'], ['.txt', '.text', '.log', '.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml']),
-  builtin('markdown', 'markdown/index', 'markdownPartitioner', ['text/markdown', 'text/x-markdown'], ['.md', '.markdown']),
-  builtin('html', 'html/index', 'htmlPartitioner', ['text/html', 'application/xhtml+xml'], ['.html', '.htm', '.xhtml']),
-  builtin('csv', 'csv', 'csvPartitioner', ['text/csv', 'application/csv', 'text/x-csv'], ['.csv']),
-  builtin('tsv', 'csv', 'tsvPartitioner', ['text/tab-separated-values'], ['.tsv']),
-  builtin('docx', 'docx', 'docxPartitioner', ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'], ['.docx']),
-  builtin('pptx', 'pptx', 'pptxPartitioner', ['application/vnd.openxmlformats-officedocument.presentationml.presentation'], ['.pptx']),
-  builtin('xlsx', 'xlsx/index', 'xlsxPartitioner', ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/vnd.ms-excel.sheet.macroEnabled.12'], ['.xlsx', '.xlsm']),
-  builtin('eml', 'eml', 'emlPartitioner', ['message/rfc822'], ['.eml']),
-  builtin('xml', 'xml', 'xmlPartitioner', ['application/xml', 'text/xml'], ['.xml']),
-  builtin('json', 'json', 'jsonPartitioner', ['application/json'], ['.json']),
-  builtin('ndjson', 'json', 'ndjsonPartitioner', ['application/x-ndjson', 'application/jsonl'], ['.ndjson', '.jsonl']),
-  builtin('odt', 'odt', 'odtPartitioner', ['application/vnd.oasis.opendocument.text'], ['.odt']),
-  builtin('epub', 'epub', 'epubPartitioner', ['application/epub', 'application/epub+zip'], ['.epub']),
-  builtin('pdf', 'pdf/index', 'pdfPartitioner', ['application/pdf'], ['.pdf']),
-  builtin('image', 'image/index', 'imagePartitioner', ['image/png', 'image/jpeg', 'image/tiff', 'image/bmp', 'image/gif', 'image/webp'], ['.png', '.jpg', '.jpeg', '.tif', '.tiff', '.bmp', '.gif', '.webp']),
-]);
+export const BUILTIN_FORMATS: readonly FormatDefinition[] = Object.freeze(BUILTIN_TABLE.map((b) => b.format));
+
+/** Canonical MIME type per extension, as the Python library `unstructured` writes `filetype`. */
+export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = Object.freeze(Object.assign({}, ...BUILTIN_TABLE.map((b) => b.extensionTypes)));
+
+/** Other names of a MIME type, mapped to the canonical one. */
+export const MIME_TYPE_ALIASES: Readonly<Record<string, string>> = Object.freeze(Object.assign({}, ...BUILTIN_TABLE.map((b) => b.aliases)));
+
+/** The canonical form of a MIME type (`text/x-markdown` -> `text/markdown`), parameters dropped. */
+export function canonicalMimeType(mime: string): string {
+  const m = mime.split(';')[0]!.trim().toLowerCase();
+  return MIME_TYPE_ALIASES[m] ?? m;
+}
 
 /**
  * The format for a MIME type among `formats` (aliases such as `text/x-markdown` match their

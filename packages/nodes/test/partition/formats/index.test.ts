@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, definePlugin, ENGINE_VERSION, isQuarryError, type FormatDefinition } from '@quarry/core';
-import { BUILTIN_FORMATS, findFormat, loadFormat } from '../../../src/partition/formats/index.js';
+import { BUILTIN_FORMATS, EXTENSION_MIME_TYPES, MIME_TYPE_ALIASES, canonicalMimeType, findFormat, loadFormat } from '../../../src/partition/formats/index.js';
 import { partitionFile } from '../../../src/partition/partition-file.js';
 import { nodesPlugin } from '../../../src/plugin.js';
 import { testFormat, withBuiltins } from '../../support/test-formats.js';
@@ -13,6 +13,27 @@ describe('document formats', () => {
     expect(findFormat(BUILTIN_FORMATS, 'text/x-markdown', '.md')?.name).toBe('markdown');
     expect(findFormat(BUILTIN_FORMATS, 'text/html; charset=utf-8', '')?.name).toBe('html');
     expect(findFormat(BUILTIN_FORMATS, 'audio/wav', '.txt')).toBeUndefined();
+  });
+
+  it('derives detection\'s extension and alias tables from the formats\' lines, each naming its own format', () => {
+    for (const format of BUILTIN_FORMATS) {
+      for (const ext of format.extensions) expect(findFormat(BUILTIN_FORMATS, EXTENSION_MIME_TYPES[ext]!, ext)?.name, ext).toBe(format.name);
+      for (const mime of format.mimeTypes) expect(findFormat(BUILTIN_FORMATS, mime, '')?.name, mime).toBe(format.name);
+    }
+    expect(Object.keys(EXTENSION_MIME_TYPES).sort()).toEqual(BUILTIN_FORMATS.flatMap((f) => f.extensions).sort());
+    for (const [alias, canonical] of Object.entries(MIME_TYPE_ALIASES)) expect(canonicalMimeType(alias.toUpperCase())).toBe(canonical);
+    // The legacy and new formats, with the filetype the Python library unstructured writes.
+    expect(Object.fromEntries(['.doc', '.xls', '.ppt', '.msg', '.rtf', '.rst', '.org', '.heic', '.p7s'].map((e) => [e, EXTENSION_MIME_TYPES[e]]))).toEqual({
+      '.doc': 'application/msword',
+      '.xls': 'application/vnd.ms-excel',
+      '.ppt': 'application/vnd.ms-powerpoint',
+      '.msg': 'application/vnd.ms-outlook',
+      '.rtf': 'text/rtf',
+      '.rst': 'text/x-rst',
+      '.org': 'text/org',
+      '.heic': 'image/heic',
+      '.p7s': 'message/rfc822',
+    });
   });
 
   it('uses the extension only for application/octet-stream', () => {

@@ -7,8 +7,8 @@
  * worker in flight, while the following pages are read.
  */
 import type { Element, ElementType } from '@quarry/core';
-import { ELEMENT_TYPE_ALIASES, ELEMENT_TYPES } from '@quarry/core/element';
 import { partitionLimits } from '../../limits.js';
+import { blockTypes } from '../../block-types.js';
 import type { FormatPartitionOptions } from '../../types.js';
 import { requireOptional } from '../../../optional-dependency.js';
 import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage, type OcrResult } from '../../ocr.js';
@@ -21,13 +21,8 @@ import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from 
 import { cropPng, releaseRendered, renderPage, RENDER_DPI, toGreyPnm } from './pdfjs/render.js';
 import { findTables } from './tables.js';
 import { orderBlocks } from './reading-order.js';
+import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
 
-// A text layer with fewer letters and digits than this, on a page with a picture, is a scan.
-export const MIN_TEXT_CHARS = 32;
-// Share of U+FFFD/control/private-use characters above which a text layer is garbage.
-export const MAX_BAD_CHAR_SHARE = 0.3;
-// A picture covering this share of a page with little text makes the page a scan.
-export const MIN_SCAN_COVER = 0.25;
 // An image covering this share of the page, on a page whose text comes from the text layer of a
 // scan or from OCR, is the scan itself, not a figure.
 const PAGE_COVER_SHARE = 0.75;
@@ -158,22 +153,6 @@ function withImages(layout: PageLayout, images: readonly Box[], hasText: boolean
   layout.blocks = orderBlocks([...layout.blocks, ...imageBlocks]);
   classifyPageBlocks(layout);
   return layout;
-}
-
-const TYPE_BY_LOWER = new Map<string, ElementType>([
-  ...ELEMENT_TYPES.map((t) => [t.toLowerCase(), t] as const),
-  ...Object.entries(ELEMENT_TYPE_ALIASES).map(([alias, t]) => [alias.toLowerCase(), t] as const),
-  ['list', 'ListItem'],
-]);
-
-/** `extract_image_block_types` values (any case, the reference's aliases too) as element types. */
-export function blockTypes(values: readonly string[]): Set<ElementType> {
-  const out = new Set<ElementType>();
-  for (const v of values) {
-    const t = TYPE_BY_LOWER.get(v.trim().toLowerCase());
-    if (t) out.add(t);
-  }
-  return out;
 }
 
 /** Renders each page that has elements of the wanted types and stores their regions as PNG base64. */

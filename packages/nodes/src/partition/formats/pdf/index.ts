@@ -20,7 +20,7 @@ import { QuarryError, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import { elementsFromLayouts } from './elements.js';
 import { extractLayouts } from './extract-pages.js';
-import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS, partitionPdfHiRes } from './hi-res.js';
+import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
 import { PdfiumDocument } from './pdfium/document.js';
 import type { PageLayout } from './layout-types.js';
 import { limitError, partitionLimits } from '../../limits.js';
@@ -38,6 +38,13 @@ export const pdfPartitioner: FormatPartitioner = {
     }
   },
 };
+
+// hi_res (OCR, pdf.js, tables from renders) loads when a document needs it: auto reads a PDF with a
+// text layer without it.
+async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
+  const hiRes = await import('./hi-res.js');
+  return hiRes.partitionPdfHiRes(bytes, options);
+}
 
 /**
  * The `auto` strategy's fast path: the text layers read as `fast` reads them, or `undefined` when
