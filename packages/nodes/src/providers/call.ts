@@ -1,5 +1,4 @@
 import { backoffDelay, isQuarryError, QuarryError, type Logger } from '@quarry/core';
-import { retrying, waitFor } from '@quarry/core/concurrency';
 import { classifyError, isRetryable, requestIdOf, type Failure } from './classify-error.js';
 import { providerError, redactSecrets, sanitizedCause, type ProviderErrorCode } from './errors.js';
 import type { RateBudget } from './rate-limiter.js';
@@ -88,6 +87,8 @@ function cancelled(signal: AbortSignal): QuarryError {
  * {@link QuarryError}. Cancelling `signal` aborts the request in flight.
  */
 export async function callProvider<T>(ctx: CallContext, opts: CallOptions, attempt: (signal: AbortSignal) => Promise<AttemptResult<T>>): Promise<T> {
+  // Loaded with the first call: the nodes entry does not load RxJS, which the helper's timers run on.
+  const { retrying, waitFor } = await import('@quarry/core/concurrency');
   const clock = ctx.clock ?? systemClock;
   const { policy } = ctx;
   const outer = opts.signal;
