@@ -164,7 +164,10 @@ describe('official clients against quarry serve', () => {
     it.each([
       ['basic', {}, false],
       ['by_title', {}, false],
-      ['by_title', { multipageSections: false }, true],
+      // Combining small sections (by default up to max_characters) joins the end of one page to the
+      // start of the next, as in the Python library: only without it are chunks page-bound.
+      ['by_title', { multipageSections: false }, false],
+      ['by_title', { multipageSections: false, combineUnderNChars: 0 }, true],
       ['by_page', {}, true],
       ['by_similarity', { similarityThreshold: 0.5 }, false],
     ] as const)('chunking_strategy %s %o: chunks get hash ids, none duplicated (split = unsplit: %s)', async (strategy, extra, pageBound) => {

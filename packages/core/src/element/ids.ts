@@ -14,8 +14,12 @@ export function hashElementId(filename: string | undefined, text: string, pageNu
   return crypto().createHash('sha256').update(`${f}${text}${p}${seq}`, 'utf8').digest('hex').slice(0, 32);
 }
 
+// Metadata fields that name another element of the document by its id.
+const LINK_FIELDS = ['parent_id', 'continues_table_id'] as const;
+
 /**
- * Assigns element ids in place and remaps `parent_id`s to the new ids.
+ * Assigns element ids in place and remaps the links between elements (`parent_id`, and
+ * `continues_table_id` of a table continued from the page before) to the new ids.
  *
  * - `unique: true` (the spec default): UUID v4 ids.
  * - `unique: false`: the deterministic hash of {@link hashElementId}, where `seq` counts elements per
@@ -38,10 +42,11 @@ export function assignElementIds(elements: Element[], options: { unique: boolean
     el.element_id = id;
   }
   for (const el of elements) {
-    const p = el.metadata.parent_id;
-    if (p !== undefined) {
+    for (const field of LINK_FIELDS) {
+      const p = el.metadata[field];
+      if (typeof p !== 'string') continue;
       const mapped = remap.get(p);
-      if (mapped) el.metadata.parent_id = mapped;
+      if (mapped) el.metadata[field] = mapped;
     }
   }
   return elements;

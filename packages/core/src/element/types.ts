@@ -132,6 +132,11 @@ export interface ElementMetadata {
   category_depth?: number;
   cc_recipient?: string[];
   chunk_index?: number;
+  /**
+   * quarry's addition: on a Table continued from the page before (a table split by a page break),
+   * the `element_id` of the Table it continues. Set when the earlier part is in the same output.
+   */
+  continues_table_id?: string;
   coordinates?: Coordinates;
   data_source?: DataSourceMetadata;
   detection_class_prob?: number;

@@ -62,6 +62,16 @@ describe('element ids', () => {
     expect(title.element_id).toHaveLength(32);
   });
 
+  it('remaps continues_table_id, the link of a table continued from the page before, to the new ids', () => {
+    const first = { ...el('a 1', 1), element_id: 'tmp-1', type: 'Table' as const };
+    const second = { ...el('b 2', 2, { continues_table_id: 'tmp-1' }), element_id: 'tmp-2', type: 'Table' as const };
+    for (const unique of [false, true]) {
+      assignElementIds([first, second], { unique });
+      expect(second.metadata.continues_table_id).toBe(first.element_id);
+    }
+    expect(first.metadata.continues_table_id).toBeUndefined();
+  });
+
   it.skipIf(!existsSync(expectedDir))('reproduces the ids of the reference outputs in ../shared/corpus/expected (skipped without the corpus)', () => {
     for (const name of HASHED_REFERENCES) {
       const reference = JSON.parse(readFileSync(path.join(expectedDir, name), 'utf8')) as Array<{ element_id: string }>;

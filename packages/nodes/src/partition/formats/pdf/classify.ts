@@ -15,6 +15,7 @@ import {
   isUsCityStateZip,
   narrativeWithoutTagger,
 } from '../../text-classify.js';
+import { bodyStyle, headingOf, sectionDepth, type HeadingContext, type HeadingInfo } from './headings.js';
 import type { BlockTextClass, PageLayout, TextBlock } from './layout-types.js';
 import { BULLET_START_RE, stripBullet } from './text-patterns.js';
 
@@ -25,6 +26,8 @@ export type PageFurniture = 'Header' | 'Footer' | 'PageNumber';
 const MARGIN_BAND = 0.07;
 // A wider band counts when the same text sits at the same height on other pages.
 const REPEAT_BAND = 0.1;
+// A block this much larger than the body text is not furniture by position alone.
+const LARGER_THAN_BODY = 1.12;
 // Repeated furniture may drift a little between pages.
 const REPEAT_TOLERANCE = 0.015;
 
@@ -71,8 +74,11 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
     }
   }
   const result = new Map<TextBlock, PageFurniture>();
+  const bodies = new Map(pages.filter((p) => p !== undefined).map((p) => [p.pageNumber, bodyStyle([p]).bodySize]));
   for (const c of candidates) {
-    const inBand = c.zone === 'top' ? c.center < MARGIN_BAND : c.center > 1 - MARGIN_BAND;
+    const body = bodies.get(c.page) ?? 0;
+    // Running heads and feet are not set larger than the body text; a title at the top of a page is.
+    const inBand = (c.zone === 'top' ? c.center < MARGIN_BAND : c.center > 1 - MARGIN_BAND) && !(body > 0 && c.block.size >= LARGER_THAN_BODY * body);
     const short = c.block.lineCount <= 3 && c.block.text.length <= 200;
     // Running heads and feet are a line or two; a repeated paragraph is boilerplate, not furniture.
     const repeated =
@@ -85,39 +91,14 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
   return result;
 }
 
-/** The most common font size of the document's text, weighted by characters. */
-export function bodyFontSize(pages: readonly (PageLayout | undefined)[]): number {
-  const counts = new Map<number, number>();
-  for (const page of pages) {
-    for (const b of page?.blocks ?? []) {
-      if (b.kind !== 'text') continue;
-      const key = Math.round(b.size * 2) / 2;
-      counts.set(key, (counts.get(key) ?? 0) + b.text.length);
-    }
-  }
-  let best = 0;
-  let bestN = -1;
-  for (const [size, n] of counts) {
-    if (n > bestN) {
-      best = size;
-      bestN = n;
-    }
-  }
-  return best;
-}
+const CAPTION_RE =
+  /^(?:(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit|listing|algorithm)\s*[\dIVX]+[.:]?(?:\s|$)|[[(<]?(?:그림|표|図|图|圖|表)\s*\d+(?:[-.]\d+)*[\])>.:]?\s)/i;
 
-const CAPTION_RE = /^(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit)\s*[\dIVX]+[.:]?(?:\s|$)/i;
-
-/** Context for {@link classifyBlock}. */
-export interface ClassifyContext {
-  /** The document's body font size ({@link bodyFontSize}). */
-  bodySize: number;
-}
-
-/** A block's element type and its text (bullets removed from list items). */
+/** A block's element type and its text (bullets removed from list items); for a Title, what the PDF says of its level. */
 export interface BlockClass {
   type: ElementType;
   text: string;
+  heading?: HeadingInfo;
 }
 
 /** Options of {@link classifyBlockText}. */
@@ -173,12 +154,24 @@ function isProseInOtherScript(text: string): boolean {
   return letters >= 8 && latin * 2 < letters && letters * 2 >= [...text.replace(/\s+/g, '')].length;
 }
 
-/** Classifies a block that is not page furniture; `undefined` when it has no text. */
-export function classifyBlock(block: TextBlock, ctx: ClassifyContext): BlockClass | undefined {
+// Types a heading may have been given from its text alone.
+const HEADING_CANDIDATES = new Set<ElementType>(['Title', 'NarrativeText', 'UncategorizedText']);
+
+/**
+ * Classifies a block of `page` that is not page furniture; `undefined` when it has no text. A
+ * Title is what {@link headingOf} finds a heading (a short block in a larger or bolder font, with
+ * a section number, or in the outline, ...); text worded like a title but set like the body (a
+ * table cell, a label) is UncategorizedText.
+ */
+export function classifyBlock(block: TextBlock, page: PageLayout, ctx: HeadingContext): BlockClass | undefined {
   const cls = block.textClass ?? classifyBlockText(block);
   if (!cls) return undefined;
-  // A short block set larger than the body text is a heading even when it reads like a sentence.
-  const large = ctx.bodySize > 0 && block.size >= 1.15 * ctx.bodySize;
-  if (cls.type === 'NarrativeText' && large && cls.possibleTitle) return { type: 'Title', text: cls.text };
+  // "1. Introduction" reads like a numbered list item; its font can say it is a heading.
+  const numbered = cls.type === 'ListItem' && cls.text === block.text.trim() && sectionDepth(cls.text) !== undefined;
+  if (HEADING_CANDIDATES.has(cls.type) || numbered) {
+    const heading = headingOf(block, page, ctx, cls.possibleTitle);
+    if (heading) return { type: 'Title', text: cls.text, heading };
+    if (cls.type === 'Title') return { type: 'UncategorizedText', text: cls.text };
+  }
   return { type: cls.type, text: cls.text };
 }

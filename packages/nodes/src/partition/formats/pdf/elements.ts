@@ -1,6 +1,6 @@
 /**
  * Page layouts -> elements: classification, page furniture, `page_number`, coordinates, tables'
- * HTML and page breaks.
+ * HTML, the links of tables continued across pages (`continues_table_id`) and page breaks.
  *
  * Coordinates use the reference library's conventions: `PixelSpace` with the origin at the top-left
  * of the displayed page and points ordered top-left, bottom-left, bottom-right, top-right. The fast
@@ -10,9 +10,11 @@
  */
 import type { Coordinates, Element, ElementMetadata, ElementType } from '@quarry/core';
 import { newElement } from '../shared/new-element.js';
-import { bodyFontSize, classifyBlock, detectPageFurniture } from './classify.js';
+import { classifyBlock, detectPageFurniture } from './classify.js';
+import { bodyStyle, headingDepths, outlineIndex, type HeadingInfo, type OutlineEntry } from './headings.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
-import { htmlifyMatrix } from '../shared/table-html.js';
+import { htmlifySpannedMatrix } from '../shared/table-html.js';
+import { findContinuedTables } from './table-continuation.js';
 
 /** Options of {@link elementsFromLayouts}. */
 export interface ElementBuildOptions {
@@ -22,6 +24,8 @@ export interface ElementBuildOptions {
   dpi: number;
   /** Adds `text_as_html` to tables. */
   inferTableStructure: boolean;
+  /** The document outline, which names headings and their levels. */
+  outline?: readonly OutlineEntry[];
 }
 
 /** An element with the block and page it came from (PageBreaks have neither). */
@@ -37,16 +41,22 @@ export interface BuiltElement {
  */
 export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], options: ElementBuildOptions): BuiltElement[] {
   const furniture = detectPageFurniture(pages);
-  const ctx = { bodySize: bodyFontSize(pages) };
+  const continued = findContinuedTables(pages, (b) => furniture.has(b));
+  const tableElements = new Map<TextBlock, Element>();
+  const outline = outlineIndex(options.outline);
   const out: BuiltElement[] = [];
+  const headings: { element: Element; heading: HeadingInfo }[] = [];
   let first = true;
   for (const page of pages) {
     if (!page) continue;
     if (!first && options.includePageBreaks) out.push({ element: newElement('PageBreak', '', {}) });
     first = false;
+    // Whether a block is a heading is decided from its page; levels from the whole document.
+    const ctx = { ...bodyStyle([page]), outline };
     for (const block of page.blocks) {
       let type: ElementType;
       let text: string;
+      let heading: HeadingInfo | undefined;
       if (block.kind === 'image') {
         type = 'Image';
         text = block.text;
@@ -56,18 +66,29 @@ export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], 
           type = role;
           text = block.text.trim();
         } else {
-          const cls = classifyBlock(block, ctx);
+          const cls = classifyBlock(block, page, ctx);
           if (!cls) continue;
           type = cls.type;
           text = cls.text;
+          heading = cls.heading;
         }
       }
       const metadata: ElementMetadata = { page_number: page.pageNumber };
       if (options.coordinates) metadata.coordinates = coordinatesFor(block.box, page, options.dpi);
-      if (type === 'Table' && block.table && options.inferTableStructure) metadata.text_as_html = htmlifyMatrix(block.table.rows);
-      out.push({ element: newElement(type, text, metadata), block, page });
+      if (type === 'Table' && block.table && options.inferTableStructure) metadata.text_as_html = htmlifySpannedMatrix(block.table.rows);
+      const element = newElement(type, text, metadata);
+      if (heading) headings.push({ element, heading });
+      if (type === 'Table') {
+        tableElements.set(block, element);
+        const before = continued.get(block);
+        const earlier = before && tableElements.get(before);
+        if (earlier) metadata.continues_table_id = earlier.element_id;
+      }
+      out.push({ element, block, page });
     }
   }
+  const depths = headingDepths(headings.map((h) => h.heading));
+  headings.forEach((h, i) => (h.element.metadata.category_depth = depths[i]!));
   return out;
 }
 

@@ -16,10 +16,14 @@ import { OcrWarnings } from '../../ocr-warnings.js';
 import { elementsFromLayouts, type BuiltElement } from './elements.js';
 import type { Box, PageLayout, TextBlock, TextFragment } from './layout-types.js';
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
-import { findPageImages } from './pdfjs/images.js';
+import { findPageGraphics, type PageGraphics } from './pdfjs/images.js';
 import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from './page-layout.js';
 import { cropPng, releaseRendered, renderPage, RENDER_DPI, toGreyPnm } from './pdfjs/render.js';
 import { findTables } from './tables.js';
+import { DEFAULT_PDF_ENGINE } from './engine.js';
+import { PdfiumDocument } from './pdfium/document.js';
+import { hasRightToLeft } from './pdfium/pages.js';
+import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
 
@@ -34,6 +38,10 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
   const { signal, logger } = options;
   const pdfjs = await loadPdfjs();
   return withPdf(bytes, { signal, maxPages: partitionLimits().maxPdfPages }, async (doc) => {
+    // The text layer comes from the fast strategy's engine, which also knows the fonts' weights;
+    // pdf.js (which renders and finds the images) reads a page PDFium cannot.
+    const pdfium = (options.pdf_engine ?? DEFAULT_PDF_ENGINE) === 'pdfium' ? await PdfiumDocument.open(bytes).catch(() => undefined) : undefined;
+    const outline = pdfium ? pdfium.outline() : await readPdfjsOutline(doc).catch(() => []);
     const n = doc.numPages;
     const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
     const inFlight = new Set<Promise<void>>();
@@ -48,11 +56,14 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
         let images: Box[];
         try {
           page = await doc.getPage(p);
-          text = await readPageText(page);
-          images = await findPageImages(page, pdfjs).catch((e: unknown) => {
+          const fromPdfium = await pdfium?.pageText(p).catch(() => undefined);
+          text = fromPdfium && !hasRightToLeft(fromPdfium) ? fromPdfium : await readPageText(page);
+          const graphics = await findPageGraphics(page, pdfjs).catch((e: unknown): PageGraphics => {
             logger.debug('pdf: images of a page could not be listed', { page: p, reason: e instanceof Error ? e.message : String(e) });
-            return [] as Box[];
+            return { images: [], rulings: [] };
           });
+          images = graphics.images;
+          text.rulings = graphics.rulings;
         } catch (e) {
           if (signal.aborted) throw e;
           failures.push(p);
@@ -88,10 +99,12 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
     } finally {
       // Let recognitions still running settle (they fail fast once the signal aborted).
       await Promise.allSettled(inFlight);
+      pdfium?.close();
     }
     const wanted = options.pages ? [...options.pages].filter((p) => p >= 1 && p <= n).length : n;
     if (wanted > 0 && failures.length === wanted) throw new PdfOpenError('unreadable', 'no page of the PDF could be read');
     const built = elementsFromLayouts(layouts, {
+      outline,
       includePageBreaks: options.include_page_breaks,
       coordinates: options.coordinates,
       dpi: RENDER_DPI,

@@ -21,6 +21,8 @@ import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import { elementsFromLayouts } from './elements.js';
 import { extractLayouts } from './extract-pages.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
+import { DEFAULT_PDF_ENGINE } from './engine.js';
+import { readOutline } from './outline.js';
 import { PdfiumDocument } from './pdfium/document.js';
 import type { PageLayout } from './layout-types.js';
 import { limitError, partitionLimits } from '../../limits.js';
@@ -67,7 +69,7 @@ async function partitionPdfAuto(bytes: Uint8Array, options: FormatPartitionOptio
   // picture, hi_res's test) needs OCR.
   const sparse = pages.filter((l) => l.textChars < MIN_TEXT_CHARS).map((l) => l.pageNumber);
   if (sparse.length > 0 && (await anyScan(bytes, sparse, options))) return undefined;
-  return elementsOfFastLayouts(layouts, options);
+  return elementsOfFastLayouts(bytes, layouts, options);
 }
 
 /** Whether one of `pageNumbers` has a picture over {@link MIN_SCAN_COVER} of its area (pdf.js engine: assumed). */
@@ -86,7 +88,7 @@ async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptio
   if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
     options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
   }
-  return elementsOfFastLayouts(layouts, options);
+  return elementsOfFastLayouts(bytes, layouts, options);
 }
 
 function readLayouts(bytes: Uint8Array, options: FormatPartitionOptions): Promise<(PageLayout | undefined)[]> {
@@ -98,12 +100,14 @@ function readLayouts(bytes: Uint8Array, options: FormatPartitionOptions): Promis
   });
 }
 
-function elementsOfFastLayouts(layouts: readonly (PageLayout | undefined)[], options: FormatPartitionOptions): Element[] {
+async function elementsOfFastLayouts(bytes: Uint8Array, layouts: readonly (PageLayout | undefined)[], options: FormatPartitionOptions): Promise<Element[]> {
+  const outline = await readOutline(bytes, options.pdf_engine ?? DEFAULT_PDF_ENGINE);
   return elementsFromLayouts(layouts, {
     includePageBreaks: options.include_page_breaks,
     coordinates: options.coordinates,
     dpi: 72,
     inferTableStructure: false,
+    outline,
   }).map((b) => b.element);
 }
 

@@ -36,6 +36,14 @@ export interface TextFragment {
   dir: number;
 }
 
+/** What the engine knows of a font's style (PDFium reads it; pdf.js's text layer does not give it). */
+export interface FontStyle {
+  /** Bold, black or semibold (font weight 600 and up, or such a name). */
+  bold: boolean;
+  /** Fixed pitch: a code font. */
+  mono: boolean;
+}
+
 /** A page's text fragments and size, before layout. */
 export interface PageText {
   width: number;
@@ -43,6 +51,13 @@ export interface PageText {
   fragments: TextFragment[];
   textChars: number;
   badChars: number;
+  /**
+   * Straight lines and rectangle edges painted on the page, as zero-thickness boxes in the page
+   * frame (see `rulings.ts`); absent when the engine did not read the page's drawing.
+   */
+  rulings?: Box[];
+  /** Style of the fonts named by the fragments' `font`, where the engine knows it. */
+  fonts?: Record<string, FontStyle>;
 }
 
 /** Fragments that share a baseline and touch, in reading order, in the local frame. */
@@ -60,9 +75,19 @@ export interface TextLine {
   text: string;
 }
 
-/** A table found on the page: its cells row by row. */
+/** One cell of a table, at the grid position where it starts. */
+export interface TableCell {
+  text: string;
+  colspan: number;
+  rowspan: number;
+}
+
+/**
+ * A table found on the page: row by row, the cells that start in that row (a position covered by
+ * a spanning cell from the left or above has no entry of its own, as in HTML).
+ */
 export interface TableCells {
-  rows: string[][];
+  rows: TableCell[][];
 }
 
 /** A paragraph-like group of lines, a table or an embedded image, ready to be classified. */
@@ -105,4 +130,6 @@ export interface PageLayout {
   textChars: number;
   /** Count of characters that look like a broken text layer (U+FFFD, controls, private use). */
   badChars: number;
+  /** Style of the blocks' fonts, where the engine knows it ({@link PageText.fonts}). */
+  fonts?: Record<string, FontStyle>;
 }

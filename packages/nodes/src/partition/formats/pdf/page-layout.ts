@@ -3,9 +3,11 @@
  * thread, so it has no run-time dependency on `@quarry/core` (type imports only).
  */
 import { classifyBlockText, type BlockTextOptions } from './classify.js';
-import type { PdfPage } from './pdfjs/load.js';
+import { findPageGraphics } from './pdfjs/images.js';
+import { loadPdfjs, type PdfPage } from './pdfjs/load.js';
 import type { PageLayout, PageText } from './layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdfjs/text-items.js';
+import { findTables } from './tables.js';
 import { layoutFragments, type LayoutOptions } from './text-layout.js';
 
 export type { PageText } from './layout-types.js';
@@ -25,15 +27,20 @@ export interface PageLayoutOptions extends LayoutOptions, BlockTextOptions {
   classify?: boolean;
 }
 
-/** Lays out fragments already read from a page (and classifies the blocks' text). */
+/**
+ * Lays out fragments already read from a page (and classifies the blocks' text). Tables are found
+ * with `tables.ts` (from the page's rulings when it has them, and from the text's alignment) unless
+ * `options.findTables` says otherwise, so a table is one block on every strategy.
+ */
 export function layoutPageText(pageNumber: number, text: PageText, options: PageLayoutOptions = {}): PageLayout {
   const layout: PageLayout = {
     pageNumber,
     width: text.width,
     height: text.height,
-    blocks: layoutFragments(text.fragments, options),
+    blocks: layoutFragments(text.fragments, { findTables, ...options, ...(text.rulings ? { rulings: text.rulings } : {}) }),
     textChars: text.textChars,
     badChars: text.badChars,
+    ...(text.fonts ? { fonts: text.fonts } : {}),
   };
   if (options.classify !== false) classifyPageBlocks(layout, options);
   return layout;
@@ -45,8 +52,9 @@ export function classifyPageBlocks(layout: PageLayout, options: BlockTextOptions
 }
 
 /**
- * Reads and lays out page `pageNumber` (1-based) of `doc`. The page's parsed resources are
- * released afterwards, which keeps memory flat on long documents.
+ * Reads and lays out page `pageNumber` (1-based) of `doc`, with the ruling lines of its drawing,
+ * as the PDFium engine reads them, so both engines find the same tables. The page's parsed
+ * resources are released afterwards, which keeps memory flat on long documents.
  */
 export async function extractPageLayout(
   doc: { getPage(n: number): Promise<PdfPage> },
@@ -55,7 +63,9 @@ export async function extractPageLayout(
 ): Promise<PageLayout> {
   const page = await doc.getPage(pageNumber);
   try {
-    return layoutPageText(pageNumber, await readPageText(page), options);
+    const text = await readPageText(page);
+    text.rulings = (await findPageGraphics(page, await loadPdfjs())).rulings;
+    return layoutPageText(pageNumber, text, options);
   } finally {
     page.cleanup();
   }

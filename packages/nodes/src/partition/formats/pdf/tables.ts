@@ -4,7 +4,10 @@
  * consistent column bands, with short cell texts (prose columns have long lines), is a table; its
  * lines leave the paragraph flow and become one table block with a cell grid.
  */
-import type { TableCells, TextBlock, TextLine } from './layout-types.js';
+import type { Box, TableCells, TextBlock, TextLine } from './layout-types.js';
+import { findOpenTables } from './open-tables.js';
+import { findRuledTables } from './ruled-tables.js';
+import { slantedStrokes } from './rulings.js';
 import type { TableFinder } from './text-layout.js';
 
 interface Row {
@@ -21,7 +24,13 @@ interface Band {
 }
 
 const MAX_MEDIAN_CELL_CHARS = 30;
+// A plot (see plotAreas): this many slanted strokes at least, each this close (points) to another.
+const MIN_PLOT_STROKES = 8;
+const PLOT_GAP = 6;
 const MAX_CELL_CHARS = 60;
+// Cells are not set this much larger than the text around them: such rows are the titles of
+// side-by-side columns.
+const MAX_CELL_SIZE_RATIO = 1.5;
 
 /**
  * Finds tables among a page's horizontal lines ({@link TableFinder}). A page split into side-by-side
@@ -29,14 +38,82 @@ const MAX_CELL_CHARS = 60;
  * rows of several pieces itself, so two panels' rows are not taken for one wide table; a page
  * that is one table (whose columns alone are such strips) is searched whole.
  */
-export const findTables: TableFinder = (lines) => {
+export const findTables: TableFinder = (allLines, rulings = []) => {
+  const ruled = rulings.length > 0 ? findRuledTables(allLines, rulings) : undefined;
+  if (!ruled) return findStreamTables(allLines);
+  // Aligned labels inside a chart's drawing, or beside the slanted lines of its plot (its axes'
+  // ticks and legend), are no table: their lines stay text.
+  const plots = plotAreas(slantedStrokes(rulings));
+  const nearPlot = (t: TextBlock): boolean => plots.some((p) => touches(t.box, p, t.size));
+  const gridded = withoutCharts(allLines, ruled, nearPlot);
+  // A chart's gridlines, once known, hold no open table either.
+  const graphics = [...ruled.graphics, ...ruled.tables.filter((t) => !gridded.tables.includes(t)).map((t) => t.box)];
+  ruled.tables = gridded.tables;
+  ruled.rest = gridded.rest;
+  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), nearPlot);
+  ruled.tables.push(...open.tables);
+  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => graphics.some((g) => inside(t.box, g)) || nearPlot(t));
+  return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
+};
+
+/** `found` without the tables `isChart` tells, whose lines (among `lines`) go back to the rest. */
+function withoutCharts(lines: readonly TextLine[], found: { tables: TextBlock[]; rest: TextLine[] }, isChart: (t: TextBlock) => boolean): { tables: TextBlock[]; rest: TextLine[] } {
+  const charts = found.tables.filter(isChart);
+  if (charts.length === 0) return found;
+  const rest = new Set(found.rest);
+  const released = lines.filter((l) => !rest.has(l) && charts.some((t) => inside(lineBox(l), t.box)));
+  return { tables: found.tables.filter((t) => !charts.includes(t)), rest: [...found.rest, ...released] };
+}
+
+const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
+
+/** Whether `a`, grown by `margin` on every side, overlaps `b`. */
+function touches(a: Box, b: Box, margin: number): boolean {
+  return a.x0 - margin < b.x1 && a.x1 + margin > b.x0 && a.y0 - margin < b.y1 && a.y1 + margin > b.y0;
+}
+
+/**
+ * Boxes of the plots on a page: groups of at least {@link MIN_PLOT_STROKES} slanted strokes, each
+ * within {@link PLOT_GAP} of another of its group (a line chart's lines, a map's borders).
+ */
+function plotAreas(strokes: readonly Box[]): Box[] {
+  const groups: { box: Box; n: number }[] = [];
+  for (const s of strokes) {
+    let into = groups.find((g) => touches(g.box, s, PLOT_GAP));
+    if (!into) groups.push((into = { box: { ...s }, n: 0 }));
+    into.n++;
+    into.box = union(into.box, s);
+    // The grown group may now reach others: absorb them.
+    for (let i = groups.length - 1; i >= 0; i--) {
+      const g = groups[i]!;
+      if (g !== into && touches(g.box, into.box, PLOT_GAP)) {
+        into.box = union(into.box, g.box);
+        into.n += g.n;
+        groups.splice(i, 1);
+      }
+    }
+  }
+  return groups.filter((g) => g.n >= MIN_PLOT_STROKES).map((g) => g.box);
+}
+
+const union = (a: Box, b: Box): Box => ({ x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) });
+
+/** Whether the centre of `a` lies inside `b`. */
+function inside(a: Box, b: Box): boolean {
+  const cx = (a.x0 + a.x1) / 2;
+  const cy = (a.y0 + a.y1) / 2;
+  return cx >= b.x0 && cx <= b.x1 && cy >= b.y0 && cy <= b.y1;
+}
+
+/** Tables from the alignment of text alone (the stream reading). */
+function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
   const panels = splitPanels(lines);
   if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
     const found = panels.map(findTablesIn);
     return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
   }
-  return findTablesIn(lines);
-};
+  return findTablesIn(lines, median(lines.map((l) => l.size)));
+}
 
 /** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
 function splitPanels(lines: readonly TextLine[]): TextLine[][] {
@@ -58,7 +135,7 @@ function splitPanels(lines: readonly TextLine[]): TextLine[][] {
   return panels;
 }
 
-function findTablesIn(lines: readonly TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
+function findTablesIn(lines: readonly TextLine[], textSize = Infinity): { tables: TextBlock[]; rest: TextLine[] } {
   const rows = groupRows(lines);
   const tables: TextBlock[] = [];
   const used = new Set<TextLine>();
@@ -66,7 +143,7 @@ function findTablesIn(lines: readonly TextLine[]): { tables: TextBlock[]; rest: 
   while (i < rows.length) {
     const run = growRun(rows, i);
     const table = run ? tableFromRows(run) : undefined;
-    if (run && table) {
+    if (run && table && table.size <= MAX_CELL_SIZE_RATIO * textSize) {
       tables.push(table);
       for (const r of run) for (const l of r.lines) used.add(l);
       i += run.length;
@@ -203,9 +280,9 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
       bottom = Math.max(bottom, l.bottom);
       sizes.push(l.size);
     }
-    grid.rows.push(row);
+    grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
   }
-  const text = grid.rows.map((r) => r.filter(Boolean).join(' ')).join(' ');
+  const text = grid.rows.map((r) => r.map((c) => c.text).filter(Boolean).join(' ')).join(' ');
   return {
     kind: 'table',
     text,

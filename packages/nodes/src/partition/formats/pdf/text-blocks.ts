@@ -3,6 +3,7 @@
  * form a block (pdfminer's text boxes); a block also ends at a first-line indent, a short
  * sentence-final line, a list marker, or a change of font.
  */
+import { numberDepth } from './headings.js';
 import type { Box, TextBlock, TextLine } from './layout-types.js';
 import { toPage } from './pdfjs/text-items.js';
 import { argmax } from './text-lines.js';
@@ -61,6 +62,14 @@ export function groupLines(lines: readonly TextLine[]): TextLine[][] {
   return all.map((b) => b.lines);
 }
 
+/**
+ * A short line that starts with a section number and does not end like a sentence. A word such as
+ * "Section 1" in the paragraph's own font does not split it: a line of a cover or a letterhead.
+ */
+function isSectionHeadingLine(line: TextLine): boolean {
+  return numberDepth(line.text) !== undefined && !SENTENCE_END_RE.test(line.text) && line.text.split(/\s+/).length <= 8;
+}
+
 function isListStart(text: string): boolean {
   return BULLET_START_RE.test(text) || NUMBERED_START_RE.test(text);
 }
@@ -78,6 +87,9 @@ function startsNewBlock(b: BlockBuilder, line: TextLine, gap: number): boolean {
   if (Math.abs(line.size - last.size) > 0.12 * size) return true;
   // A one-line block in another font: a run-in heading above its paragraph.
   if (b.lines.length === 1 && line.font !== last.font) return true;
+  // A numbered heading on a line of its own ("2.1.1 Subsection"), or one right under another short line.
+  if (isSectionHeadingLine(first) && b.lines.length === 1 && first.x1 - first.x0 < 0.6 * (line.x1 - line.x0)) return true;
+  if (isSectionHeadingLine(line) && b.lines.length === 1 && !SENTENCE_END_RE.test(last.text) && last.text.split(/\s+/).length <= 12) return true;
   // List items.
   if (BULLET_START_RE.test(line.text)) return true;
   const lastEndsSentence = SENTENCE_END_RE.test(last.text);

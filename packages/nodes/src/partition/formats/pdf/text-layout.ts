@@ -3,18 +3,23 @@
  * (`text-lines.ts`, `text-blocks.ts`, `reading-order.ts`). Columns are read one after
  * the other. Pure functions over plain data: the page worker thread runs them too.
  */
-import type { TextBlock, TextFragment, TextLine } from './layout-types.js';
+import type { Box, TextBlock, TextFragment, TextLine } from './layout-types.js';
 import { orderBlocks } from './reading-order.js';
 import { blockFromLines, groupLines } from './text-blocks.js';
 import { buildLines } from './text-lines.js';
 
-/** Splits lines into table blocks and the lines left over (see `tables.ts`). */
-export type TableFinder = (lines: TextLine[]) => { tables: TextBlock[]; rest: TextLine[] };
+/**
+ * Splits lines into table blocks and the lines left over (see `tables.ts`), with the page's ruling
+ * lines when the engine read them.
+ */
+export type TableFinder = (lines: TextLine[], rulings?: readonly Box[]) => { tables: TextBlock[]; rest: TextLine[] };
 
 /** Options of {@link layoutFragments}. */
 export interface LayoutOptions {
   /** Finds tables among the horizontal lines before paragraphs are formed. */
   findTables?: TableFinder;
+  /** The page's ruling lines, for {@link LayoutOptions.findTables}. */
+  rulings?: readonly Box[];
 }
 
 /**
@@ -32,7 +37,7 @@ export function layoutFragments(fragments: readonly TextFragment[], options: Lay
   for (const [dir, frags] of byDir) {
     let lines = buildLines(frags);
     if (options.findTables && dir === 0) {
-      const found = options.findTables(lines);
+      const found = options.findTables(lines, options.rulings);
       blocks.push(...found.tables);
       lines = found.rest;
     }

@@ -221,7 +221,13 @@ function mergeSplitLines(builders: LineBuilder[], gutters: readonly Gutter[]): v
           gap = a.x0 - b.x1;
           from = b.x1;
           if (isMarkerOnly(b.frags)) maxGap = MAX_MARKER_GAP_EM * size;
-        } else continue;
+        } else {
+          // In a space between the line's pieces: a word of the other direction in a right-to-left
+          // line ("R" between the Arabic text and "Python").
+          const hole = holeFor(a.frags, b, tol);
+          if (!hole) continue;
+          [from, gap] = hole;
+        }
         if (gap > maxGap) continue;
         if (splitsAtGutter(from, from + gap, size, gutters)) continue;
         for (const f of b.frags) addFragment(a, f);
@@ -232,16 +238,34 @@ function mergeSplitLines(builders: LineBuilder[], gutters: readonly Gutter[]): v
   }
 }
 
+/**
+ * Where `b` sits in a space between fragments of a line, touching none of them: the left edge of that
+ * space and the distance to the nearer neighbour; undefined when it overlaps a fragment.
+ */
+function holeFor(frags: readonly TextFragment[], b: LineBuilder, tol: number): [number, number] | undefined {
+  let left = -Infinity;
+  let right = Infinity;
+  for (const f of frags) {
+    if (f.x1 <= b.x0 + tol) left = Math.max(left, f.x1);
+    else if (f.x0 >= b.x1 - tol) right = Math.min(right, f.x0);
+    else return undefined;
+  }
+  if (left === -Infinity || right === Infinity) return undefined;
+  return b.x0 - left <= right - b.x1 ? [left, Math.max(0, b.x0 - left)] : [b.x1, Math.max(0, right - b.x1)];
+}
+
 function finishLine(b: LineBuilder): TextLine {
   const frags = b.frags.length > 1 ? [...b.frags].sort((x, y) => x.x0 - y.x0) : b.frags;
   let text = '';
   let prev: TextFragment | undefined;
   const sizeChars = new Map<number, number>();
   const fontChars = new Map<string, number>();
-  for (const f of frags) {
+  for (const f of logicalOrder(frags)) {
     if (prev) text += needsSpace(prev, f) ? ` ${f.text}` : f.text;
     else text = f.text;
     prev = f;
+  }
+  for (const f of frags) {
     const n = f.text.length;
     const sizeKey = Math.round(f.size * 10) / 10;
     sizeChars.set(sizeKey, (sizeChars.get(sizeKey) ?? 0) + n);
@@ -260,10 +284,46 @@ function finishLine(b: LineBuilder): TextLine {
   };
 }
 
+const RTL_CHAR_RE = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+const RTL_CHARS_RE = new RegExp(RTL_CHAR_RE.source, 'gu');
+
+/**
+ * The fragments of a line (left to right) in reading order. A line mostly in a right-to-left script
+ * reads from the right: its fragments in reverse, except that a run of fragments without
+ * right-to-left letters (a Latin word, a number) keeps its own left-to-right order, as the Unicode
+ * bidirectional algorithm orders runs. Each fragment's own text is already in logical order.
+ */
+function logicalOrder(frags: readonly TextFragment[]): readonly TextFragment[] {
+  if (frags.length < 2) return frags;
+  let rtl = 0;
+  let ltr = 0;
+  for (const f of frags) {
+    const r = f.text.match(RTL_CHARS_RE)?.length ?? 0;
+    rtl += r;
+    ltr += (f.text.match(/\p{L}/gu)?.length ?? 0) - r;
+  }
+  if (rtl <= ltr) return frags;
+  const out: TextFragment[] = [];
+  let run: TextFragment[] = [];
+  for (let i = frags.length - 1; i >= 0; i--) {
+    const f = frags[i]!;
+    if (RTL_CHAR_RE.test(f.text)) {
+      out.push(...run.reverse(), f);
+      run = [];
+    } else run.push(f);
+  }
+  out.push(...run.reverse());
+  return out;
+}
+
 function needsSpace(prev: TextFragment, next: TextFragment): boolean {
   if (/\s$/.test(prev.text) || /^\s/.test(next.text)) return false;
-  const gap = next.x0 - prev.x1;
+  // Visually adjacent either way round (a right-to-left line is read from the right).
+  const gap = next.x0 >= prev.x0 ? next.x0 - prev.x1 : prev.x0 - next.x1;
   const size = Math.min(prev.size, next.size);
+  // Where the script turns from right-to-left to left-to-right (or back) a word ends: the space
+  // glyph is often drawn inside the right-to-left piece's width, so the pieces touch.
+  if (RTL_CHAR_RE.test(prev.text.slice(-1)) !== RTL_CHAR_RE.test(next.text[0] ?? '') && /[\p{L}\p{N}]/u.test(prev.text.slice(-1)) && /[\p{L}\p{N}]/u.test(next.text[0] ?? '')) return gap > -0.3 * size;
   const cjk = CJK_CHAR_RE.test(prev.text.slice(-1)) && CJK_CHAR_RE.test(next.text[0] ?? '');
   return gap > (cjk ? 0.6 : 0.18) * size;
 }

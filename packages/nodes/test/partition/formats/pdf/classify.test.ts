@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bodyFontSize, classifyBlock, classifyBlockText, detectPageFurniture, isPageNumberText } from '../../../../src/partition/formats/pdf/classify.js';
+import { classifyBlock, classifyBlockText, detectPageFurniture, isPageNumberText } from '../../../../src/partition/formats/pdf/classify.js';
+import { headingContext } from '../../../../src/partition/formats/pdf/headings.js';
 import type { PageLayout, TextBlock } from '../../../../src/partition/formats/pdf/layout-types.js';
 
 function block(text: string, y0: number, opts: Partial<TextBlock> = {}): TextBlock {
@@ -43,26 +44,36 @@ describe('detectPageFurniture', () => {
 });
 
 describe('classifyBlock', () => {
-  const ctx = { bodySize: 10 };
-  const cls = (b: TextBlock) => classifyBlock(b, ctx);
+  const body = block('Body text of the page, long enough to be a paragraph of narrative text.', 400, { lineCount: 4, size: 10 });
+  const ctx = headingContext([page(1, [body])]);
+  const cls = (b: TextBlock, fonts?: PageLayout['fonts']) => classifyBlock(b, { ...page(1, [body, b]), ...(fonts ? { fonts } : {}) }, ctx);
 
-  it('follows the reference order: list items, e-mail, address, narrative, title', () => {
+  it('follows the reference order: list items, e-mail, address, narrative; a title needs the look of one', () => {
     expect(cls(block('• Apples and pears', 100))).toEqual({ type: 'ListItem', text: 'Apples and pears' });
     expect(cls(block('\uF0B7 Symbol-font bullet', 100))).toEqual({ type: 'ListItem', text: 'Symbol-font bullet' });
     expect(cls(block('1. First step of the procedure', 100))?.type).toBe('ListItem');
     expect(cls(block('jane@example.com', 100))?.type).toBe('EmailAddress');
     expect(cls(block('Doylestown, PA 18901', 100))?.type).toBe('Address');
     expect(cls(block('The committee approved the budget after a long debate.', 100))?.type).toBe('NarrativeText');
-    expect(cls(block('Quarterly Results', 100))?.type).toBe('Title');
     expect(cls(block('Fig. 3. Accuracy by model size', 100))?.type).toBe('FigureCaption');
+    expect(cls(block('[그림 4-3] 미래 보안기술 도출 과정', 100))?.type).toBe('FigureCaption');
     expect(cls(block('12.5 % 44.1 % 7 %', 100))?.type).toBe('UncategorizedText');
     expect(cls(block('   ', 100))).toBeUndefined();
+    // Worded like a title but set like the body text: a label or a cell, not a heading.
+    expect(cls(block('Quarterly Results', 100))?.type).toBe('UncategorizedText');
+    expect(cls(block('Quarterly Results', 100, { size: 14 }))?.type).toBe('Title');
+    expect(cls(block('Quarterly Results', 100, { font: 'bold' }), { bold: { bold: true, mono: false }, f: { bold: false, mono: false } })?.type).toBe('Title');
   });
 
   it('makes a short block in a larger font a title even when it reads like a sentence', () => {
     const sentence = 'We train a dense retriever';
     expect(cls(block(sentence, 100))?.type).toBe('NarrativeText');
     expect(cls(block(sentence, 100, { size: 14 }))?.type).toBe('Title');
+  });
+
+  it('takes a numbered heading in a heading font for a Title, not a list item', () => {
+    expect(cls(block('1. Introduction', 100, { size: 14 }))).toMatchObject({ type: 'Title', heading: { depth: 0 } });
+    expect(cls(block('2.1.6 Error handling', 100, { size: 12 }))).toMatchObject({ type: 'Title', heading: { depth: 2 } });
   });
 
   it('treats prose in scripts written without spaces as narrative text', () => {
@@ -79,8 +90,9 @@ describe('classifyBlock', () => {
     for (const t of decided) expect(classifyBlockText(block(t, 100), { tagger: false }), t).toEqual(classifyBlockText(block(t, 100)));
   });
 
-  it('finds the body font size by characters', () => {
-    const pages = [page(1, [block('Big', 10, { size: 20 }), block('body text '.repeat(20), 100, { size: 10 })])];
-    expect(bodyFontSize(pages)).toBe(10);
+  it('finds the body font size by characters of paragraph text', () => {
+    const labels = Array.from({ length: 30 }, (_, i) => block(`Label ${i}`, 10 * i, { size: 6 }));
+    const pages = [page(1, [block('Big', 10, { size: 20 }), ...labels, block('body text '.repeat(20), 100, { size: 10, lineCount: 2 })])];
+    expect(headingContext(pages).bodySize).toBe(10);
   });
 });

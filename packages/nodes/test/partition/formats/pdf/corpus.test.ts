@@ -170,12 +170,18 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
     const texts = fast.map((e) => e.text);
     expect(texts).toContain('적립 혜택은 매출전표 접수 시점 기준으로 적용');
     expect(texts.some((t) => t.includes('스타벅스, 투썸플레이스, 카페베네'))).toBe(true);
-    // The page is two panels: each is read whole before the other.
-    expect(indexOfText(fast, '주유는 LPG충전소 포함')).toBeLessThan(indexOfText(fast, '커피전문점·제과점·편의점 2%'));
+    // The page is two panels, each under its 16 pt title (a heading, not a table row) a ruled table
+    // with its notes: each panel is read whole before the other, on both strategies.
+    const containing = (els: readonly Element[], text: string): number => els.findIndex((e) => e.text.includes(text));
+    expect(fast.filter((e) => e.type === 'Table')).toHaveLength(2);
+    expect(containing(fast, '주유는 LPG충전소 포함')).toBeGreaterThan(-1);
+    expect(containing(fast, '주유는 LPG충전소 포함')).toBeLessThan(containing(fast, '커피전문점은 오프라인 결제건에 한하며'));
     const hiRes = await partition('korean-text-with-tables.pdf', { strategy: 'hi_res', infer_table_structure: true });
     const tables = hiRes.filter((e) => e.type === 'Table');
     expect(tables).toHaveLength(2);
-    expect(tables[0]!.metadata.text_as_html).toContain('<td>업종</td><td>적립 대상</td>');
+    expect(hiRes.filter((e) => e.type === 'Title').map((e) => e.text)).toContain('할인점·주유·온라인쇼핑몰 1.5%빅포인트 적립');
+    expect(tables[0]!.metadata.text_as_html).toContain('<tr><td>업종</td><td>적립 대상</td></tr><tr><td>할인점</td><td>이마트, 이마트 트레이더스, 롯데마트, 홈플러스</td></tr>');
+    expect(tables[0]!.metadata.text_as_html).toContain('<td colspan="2">* 전월 이용금액 40만원 이상 시 제공');
   });
 });
 

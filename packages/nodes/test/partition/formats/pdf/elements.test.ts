@@ -50,9 +50,12 @@ describe('elementsFromLayouts', () => {
   });
 
   it('gives tables their HTML only when asked', () => {
-    const table = block('a 1 b 2', 300, { kind: 'table', table: { rows: [['a', '1'], ['b', '2']] } });
+    const cell = (text: string, colspan = 1) => ({ text, colspan, rowspan: 1 });
+    const table = block('h a 1 b 2', 300, { kind: 'table', table: { rows: [[cell('h', 2)], [cell('a'), cell('1')], [cell('b'), cell('2')]] } });
     const withHtml = elementsFromLayouts([layout(1, [table])], { includePageBreaks: false, coordinates: false, dpi: 200, inferTableStructure: true });
-    expect(withHtml[0]!.element.metadata.text_as_html).toBe('<table><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>');
+    expect(withHtml[0]!.element.metadata.text_as_html).toBe(
+      '<table><tr><td colspan="2">h</td></tr><tr><td>a</td><td>1</td></tr><tr><td>b</td><td>2</td></tr></table>',
+    );
     const without = elementsFromLayouts([layout(1, [table])], { includePageBreaks: false, coordinates: false, dpi: 200, inferTableStructure: false });
     expect(without[0]!.element.metadata.text_as_html).toBeUndefined();
   });

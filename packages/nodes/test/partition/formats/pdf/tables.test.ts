@@ -19,7 +19,7 @@ describe('findTables', () => {
     const prose = frag('The table above lists the fruit bought this week, with prices.', 72, 190);
     const { tables, rest } = findTables(buildLines([...header, ...rows, prose]));
     expect(tables).toHaveLength(1);
-    expect(tables[0]!.table!.rows).toEqual([
+    expect(tables[0]!.table!.rows.map((r) => r.map((c) => c.text))).toEqual([
       ['Item', 'Qty', 'Price'],
       ['Apples', '3', '1.20'],
       ['Pears', '12', '0.80'],

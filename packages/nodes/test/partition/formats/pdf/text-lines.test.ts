@@ -13,6 +13,20 @@ describe('buildLines', () => {
     expect(lines.map((l) => l.text)).toEqual(['Hello worlds']);
   });
 
+  it('reads a right-to-left line from the right, a Latin run in it left to right, and takes in a word drawn in its gap', () => {
+    // As in Docling's right_to_left_01.pdf title: the Arabic piece (its own text already in logical
+    // order), "R" between it and "و", then "Python" at the left.
+    const arabic = { ...frag('تحسين الإنتاجية بلغة', 58, 100), x1: 200 };
+    const python = { ...frag('Python', 10, 100), x1: 40 };
+    const wa = { ...frag('و', 42, 100), x1: 46 };
+    const r = { ...frag('R', 49, 100.5), x1: 54 };
+    // "R" comes last in the stream, in the space between pieces already joined into one line.
+    const lines = buildLines([python, wa, arabic, r]);
+    expect(lines.map((l) => l.text)).toEqual(['تحسين الإنتاجية بلغة R و Python']);
+    // A left-to-right line with an Arabic word keeps its order.
+    expect(buildLines([frag('Read', 10, 200), frag('كتاب', 35, 200), frag('today', 60, 200)]).map((l) => l.text)).toEqual(['Read كتاب today']);
+  });
+
   it('keeps superscripts and stacked sub/superscripts on their line', () => {
     const base = frag('w', 100, 200, 10);
     const sup = { ...frag('(i)', 106, 196, 7) };

@@ -11,6 +11,40 @@ import type { PageText } from '../page-layout.js';
 import { instantiatePdfium, wasmApi, type Pdfium } from './module.js';
 import { renderPdfiumPage, type PdfiumBitmap } from './render.js';
 import { readPdfiumPage } from './text.js';
+import type { OutlineEntry } from '../headings.js';
+import { MAX_OUTLINE_ENTRIES } from '../pdfjs/outline.js';
+
+const TITLE_BUFFER = 1024;
+
+/** Walks the bookmark tree depth first; a bookmark seen twice (a cyclic tree) ends the walk. */
+function readPdfiumOutline(pdfium: Pdfium, doc: number): OutlineEntry[] {
+  const { x } = pdfium;
+  const out: OutlineEntry[] = [];
+  const seen = new Set<number>();
+  const buffer = x.malloc(TITLE_BUFFER);
+  try {
+    const visit = (parent: number, level: number): void => {
+      for (let bm = x.FPDFBookmark_GetFirstChild(doc, parent); bm && !seen.has(bm) && out.length < MAX_OUTLINE_ENTRIES; bm = x.FPDFBookmark_GetNextSibling(doc, bm)) {
+        seen.add(bm);
+        const n = Math.min(x.FPDFBookmark_GetTitle(bm, buffer, TITLE_BUFFER), TITLE_BUFFER);
+        // UTF-16LE with a terminating NUL.
+        const title = new TextDecoder('utf-16le').decode(pdfium.u8().slice(buffer, buffer + Math.max(0, n - 2)));
+        let dest = x.FPDFBookmark_GetDest(doc, bm);
+        if (!dest) {
+          const action = x.FPDFBookmark_GetAction(bm);
+          if (action) dest = x.FPDFAction_GetDest(doc, action);
+        }
+        const index = dest ? x.FPDFDest_GetDestPageIndex(doc, dest) : -1;
+        out.push({ title, level, ...(index >= 0 ? { page: index + 1 } : {}) });
+        if (level < 15) visit(bm, level + 1);
+      }
+    };
+    visit(0, 0);
+  } finally {
+    x.free(buffer);
+  }
+  return out;
+}
 
 // PDFium's FPDF_GetLastError codes.
 const FPDF_ERR_PASSWORD = 4;
@@ -141,6 +175,20 @@ export class PdfiumDocument {
       this.instance.broken = true;
       await this.reopen();
       throw new Error(`PDFium failed to render page ${pageNumber}: ${errorText(e)}`, { cause: e });
+    }
+  }
+
+  /**
+   * The document outline (bookmarks), flattened in document order with levels and target pages;
+   * at most {@link MAX_OUTLINE_ENTRIES} entries. Empty when the document has none or PDFium fails on it.
+   */
+  outline(): OutlineEntry[] {
+    if (this.closed) throw new Error('the document is closed');
+    try {
+      return readPdfiumOutline(this.instance.pdfium, this.doc);
+    } catch (e) {
+      if (isTrap(e)) this.instance.broken = true;
+      return [];
     }
   }
 

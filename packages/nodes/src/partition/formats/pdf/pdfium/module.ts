@@ -26,7 +26,7 @@ interface WasmApi {
 /** The runtime's `WebAssembly`. */
 export const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h` and `fpdf_text.h`). */
+/** The raw PDFium exports used by quarry (see PDFium's `fpdfview.h`, `fpdf_text.h` and `fpdf_edit.h`). */
 export interface PdfiumExports {
   memory: { buffer: ArrayBuffer };
   malloc(size: number): Ptr;
@@ -77,6 +77,16 @@ export interface PdfiumExports {
   FPDFBitmap_GetStride(bitmap: Ptr): number;
   FPDFBitmap_Destroy(bitmap: Ptr): void;
   FPDF_RenderPageBitmap(bitmap: Ptr, page: Ptr, startX: number, startY: number, width: number, height: number, rotate: number, flags: number): void;
+  FPDFFont_GetWeight(font: Ptr): number;
+  FPDFFont_GetFlags(font: Ptr): number;
+  FPDFFont_GetBaseFontName(font: Ptr, buffer: Ptr, length: number): number;
+  FPDFBookmark_GetFirstChild(doc: Ptr, bookmark: Ptr): Ptr;
+  FPDFBookmark_GetNextSibling(doc: Ptr, bookmark: Ptr): Ptr;
+  FPDFBookmark_GetTitle(bookmark: Ptr, buffer: Ptr, length: number): number;
+  FPDFBookmark_GetDest(doc: Ptr, bookmark: Ptr): Ptr;
+  FPDFBookmark_GetAction(bookmark: Ptr): Ptr;
+  FPDFAction_GetDest(doc: Ptr, action: Ptr): Ptr;
+  FPDFDest_GetDestPageIndex(doc: Ptr, dest: Ptr): number;
 }
 
 /** An instantiated PDFium module with a scratch area for out-parameters. */

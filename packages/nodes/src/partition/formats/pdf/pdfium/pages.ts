@@ -6,7 +6,7 @@
  * This file must not import `@quarry/core`: the page worker thread loads it.
  */
 import type { BlockTextOptions } from '../classify.js';
-import type { PageLayout } from '../layout-types.js';
+import type { PageLayout, PageText } from '../layout-types.js';
 import { openPdf, type PdfHandle } from '../pdfjs/load.js';
 import { extractPageLayout, layoutPageText } from '../page-layout.js';
 import { PdfiumDocument } from './document.js';
@@ -26,6 +26,16 @@ export interface PdfiumPagesOptions extends BlockTextOptions {
   maxPages?: number;
 }
 
+const RTL_RE = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+
+/**
+ * Whether a page has right-to-left text. PDFium gives its characters in drawing order, which for
+ * Arabic and Hebrew is backwards; pdf.js puts them in logical order, so such a page is read with pdf.js.
+ */
+export function hasRightToLeft(text: PageText): boolean {
+  return text.fragments.some((f) => RTL_RE.test(f.text));
+}
+
 /** Opens `bytes` with PDFium; fails like {@link PdfiumDocument.open}. */
 export async function openPdfiumPages(bytes: Uint8Array, options: PdfiumPagesOptions = {}): Promise<PdfiumPages> {
   const doc = await PdfiumDocument.open(bytes, options);
@@ -34,7 +44,10 @@ export async function openPdfiumPages(bytes: Uint8Array, options: PdfiumPagesOpt
     numPages: doc.numPages,
     async layout(pageNumber) {
       try {
-        return layoutPageText(pageNumber, await doc.pageText(pageNumber), options);
+        const text = await doc.pageText(pageNumber);
+        if (!hasRightToLeft(text)) return layoutPageText(pageNumber, text, options);
+        fallback ??= openPdf(bytes);
+        return extractPageLayout((await fallback).doc, pageNumber, options);
       } catch (e) {
         fallback ??= openPdf(bytes);
         const handle = await fallback.catch(() => {

@@ -9,10 +9,11 @@
  * Coordinates are put in the displayed page's frame (page box and `/Rotate` applied), then in the
  * text's local frame, exactly as `pdfjs/text-items.ts` does for pdf.js items.
  */
-import type { TextFragment } from '../layout-types.js';
+import type { FontStyle, TextFragment } from '../layout-types.js';
 import type { PageText } from '../page-layout.js';
 import { countChars, normalizeLigatures, toLocal } from '../pdfjs/text-items.js';
 import type { Pdfium } from './module.js';
+import { readPdfiumRulings } from './paths.js';
 
 // pdf.js's text-content thresholds, in font sizes (see the module comment).
 const SPACE_MIN_EM = 0.102;
@@ -46,11 +47,19 @@ interface Run {
   baseline: number;
 }
 
-/** A page's font ascent and descent, keyed by PDFium font handle (handles are reused across pages). */
-type FontMetricsCache = Map<number, [number, number]>;
+/** A font's ascent and descent (in font sizes) and style. */
+interface FontMetrics {
+  ascent: number;
+  descent: number;
+  style: FontStyle;
+}
+
+/** A page's font metrics, keyed by PDFium font handle (handles are reused across pages). */
+type FontMetricsCache = Map<number, FontMetrics>;
 
 /**
- * Reads page `index` (0-based) of an open document: size, fragments and character counts. The
+ * Reads page `index` (0-based) of an open document: size, fragments, character counts and ruling
+ * lines. The
  * page and its text page are closed before returning, whatever happens.
  */
 export function readPdfiumPage(pdfium: Pdfium, doc: number, index: number): PageText {
@@ -79,8 +88,13 @@ export function readPdfiumPage(pdfium: Pdfium, doc: number, index: number): Page
     const text = x.FPDFText_LoadPage(page);
     if (!text) throw new Error(`the text of page ${index + 1} cannot be read`);
     try {
-      const result = fragmentsOfTextPage(pdfium, text, view, [bx0, by0, bx1, by1], new Map());
-      return { width: rotation % 2 ? h : w, height: rotation % 2 ? w : h, ...result };
+      const fonts: FontMetricsCache = new Map();
+      const result = fragmentsOfTextPage(pdfium, text, view, [bx0, by0, bx1, by1], fonts);
+      const styles: Record<string, FontStyle> = {};
+      for (const [handle, m] of fonts) styles[fontKey(handle)] = m.style;
+      const width = rotation % 2 ? h : w;
+      const height = rotation % 2 ? w : h;
+      return { width, height, ...result, fonts: styles, rulings: readPdfiumRulings(pdfium, page, view, width, height) };
     } finally {
       x.FPDFText_ClosePage(text);
     }
@@ -266,21 +280,47 @@ function objectInfo(
     metrics = fontMetrics(pdfium, font);
     fonts.set(font, metrics);
   }
-  return { font: `pdfium-font-${font}`, size, fontSize, dir, ascent: metrics[0], descent: metrics[1], a, scaleX: Math.hypot(a, b) };
+  return { font: fontKey(font), size, fontSize, dir, ascent: metrics.ascent, descent: metrics.descent, a, scaleX: Math.hypot(a, b) };
 }
 
-/** Ascent and descent in font sizes, clamped to the pdf.js path's sane range. */
-function fontMetrics(pdfium: Pdfium, font: number): [number, number] {
+const fontKey = (handle: number): string => `pdfium-font-${handle}`;
+
+// PDF font descriptor flags (PDF 32000 table 123).
+const FIXED_PITCH = 1;
+const FORCE_BOLD = 1 << 18;
+// A base font name that says bold ("Arial-BoldMT", "ABCDEF+NotoSans-SemiBold").
+const BOLD_NAME_RE = /bold|black|heavy|semibold|demi/i;
+const MONO_NAME_RE = /mono|courier|consol|code|menlo/i;
+
+/** Ascent and descent in font sizes, clamped to the pdf.js path's sane range, and the font's style. */
+function fontMetrics(pdfium: Pdfium, font: number): FontMetrics {
   const { x, scratch } = pdfium;
   let ascent = NaN;
   let descent = NaN;
+  let style: FontStyle = { bold: false, mono: false };
   if (font) {
     if (x.FPDFFont_GetAscent(font, 1, scratch)) ascent = pdfium.f32()[scratch >> 2]!;
     if (x.FPDFFont_GetDescent(font, 1, scratch)) descent = pdfium.f32()[scratch >> 2]!;
+    style = fontStyle(pdfium, font);
   }
   if (!Number.isFinite(ascent) || ascent < 0.5 || ascent > 1.2) ascent = 0.85;
   if (!Number.isFinite(descent) || descent > 0 || descent < -0.5) descent = -0.2;
-  return [ascent, descent];
+  return { ascent, descent, style };
+}
+
+/** Bold and fixed-pitch, from the font's weight, flags and base font name. */
+function fontStyle(pdfium: Pdfium, font: number): FontStyle {
+  const { x, scratch } = pdfium;
+  const flags = x.FPDFFont_GetFlags(font);
+  const weight = x.FPDFFont_GetWeight(font);
+  // The scratch area is 64 bytes: long names are cut, which keeps the style part of most.
+  const n = x.FPDFFont_GetBaseFontName(font, scratch, 64);
+  const bytes = pdfium.u8().subarray(scratch, scratch + Math.max(0, Math.min(n, 64) - 1));
+  const name = String.fromCharCode(...bytes);
+  return {
+    bold: weight >= 600 || (flags >= 0 && (flags & FORCE_BOLD) !== 0) || BOLD_NAME_RE.test(name.replace(/^[A-Z]{6}\+/, '')),
+    mono: (flags >= 0 && (flags & FIXED_PITCH) !== 0) || MONO_NAME_RE.test(name),
+  };
 }
 
 /**

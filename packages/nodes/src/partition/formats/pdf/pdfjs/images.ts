@@ -1,9 +1,12 @@
 /**
- * Embedded images of a page, from pdf.js's operator list: every image-painting operator draws the
- * unit square through the current transformation matrix, so tracking `save`/`restore`/`transform`
- * (and form XObjects, which push their own matrix) gives each image's box on the page.
+ * Embedded images and ruling lines of a page, from pdf.js's operator list: every image-painting
+ * operator draws the unit square through the current transformation matrix, so tracking
+ * `save`/`restore`/`transform` (and form XObjects, which push their own matrix) gives each image's
+ * box on the page; painted paths (`constructPath`) give the straight lines and rectangles tables
+ * are ruled with.
  */
 import type { Box } from '../layout-types.js';
+import { rulingsOfPath, type PathPaint } from '../rulings.js';
 import type { PdfjsModule, PdfPage } from './load.js';
 
 type Matrix = [number, number, number, number, number, number];
@@ -34,6 +37,26 @@ const MIN_IMAGE_SIDE = 16;
  * without duplicates and without images too small to be figures.
  */
 export async function findPageImages(page: PdfPage, pdfjs: PdfjsModule): Promise<Box[]> {
+  return (await findPageGraphics(page, pdfjs)).images;
+}
+
+/** What {@link findPageGraphics} finds on a page. */
+export interface PageGraphics {
+  /** Image boxes, as {@link findPageImages} gives them. */
+  images: Box[];
+  /** Axis-aligned painted lines and rectangle edges (page points, top-left origin), unmerged. */
+  rulings: Box[];
+}
+
+// pdf.js path drawing codes inside a `constructPath` operation's data.
+const DRAW_MOVE = 0;
+const DRAW_LINE = 1;
+const DRAW_CURVE = 2;
+const DRAW_QUAD = 3;
+const DRAW_CLOSE = 4;
+
+/** Images and ruling lines of a page, from one walk of its operator list. */
+export async function findPageGraphics(page: PdfPage, pdfjs: PdfjsModule): Promise<PageGraphics> {
   const viewport = page.getViewport({ scale: 1 });
   const ops = await page.getOperatorList({ annotationMode: pdfjs.AnnotationMode.DISABLE });
   const OPS = pdfjs.OPS;
@@ -50,7 +73,11 @@ export async function findPageImages(page: PdfPage, pdfjs: PdfjsModule): Promise
   const stack: Matrix[] = [];
   let ctm: Matrix = [...IDENTITY];
   const boxes: Box[] = [];
+  const rulings: Box[] = [];
   const vt = viewport.transform as number[];
+  const stroke = new Set<number>([OPS.stroke, OPS.closeStroke]);
+  const fill = new Set<number>([OPS.fill, OPS.eoFill]);
+  const both = new Set<number>([OPS.fillStroke, OPS.eoFillStroke, OPS.closeFillStroke, OPS.closeEOFillStroke]);
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i]!;
     const args = ops.argsArray[i] as unknown[] | null;
@@ -70,9 +97,51 @@ export async function findPageImages(page: PdfPage, pdfjs: PdfjsModule): Promise
     else if (paintOps.has(fn)) {
       const box = unitSquareBox(multiply(vt as Matrix, ctm), viewport.width, viewport.height);
       if (box) boxes.push(box);
+    } else if (fn === OPS.constructPath && args) {
+      const op = args[0] as number;
+      const paint: PathPaint | undefined = stroke.has(op) ? 'stroke' : fill.has(op) ? 'fill' : both.has(op) ? 'both' : undefined;
+      const data = (args[1] as unknown[] | undefined)?.[0];
+      if (paint && data instanceof Float32Array) rulings.push(...rulingsOfPath(subpaths(data, multiply(vt as Matrix, ctm)), paint, viewport.width, viewport.height));
     }
   }
-  return dedupe(boxes);
+  return { images: dedupe(boxes), rulings };
+}
+
+/**
+ * A `constructPath` operation's data as subpaths of page points, or `undefined` for a subpath
+ * with a curve (curves do not rule tables).
+ */
+function subpaths(data: Float32Array, m: Matrix): ([number, number][] | undefined)[] {
+  const out: ([number, number][] | undefined)[] = [];
+  let current: [number, number][] | undefined;
+  let curved = false;
+  const end = (): void => {
+    if (current && current.length >= 2) out.push(curved ? undefined : current);
+    current = undefined;
+    curved = false;
+  };
+  for (let i = 0; i < data.length; ) {
+    const code = data[i++];
+    if (code === DRAW_MOVE) {
+      end();
+      current = [apply(m, data[i]!, data[i + 1]!)];
+      i += 2;
+    } else if (code === DRAW_LINE) {
+      (current ??= []).push(apply(m, data[i]!, data[i + 1]!));
+      i += 2;
+    } else if (code === DRAW_CURVE) {
+      curved = true;
+      i += 6;
+    } else if (code === DRAW_QUAD) {
+      curved = true;
+      i += 4;
+    } else if (code === DRAW_CLOSE) {
+      if (current && current.length >= 2) current.push(current[0]!);
+      end();
+    } else break;
+  }
+  end();
+  return out;
 }
 
 function unitSquareBox(m: Matrix, width: number, height: number): Box | undefined {

@@ -129,10 +129,18 @@ describe.skipIf(!hasCorpus)('the PDFium engine on the corpus (skipped: ../shared
     expect([...generated].sort((a, b) => a - b)).toEqual([0x0a, 0x0d, 0x20]);
   }, 120_000);
 
-  it('DA-619p.pdf: the same elements as pdf.js on every one of its 619 pages', async () => {
+  // PDFium reads the fonts' weights, pdf.js's text layer does not: there a change of font stands in
+  // for bold, so italic lines ("—Sarethia, hahren of the Highever alienage") become Titles with
+  // pdf.js only. Everything else is the same.
+  it('DA-619p.pdf: the same text and elements as pdf.js on every one of its 619 pages, headings aside', async () => {
     const bytes = corpusDoc('DA-619p.pdf');
     const pdfium = await fast(bytes, 'pdfium');
+    const pdfjs = await fast(bytes, 'pdfjs');
     expect(pdfium.length).toBeGreaterThan(9000);
-    expect(pdfium).toEqual(await fast(bytes, 'pdfjs'));
+    expect(pdfium.map((e) => e.text)).toEqual(pdfjs.map((e) => e.text));
+    const headingsAside = (els: typeof pdfium) => els.map((e) => (e.type === 'Title' || e.type === 'UncategorizedText' || e.type === 'NarrativeText' ? 'text' : e.type));
+    expect(headingsAside(pdfium)).toEqual(headingsAside(pdfjs));
+    const titles = (els: typeof pdfium) => els.filter((e) => e.type === 'Title').length;
+    expect(titles(pdfium)).toBeLessThan(titles(pdfjs));
   }, 300_000);
 });

@@ -1,0 +1,252 @@
+/**
+ * Which PDF blocks are headings, and at what level. A heading is told apart from body text by what
+ * the PDF shows a reader on the page: a larger size or a bolder (or other) font than the page's body
+ * text, section numbering such as "2.1.6", and isolation (a short block of its own that does not end
+ * like a sentence). The document outline, when there is one, gives levels. What looks like a heading but is a table
+ * cell, a figure label or a line of code is not one: text smaller than the body, short text with
+ * other short text beside it on the same line, text inside a picture, fixed-pitch or code-like text.
+ *
+ * Levels follow the Python library `unstructured`: `category_depth` 0 for the top level. The
+ * outline's level comes first, then the section number's ("2.1" is 1), then the rank of the
+ * heading's style (size, then weight) among the document's heading styles.
+ */
+import type { Box, PageLayout, TextBlock } from './layout-types.js';
+
+/** One entry of the document outline (bookmarks), flattened in document order. */
+export interface OutlineEntry {
+  title: string;
+  /** 0 for a top-level entry. */
+  level: number;
+  /** 1-based page the entry points to, when known. */
+  page?: number;
+}
+
+/**
+ * The body text of a page: what a heading stands out from. Read from the page alone, so that a
+ * page is typed the same whether the PDF is partitioned whole or split into page ranges (the
+ * hosted API client's split mode) and `chunk_by_title` cuts it at the same places.
+ */
+export interface BodyStyle {
+  /** The body text's font size: the commonest size of paragraph text, by characters. */
+  bodySize: number;
+  /** The body text's font, and whether it is bold (undefined when the engine does not say). */
+  bodyFont: string;
+  bodyBold: boolean | undefined;
+}
+
+/** What heading detection knows of a page: its body text, and the document outline's titles by normalized text. */
+export interface HeadingContext extends BodyStyle {
+  outline: Map<string, OutlineEntry[]>;
+}
+
+/** A heading found by {@link headingOf}. */
+export interface HeadingInfo {
+  /** Level from the outline or the section number, when either gives one. */
+  depth?: number;
+  /** Size and weight, to rank headings without such a level. */
+  style: string;
+  size: number;
+}
+
+// Paragraph text, for the body size: more than one line, or a line of some length.
+const PARAGRAPH_CHARS = 40;
+// A heading is at most this long.
+const MAX_LINES = 3;
+const MAX_CHARS = 150;
+const MAX_WORDS = 16;
+// Size ratios to the body text.
+const LARGER = 1.12;
+const NOT_SMALLER = 0.95;
+// Text smaller than this (points) is a label, a footnote or a figure's lettering, never a heading:
+// on a page that is mostly a drawing the labels themselves look like the body text.
+const MIN_HEADING_SIZE = 7;
+// Other short text on the same line within this many body sizes: a table row or figure labels.
+const NEIGHBOUR_GAP = 4;
+
+const SECTION_NUMBER_RE = /^(\d{1,2}(?:\.\d{1,3}){0,5})\.?\s+(?=[\p{L}(“"'])/u;
+const ROMAN_NUMBER_RE = /^(?:[IVX]{1,5}|[\u2160-\u216B])\s*[.)]\s*(?=\p{L})/u;
+const CHAPTER_RE = /^(?:chapter|part|appendix|annex|section|chapitre|kapitel|anhang)\s+(?:\d+|[IVX]+|[A-Z])\b/i;
+const SENTENCE_END_RE = /[.,;!?。，；]$/u;
+const CODE_RE =
+  /[;{}]|=>|==|!=|\(\)|\/\/|^\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|GRANT|FROM|WHERE|import|def|function|var|let|const|return|public|private|#include|#define)\b|\w\(\S*\)$|^\s*[<$#>]/u;
+
+/** Lower case, letters and digits only: how outline titles and block texts are compared. */
+export function headingKey(text: string): string {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ');
+}
+
+/** The level a section number gives: "2" and "II." 0, "2.1" 1, "2.1.6" 2, "Chapter 3" 0; undefined for none. */
+export function sectionDepth(text: string): number | undefined {
+  return numberDepth(text) ?? (CHAPTER_RE.test(text.trim()) ? 0 : undefined);
+}
+
+/** Like {@link sectionDepth}, for a leading number only ("2.1.6", "IV."), not a word such as "Section 1". */
+export function numberDepth(text: string): number | undefined {
+  const t = text.trim();
+  const m = SECTION_NUMBER_RE.exec(t);
+  if (m) return m[1]!.split('.').length - 1;
+  return ROMAN_NUMBER_RE.test(t) ? 0 : undefined;
+}
+
+/** The body text of `pages` (in practice one page; see {@link BodyStyle}). */
+export function bodyStyle(pages: readonly (PageLayout | undefined)[]): BodyStyle {
+  const sizes = new Map<number, number>();
+  const fonts = new Map<string, { chars: number; bold: boolean | undefined }>();
+  const count = (paragraphsOnly: boolean): void => {
+    for (const page of pages) {
+      for (const b of page?.blocks ?? []) {
+        if (b.kind !== 'text') continue;
+        if (paragraphsOnly && b.lineCount < 2 && b.text.length < PARAGRAPH_CHARS) continue;
+        const key = Math.round(b.size * 2) / 2;
+        sizes.set(key, (sizes.get(key) ?? 0) + b.text.length);
+        const f = fonts.get(b.font);
+        if (f) f.chars += b.text.length;
+        else fonts.set(b.font, { chars: b.text.length, bold: page!.fonts?.[b.font]?.bold });
+      }
+    }
+  };
+  count(true);
+  if (sizes.size === 0) count(false);
+  const bodyFont = argmax(new Map([...fonts].map(([k, v]) => [k, v.chars]))) ?? '';
+  return { bodySize: argmax(sizes) ?? 0, bodyFont, bodyBold: fonts.get(bodyFont)?.bold };
+}
+
+/** The document outline's entries by normalized title, for {@link HeadingContext.outline}. */
+export function outlineIndex(outline: readonly OutlineEntry[] = []): Map<string, OutlineEntry[]> {
+  const map = new Map<string, OutlineEntry[]>();
+  for (const e of outline) {
+    const k = headingKey(e.title);
+    if (!k) continue;
+    const list = map.get(k);
+    if (list) list.push(e);
+    else map.set(k, [e]);
+  }
+  return map;
+}
+
+/** The heading context of `pages` with the document's outline. */
+export function headingContext(pages: readonly (PageLayout | undefined)[], outline: readonly OutlineEntry[] = []): HeadingContext {
+  return { ...bodyStyle(pages), outline: outlineIndex(outline) };
+}
+
+function argmax<K>(counts: Map<K, number>): K | undefined {
+  let best: K | undefined;
+  let bestN = -1;
+  for (const [k, n] of counts) {
+    if (n > bestN) {
+      best = k;
+      bestN = n;
+    }
+  }
+  return best;
+}
+
+/** Whether the text reads like code rather than a heading. */
+export function looksLikeCode(text: string): boolean {
+  return CODE_RE.test(text);
+}
+
+/**
+ * Whether `block` (a text block of `page`, not page furniture) is a heading, and what the PDF says
+ * of its level. `possibleTitle` is what the text alone says (short, worded like a title).
+ */
+export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContext, possibleTitle: boolean): HeadingInfo | undefined {
+  if (block.kind !== 'text') return undefined;
+  const text = block.text.trim();
+  const style = page.fonts?.[block.font];
+  const size = Math.round(block.size * 2) / 2;
+  const info = (depth?: number): HeadingInfo => ({ ...(depth !== undefined ? { depth } : {}), style: `${size}|${style?.bold ? 'b' : ''}`, size });
+  if (block.lineCount > MAX_LINES || text.length > MAX_CHARS || text.split(/\s+/).length > MAX_WORDS) return undefined;
+  if (!/\p{L}/u.test(text) || SENTENCE_END_RE.test(text) || /^\p{Ll}/u.test(text)) return undefined;
+  if (style?.mono || looksLikeCode(text)) return undefined;
+  const body = ctx.bodySize;
+  if (!(body > 0) || block.size < NOT_SMALLER * body || block.size < MIN_HEADING_SIZE) return undefined;
+  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
+  // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
+  const numbered = sectionDepth(text);
+  const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
+  const large = block.size >= LARGER * body;
+  // Bold where the body is not; when the engine does not tell weights, another font than the body's.
+  const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined;
+  if (large || bolder) return possibleTitle || numbered !== undefined ? info(depth) : undefined;
+  // Body-sized, body-weight text: a section number of two levels or more ("2.1") on a line of its
+  // own ("1. Step" is a list item), or capitals.
+  if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
+  if (possibleTitle && block.lineCount === 1 && isCapitals(text)) return info(depth);
+  return undefined;
+}
+
+function outlineEntry(text: string, pageNumber: number, ctx: HeadingContext): OutlineEntry | undefined {
+  if (ctx.outline.size === 0) return undefined;
+  const list = ctx.outline.get(headingKey(text));
+  return list?.find((e) => e.page === undefined || e.page === pageNumber);
+}
+
+/** Upper-case words ("INTRODUCTION", "TERMS OF USE"), at least four letters. */
+function isCapitals(text: string): boolean {
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  return letters.length >= 4 && /^[\p{Lu}]+$/u.test(letters);
+}
+
+function insideImage(box: Box, page: PageLayout): boolean {
+  const cx = (box.x0 + box.x1) / 2;
+  const cy = (box.y0 + box.y1) / 2;
+  return page.blocks.some((b) => b.kind === 'image' && cx > b.box.x0 && cx < b.box.x1 && cy > b.box.y0 && cy < b.box.y1);
+}
+
+/**
+ * Whether another short text sits beside the block, on the same line and close by: cells of one
+ * table row, labels of one figure. A paragraph beside it (another column) does not count.
+ */
+function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): boolean {
+  const a = block.box;
+  // The heading of a text column: a paragraph starts right under it, at its left edge.
+  if (headsParagraph(block, page, body)) return false;
+  const h = a.y1 - a.y0;
+  for (const o of page.blocks) {
+    if (o === block) continue;
+    const b = o.box;
+    const overlap = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    // Beside it means on the same line: not a taller block (a paragraph, a line of vertical text).
+    if (overlap < 0.5 * Math.min(h, b.y1 - b.y0) || b.y1 - b.y0 > 3 * h) continue;
+    const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
+    if (gap < 0 || gap > NEIGHBOUR_GAP * body) continue;
+    // A stray fragment ("i-" of a hyphenated word in the next column) is no cell or label.
+    if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
+  }
+  return false;
+}
+
+function headsParagraph(block: TextBlock, page: PageLayout, body: number): boolean {
+  const a = block.box;
+  return page.blocks.some(
+    (o) => o.kind === 'text' && o.lineCount >= 3 && o.box.y0 >= a.y1 - 1 && o.box.y0 - a.y1 <= 2 * body && Math.abs(o.box.x0 - a.x0) <= body,
+  );
+}
+
+/**
+ * Gives each heading its `category_depth`: the outline's or section number's level where there is
+ * one; otherwise the level of numbered headings set in the same style, or else the rank of its
+ * style among the document's heading styles (larger first, bold before regular at one size).
+ */
+export function headingDepths(headings: readonly HeadingInfo[]): number[] {
+  const styleDepth = new Map<string, Map<number, number>>();
+  for (const h of headings) {
+    if (h.depth === undefined) continue;
+    const m = styleDepth.get(h.style) ?? new Map<number, number>();
+    m.set(h.depth, (m.get(h.depth) ?? 0) + 1);
+    styleDepth.set(h.style, m);
+  }
+  const styles = [...new Set(headings.map((h) => h.style))].sort((x, y) => {
+    const [sx = '0', bx = ''] = x.split('|');
+    const [sy = '0', by = ''] = y.split('|');
+    return Number(sy) - Number(sx) || by.length - bx.length;
+  });
+  const rank = new Map(styles.map((s, i) => [s, i]));
+  return headings.map((h) => {
+    if (h.depth !== undefined) return h.depth;
+    const numbered = styleDepth.get(h.style);
+    if (numbered) return argmax(numbered)!;
+    return rank.get(h.style) ?? 0;
+  });
+}
