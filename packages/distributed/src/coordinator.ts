@@ -1,3 +1,4 @@
+import { BatchQueue, wait } from '@quarry/core/concurrency';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
@@ -22,7 +23,6 @@ import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
 import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealJobSpec } from './sealed-connectors.js';
 import { taskMac } from './task-mac.js';
 import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
-import { TaskBatcher, type QueuedTask } from './task-batcher.js';
 import { pipelineOf, workflowVersion } from './workflow-version.js';
 
 /** Options of {@link runDistributed}: those of `engine.run`, with connectors named by type and config. */
@@ -77,10 +77,21 @@ export interface DistributedRunOptions {
   onDeadJob?: (report: DeadJobReport) => void;
 }
 
-/** Tasks sent to Redis in one round trip (see {@link TaskBatcher}). */
+/**
+ * Tasks sent to Redis in one round trip (`Queue.addBulk`: a MULTI of one add script per task). One
+ * by one, each costs a round trip, a socket write and a Redis wake-up, on a machine the coordinator
+ * shares with workers.
+ */
 const ENQUEUE_BATCH = 32;
-/** Longest a listed task waits for its batch to fill. */
+/** Longest a listed task waits for its batch to fill (the first documents of a slow listing go at once). */
 const ENQUEUE_DELAY_MS = 5;
+
+/** One task as `Queue.addBulk` takes it. */
+interface QueuedTask {
+  name: string;
+  data: TaskData;
+  opts: JobsOptions;
+}
 
 interface Outstanding {
   record: SourceRecord;
@@ -117,15 +128,11 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
   const keys = queueKeys(options.queue ?? DEFAULT_QUEUE);
   const window = Math.max(1, options.window ?? 256);
   const outstanding = new Map<string, Outstanding>();
-  let slotFreed: (() => void) | undefined;
-  const freeSlot = (): void => {
-    const wake = slotFreed;
-    slotFreed = undefined;
-    wake?.();
-  };
-  /** Resolves when a task settles or the job is cancelled. */
-  const nextSettle = (): Promise<void> => (signal.aborted ? Promise.resolve() : new Promise<void>((r) => (slotFreed = r)));
-  signal.addEventListener('abort', freeSlot, { once: true });
+  /**
+   * The window: listed tasks batched into Redis, one batch after another, each held until its
+   * outcome is counted; the listing waits while `window` are held.
+   */
+  let tasks: BatchQueue<QueuedTask> | undefined;
 
   /**
    * Turns one task's outcome into the job's counts and events; each task settles once. The task
@@ -139,7 +146,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     const counted = countOutcome(task, result).finally(() => {
       outstanding.delete(taskId);
       counting.delete(counted);
-      freeSlot();
+      tasks?.release();
     });
     counting.add(counted);
     await counted;
@@ -217,7 +224,6 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     let source: SourceConnector | undefined;
     let reconciler: NodeJS.Timeout | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
-    let tasks: TaskBatcher<TaskData, JobsOptions> | undefined;
     try {
       const connection = redisOptions(options.redis);
       redis = await connectRedis(connection);
@@ -301,7 +307,7 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
         removeOnComplete: { age: 3600 },
         removeOnFail: { age: 24 * 3600 },
       };
-      const send = async (batch: Array<QueuedTask<TaskData, JobsOptions>>): Promise<void> => {
+      const send = async (batch: QueuedTask[]): Promise<void> => {
         // The task ids used so far, before the tasks exist: whoever accounts for this job if it dies looks them all up.
         const last = batch.reduce((n, t) => Math.max(n, Number((t.opts.jobId ?? '').slice(id.length + 1))), -1);
         await r.set(keys.queued(id), String(last + 1), 'EX', RECORD_TTL_S);
@@ -312,7 +318,9 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
           if (task) Object.assign(task, { sent: true, queuedAt: now });
         }
       };
-      tasks = new TaskBatcher<TaskData, JobsOptions>(send, ENQUEUE_BATCH, ENQUEUE_DELAY_MS);
+      // A failed send fails the job: the next push, wait for room or idle throws it.
+      const batcher = new BatchQueue<QueuedTask>({ maxItems: ENQUEUE_BATCH, flushMs: ENQUEUE_DELAY_MS, capacity: window, release: 'manual' }, { run: send });
+      tasks = batcher;
       let seq = 0;
       for await (const doc of source.list(signal)) {
         if (signal.aborted) break;
@@ -321,22 +329,22 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
           shell.endDocument({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version }, logger);
           continue;
         }
-        if (outstanding.size >= window) await tasks.flush();
-        while (outstanding.size >= window && !signal.aborted) await nextSettle();
-        if (signal.aborted) break;
+        if (!(await hasRoom(batcher))) break;
         const { read: _read, ...rec } = doc;
         const taskId = `${id}.${seq++}`;
         outstanding.set(taskId, { record: rec, queuedAt: Date.now() });
         emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
         const data: TaskData = { job_id: id, workflow_id: workflowId, workflow_version: version, record: rec };
         if (taskKey) data.mac = taskMac(taskKey, data);
-        await tasks.add({ name: 'document', data, opts: { ...taskOptions, jobId: taskId } });
+        batcher.push({ name: 'document', data, opts: { ...taskOptions, jobId: taskId } });
       }
-      if (!signal.aborted) await tasks.flush();
-      while (outstanding.size > 0 && !signal.aborted) await nextSettle();
-      if (signal.aborted) await stopTasks(redis, queue, tasks);
+      batcher.end();
+      await batcher.idle(signal).catch((e: unknown) => {
+        if (!signal.aborted) throw e;
+      });
+      if (signal.aborted) await stopTasks(redis, queue);
     } catch (e) {
-      if (signal.aborted && redis && queue) await stopTasks(redis, queue, tasks).catch(() => undefined);
+      if (signal.aborted && redis && queue) await stopTasks(redis, queue).catch(() => undefined);
       else shell.fail(e, logger);
       announce();
     } finally {
@@ -357,11 +365,22 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
     return shell.finish();
   }
 
+  /** Waits until the window has room; false when the job is cancelled meanwhile. */
+  async function hasRoom(batcher: BatchQueue<QueuedTask>): Promise<boolean> {
+    try {
+      await batcher.room(signal);
+      return true;
+    } catch (e) {
+      if (signal.aborted) return false;
+      throw e;
+    }
+  }
+
   /**
    * Cancel: workers are told (and check a flag before each task), queued tasks are removed, and
    * running ones get `cancelGraceMs` to come back stopped before they are counted stopped anyway.
    */
-  async function stopTasks(redis: Redis, queue: Queue<TaskData, TaskResult>, tasks: TaskBatcher<TaskData, JobsOptions> | undefined): Promise<void> {
+  async function stopTasks(redis: Redis, queue: Queue<TaskData, TaskResult>): Promise<void> {
     // Tasks listed but not sent yet never reach a worker.
     for (const task of tasks?.discard() ?? []) {
       if (task.opts.jobId !== undefined) await settle(task.opts.jobId, { outcome: 'stopped', nodes: [], worker: '' });
@@ -373,9 +392,15 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       const removed = await queue.remove(taskId).catch(() => 0);
       if (removed === 1) await settle(taskId, { outcome: 'stopped', nodes: [], worker: '' });
     }
-    const deadline = Date.now() + (options.cancelGraceMs ?? 30_000);
-    while (outstanding.size > 0 && Date.now() < deadline) {
-      await Promise.race([new Promise<void>((r) => (slotFreed = r)), new Promise((r) => setTimeout(r, 200).unref())]);
+    if (tasks && outstanding.size > 0) {
+      const graceOver = new AbortController();
+      const stopTimer = new AbortController();
+      void wait(options.cancelGraceMs ?? 30_000, { signal: stopTimer.signal }).then(
+        () => graceOver.abort(),
+        () => undefined,
+      );
+      await tasks.idle(graceOver.signal).catch(() => undefined);
+      stopTimer.abort();
     }
     for (const taskId of [...outstanding.keys()]) {
       await queue.remove(taskId).catch(() => 0);

@@ -1,4 +1,5 @@
-import { backoffDelay, elementsFromJSON, errorMessage, QuarryError, sleep, type Element, type ErrorCode } from '@quarry/core';
+import { elementsFromJSON, errorMessage, isQuarryError, QuarryError, type Element, type ErrorCode } from '@quarry/core';
+import { retrying } from '@quarry/core/concurrency';
 
 /** Path of the Unstructured API's partition endpoint under its base URL. */
 export const LEGACY_PARTITION_PATH = '/general/v0/general';
@@ -60,8 +61,7 @@ const RETRY_MAX_MS = 30_000;
  */
 export async function partitionByApi(bytes: Uint8Array, filename: string, options: PartitionApiOptions, signal?: AbortSignal): Promise<Element[]> {
   const url = partitionEndpointUrl(options.endpoint);
-  const retries = options.retries ?? 3;
-  for (let attempt = 0; ; attempt++) {
+  const once = async (): Promise<Element[]> => {
     const form = new FormData();
     form.append('files', new Blob([bytes]), filename);
     for (const [k, v] of Object.entries(options.fields)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, item);
@@ -69,12 +69,7 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
     try {
       res = await fetch(url, { method: 'POST', headers: { 'unstructured-api-key': options.apiKey, accept: 'application/json' }, body: form, ...(signal ? { signal } : {}) });
     } catch (e) {
-      if (signal?.aborted) throw new QuarryError('JOB_ABORTED', `partitioning ${filename} was cancelled`, { cause: e });
-      if (attempt < retries) {
-        await sleep(backoffDelay(attempt, options.retryInitialMs ?? 500, RETRY_MAX_MS), signal);
-        continue;
-      }
-      throw new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} did not answer for ${filename}: ${errorMessage(e)}`, { cause: e, details: { endpoint: url, filename } });
+      throw new Unanswered(e);
     }
     const text = await res.text();
     if (res.ok) {
@@ -84,11 +79,30 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
         throw new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} answered ${filename} with something other than element JSON: ${errorMessage(e)}`, { cause: e, details: { endpoint: url, filename } });
       }
     }
-    if (RETRY_STATUS.has(res.status) && attempt < retries) {
-      await sleep(backoffDelay(attempt, options.retryInitialMs ?? 500, RETRY_MAX_MS), signal);
-      continue;
-    }
     const detail = detailOf(text).split(options.apiKey).join('***');
     throw new QuarryError(codeFor(res.status), `partition endpoint ${url} answered ${res.status} for ${filename}: ${detail}`, { details: { endpoint: url, filename, status: res.status } });
+  };
+  try {
+    return await retrying(once, {
+      retries: options.retries ?? 3,
+      baseDelayMs: options.retryInitialMs ?? 500,
+      maxDelayMs: RETRY_MAX_MS,
+      retryable: (e) => e instanceof Unanswered || (isQuarryError(e) && RETRY_STATUS.has(Number(e.details?.status))),
+      giveUp: (e) =>
+        e instanceof Unanswered
+          ? new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} did not answer for ${filename}: ${errorMessage(e.cause)}`, { cause: e.cause, details: { endpoint: url, filename } })
+          : e,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (e) {
+    if (signal?.aborted) throw new QuarryError('JOB_ABORTED', `partitioning ${filename} was cancelled`, { cause: e });
+    throw e;
+  }
+}
+
+/** A request that got no answer (refused, reset, DNS): worth another attempt. */
+class Unanswered extends Error {
+  constructor(cause: unknown) {
+    super(errorMessage(cause), { cause });
   }
 }

@@ -147,6 +147,26 @@ describe('search index destination: a replacement that fails at any step keeps t
     });
   }
 
+  it('a cancelled job stops waiting between retries at once: its write rejects JOB_ABORTED and the old version stays', async () => {
+    await prepared('term');
+    const controller = new AbortController();
+    const config = parseConfig(searchIndexDestination, { hosts: [target.url], index_name: index, search_api_key: target.apiKey, max_retries: 20, retry_initial_ms: 60_000, retry_max_ms: 300_000 });
+    const job = await createSearchIndexDestination(config, { logger: captureLogger().logger, signal: controller.signal });
+    await job.prepare!({ nodes: [] });
+    const injected = target.fake!.inject({ ...STEPS['bulk index'], fault: 503, times: 1000 });
+    const bulkBefore = target.fake!.requests.filter((r) => r.path.endsWith('/_bulk')).length;
+    const write = job.write({ document: conformanceDocument(RECORD), elements: NEW }, { signal: controller.signal });
+    // The first bulk request was answered 503: the writer now waits at least 30 s before the next.
+    while (target.fake!.requests.filter((r) => r.path.endsWith('/_bulk')).length === bulkBefore) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    controller.abort(new Error('job cancelled'));
+    await expect(write).rejects.toMatchObject({ code: 'JOB_ABORTED' });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    injected.times = 0;
+    expect(versionsPresent().old).toBe(true);
+    await job.close!();
+  });
+
   it('a first write into an index the destination created sends no lookup and no delete', async () => {
     const config = parseConfig(searchIndexDestination, { hosts: [target.url], index_name: index, search_api_key: target.apiKey });
     dest = await createSearchIndexDestination(config, { logger: captureLogger().logger, signal });

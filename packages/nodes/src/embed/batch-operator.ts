@@ -1,5 +1,6 @@
 import { isQuarryError, QuarryError, type Element, type Flow, type FlowResult, type OperatorContext } from '@quarry/core';
-import { Observable, type OperatorFunction } from 'rxjs';
+import { BatchQueue } from '@quarry/core/concurrency';
+import { Observable, type OperatorFunction, type SchedulerLike } from 'rxjs';
 import { providerError } from '../providers/errors.js';
 
 /** One input after tokenization: its token count and whatever the backend sends (text or ids). */
@@ -39,6 +40,8 @@ export interface BatchOptions {
    * batches are then cut by count, and by tokens only among inputs already examined.
    */
   prepareOnDispatch?: boolean;
+  /** Where the flush timer runs (default rxjs' `asyncScheduler`; tests pass a `TestScheduler`). */
+  scheduler?: SchedulerLike;
 }
 
 interface DocEntry {
@@ -54,7 +57,6 @@ interface Item<P> {
   text: string;
   /** Set once the input is tokenized. */
   prepared?: PreparedInput<P>;
-  at: number;
 }
 
 /** Text sent for an element: empty texts become one space, which every provider accepts. */
@@ -88,22 +90,8 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
   return (source) =>
     new Observable<FlowResult>((sub) => {
       const controller = new AbortController();
-      const onJobAbort = (): void => {
-        controller.abort(ctx.signal.reason);
-        pump();
-      };
-      ctx.signal.addEventListener('abort', onJobAbort, { once: true });
-      if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
-
-      let pending: Item<P>[] = [];
-      let pendingTokens = 0;
-      // Per-document re-sends after a provider rejected a mixed batch; they go before new batches.
-      const isolated: Item<P>[][] = [];
       const open = new Set<DocEntry>();
-      let inFlight = 0;
-      let sourceDone = false;
       let completed = false;
-      let timer: NodeJS.Timeout | undefined;
 
       const emit = (entry: DocEntry, result: FlowResult): void => {
         if (entry.done) return;
@@ -114,152 +102,94 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
 
       const fail = (entry: DocEntry, error: unknown): void => {
         if (entry.done) return;
-        if (pending.some((i) => i.entry === entry)) {
-          pending = pending.filter((i) => i.entry !== entry);
-          pendingTokens = pending.reduce((n, i) => n + (i.prepared?.tokens ?? 0), 0);
-        }
+        queue.remove((i) => i.entry === entry);
         emit(entry, { document: entry.flow.document, error, node: ctx.nodeName });
       };
 
-      const maybeComplete = (): void => {
-        if (completed || !sourceDone || inFlight > 0 || pending.length > 0 || isolated.length > 0) return;
-        completed = true;
-        if (timer) clearTimeout(timer);
-        // Every document is settled by now; this guards the contract "one result per flow".
-        for (const entry of [...open]) fail(entry, providerError('PROVIDER_ERROR', `${backend.label}: document left unembedded`));
-        sub.complete();
-      };
-
-      /** Tokenizes an input (once); false when its document failed instead. */
-      const prepare = (item: Item<P>): boolean => {
-        if (item.prepared) return true;
+      /** Tokenizes an input (once) and returns its tokens; undefined when its document failed instead. */
+      const prepare = (item: Item<P>): number | undefined => {
+        if (item.entry.done) return undefined;
+        if (item.prepared) return item.prepared.tokens;
         let prepared: PreparedInput<P>;
         try {
           prepared = backend.prepare(item.text);
         } catch (e) {
           fail(item.entry, e);
-          return false;
+          return undefined;
         }
         const max = backend.maxInputTokens;
         if (max !== undefined && prepared.tokens > max) {
           fail(item.entry, tooLong(item.entry.flow, item.index, prepared.tokens, max, backend.label));
-          return false;
+          return undefined;
         }
         item.prepared = prepared;
-        pendingTokens += prepared.tokens;
-        return true;
-      };
-
-      const cut = (): Item<P>[] => {
-        const batch: Item<P>[] = [];
-        let tokens = 0;
-        while (pending.length > 0 && batch.length < options.maxInputs) {
-          const next = pending[0]!;
-          if (next.entry.done) {
-            pending.shift();
-            continue;
-          }
-          // A failing input removes its document's items from `pending`; look at the new head.
-          if (!prepare(next)) continue;
-          const t = next.prepared!.tokens;
-          if (batch.length > 0 && tokens + t > options.maxTokens) break;
-          batch.push(next);
-          tokens += t;
-          pendingTokens -= t;
-          pending.shift();
-        }
-        return batch;
-      };
-
-      // Emitting a result can call back into the operator (a consumer that feeds the next document
-      // synchronously); such nested pumps are folded into the running one.
-      let pumping = false;
-      let pumpAgain = false;
-      const pump = (): void => {
-        if (pumping) {
-          pumpAgain = true;
-          return;
-        }
-        pumping = true;
-        try {
-          do {
-            pumpAgain = false;
-            pumpOnce();
-          } while (pumpAgain);
-        } finally {
-          pumping = false;
-        }
-      };
-
-      const pumpOnce = (): void => {
-        if (completed) return;
-        if (controller.signal.aborted) {
-          const error = cancelled(controller.signal);
-          isolated.length = 0;
-          for (const entry of [...open]) fail(entry, error);
-          pending = [];
-          pendingTokens = 0;
-          maybeComplete();
-          return;
-        }
-        while (inFlight < options.concurrency && isolated.length > 0) void run(isolated.shift()!);
-        while (inFlight < options.concurrency && pending.length > 0) {
-          const full = pending.length >= options.maxInputs || pendingTokens >= options.maxTokens;
-          const waited = performance.now() - pending[0]!.at;
-          if (!full && !sourceDone && waited < options.flushMs) {
-            if (!timer) {
-              timer = setTimeout(() => {
-                timer = undefined;
-                pump();
-              }, Math.ceil(options.flushMs - waited));
-            }
-            break;
-          }
-          const batch = cut();
-          if (batch.length > 0) void run(batch);
-        }
-        maybeComplete();
+        return prepared.tokens;
       };
 
       const run = async (batch: Item<P>[]): Promise<void> => {
-        inFlight++;
         try {
           const live = batch.filter((i) => !i.entry.done);
-          if (live.length > 0) {
-            const tokens = live.reduce((n, i) => n + i.prepared!.tokens, 0);
-            const vectors = await backend.embed(
-              live.map((i) => i.prepared!.payload),
-              tokens,
-              controller.signal,
-            );
-            if (vectors.length !== live.length) throw providerError('PROVIDER_ERROR', `${backend.label} returned ${vectors.length} vectors for ${live.length} inputs`);
-            const dims = backend.dimensions;
-            const wrong = dims === undefined ? undefined : vectors.find((v) => v.length !== dims);
-            if (wrong) throw providerError('EMBED_DIMENSIONS_MISMATCH', `${backend.label} returned vectors of ${wrong.length} dimensions; the model has ${dims}`);
-            live.forEach((item, k) => {
-              const entry = item.entry;
-              if (entry.done) return;
-              entry.vectors[item.index] = vectors[k];
-              if (--entry.remaining === 0) {
-                const elements = entry.flow.elements.map((el, j) => ({ ...el, embeddings: entry.vectors[j]! }));
-                emit(entry, { document: entry.flow.document, elements });
-              }
-            });
-          }
+          if (live.length === 0) return;
+          const tokens = live.reduce((n, i) => n + i.prepared!.tokens, 0);
+          const vectors = await backend.embed(
+            live.map((i) => i.prepared!.payload),
+            tokens,
+            controller.signal,
+          );
+          if (vectors.length !== live.length) throw providerError('PROVIDER_ERROR', `${backend.label} returned ${vectors.length} vectors for ${live.length} inputs`);
+          const dims = backend.dimensions;
+          const wrong = dims === undefined ? undefined : vectors.find((v) => v.length !== dims);
+          if (wrong) throw providerError('EMBED_DIMENSIONS_MISMATCH', `${backend.label} returned vectors of ${wrong.length} dimensions; the model has ${dims}`);
+          live.forEach((item, k) => {
+            const entry = item.entry;
+            if (entry.done) return;
+            entry.vectors[item.index] = vectors[k];
+            if (--entry.remaining === 0) {
+              const elements = entry.flow.elements.map((el, j) => ({ ...el, embeddings: entry.vectors[j]! }));
+              emit(entry, { document: entry.flow.document, elements });
+            }
+          });
         } catch (e) {
           const error = controller.signal.aborted && !isQuarryError(e) ? cancelled(controller.signal) : e;
           const entries = [...new Set(batch.map((i) => i.entry))].filter((d) => !d.done);
           const invalid = isQuarryError(error) && error.code === 'PROVIDER_BAD_REQUEST';
           if (invalid && entries.length > 1 && !controller.signal.aborted) {
-            for (const entry of entries) isolated.push(batch.filter((i) => i.entry === entry));
+            // Each document is sent again alone, before new batches, so that only the culprit fails.
+            for (const entry of entries) queue.requeue(batch.filter((i) => i.entry === entry));
           } else {
             for (const entry of entries) fail(entry, error);
           }
-        } finally {
-          inFlight--;
-          pump();
         }
       };
+
+      const queue = new BatchQueue<Item<P>>(
+        {
+          maxItems: options.maxInputs,
+          maxWeight: options.maxTokens,
+          flushMs: options.flushMs,
+          concurrency: options.concurrency,
+          ...(options.scheduler ? { scheduler: options.scheduler } : {}),
+        },
+        { run, admit: (item) => prepare(item) },
+      );
+
+      // Every document is settled once the queue is idle after the input ended; this guards the
+      // contract "one result per flow".
+      const finish = (): void => {
+        if (completed) return;
+        completed = true;
+        for (const entry of [...open]) fail(entry, providerError('PROVIDER_ERROR', `${backend.label}: document left unembedded`));
+        sub.complete();
+      };
+
+      const onJobAbort = (): void => {
+        controller.abort(ctx.signal.reason);
+        queue.discard();
+        const error = cancelled(controller.signal);
+        for (const entry of [...open]) fail(entry, error);
+      };
+      ctx.signal.addEventListener('abort', onJobAbort, { once: true });
+      if (ctx.signal.aborted) controller.abort(ctx.signal.reason);
 
       const accept = (flow: Flow): void => {
         const n = flow.elements.length;
@@ -272,33 +202,29 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
           sub.next({ document: flow.document, error: cancelled(controller.signal), node: ctx.nodeName });
           return;
         }
-        const now = performance.now();
-        const items: Item<P>[] = flow.elements.map((el, index) => ({ entry, index, text: inputText(el), at: now }));
+        const items: Item<P>[] = flow.elements.map((el, index) => ({ entry, index, text: inputText(el) }));
         open.add(entry);
-        for (const item of items) pending.push(item);
         // Tokenizing on arrival fails an over-long document before any of it is sent, and gives the
-        // token counts that decide when a batch is full.
-        if (!options.prepareOnDispatch) for (const item of items) if (!prepare(item)) break;
-        pump();
+        // token counts that decide when a batch is full; otherwise inputs weigh nothing until cut.
+        if (!options.prepareOnDispatch) {
+          for (const item of items) if (prepare(item) === undefined) return;
+        }
+        queue.pushAll(items, (item) => item.prepared?.tokens ?? 0);
       };
 
       const upstream = source.subscribe({
         next: accept,
         error: (e: unknown) => sub.error(e),
         complete: () => {
-          sourceDone = true;
-          if (timer) {
-            clearTimeout(timer);
-            timer = undefined;
-          }
-          pump();
+          queue.end();
+          queue.idle().then(finish, (e: unknown) => sub.error(e));
         },
       });
 
       return () => {
         upstream.unsubscribe();
         ctx.signal.removeEventListener('abort', onJobAbort);
-        if (timer) clearTimeout(timer);
+        queue.discard();
         if (!controller.signal.aborted) controller.abort(new Error('embedding stopped'));
       };
     });

@@ -87,58 +87,69 @@ function cancelled(signal: AbortSignal): QuarryError {
  * {@link QuarryError}. Cancelling `signal` aborts the request in flight.
  */
 export async function callProvider<T>(ctx: CallContext, opts: CallOptions, attempt: (signal: AbortSignal) => Promise<AttemptResult<T>>): Promise<T> {
+  // Loaded with the first call: the nodes entry does not load RxJS, which the helper's timers run on.
+  const { retrying, waitFor } = await import('@quarry/core/concurrency');
   const clock = ctx.clock ?? systemClock;
-  const random = ctx.random ?? Math.random;
   const { policy } = ctx;
   const outer = opts.signal;
-  for (let n = 0; ; n++) {
+  const once = async (): Promise<T> => {
     if (outer?.aborted) throw cancelled(outer);
-    try {
-      await ctx.limiter?.acquire(opts.tokens, outer);
-    } catch (e) {
-      if (outer?.aborted) throw cancelled(outer);
-      throw e;
-    }
+    await ctx.limiter?.acquire(opts.tokens, outer);
     const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(new Error(`attempt timed out after ${policy.timeoutMs} ms`)), policy.timeoutMs);
+    const timer = waitFor(policy.timeoutMs).subscribe(() => timeout.abort(new Error(`attempt timed out after ${policy.timeoutMs} ms`)));
     const link = linkSignals(outer, timeout.signal);
-    const signal = link.signal;
-    let failure: Failure;
-    let error: unknown;
     try {
-      const r = await attempt(signal);
+      const r = await attempt(link.signal);
       ctx.limiter?.settle(opts.tokens, r.tokens);
       return r.value;
     } catch (e) {
       if (outer?.aborted) throw cancelled(outer);
       // Our own coded errors (a malformed answer, say) are final and already secret-free.
       if (isQuarryError(e) && !timeout.signal.aborted) throw e;
-      error = e;
-      failure = timeout.signal.aborted ? { kind: 'timeout' } : classifyError(e, clock.now());
+      throw new AttemptFailed(timeout.signal.aborted ? { kind: 'timeout' } : classifyError(e, clock.now()), e);
     } finally {
-      clearTimeout(timer);
+      timer.unsubscribe();
       link.dispose();
     }
-    const retriesLeft = n < policy.maxRetries;
-    const tooLong = failure.retryAfterMs !== undefined && failure.retryAfterMs > policy.maxRetryAfterMs;
-    if (!isRetryable(failure) || !retriesLeft || tooLong) {
-      throw finalError(ctx, opts, failure, error, n + 1, tooLong);
-    }
-    const delay = failure.retryAfterMs ?? policyBackoff(n, policy, random);
-    if (failure.kind === 'rate_limited') ctx.limiter?.pause(delay);
-    ctx.logger?.warn('provider call failed; retrying', {
-      provider: ctx.provider,
-      operation: opts.operation,
-      ...(failure.status ? { status: failure.status } : {}),
-      kind: failure.kind,
-      attempt: n + 1,
-      delay_ms: delay,
+  };
+  try {
+    return await retrying(once, {
+      retries: policy.maxRetries,
+      baseDelayMs: policy.baseDelayMs,
+      maxDelayMs: policy.maxDelayMs,
+      maxRetryAfterMs: policy.maxRetryAfterMs,
+      retryable: (e) => e instanceof AttemptFailed && isRetryable(e.failure),
+      retryAfterMs: (e) => (e instanceof AttemptFailed ? e.failure.retryAfterMs : undefined),
+      giveUp: (e, info) => (e instanceof AttemptFailed ? finalError(ctx, opts, e.failure, e.error, info.attempts, info.retryAfterTooLong) : e),
+      onRetry: ({ error, retry, delayMs }) => {
+        const { failure } = error as AttemptFailed;
+        if (failure.kind === 'rate_limited') ctx.limiter?.pause(delayMs);
+        ctx.logger?.warn('provider call failed; retrying', {
+          provider: ctx.provider,
+          operation: opts.operation,
+          ...(failure.status ? { status: failure.status } : {}),
+          kind: failure.kind,
+          attempt: retry,
+          delay_ms: delayMs,
+        });
+      },
+      sleep: (ms, signal) => clock.sleep(ms, signal),
+      ...(outer ? { signal: outer } : {}),
+      ...(ctx.random ? { random: ctx.random } : {}),
     });
-    try {
-      await clock.sleep(delay, outer);
-    } catch {
-      if (outer?.aborted) throw cancelled(outer);
-    }
+  } catch (e) {
+    if (outer?.aborted) throw cancelled(outer);
+    throw e;
+  }
+}
+
+/** One attempt's failure, classified; the retry helper decides from it whether to try again. */
+class AttemptFailed extends Error {
+  constructor(
+    readonly failure: Failure,
+    readonly error: unknown,
+  ) {
+    super(`provider attempt failed (${failure.kind})`);
   }
 }
 
