@@ -27,7 +27,11 @@ export async function runToJsonLines(dir: string, file: string): Promise<JobSumm
     .use(nodesPlugin)
     .use(connectorsPlugin)
     .use(definePlugin({ name: 'json-lines', engine: '^0.1.0', destinations: [jsonLines] }));
-  const plan = engine.build({ name: 'lines', workflow_type: 'custom', workflow_nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] });
+  const plan = engine.build({
+    name: 'lines',
+    workflow_type: 'custom',
+    workflow_nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+  });
   // One document at a time: write() rewrites the whole file.
   const job = engine.run(plan, { source: { type: 'local', config: { path: dir } }, destination: { type: 'json_lines', config: { file } }, concurrency: 1 });
   return job.done;

@@ -11,8 +11,7 @@ export const redactEmails = defineNode({
   subtype: 'redact_emails',
   settings: z.object({ placeholder: z.string().default('[email]') }).strict(),
   create: (settings) => ({
-    process: ({ elements }) =>
-      elements.map((e) => ({ ...e, text: e.text.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, settings.placeholder) })),
+    process: ({ elements }) => elements.map((e) => ({ ...e, text: e.text.replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, settings.placeholder) })),
   }),
 });
 

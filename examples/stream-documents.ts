@@ -17,7 +17,11 @@ export async function chunkTexts(dir: string, stopAfter = Infinity): Promise<Map
   const texts = new Map<string, string[]>();
   for await (const doc of engine.stream(plan, { source: { type: 'local', config: { path: dir } } })) {
     if (doc.error) console.warn(`${doc.record_id} failed in ${doc.error.node}: ${doc.error.code} ${doc.error.message}`);
-    else texts.set(doc.record_id, doc.elements.map((e) => e.text));
+    else
+      texts.set(
+        doc.record_id,
+        doc.elements.map((e) => e.text),
+      );
     if (texts.size >= stopAfter) break; // leaving the loop cancels the job
   }
   return texts;

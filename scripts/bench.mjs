@@ -10,7 +10,9 @@ let status = 0;
 for (const pkg of readdirSync(join(root, 'packages'))) {
   const dir = join(root, 'packages', pkg, 'bench');
   if (!existsSync(dir)) continue;
-  for (const f of readdirSync(dir).filter((n) => n.endsWith('.bench.ts')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.endsWith('.bench.ts'))
+    .sort()) {
     if (only && !f.includes(only)) continue;
     status ||= run(process.execPath, ['--expose-gc', '--import', 'tsx', join(dir, f)], { allowFail: true });
   }

@@ -17,7 +17,4 @@ if (model) {
   workflow = join(mkdtempSync(join(tmpdir(), 'quarry-demo-')), 'local-embed.json');
   writeFileSync(workflow, JSON.stringify(embedWorkflow(model)));
 }
-run(process.execPath, [
-  join(root, 'packages/cli/dist/bin.js'), 'run', workflow,
-  '--input', join(root, 'examples/docs'), '--output', join(root, 'out'),
-]);
+run(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'run', workflow, '--input', join(root, 'examples/docs'), '--output', join(root, 'out')]);

@@ -24,13 +24,33 @@ try {
   const seconds = npmInstall(project, [tarballs.core, tarballs.nodes]);
   const base = footprint(join(project, 'node_modules'));
   const scripts = installScripts(project);
-  console.log(JSON.stringify({ bench: 'footprint', install: '@quarry/core @quarry/nodes', mb: mb(base.bytes), disk_mb: mb(base.diskBytes), packages: base.packages.length, install_scripts: scripts, install_s: Math.round(seconds), limit_mb: FOOTPRINT_LIMIT_MB }));
+  console.log(
+    JSON.stringify({
+      bench: 'footprint',
+      install: '@quarry/core @quarry/nodes',
+      mb: mb(base.bytes),
+      disk_mb: mb(base.diskBytes),
+      packages: base.packages.length,
+      install_scripts: scripts,
+      install_s: Math.round(seconds),
+      limit_mb: FOOTPRINT_LIMIT_MB,
+    }),
+  );
   for (const p of base.packages.slice(0, 15)) console.log(JSON.stringify({ bench: 'footprint-top', package: p.name, mb: mb(p.bytes) }));
   if (base.bytes > FOOTPRINT_LIMIT_MB * MB || scripts.length > 0) status = 1;
 
   npmInstall(project, pinnedVersions('nodes', OCR_EXTRAS));
   const ocr = footprint(join(project, 'node_modules'));
-  console.log(JSON.stringify({ bench: 'footprint', install: `@quarry/core @quarry/nodes ${OCR_EXTRAS.join(' ')}`, mb: mb(ocr.bytes), disk_mb: mb(ocr.diskBytes), packages: ocr.packages.length, install_scripts: installScripts(project) }));
+  console.log(
+    JSON.stringify({
+      bench: 'footprint',
+      install: `@quarry/core @quarry/nodes ${OCR_EXTRAS.join(' ')}`,
+      mb: mb(ocr.bytes),
+      disk_mb: mb(ocr.diskBytes),
+      packages: ocr.packages.length,
+      install_scripts: installScripts(project),
+    }),
+  );
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -28,7 +28,12 @@ export function packPackages(names, dest) {
   const tarballs = {};
   for (const name of names) {
     const out = exec(cmd, [...pre, 'pack', '--pack-destination', dest], join(root, 'packages', name));
-    const file = out.trim().split('\n').map((l) => l.trim()).filter((l) => l.endsWith('.tgz')).at(-1);
+    const file = out
+      .trim()
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l.endsWith('.tgz'))
+      .at(-1);
     if (!file) throw new Error(`pnpm pack printed no tarball for packages/${name}:\n${out}`);
     tarballs[name] = file;
   }

@@ -6,8 +6,8 @@ import { ensureInstalled, build, run, root } from './lib.mjs';
 ensureInstalled();
 build();
 run(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.test.json', '--noEmit']);
-// Lint (Biome, biome.json): any finding fails the run, counted as one failure below.
-const lintFailed = run(join(root, 'node_modules/.bin/biome'), ['lint', '--error-on-warnings', '.'], { allowFail: true }) !== 0;
+// Lint and format (Biome, biome.json): any finding fails the run, counted as one failure below.
+const lintFailed = run(join(root, 'node_modules/.bin/biome'), ['check', '--error-on-warnings', '.'], { allowFail: true }) !== 0;
 const extra = process.argv.slice(2);
 // Two phases: every test file in parallel, then the ones that time responses, alone (vitest.config.ts).
 const phases = [
@@ -17,17 +17,30 @@ const phases = [
 let passed = 0;
 let failed = lintFailed ? 1 : 0;
 let success = !lintFailed;
-if (lintFailed) console.log('lint: biome found problems (counted as one failure); `node_modules/.bin/biome lint .` lists them');
+if (lintFailed) console.log('lint: biome found problems (counted as one failure); `node_modules/.bin/biome check .` lists them, `node_modules/.bin/biome format --write .` formats');
 const reporter = join(root, 'scripts/unhandled-errors-reporter.mjs');
 for (const phase of phases) {
   const out = join(root, `.vitest-results-${phase.name}.json`);
   const unhandledOut = join(root, `.vitest-results-${phase.name}-unhandled.json`);
   rmSync(out, { force: true });
   rmSync(unhandledOut, { force: true });
-  run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--passWithNoTests', '--reporter=default', '--reporter=json', `--reporter=${reporter}`, `--outputFile.json=${out}`, ...extra], {
-    allowFail: true,
-    env: { ...process.env, ...phase.env, QUARRY_UNHANDLED_ERRORS_FILE: unhandledOut },
-  });
+  run(
+    process.execPath,
+    [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--passWithNoTests',
+      '--reporter=default',
+      '--reporter=json',
+      `--reporter=${reporter}`,
+      `--outputFile.json=${out}`,
+      ...extra,
+    ],
+    {
+      allowFail: true,
+      env: { ...process.env, ...phase.env, QUARRY_UNHANDLED_ERRORS_FILE: unhandledOut },
+    },
+  );
   if (!existsSync(out) || !existsSync(unhandledOut)) {
     console.log(`${phase.name} phase: vitest wrote no report (counted as one failure)`);
     failed++;

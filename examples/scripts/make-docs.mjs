@@ -20,7 +20,13 @@ async function makeDocx() {
         children: [
           new Paragraph({ text: 'Storage Migration Plan', heading: HeadingLevel.TITLE }),
           new Paragraph({ text: 'Background', heading: HeadingLevel.HEADING_1 }),
-          new Paragraph({ children: [new TextRun('The document archive moves from the old file servers to object storage over three weekends. Each weekend covers one department, and the ingestion pipeline re-indexes the moved files on the Monday after.')] }),
+          new Paragraph({
+            children: [
+              new TextRun(
+                'The document archive moves from the old file servers to object storage over three weekends. Each weekend covers one department, and the ingestion pipeline re-indexes the moved files on the Monday after.',
+              ),
+            ],
+          }),
           new Paragraph({ text: 'Every file keeps its path, so record ids stay stable.', bullet: { level: 0 } }),
           new Paragraph({ text: 'Incremental runs pick up only the files that changed.', bullet: { level: 0 } }),
           new Paragraph({ text: 'Schedule', heading: HeadingLevel.HEADING_1 }),
@@ -43,9 +49,18 @@ async function makeDocx() {
 async function makeXlsx() {
   const wb = new ExcelJS.Workbook();
   const a = wb.addWorksheet('Throughput');
-  a.addRows([['Format', 'Pages per second'], ['PDF', 180], ['DOCX', 950], ['HTML', 2400]]);
+  a.addRows([
+    ['Format', 'Pages per second'],
+    ['PDF', 180],
+    ['DOCX', 950],
+    ['HTML', 2400],
+  ]);
   const b = wb.addWorksheet('Errors');
-  b.addRows([['Code', 'Count'], ['FILE_EMPTY', 3], ['FILETYPE_UNSUPPORTED', 12]]);
+  b.addRows([
+    ['Code', 'Count'],
+    ['FILE_EMPTY', 3],
+    ['FILETYPE_UNSUPPORTED', 12],
+  ]);
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
@@ -55,8 +70,21 @@ async function makePdf() {
   const font = await pdf.embedFont(StandardFonts.Helvetica);
   const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
   const pages = [
-    ['Indexing Service Handbook', ['The indexing service accepts documents from any source the pipeline can read.', 'It partitions each one, chunks the elements and stores them with their embeddings.', 'Operators watch the job summary for failed documents and re-run them alone.']],
-    ['Troubleshooting', ['A document that cannot be parsed fails on its own and the run continues.', 'The summary names the document, the node and the error code, so the cause is quick to find.']],
+    [
+      'Indexing Service Handbook',
+      [
+        'The indexing service accepts documents from any source the pipeline can read.',
+        'It partitions each one, chunks the elements and stores them with their embeddings.',
+        'Operators watch the job summary for failed documents and re-run them alone.',
+      ],
+    ],
+    [
+      'Troubleshooting',
+      [
+        'A document that cannot be parsed fails on its own and the run continues.',
+        'The summary names the document, the node and the error code, so the cause is quick to find.',
+      ],
+    ],
   ];
   for (const [title, lines] of pages) {
     const page = pdf.addPage([612, 792]);
@@ -69,7 +97,11 @@ async function makePdf() {
 // Office files embed their creation time, so a file is written only when missing: regenerating
 // it would change its content hash and defeat the demo's incremental second run.
 await mkdir(out, { recursive: true });
-for (const [name, make] of [['migration-plan.docx', makeDocx], ['benchmarks.xlsx', makeXlsx], ['handbook.pdf', makePdf]]) {
+for (const [name, make] of [
+  ['migration-plan.docx', makeDocx],
+  ['benchmarks.xlsx', makeXlsx],
+  ['handbook.pdf', makePdf],
+]) {
   const path = join(out, name);
   if (!existsSync(path)) await writeFile(path, await make());
 }

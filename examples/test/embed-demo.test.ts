@@ -23,7 +23,11 @@ describe('examples/workflows/local-embed.json (npm run demo -- --embed-model DIR
     const written = new Map<string, Element[]>();
     const summary = await engine.run(plan, {
       source: { type: 'local', config: { path: docs, exclude: ['generated/**'] } },
-      destination: { async write(flow: Flow) { written.set(flow.document.record_id, flow.elements); } },
+      destination: {
+        async write(flow: Flow) {
+          written.set(flow.document.record_id, flow.elements);
+        },
+      },
       state: new MemoryStateStore(),
     }).done;
     expect(summary.failures).toEqual([]);

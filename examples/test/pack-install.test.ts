@@ -124,7 +124,12 @@ beforeAll(() => {
   const seconds = npmInstall(project, [tarballs.core, tarballs.nodes]);
   base = footprint(join(project, 'node_modules'));
   baseScripts = installScripts(project);
-  console.log(`npm install @quarry/core @quarry/nodes: ${(base.bytes / MB).toFixed(1)} MB in ${base.packages.length} packages (${(base.diskBytes / MB).toFixed(1)} MB on disk), ${seconds.toFixed(0)} s; largest: ${base.packages.slice(0, 5).map((p) => `${p.name} ${(p.bytes / MB).toFixed(1)}`).join(', ')}`);
+  console.log(
+    `npm install @quarry/core @quarry/nodes: ${(base.bytes / MB).toFixed(1)} MB in ${base.packages.length} packages (${(base.diskBytes / MB).toFixed(1)} MB on disk), ${seconds.toFixed(0)} s; largest: ${base.packages
+      .slice(0, 5)
+      .map((p) => `${p.name} ${(p.bytes / MB).toFixed(1)}`)
+      .join(', ')}`,
+  );
 
   writeExample(project, 'packages/nodes/test/readme-example.ts', 'nodes-readme-example.mjs');
   writeFileSync(join(project, 'base.mjs'), BASE_SCRIPT);
@@ -134,7 +139,15 @@ beforeAll(() => {
   const rootManifest = JSON.parse(read('package.json')) as { devDependencies: Record<string, string> };
   npmInstall(project, [`@types/node@${rootManifest.devDependencies['@types/node']}`]);
   writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
-  const compilerOptions = { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', strict: true, skipLibCheck: false, noEmit: true, types: ['node'] };
+  const compilerOptions = {
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    target: 'ES2022',
+    strict: true,
+    skipLibCheck: false,
+    noEmit: true,
+    types: ['node'],
+  };
   writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['consumer.ts'] }));
   const tsc = spawnSync(process.execPath, [join(repo, 'node_modules/typescript/bin/tsc'), '-p', project], { encoding: 'utf8' });
   consumer = { status: tsc.status, output: tsc.stdout + tsc.stderr };
@@ -153,13 +166,18 @@ beforeAll(() => {
   writeExample(project, 'examples/stream-documents.ts', 'stream-documents.mjs');
   writeExample(project, 'packages/nodes/test/support/bag-of-words.ts', 'bag-of-words.mjs');
   writeExample(project, 'packages/langchain/test/readme-example.ts', 'langchain-example.mjs');
-  writeExample(project, 'packages/langchain/test/support/word-embeddings.ts', 'word-embeddings.mjs', { '../../../nodes/test/support/bag-of-words.js': './bag-of-words.mjs' });
+  writeExample(project, 'packages/langchain/test/support/word-embeddings.ts', 'word-embeddings.mjs', {
+    '../../../nodes/test/support/bag-of-words.js': './bag-of-words.mjs',
+  });
   writeExample(project, 'packages/llamaindex/test/readme-example.ts', 'llamaindex-example.mjs');
-  writeExample(project, 'packages/llamaindex/test/support/word-embedding.ts', 'word-embedding.mjs', { '../../../nodes/test/support/bag-of-words.js': './bag-of-words.mjs' });
+  writeExample(project, 'packages/llamaindex/test/support/word-embedding.ts', 'word-embedding.mjs', {
+    '../../../nodes/test/support/bag-of-words.js': './bag-of-words.mjs',
+  });
   // The documents the stream and library examples read: the example documents, and a corpus PDF.
   const docs = join(project, 'docs');
   mkdirSync(docs);
-  for (const e of readdirSync(join(repo, 'examples/docs'), { withFileTypes: true })) if (e.isFile()) copyFileSync(join(repo, 'examples/docs', e.name), join(docs, e.name));
+  for (const e of readdirSync(join(repo, 'examples/docs'), { withFileTypes: true }))
+    if (e.isFile()) copyFileSync(join(repo, 'examples/docs', e.name), join(docs, e.name));
   if (hasCorpus) copyFileSync(join(corpus, PDF), join(docs, PDF));
 }, 900_000);
 
@@ -171,7 +189,10 @@ describe('the packed packages, installed with npm into a plain project', () => {
   it('publish every export of the workspace manifest, types first, each pointing at a file in the tarball', () => {
     for (const name of PACKED) {
       const files = new Set(spawnSync('tar', ['-tzf', tarballs[name]], { encoding: 'utf8' }).stdout.trim().split('\n'));
-      const packed = JSON.parse(spawnSync('tar', ['-xzOf', tarballs[name], 'package/package.json'], { encoding: 'utf8' }).stdout) as { exports: Record<string, Record<string, string>>; engines: { node: string } };
+      const packed = JSON.parse(spawnSync('tar', ['-xzOf', tarballs[name], 'package/package.json'], { encoding: 'utf8' }).stdout) as {
+        exports: Record<string, Record<string, string>>;
+        engines: { node: string };
+      };
       const workspace = JSON.parse(read(`packages/${name}/package.json`)) as { exports: Record<string, unknown> };
       expect(Object.keys(packed.exports), name).toEqual(Object.keys(workspace.exports));
       expect(packed.engines.node, name).toBe('>=20.19');
@@ -187,7 +208,19 @@ describe('the packed packages, installed with npm into a plain project', () => {
     expect(base.bytes / MB).toBeLessThanOrEqual(FOOTPRINT_LIMIT_MB);
     expect(baseScripts).toEqual([]);
     const names = base.packages.map((p) => p.name);
-    for (const absent of ['openai', '@anthropic-ai/sdk', '@google/genai', '@aws-sdk/client-bedrock-runtime', '@huggingface/transformers', 'onnxruntime-node', 'tiktoken', 'tesseract.js', '@napi-rs/canvas', 'sharp', 'pdfjs-dist']) {
+    for (const absent of [
+      'openai',
+      '@anthropic-ai/sdk',
+      '@google/genai',
+      '@aws-sdk/client-bedrock-runtime',
+      '@huggingface/transformers',
+      'onnxruntime-node',
+      'tiktoken',
+      'tesseract.js',
+      '@napi-rs/canvas',
+      'sharp',
+      'pdfjs-dist',
+    ]) {
       expect(names).not.toContain(absent);
     }
   });
@@ -222,7 +255,10 @@ describe('the packed packages, installed with npm into a plain project', () => {
       if (name === SCANNED) {
         expect(r, name).toMatchObject({ elements: 0 });
       } else if (images.includes(name)) {
-        expect(r, name).toMatchObject({ code: 'OPTIONAL_DEPENDENCY_MISSING', packages: ['sharp', '@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd'] });
+        expect(r, name).toMatchObject({
+          code: 'OPTIONAL_DEPENDENCY_MISSING',
+          packages: ['sharp', '@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd'],
+        });
       } else {
         expect(r, name).toMatchObject({ text: true });
       }
@@ -232,14 +268,18 @@ describe('the packed packages, installed with npm into a plain project', () => {
   it.skipIf(!hasCorpus)('fails hi_res on a scanned PDF with OPTIONAL_DEPENDENCY_MISSING naming what OCR of PDF pages needs', () => {
     expect(baseRun.result.scannedHiRes).toMatchObject({
       code: 'OPTIONAL_DEPENDENCY_MISSING',
-      message: 'OCR of PDF pages needs @napi-rs/canvas, tesseract.js, @tesseract.js-data/eng and @tesseract.js-data/osd; @napi-rs/canvas is not installed: npm install @napi-rs/canvas tesseract.js @tesseract.js-data/eng @tesseract.js-data/osd',
+      message:
+        'OCR of PDF pages needs @napi-rs/canvas, tesseract.js, @tesseract.js-data/eng and @tesseract.js-data/osd; @napi-rs/canvas is not installed: npm install @napi-rs/canvas tesseract.js @tesseract.js-data/eng @tesseract.js-data/osd',
       packages: ['@napi-rs/canvas', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd'],
     });
   });
 
   it('runs the root README library example (engine.run from a folder into a folder)', () => {
     const example = readmeBlock(read('README.md'), '## Use it as a library');
-    writeFileSync(join(project, 'library.mjs'), `${ts.transpileModule(example, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText}\nconsole.log(JSON.stringify(summary));\n`);
+    writeFileSync(
+      join(project, 'library.mjs'),
+      `${ts.transpileModule(example, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText}\nconsole.log(JSON.stringify(summary));\n`,
+    );
     const { result } = runNode(project, 'library.mjs');
     const documents = readdirSync(join(project, 'docs')).length;
     expect(result).toMatchObject({ status: 'COMPLETED', counts: { written: documents, failed: 0 } });
@@ -253,7 +293,10 @@ describe('the packed packages, installed with npm into a plain project', () => {
 
   it('streams a folder through partition and chunk_by_title with for await (examples/stream-documents.ts, quoted by the README)', () => {
     expect(read('README.md')).toContain(read('examples/stream-documents.ts'));
-    writeFileSync(join(project, 'stream.mjs'), `import { chunkTexts } from './stream-documents.mjs';\nconsole.log(JSON.stringify(Object.fromEntries(await chunkTexts(process.argv[2]))));\n`);
+    writeFileSync(
+      join(project, 'stream.mjs'),
+      `import { chunkTexts } from './stream-documents.mjs';\nconsole.log(JSON.stringify(Object.fromEntries(await chunkTexts(process.argv[2]))));\n`,
+    );
     const { result, stderr } = runNode(project, 'stream.mjs', [join(project, 'docs')]);
     expect(stderr).not.toContain('failed in');
     const texts = result as Record<string, string[]>;
@@ -270,7 +313,10 @@ describe('the packed packages, installed with npm into a plain project', () => {
       `import { retrieve } from './langchain-example.mjs';\nimport { WordEmbeddings } from './word-embeddings.mjs';\nconst { hits, failures } = await retrieve(process.argv[2], 'which chunking strategy splits on pages?', new WordEmbeddings());\nconsole.log(JSON.stringify({ hits, failures }));\n`,
     );
     const guide = join(project, 'docs', 'field-guide.md');
-    const { hits, failures } = runNode(project, 'langchain.mjs', [join(project, 'docs')]).result as { hits: { pageContent: string; metadata: Record<string, unknown> }[]; failures: unknown[] };
+    const { hits, failures } = runNode(project, 'langchain.mjs', [join(project, 'docs')]).result as {
+      hits: { pageContent: string; metadata: Record<string, unknown> }[];
+      failures: unknown[];
+    };
     expect(failures).toEqual([]);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.pageContent).toContain('chunk_by_page no yes');
@@ -284,7 +330,10 @@ describe('the packed packages, installed with npm into a plain project', () => {
       `import { retrieve } from './llamaindex-example.mjs';\nimport { WordEmbedding } from './word-embedding.mjs';\nconst { hits, failures } = await retrieve(process.argv[2], 'which chunking strategy splits on pages?', new WordEmbedding());\nconsole.log(JSON.stringify({ failures, hits: hits.map((h) => ({ text: h.node.text, metadata: h.node.metadata, score: h.score })) }));\n`,
     );
     const guide = join(project, 'docs', 'field-guide.md');
-    const { hits, failures } = runNode(project, 'llamaindex.mjs', [join(project, 'docs')]).result as { hits: { text: string; metadata: Record<string, unknown>; score: number }[]; failures: unknown[] };
+    const { hits, failures } = runNode(project, 'llamaindex.mjs', [join(project, 'docs')]).result as {
+      hits: { text: string; metadata: Record<string, unknown>; score: number }[];
+      failures: unknown[];
+    };
     expect(failures).toEqual([]);
     expect(hits).toHaveLength(2);
     expect(hits[0]!.text).toContain('chunk_by_page no yes');
@@ -340,7 +389,12 @@ console.log(JSON.stringify(out));
     // Paged: one Document per page of the PDF (with loc.pageNumber), one per file without pages; the empty file skipped and reported.
     expect(result.lcPaged.map((d: { source: string; loc?: { pageNumber: number } }) => [d.source, d.loc?.pageNumber ?? null])).toEqual([
       [guide, null],
-      ...(hasCorpus ? [[join(dir, PDF), 1], [join(dir, PDF), 2]] : []),
+      ...(hasCorpus
+        ? [
+            [join(dir, PDF), 1],
+            [join(dir, PDF), 2],
+          ]
+        : []),
       [html, null],
     ]);
     expect(result.lcFailures).toEqual([[empty, 'FILE_EMPTY']]);
@@ -348,7 +402,9 @@ console.log(JSON.stringify(out));
     expect(result.warnings.filter((w: string) => w.startsWith(`quarry: skipped ${empty}: FILE_EMPTY`))).toHaveLength(5);
     expect(result.lc_single.map((d: { source: string }) => d.source)).toEqual([guide, ...(hasCorpus ? [join(dir, PDF)] : []), html]);
     expect(result.lc_elements.some((d: { type: string }) => d.type === 'Title')).toBe(true);
-    expect(result.lc_chunks.every((d: { type: string; length: number }) => ['CompositeElement', 'Table', 'TableChunk'].includes(d.type) && d.length <= 500)).toBe(true);
+    expect(
+      result.lc_chunks.every((d: { type: string; length: number }) => ['CompositeElement', 'Table', 'TableChunk'].includes(d.type) && d.length <= 500),
+    ).toBe(true);
     expect(result.lcThrow).toBe('FILE_EMPTY');
     expect(result.liPaged).toEqual([
       { file_name: 'field-guide.md', file_path: guide, page_label: null },
@@ -370,7 +426,10 @@ console.log(JSON.stringify(out));
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('serve');
 
-    const serve = spawn(join(project, 'node_modules/.bin/quarry'), ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', join(work, 'serve-data')], { cwd: project, stdio: ['ignore', 'ignore', 'pipe'] });
+    const serve = spawn(join(project, 'node_modules/.bin/quarry'), ['serve', '--port', '0', '--host', '127.0.0.1', '--data-dir', join(work, 'serve-data')], {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       let stderr = '';
       const url = await new Promise<string>((resolve, reject) => {
@@ -392,25 +451,36 @@ console.log(JSON.stringify(out));
     expect(serve.exitCode).toBe(0);
   }, 120_000);
 
-  it.skipIf(!hasCorpus)('runs `quarry inspect` on a text PDF with no canvas or sharp installed: pages pictured by PDFium as PNG', () => {
-    for (const absent of ['@napi-rs/canvas', 'sharp']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
-    const report = join(work, 'inspect.html');
-    const r = spawnSync(join(project, 'node_modules/.bin/quarry'), ['inspect', join(corpus, PDF), '--strategy', 'fast', '--output', report], { cwd: project, encoding: 'utf8' });
-    expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).not.toContain('warning');
-    const html = readFileSync(report, 'utf8');
-    expect(html.match(/<img src="data:image\/png;base64,/g)).toHaveLength(2);
-    expect(html).toContain('class="box"');
-  }, 120_000);
+  it.skipIf(!hasCorpus)(
+    'runs `quarry inspect` on a text PDF with no canvas or sharp installed: pages pictured by PDFium as PNG',
+    () => {
+      for (const absent of ['@napi-rs/canvas', 'sharp']) expect(existsSync(join(project, 'node_modules', absent)), absent).toBe(false);
+      const report = join(work, 'inspect.html');
+      const r = spawnSync(join(project, 'node_modules/.bin/quarry'), ['inspect', join(corpus, PDF), '--strategy', 'fast', '--output', report], {
+        cwd: project,
+        encoding: 'utf8',
+      });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('warning');
+      const html = readFileSync(report, 'utf8');
+      expect(html.match(/<img src="data:image\/png;base64,/g)).toHaveLength(2);
+      expect(html).toContain('class="box"');
+    },
+    120_000,
+  );
 
-  it.skipIf(!hasCorpus)('OCRs a scanned PDF (hi_res) and an image once the OCR packages are installed beside it', () => {
-    npmInstall(project, pinnedVersions('nodes', ['@napi-rs/canvas', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd']));
-    writeFileSync(
-      join(project, 'ocr.mjs'),
-      `import { partition } from '@quarry/nodes';\nconst [pdf, png] = process.argv.slice(2);\nconst text = async (p, o) => (await partition(p, o)).map((e) => e.text).join(' ');\nconsole.log(JSON.stringify({ pdf: await text(pdf, { strategy: 'hi_res' }), png: await text(png) }));\n`,
-    );
-    const { result } = runNode(project, 'ocr.mjs', [join(corpus, SCANNED), join(corpus, 'table-multi-row-column-cells.png')]);
-    expect(result.pdf).toMatch(/^Lorem ipsum dolor sit amet, consectetur adipiscing elit/);
-    expect(result.png).toContain('Participants');
-  }, 300_000);
+  it.skipIf(!hasCorpus)(
+    'OCRs a scanned PDF (hi_res) and an image once the OCR packages are installed beside it',
+    () => {
+      npmInstall(project, pinnedVersions('nodes', ['@napi-rs/canvas', 'sharp', 'tesseract.js', '@tesseract.js-data/eng', '@tesseract.js-data/osd']));
+      writeFileSync(
+        join(project, 'ocr.mjs'),
+        `import { partition } from '@quarry/nodes';\nconst [pdf, png] = process.argv.slice(2);\nconst text = async (p, o) => (await partition(p, o)).map((e) => e.text).join(' ');\nconsole.log(JSON.stringify({ pdf: await text(pdf, { strategy: 'hi_res' }), png: await text(png) }));\n`,
+      );
+      const { result } = runNode(project, 'ocr.mjs', [join(corpus, SCANNED), join(corpus, 'table-multi-row-column-cells.png')]);
+      expect(result.pdf).toMatch(/^Lorem ipsum dolor sit amet, consectetur adipiscing elit/);
+      expect(result.png).toContain('Participants');
+    },
+    300_000,
+  );
 });

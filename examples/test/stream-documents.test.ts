@@ -35,7 +35,14 @@ describe('examples/stream-documents.ts and examples/custom-destination.ts', () =
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const texts = await chunkTexts(docs);
-      expect([...texts.keys()].sort()).toEqual(['field-guide.md', 'quarterly-notes.html', 'reading-list.csv', 'release-checklist.txt', 'station-log.xml', 'team-update.eml']);
+      expect([...texts.keys()].sort()).toEqual([
+        'field-guide.md',
+        'quarterly-notes.html',
+        'reading-list.csv',
+        'release-checklist.txt',
+        'station-log.xml',
+        'team-update.eml',
+      ]);
       expect(texts.get('field-guide.md')![0]).toMatch(/^Quarry Field Guide/);
       expect([...texts.values()].every((t) => t.length > 0 && t.every((s) => s.length <= 500))).toBe(true);
       expect(warn).not.toHaveBeenCalled();
@@ -58,8 +65,18 @@ describe('examples/stream-documents.ts and examples/custom-destination.ts', () =
     const file = join(out, 'docs.jsonl');
     expect((await runToJsonLines(docs, file)).counts).toMatchObject({ written: 6, failed: 0 });
     expect((await runToJsonLines(docs, file)).counts).toMatchObject({ written: 6, failed: 0 });
-    const lines = (await readFile(file, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { record_id: string; texts: string[] });
-    expect(lines.map((l) => l.record_id).sort()).toEqual(['field-guide.md', 'quarterly-notes.html', 'reading-list.csv', 'release-checklist.txt', 'station-log.xml', 'team-update.eml']);
+    const lines = (await readFile(file, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { record_id: string; texts: string[] });
+    expect(lines.map((l) => l.record_id).sort()).toEqual([
+      'field-guide.md',
+      'quarterly-notes.html',
+      'reading-list.csv',
+      'release-checklist.txt',
+      'station-log.xml',
+      'team-update.eml',
+    ]);
     expect(lines.find((l) => l.record_id === 'field-guide.md')!.texts[0]).toBe('Quarry Field Guide');
   });
 });

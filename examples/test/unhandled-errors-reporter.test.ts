@@ -13,7 +13,10 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'quarry-unhandled-'));
   await writeFile(join(dir, 'vitest.config.mjs'), 'export default {};\n');
   await writeFile(join(dir, 'clean.test.mjs'), "it('passes', () => {});\n");
-  await writeFile(join(dir, 'late.test.mjs'), "it('passes, leaving a rejection behind', () => {\n  void Promise.reject(new Error('rejected after the test'));\n});\n");
+  await writeFile(
+    join(dir, 'late.test.mjs'),
+    "it('passes, leaving a rejection behind', () => {\n  void Promise.reject(new Error('rejected after the test'));\n});\n",
+  );
 });
 afterAll(async () => dir && rm(dir, { recursive: true, force: true }));
 
@@ -22,11 +25,15 @@ async function unhandledErrorsOf(file: string): Promise<{ status: number | null;
   const out = join(dir, `${file}.unhandled.json`);
   // The vitest running this test tells its workers who they are through VITEST_* variables.
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST')));
-  const r = spawnSync(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', file, '--root', dir, '--globals', '--reporter=dot', `--reporter=${reporter}`], {
-    cwd: dir,
-    encoding: 'utf8',
-    env: { ...env, QUARRY_UNHANDLED_ERRORS_FILE: out },
-  });
+  const r = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vitest/vitest.mjs'), 'run', file, '--root', dir, '--globals', '--reporter=dot', `--reporter=${reporter}`],
+    {
+      cwd: dir,
+      encoding: 'utf8',
+      env: { ...env, QUARRY_UNHANDLED_ERRORS_FILE: out },
+    },
+  );
   const { errors } = JSON.parse(await readFile(out, 'utf8')) as { errors: { name: string; message: string; testFile?: string }[] };
   return { status: r.status, errors };
 }

@@ -24,7 +24,8 @@ const plan: Plan = engine.build({
 });
 
 function docText(i: number): string {
-  const para = (n: number) => `Paragraph ${n} of document ${i}. The pipeline reads each document, splits it into elements and packs them into chunks of a bounded size for embedding.`;
+  const para = (n: number) =>
+    `Paragraph ${n} of document ${i}. The pipeline reads each document, splits it into elements and packs them into chunks of a bounded size for embedding.`;
   return `# Document ${i}\n\n${para(1)}\n\n## Section\n\n${para(2)}\n\n- first point of ${i}\n- second point\n\n${para(3)}\n`;
 }
 
@@ -36,13 +37,26 @@ function docs(n: number): SourceDocument[] {
 }
 
 function memorySource(list: SourceDocument[]): SourceConnector {
-  return { async *list() { yield* list; } };
+  return {
+    async *list() {
+      yield* list;
+    },
+  };
 }
 
 async function instances(): Promise<ProcessNode[]> {
   const ac = new AbortController();
   const made: NodeInstance[] = await Promise.all(
-    plan.nodes.map((n) => n.definition.create(n.parsedSettings, { node: n, nodes: plan.nodes, logger: silentLogger, signal: ac.signal, services: new Services(), formats: engine.registry.formats() })),
+    plan.nodes.map((n) =>
+      n.definition.create(n.parsedSettings, {
+        node: n,
+        nodes: plan.nodes,
+        logger: silentLogger,
+        signal: ac.signal,
+        services: new Services(),
+        formats: engine.registry.formats(),
+      }),
+    ),
   );
   return made as ProcessNode[];
 }
@@ -89,13 +103,22 @@ async function overhead(): Promise<void> {
   const l = Math.min(...loop);
   const e1 = Math.min(...eng1);
   const e4 = Math.min(...eng4);
-  console.log(JSON.stringify({
-    bench: 'engine_overhead', documents: list.length, nodes: 'partition(fast,md)+chunk_by_title',
-    loop_ms: +l.toFixed(1), engine_c1_ms: +e1.toFixed(1), engine_c4_ms: +e4.toFixed(1),
-    per_doc_overhead_us: +(((e1 - l) / list.length) * 1000).toFixed(2),
-    ratio_c1: +(e1 / l).toFixed(3), ratio_c4: +(e4 / l).toFixed(3),
-    median_ratio_c1: +(median(eng1) / median(loop)).toFixed(3), goal: 'ratio <= 1.10', stat: 'min of 7 interleaved rounds',
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'engine_overhead',
+      documents: list.length,
+      nodes: 'partition(fast,md)+chunk_by_title',
+      loop_ms: +l.toFixed(1),
+      engine_c1_ms: +e1.toFixed(1),
+      engine_c4_ms: +e4.toFixed(1),
+      per_doc_overhead_us: +(((e1 - l) / list.length) * 1000).toFixed(2),
+      ratio_c1: +(e1 / l).toFixed(3),
+      ratio_c4: +(e4 / l).toFixed(3),
+      median_ratio_c1: +(median(eng1) / median(loop)).toFixed(3),
+      goal: 'ratio <= 1.10',
+      stat: 'min of 7 interleaved rounds',
+    }),
+  );
 }
 
 async function streamingRss(): Promise<void> {
@@ -137,11 +160,20 @@ async function streamingRss(): Promise<void> {
   clearInterval(timer);
   const ms = performance.now() - t0;
   await rm(dir, { recursive: true, force: true });
-  console.log(JSON.stringify({
-    bench: 'streaming_rss', documents: n, written: summary.counts.written, failed: summary.counts.failed,
-    docs_per_s: Math.round(n / (ms / 1000)), baseline_rss_mb: Math.round(baseline / 2 ** 20), peak_rss_mb: Math.round(peak / 2 ** 20),
-    rss_every_1000_docs_mb: samples, heap_after_gc_every_1000_docs_mb: heapSamples, goal: 'flat, peak < 200 MB',
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'streaming_rss',
+      documents: n,
+      written: summary.counts.written,
+      failed: summary.counts.failed,
+      docs_per_s: Math.round(n / (ms / 1000)),
+      baseline_rss_mb: Math.round(baseline / 2 ** 20),
+      peak_rss_mb: Math.round(peak / 2 ** 20),
+      rss_every_1000_docs_mb: samples,
+      heap_after_gc_every_1000_docs_mb: heapSamples,
+      goal: 'flat, peak < 200 MB',
+    }),
+  );
 }
 
 // The RSS run happens in a fresh process, so the overhead runs above do not inflate it.

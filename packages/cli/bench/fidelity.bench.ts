@@ -101,10 +101,19 @@ async function main(): Promise<void> {
     print({ bench: 'fidelity', skipped: `${CLI} not built (run pnpm bench fidelity, which builds)` });
     return;
   }
-  const docs = readdirSync(devDir).filter((n) => n.endsWith('.json')).sort().map((n) => n.slice(0, -'.json'.length));
+  const docs = readdirSync(devDir)
+    .filter((n) => n.endsWith('.json'))
+    .sort()
+    .map((n) => n.slice(0, -'.json'.length));
   const pdfs = docs.map((d) => `${d}.pdf`);
   const truth = new Map(docs.map((d) => [d, referenceTablesOf(JSON.parse(readFileSync(path.join(devDir, `${d}.json`), 'utf8')) as unknown)]));
-  const contenders = [quarry('hi_res'), quarry('fast'), quarry('auto'), peer('liteparse', 'LiteParse', '@llamaindex/liteparse'), peer('pdf-inspector', 'pdf-inspector', '@firecrawl/pdf-inspector')];
+  const contenders = [
+    quarry('hi_res'),
+    quarry('fast'),
+    quarry('auto'),
+    peer('liteparse', 'LiteParse', '@llamaindex/liteparse'),
+    peer('pdf-inspector', 'pdf-inspector', '@firecrawl/pdf-inspector'),
+  ];
   const load_average_before = loadAverage();
   const rows: Array<{ name: string; version?: string; recall: number; precision: number | null; teds: number; teds_s: number; seconds: number }> = [];
   const work = await mkdtemp(path.join(tmpdir(), 'quarry-fidelity-'));
@@ -117,7 +126,11 @@ async function main(): Promise<void> {
       const run = spawnSync(command!, [...args, outDir, ...pdfs.map((p) => path.join(devDir, p))], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       const seconds = (performance.now() - start) / 1000;
       if (run.status !== 0) {
-        print({ bench: 'fidelity', contender: c.name, skipped: `exit ${run.status}: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' | ')}` });
+        print({
+          bench: 'fidelity',
+          contender: c.name,
+          skipped: `exit ${run.status}: ${(run.stderr || run.error?.message || '').trim().split('\n').slice(-3).join(' | ')}`,
+        });
         continue;
       }
       const totals: Totals = { tables: 0, found: 0, predicted: 0, false_positives: 0, teds: 0, teds_s: 0 };
@@ -128,7 +141,15 @@ async function main(): Promise<void> {
         perDocument[doc] = { found: `${s.tables_found}/${s.expected_tables}`, teds: round(s.tables.reduce((a, t) => a + t.teds, 0) / s.tables.length) };
       }
       const precision = totals.predicted ? (totals.predicted - totals.false_positives) / totals.predicted : null;
-      const row = { name: c.name, version: c.version, recall: totals.found / totals.tables, precision, teds: totals.teds / totals.tables, teds_s: totals.teds_s / totals.tables, seconds };
+      const row = {
+        name: c.name,
+        version: c.version,
+        recall: totals.found / totals.tables,
+        precision,
+        teds: totals.teds / totals.tables,
+        teds_s: totals.teds_s / totals.tables,
+        seconds,
+      };
       rows.push(row);
       print({
         bench: 'fidelity',
@@ -155,7 +176,10 @@ async function main(): Promise<void> {
   const lines = [
     '| ICDAR 2013 dev set (37 PDFs, 97 tables) | table recall | table precision | TEDS | TEDS-S | seconds |',
     '|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.name}${r.version ? ` ${r.version}` : ''} | ${pct(r.recall)} | ${pct(r.precision)} | ${pct(r.teds)} | ${pct(r.teds_s)} | ${r.seconds.toFixed(1)} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.name}${r.version ? ` ${r.version}` : ''} | ${pct(r.recall)} | ${pct(r.precision)} | ${pct(r.teds)} | ${pct(r.teds_s)} | ${r.seconds.toFixed(1)} |`,
+    ),
   ];
   process.stderr.write(`\nREADME table (## Quality):\n${lines.join('\n')}\n`);
 }

@@ -48,10 +48,20 @@ try {
   await writeFile(sentence, 'The reviewers approved the changes on Friday.\n');
   // Before the runs: the load of whatever else the machine is doing.
   const load = loadavg()[0]!.toFixed(2);
-  const library: Record<string, string[]> = { "import('@quarry/core')": esm("await import('@quarry/core')"), "import('@quarry/nodes')": esm("await import('@quarry/nodes')") };
-  if (existsSync(pdf)) library['first partition() of a 2-page PDF'] = esm(`const { partition } = await import('@quarry/nodes'); await partition(${JSON.stringify(pdf)});`);
+  const library: Record<string, string[]> = {
+    "import('@quarry/core')": esm("await import('@quarry/core')"),
+    "import('@quarry/nodes')": esm("await import('@quarry/nodes')"),
+  };
+  if (existsSync(pdf))
+    library['first partition() of a 2-page PDF'] = esm(`const { partition } = await import('@quarry/nodes'); await partition(${JSON.stringify(pdf)});`);
   else console.error(`bench start: ${pdf} not found, the first partition() is not timed`);
-  const t = medianSeconds({ 'node -e 1': ['-e', '1'], 'quarry --help': [bin, '--help'], 'quarry partition note.txt': [bin, 'partition', note], 'quarry partition sentence.txt': [bin, 'partition', sentence], ...library });
+  const t = medianSeconds({
+    'node -e 1': ['-e', '1'],
+    'quarry --help': [bin, '--help'],
+    'quarry partition note.txt': [bin, 'partition', note],
+    'quarry partition sentence.txt': [bin, 'partition', sentence],
+    ...library,
+  });
   const node = t['node -e 1']!;
   const goals: Record<string, { goal_ratio?: number; goal_s?: number }> = {
     'quarry --help': { goal_ratio: 3 },
@@ -60,10 +70,21 @@ try {
     "import('@quarry/nodes')": { goal_ratio: 2 },
     'first partition() of a 2-page PDF': { goal_s: 0.3 },
   };
-  console.log(JSON.stringify({ bench: 'cli_start', command: 'node -e 1', median_s: node, runs: RUNS, load_average_1m: Number(load), load_average_after_1m: Number(loadavg()[0]!.toFixed(2)) }));
+  console.log(
+    JSON.stringify({
+      bench: 'cli_start',
+      command: 'node -e 1',
+      median_s: node,
+      runs: RUNS,
+      load_average_1m: Number(load),
+      load_average_after_1m: Number(loadavg()[0]!.toFixed(2)),
+    }),
+  );
   for (const [command, seconds] of Object.entries(t)) {
     if (command === 'node -e 1') continue;
-    console.log(JSON.stringify({ bench: 'cli_start', command, median_s: seconds, runs: RUNS, ratio_to_node: Number((seconds / node).toFixed(2)), ...goals[command] }));
+    console.log(
+      JSON.stringify({ bench: 'cli_start', command, median_s: seconds, runs: RUNS, ratio_to_node: Number((seconds / node).toFixed(2)), ...goals[command] }),
+    );
   }
 } finally {
   await rm(dir, { recursive: true, force: true });

@@ -26,7 +26,9 @@ const plan = engine.build({
 });
 
 function corpus(): SourceDocument[] {
-  const pdfs = readdirSync(docsDir).filter((n) => n.endsWith('.pdf') && !EXCLUDED.has(n)).sort();
+  const pdfs = readdirSync(docsDir)
+    .filter((n) => n.endsWith('.pdf') && !EXCLUDED.has(n))
+    .sort();
   const files = pdfs.map((n) => ({ name: n, bytes: new Uint8Array(readFileSync(join(docsDir, n))) }));
   const docs: SourceDocument[] = [];
   for (let r = 0; r < REPEAT; r++) {
@@ -38,7 +40,11 @@ function corpus(): SourceDocument[] {
 async function timed(docs: SourceDocument[], pool?: PartitionPool): Promise<number> {
   const t0 = performance.now();
   const job = engine.run(plan, {
-    source: { async *list() { yield* docs; } },
+    source: {
+      async *list() {
+        yield* docs;
+      },
+    },
     destination: { async write() {} },
     concurrency: pool ? 2 * pool.size : 1,
     ...(pool ? { services: new Services().set(PARTITION_POOL_SERVICE, pool) } : {}),
@@ -80,13 +86,23 @@ async function main(): Promise<void> {
   }
   const t1 = Math.min(...one);
   const t2 = Math.min(...two);
-  console.log(JSON.stringify({
-    bench: 'workers_speedup', documents: docs.length, corpus: 'corpus PDFs with a text layer (fast)', cores: availableParallelism(),
-    load_avg_1m: +loadavg()[0]!.toFixed(2),
-    in_process_ms: +Math.min(...inproc).toFixed(0), workers1_ms: +t1.toFixed(0), workers2_ms: +t2.toFixed(0),
-    speedup: +(t1 / t2).toFixed(3), median_speedup: +(median(one) / median(two)).toFixed(3),
-    docs_per_s_2: +((docs.length / t2) * 1000).toFixed(2), goal: 'speedup >= 1.7 on 2 cores', stat: `min of ${ROUNDS} interleaved rounds`,
-  }));
+  console.log(
+    JSON.stringify({
+      bench: 'workers_speedup',
+      documents: docs.length,
+      corpus: 'corpus PDFs with a text layer (fast)',
+      cores: availableParallelism(),
+      load_avg_1m: +loadavg()[0]!.toFixed(2),
+      in_process_ms: +Math.min(...inproc).toFixed(0),
+      workers1_ms: +t1.toFixed(0),
+      workers2_ms: +t2.toFixed(0),
+      speedup: +(t1 / t2).toFixed(3),
+      median_speedup: +(median(one) / median(two)).toFixed(3),
+      docs_per_s_2: +((docs.length / t2) * 1000).toFixed(2),
+      goal: 'speedup >= 1.7 on 2 cores',
+      stat: `min of ${ROUNDS} interleaved rounds`,
+    }),
+  );
 }
 
 function median(xs: number[]): number {

@@ -30,7 +30,7 @@ export function buildProgram(): Command {
     .option('--queue <name>', 'queue of the workers (with --redis)')
     .option('--no-progress', 'do not draw the progress bar')
     .option('--json', 'print the job summary as JSON')
-    .option('-q, --quiet', 'leave documents\' warnings out of the summary')
+    .option('-q, --quiet', "leave documents' warnings out of the summary")
     .action(async (workflow: string, opts) => (await import('./commands/run.js')).runCommand(workflow, opts));
 
   partitionProcessOptions(program.command('worker'))
@@ -40,7 +40,7 @@ export function buildProgram(): Command {
     .option('-c, --concurrency <n>', 'tasks run at once', positiveInt, 4)
     .option('--lock-ms <ms>', 'a task of a worker that stops answering moves to another worker after this long', positiveInt, 30_000)
     .option('--stalled-interval-ms <ms>', 'how often to look for tasks of workers that stopped answering', positiveInt, 30_000)
-    .option('--name <name>', 'this worker\'s name in logs and results (default host:pid)')
+    .option('--name <name>', "this worker's name in logs and results (default host:pid)")
     .action(async (opts) => {
       const { workerCommand } = await import('./commands/worker.js');
       const handle = await workerCommand(opts);
@@ -64,7 +64,7 @@ export function buildProgram(): Command {
     .option('--coordinates', 'include element coordinates')
     .option('--include-page-breaks', 'emit PageBreak elements')
     .option('--infer-table-structure', 'add text_as_html to tables')
-    .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
+    .option('--ocr-languages <langs>', "comma-separated tesseract languages (eng,kor), or auto: detect each page's script", 'auto')
     .option('--encoding <encoding>', 'text encoding', 'utf-8')
     .option('--pdf-engine <engine>', 'pdfium | pdfjs: the engine reading PDF text layers (default pdfium)')
     .option('--no-unique-element-ids', 'use deterministic hash ids instead of UUIDs')
@@ -78,17 +78,21 @@ export function buildProgram(): Command {
     .option('-e, --elements <file>', 'show the elements of this element JSON file (of the document) instead of partitioning it')
     .option('-o, --output <file>', 'the report file (default: <file name>.html in the working directory)')
     .option('--max-pages <n>', 'picture at most <n> pages (default 20)', positiveInt)
-    .option('--ocr-languages <langs>', 'comma-separated tesseract languages (eng,kor), or auto: detect each page\'s script', 'auto')
+    .option('--ocr-languages <langs>', "comma-separated tesseract languages (eng,kor), or auto: detect each page's script", 'auto')
     .action(async (file: string, opts) => (await import('./commands/inspect.js')).inspectCommand(file, opts));
 
   program
     .command('chunk')
     .description('chunk an element array (or, with --jsonl, one request per line) and print the chunks')
     .argument('[file]', 'element JSON array file, or - for stdin (default: stdin)')
-    .option('--subtype <subtype>', 'a registered chunker\'s subtype or alias (chunk_by_title or by_title, basic, by_page, ...; a wrong one lists them all)')
+    .option('--subtype <subtype>', "a registered chunker's subtype or alias (chunk_by_title or by_title, basic, by_page, ...; a wrong one lists them all)")
     .option('--settings <json>', 'chunker node settings as a JSON object')
     .option('--jsonl', 'read {"subtype","settings","elements"} requests, one per line; write {"chunks"} or {"error"} per line')
-    .option('--plugin <module>', 'register the plugin a module exports by default (a path, or a package installed in the project), so its chunkers can be named; repeatable', (v: string, prev: string[] = []) => [...prev, v])
+    .option(
+      '--plugin <module>',
+      'register the plugin a module exports by default (a path, or a package installed in the project), so its chunkers can be named; repeatable',
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .action(async (file: string | undefined, opts) => (await import('./commands/chunk.js')).chunkCommand(file, opts));
 
   program
@@ -97,7 +101,7 @@ export function buildProgram(): Command {
     .argument('<out-dir>', 'directory of <doc>.json (or <doc>.<ext>.json) outputs')
     .argument('<expected-dir>', 'directory of <doc>.json references: element arrays, or {"tables": [...]} with html or cells per table')
     .option('--json', 'print the report as JSON')
-    .option('--html <file>', 'also write an HTML report: sortable scores, a chart, element types beside the reference\'s')
+    .option('--html <file>', "also write an HTML report: sortable scores, a chart, element types beside the reference's")
     .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
@@ -108,9 +112,15 @@ export function buildProgram(): Command {
     .option('-d, --data-dir <dir>', 'where quarry.db and job files live (default $QUARRY_DATA_DIR or ./quarry-data)')
     .option('-k, --keys-file <file>', 'key=workspace lines (else QUARRY_API_KEYS, else <data-dir>/api-keys)')
     .option('--log-level <level>', 'request log level', 'info')
-    .option('--similarity-embedder <model>', 'enables chunking_strategy=by_similarity on /general/v0/general: a local ONNX model directory, or an embedder as JSON ({"subtype": "openai", "model_name": "..."})')
-    .option('--vlm-provider <provider>', 'enables strategy=vlm on /general/v0/general: anthropic, bedrock, openai or vertexai (key from the provider\'s environment variable)')
-    .option('--vlm-model <model>', 'model of strategy=vlm when a request names none (default: the provider\'s default)')
+    .option(
+      '--similarity-embedder <model>',
+      'enables chunking_strategy=by_similarity on /general/v0/general: a local ONNX model directory, or an embedder as JSON ({"subtype": "openai", "model_name": "..."})',
+    )
+    .option(
+      '--vlm-provider <provider>',
+      "enables strategy=vlm on /general/v0/general: anthropic, bedrock, openai or vertexai (key from the provider's environment variable)",
+    )
+    .option('--vlm-model <model>', "model of strategy=vlm when a request names none (default: the provider's default)")
     .option('--vlm-base-url <url>', 'endpoint of the VLM provider (e.g. an OpenAI-compatible base URL)')
     .action(async (opts) => {
       const { serveCommand } = await import('./commands/serve.js');

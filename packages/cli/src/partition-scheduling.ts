@@ -32,12 +32,31 @@ function positiveNumber(value: string): number {
 /** Adds the small-lane, recycling and deadline flags to a command. */
 export function partitionSchedulingOptions(command: Command): Command {
   return command
-    .option('--small-document-mb <mb>', 'documents up to this size may also run in the small lane, so that they do not wait behind big ones (default 2)', positiveNumber)
-    .option('--small-lane-processes <n>', 'partition processes kept for small documents, started on demand beyond --num-processes (default 1; 0: none)', nonNegativeInt)
-    .option('--max-documents-per-process <n>', 'replace a partition process after this many documents, returning its memory (default 100; 0: never)', nonNegativeInt)
+    .option(
+      '--small-document-mb <mb>',
+      'documents up to this size may also run in the small lane, so that they do not wait behind big ones (default 2)',
+      positiveNumber,
+    )
+    .option(
+      '--small-lane-processes <n>',
+      'partition processes kept for small documents, started on demand beyond --num-processes (default 1; 0: none)',
+      nonNegativeInt,
+    )
+    .option(
+      '--max-documents-per-process <n>',
+      'replace a partition process after this many documents, returning its memory (default 100; 0: never)',
+      nonNegativeInt,
+    )
     .option('--idle-recycle <seconds>', 'end a partition process idle this long after work; a fresh one takes its place (default 30; 0: never)', nonNegativeInt)
-    .option('--no-background-priority', 'run the general partition processes at the server\'s CPU priority (default: 10 nicer on Linux, so that the server and the small lane come first on busy cores)')
-    .option('--partition-deadline <seconds>', 'a legacy request still waiting for or partitioning its documents this long after it arrived is answered 422 NODE_TIMEOUT and its documents stop (default: none)', nonNegativeInt);
+    .option(
+      '--no-background-priority',
+      "run the general partition processes at the server's CPU priority (default: 10 nicer on Linux, so that the server and the small lane come first on busy cores)",
+    )
+    .option(
+      '--partition-deadline <seconds>',
+      'a legacy request still waiting for or partitioning its documents this long after it arrived is answered 422 NODE_TIMEOUT and its documents stop (default: none)',
+      nonNegativeInt,
+    );
 }
 
 /** The partition pool options of those flags. */

@@ -25,7 +25,7 @@ export function serveLimitOptions(command: Command): Command {
   return command
     .option('--max-upload-mb <n>', 'size limit of one uploaded file in MiB; a larger one gets 413 INPUT_TOO_LARGE (default 10)', positiveInt)
     .option('--max-queued-documents <n>', 'legacy endpoint requests queued or partitioning; past it 503 SERVER_BUSY with Retry-After (default 64)', positiveInt)
-    .option('--max-queued-mb <n>', 'MiB of those requests\' bodies; past it 503 SERVER_BUSY (default 256)', positiveInt)
+    .option('--max-queued-mb <n>', "MiB of those requests' bodies; past it 503 SERVER_BUSY (default 256)", positiveInt)
     .option('--retry-after <seconds>', 'Retry-After of a 503 (default 5)', positiveInt)
     .option('--headers-timeout <seconds>', 'request headers must arrive within this, else 408 REQUEST_TIMEOUT (default 30)', positiveInt)
     .option('--body-timeout <seconds>', 'a request body that sends no byte for this long gets 408 REQUEST_TIMEOUT (default 30)', positiveInt)
@@ -39,7 +39,11 @@ const ms = (seconds: number | undefined): number | undefined => (seconds === und
 export function serverLimits(flags: ServeLimitFlags): Pick<ServerOptions, 'admission' | 'timeouts' | 'service'> {
   const defined = <T extends object>(o: T): T => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
   return {
-    admission: defined({ maxQueuedDocuments: flags.maxQueuedDocuments, maxQueuedBytes: flags.maxQueuedMb === undefined ? undefined : flags.maxQueuedMb * MIB, retryAfterSeconds: flags.retryAfter }),
+    admission: defined({
+      maxQueuedDocuments: flags.maxQueuedDocuments,
+      maxQueuedBytes: flags.maxQueuedMb === undefined ? undefined : flags.maxQueuedMb * MIB,
+      retryAfterSeconds: flags.retryAfter,
+    }),
     timeouts: defined({ headersTimeoutMs: ms(flags.headersTimeout), bodyTimeoutMs: ms(flags.bodyTimeout), requestTimeoutMs: ms(flags.requestTimeout) }),
     ...(flags.maxUploadMb === undefined ? {} : { service: { inputLimits: { maxFileBytes: flags.maxUploadMb * MIB } } }),
   };

@@ -13,7 +13,14 @@ describeErrorCodes(new URL('../', import.meta.url), CLI_ERROR_CODES);
 // not plugins, so the CLI, which depends on every package, checks them all here.
 describe('the error codes of every package', () => {
   it('are each declared by one package only', () => {
-    const tables = { core: CORE_ERROR_CODES, nodes: NODES_ERROR_CODES, connectors: CONNECTORS_ERROR_CODES, distributed: DISTRIBUTED_ERROR_CODES, cli: CLI_ERROR_CODES, server: SERVER_ERROR_CODES };
+    const tables = {
+      core: CORE_ERROR_CODES,
+      nodes: NODES_ERROR_CODES,
+      connectors: CONNECTORS_ERROR_CODES,
+      distributed: DISTRIBUTED_ERROR_CODES,
+      cli: CLI_ERROR_CODES,
+      server: SERVER_ERROR_CODES,
+    };
     const owners = new Map<string, string[]>();
     for (const [pkg, table] of Object.entries(tables)) for (const code of Object.keys(table)) owners.set(code, [...(owners.get(code) ?? []), pkg]);
     expect([...owners].filter(([, pkgs]) => pkgs.length > 1)).toEqual([]);

@@ -10,9 +10,26 @@ function parse(args: string[]): Record<string, unknown> {
 
 describe('quarry serve scheduling flags', () => {
   it('turn into the partition pool options, and leave the defaults alone when absent', () => {
-    const opts = parse(['--small-document-mb', '0.5', '--small-lane-processes', '0', '--max-documents-per-process', '20', '--idle-recycle', '10', '--partition-deadline', '120']);
+    const opts = parse([
+      '--small-document-mb',
+      '0.5',
+      '--small-lane-processes',
+      '0',
+      '--max-documents-per-process',
+      '20',
+      '--idle-recycle',
+      '10',
+      '--partition-deadline',
+      '120',
+    ]);
     expect(opts).toMatchObject({ partitionDeadline: 120 });
-    expect(partitionSchedulingPoolOptions(opts)).toEqual({ smallDocumentBytes: 524288, smallLaneProcesses: 0, maxDocumentsPerProcess: 20, idleTimeoutMs: 10_000, backgroundPriority: true });
+    expect(partitionSchedulingPoolOptions(opts)).toEqual({
+      smallDocumentBytes: 524288,
+      smallLaneProcesses: 0,
+      maxDocumentsPerProcess: 20,
+      idleTimeoutMs: 10_000,
+      backgroundPriority: true,
+    });
     expect(partitionSchedulingPoolOptions(parse([]))).toEqual({ backgroundPriority: true });
     expect(partitionSchedulingPoolOptions(parse(['--no-background-priority']))).toEqual({ backgroundPriority: false });
   });

@@ -21,7 +21,10 @@ export function shebangNodeOptions(file: string): string[] {
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Runs the built `quarry` with arguments; resolves with exit code and output. */
-export function runCli(args: string[], options: { input?: string; cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runCli(
+  args: string[],
+  options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd ?? ROOT, env: { ...process.env, NO_COLOR: '1', ...options.env } });
     let stdout = '';

@@ -81,7 +81,11 @@ async function viaConnector(url: string, index: string, data: ReturnType<typeof 
   const dest = await createSearchIndexDestination(config, { logger: silentLogger, signal: new AbortController().signal });
   const t0 = performance.now();
   const summary = await engine.run(plan, {
-    source: { async *list() { for (const f of data) yield f.document; } },
+    source: {
+      async *list() {
+        for (const f of data) yield f.document;
+      },
+    },
     destination: dest,
     concurrency,
   }).done;
@@ -91,10 +95,16 @@ async function viaConnector(url: string, index: string, data: ReturnType<typeof 
 }
 
 async function viaHelper(client: Client, url: string, index: string, data: ReturnType<typeof documents>): Promise<number> {
-  const dest = await createSearchIndexDestination(searchIndexConfig.parse({ hosts: [url], index_name: index }), { logger: silentLogger, signal: new AbortController().signal });
+  const dest = await createSearchIndexDestination(searchIndexConfig.parse({ hosts: [url], index_name: index }), {
+    logger: silentLogger,
+    signal: new AbortController().signal,
+  });
   await dest.prepare!({ nodes: [], embeddingDimensions: DIMS });
   await dest.close!();
-  const storable = { metadata: new Set(Object.keys(((await client.indices.getMapping({ index }))[index]!.mappings.properties!.metadata as { properties: object }).properties)), embeddings: true };
+  const storable = {
+    metadata: new Set(Object.keys(((await client.indices.getMapping({ index }))[index]!.mappings.properties!.metadata as { properties: object }).properties)),
+    embeddings: true,
+  };
   const staged = data.flatMap((f) => f.elements.map((el) => searchDocument(el, f.document.record_id, storable, new Map())));
   const t0 = performance.now();
   const stats = await client.helpers.bulk<{ id: string; source: Record<string, unknown> }>({

@@ -34,13 +34,20 @@ describe('README example', () => {
     });
     const { logger } = captureLogger();
     expect(await markdownToElements(input, output, logger)).toEqual(['guides/setup.md', 'intro.md']);
-    const intro = JSON.parse(await readFile(path.join(output, 'intro.md.json'), 'utf8')) as Array<{ type: string; text: string; metadata: Record<string, unknown> }>;
+    const intro = JSON.parse(await readFile(path.join(output, 'intro.md.json'), 'utf8')) as Array<{
+      type: string;
+      text: string;
+      metadata: Record<string, unknown>;
+    }>;
     expect(intro.map((e) => [e.type, e.text])).toEqual([
       ['Title', 'Intro'],
       ['NarrativeText', 'First paragraph.'],
       ['NarrativeText', 'Second paragraph.'],
     ]);
-    expect(intro[0]?.metadata).toMatchObject({ filename: 'intro.md', data_source: { record_locator: { protocol: 'file', remote_file_path: path.join(input, 'intro.md') } } });
+    expect(intro[0]?.metadata).toMatchObject({
+      filename: 'intro.md',
+      data_source: { record_locator: { protocol: 'file', remote_file_path: path.join(input, 'intro.md') } },
+    });
 
     await writeTree(input, { 'intro.md': '# Intro, shorter\n' });
     await markdownToElements(input, output, logger);

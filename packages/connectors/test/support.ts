@@ -52,7 +52,11 @@ export async function createSource<C>(def: SourceDefinition<C>, config: unknown,
 }
 
 /** Parses the config and creates a destination, as the engine would. */
-export async function createDestination<C>(def: DestinationDefinition<C>, config: unknown, logger: Logger = captureLogger().logger): Promise<DestinationConnector> {
+export async function createDestination<C>(
+  def: DestinationDefinition<C>,
+  config: unknown,
+  logger: Logger = captureLogger().logger,
+): Promise<DestinationConnector> {
   return def.create(parseConfig(def, config), { logger, signal: new AbortController().signal });
 }
 

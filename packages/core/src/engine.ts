@@ -127,7 +127,12 @@ export class Engine {
       reprocessAll = input.reprocess_all;
       basePath = '/nodes';
       const v = validateWorkflow(
-        { name: input.name, workflow_type: 'custom', workflow_nodes: input.nodes, ...(input.reprocess_all === undefined ? {} : { reprocess_all: input.reprocess_all }) },
+        {
+          name: input.name,
+          workflow_type: 'custom',
+          workflow_nodes: input.nodes,
+          ...(input.reprocess_all === undefined ? {} : { reprocess_all: input.reprocess_all }),
+        },
         { mode: 'create', registry: this.registry, ...(options.now ? { now: options.now } : {}) },
       );
       problems.push(...v.problems.map((p) => ({ ...p, path: p.path.replace(/^\/workflow_nodes/, '/nodes') })));
@@ -135,7 +140,13 @@ export class Engine {
     } else {
       const v = validateWorkflow(input, { mode: 'create', registry: this.registry, ...(options.now ? { now: options.now } : {}) });
       problems.push(...v.problems);
-      const body = (v.valid ? v.value : input) as { name?: string; workflow_type?: string; template_id?: string; workflow_nodes?: WorkflowNodeRef[]; reprocess_all?: boolean };
+      const body = (v.valid ? v.value : input) as {
+        name?: string;
+        workflow_type?: string;
+        template_id?: string;
+        workflow_nodes?: WorkflowNodeRef[];
+        reprocess_all?: boolean;
+      };
       name = body.name ?? 'workflow';
       reprocessAll = body.reprocess_all;
       nodes = body.workflow_nodes ?? [];
@@ -187,7 +198,8 @@ export class Engine {
    */
   stream(plan: Plan, options: StreamOptions): DocumentStream {
     const buffer = options?.buffer ?? 2;
-    if (!Number.isInteger(buffer) || buffer < 0) throw quarryError('INVALID_ARGUMENT', `stream() options.buffer must be a whole number >= 0, got ${String(buffer)}`);
+    if (!Number.isInteger(buffer) || buffer < 0)
+      throw quarryError('INVALID_ARGUMENT', `stream() options.buffer must be a whole number >= 0, got ${String(buffer)}`);
     return streamDocuments((sink) => this.start('stream', plan, options, [sink]), buffer);
   }
 
@@ -214,7 +226,16 @@ export class Engine {
         Promise.all(
           plan.nodes.map(
             (n): Promise<NodeInstance> =>
-              Promise.resolve(n.definition.create(n.parsedSettings, { node: { name: n.name, type: n.type, subtype: n.subtype, settings: n.settings }, nodes: plan.nodes, logger, signal, services, formats: this.registry.formats() })),
+              Promise.resolve(
+                n.definition.create(n.parsedSettings, {
+                  node: { name: n.name, type: n.type, subtype: n.subtype, settings: n.settings },
+                  nodes: plan.nodes,
+                  logger,
+                  signal,
+                  services,
+                  formats: this.registry.formats(),
+                }),
+              ),
           ),
         ),
     });

@@ -5,7 +5,17 @@
  *
  * Every name here is public on purpose (`api/core.api.md` is its report, checked by a test).
  */
-export { CORE_ERROR_CODES, QuarryError, errorMessage, isQuarryError, quarryError, type ErrorCode, type ErrorCodeTable, type QuarryErrorCodes, type QuarryErrorOptions } from './errors.js';
+export {
+  CORE_ERROR_CODES,
+  QuarryError,
+  errorMessage,
+  isQuarryError,
+  quarryError,
+  type ErrorCode,
+  type ErrorCodeTable,
+  type QuarryErrorCodes,
+  type QuarryErrorOptions,
+} from './errors.js';
 export { ENGINE_VERSION } from './version.js';
 export {
   ELEMENT_TYPES,
@@ -91,8 +101,23 @@ export { abortReason, backoffDelay, sleep } from './runtime/sleep.js';
 export { sha256File } from './file-hash.js';
 
 // Workflow bodies: validation, problems, and the helpers a node's own rules use.
-export { validateWorkflow, type ValidateWorkflowOptions, type ValidWorkflow, type ValidWorkflowNode, type WorkflowValidation } from './workflow/validate-workflow.js';
-export { CORE_PROBLEM_CODES, PROBLEM_CODE_PATTERN, isProblemCode, type PathProblem, type Problem, type ProblemCode, type ProblemCodeTable, type QuarryProblemCodes } from './workflow/problems.js';
+export {
+  validateWorkflow,
+  type ValidateWorkflowOptions,
+  type ValidWorkflow,
+  type ValidWorkflowNode,
+  type WorkflowValidation,
+} from './workflow/validate-workflow.js';
+export {
+  CORE_PROBLEM_CODES,
+  PROBLEM_CODE_PATTERN,
+  isProblemCode,
+  type PathProblem,
+  type Problem,
+  type ProblemCode,
+  type ProblemCodeTable,
+  type QuarryProblemCodes,
+} from './workflow/problems.js';
 export { workflowBodySchemas, type ListingRegistryView } from './workflow/workflow-body.js';
 export { workflowJsonSchema } from './workflow/json-schema.js';
 export { SCHEDULE_PHRASE_LIST } from './workflow/schedule.js';

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { definePlugin, defineNode, Registry, type DestinationConnector, type Element, type Flow, type Plan, type SourceConnector, type SourceDocument } from '../src/index.js';
+import {
+  definePlugin,
+  defineNode,
+  Registry,
+  type DestinationConnector,
+  type Element,
+  type Flow,
+  type Plan,
+  type SourceConnector,
+  type SourceDocument,
+} from '../src/index.js';
 import { compilePlan } from '../src/plan/plan.js';
 
 /** An in-memory source of `n` text documents; records how far ahead it was pulled. */
@@ -26,7 +36,11 @@ export function memorySource(texts: string[], versions?: string[]): SourceConnec
 }
 
 /** A destination that keeps the last write per record and the order of writes. */
-export function memoryDestination(): DestinationConnector & { records: Map<string, Element[]>; writes: string[]; write(flow: Flow, ctx?: { signal: AbortSignal }): Promise<void> } {
+export function memoryDestination(): DestinationConnector & {
+  records: Map<string, Element[]>;
+  writes: string[];
+  write(flow: Flow, ctx?: { signal: AbortSignal }): Promise<void>;
+} {
   const records = new Map<string, Element[]>();
   const writes: string[] = [];
   return {
@@ -47,7 +61,17 @@ export const lineSplitter = defineNode({
   create: () => ({
     async process(flow: Flow, ctx) {
       const bytes = await flow.document.read(ctx.signal);
-      return new TextDecoder().decode(bytes).split('\n').map((text, i): Element => ({ element_id: `${flow.document.record_id}#${i}`, type: 'NarrativeText', text, metadata: { filename: flow.document.filename } }));
+      return new TextDecoder()
+        .decode(bytes)
+        .split('\n')
+        .map(
+          (text, i): Element => ({
+            element_id: `${flow.document.record_id}#${i}`,
+            type: 'NarrativeText',
+            text,
+            metadata: { filename: flow.document.filename },
+          }),
+        );
     },
   }),
 });

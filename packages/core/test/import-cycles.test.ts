@@ -95,7 +95,12 @@ describe('imports among packages/*/src', () => {
   });
 
   it('detects a cycle when there is one', () => {
-    const g = new Map([['a', ['b']], ['b', ['c']], ['c', ['a', 'd']], ['d', []]]);
+    const g = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a', 'd']],
+      ['d', []],
+    ]);
     expect(findCycles(g)).toEqual([['a', 'b', 'c', 'a']]);
   });
 });

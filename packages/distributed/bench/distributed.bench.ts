@@ -34,7 +34,9 @@ const plan = engine.build({
 });
 
 function makeCorpus(dir: string): number {
-  const pdfs = readdirSync(docsDir).filter((n) => n.endsWith('.pdf') && !EXCLUDED.has(n)).sort();
+  const pdfs = readdirSync(docsDir)
+    .filter((n) => n.endsWith('.pdf') && !EXCLUDED.has(n))
+    .sort();
   for (let r = 0; r < REPEAT; r++) {
     mkdirSync(join(dir, String(r)), { recursive: true });
     for (const n of pdfs) copyFileSync(join(docsDir, n), join(dir, String(r), n));
@@ -44,16 +46,22 @@ function makeCorpus(dir: string): number {
 
 async function startWorkers(url: string, queue: string, n: number, nodeOptions: readonly string[]): Promise<ChildProcess[]> {
   return Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      new Promise<ChildProcess>((resolveReady, reject) => {
-        const child = spawn(process.execPath, [...nodeOptions, WORKER_BIN, '--redis', url, '--queue', queue, '--concurrency', String(TASKS_PER_WORKER), '--name', `${queue}-${i}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let log = '';
-        child.stderr?.on('data', (d) => {
-          log += d;
-          if (log.includes(': ready on queue')) resolveReady(child);
-        });
-        child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${log}`)));
-      }),
+    Array.from(
+      { length: n },
+      (_, i) =>
+        new Promise<ChildProcess>((resolveReady, reject) => {
+          const child = spawn(
+            process.execPath,
+            [...nodeOptions, WORKER_BIN, '--redis', url, '--queue', queue, '--concurrency', String(TASKS_PER_WORKER), '--name', `${queue}-${i}`],
+            { stdio: ['ignore', 'ignore', 'pipe'] },
+          );
+          let log = '';
+          child.stderr?.on('data', (d) => {
+            log += d;
+            if (log.includes(': ready on queue')) resolveReady(child);
+          });
+          child.once('exit', (code) => reject(new Error(`worker exited with ${code}: ${log}`)));
+        }),
     ),
   );
 }
@@ -72,7 +80,11 @@ async function timedDistributed(url: string, queue: string, input: string, outpu
 
 async function timedInProcess(input: string, output: string, expected: number): Promise<number> {
   const t0 = performance.now();
-  const summary = await engine.run(plan, { source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: output } }, concurrency: TASKS_PER_WORKER }).done;
+  const summary = await engine.run(plan, {
+    source: { type: 'local', config: { path: input } },
+    destination: { type: 'local', config: { path: output } },
+    concurrency: TASKS_PER_WORKER,
+  }).done;
   if (summary.counts.written !== expected) throw new Error(JSON.stringify(summary.counts));
   return performance.now() - t0;
 }

@@ -171,7 +171,10 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       } catch (e) {
         logger.warn('state store: cannot record a written version', { record_id: record.record_id, error: errorMessage(e) });
       }
-      shell.endDocument({ type: 'document_written', record_id: record.record_id, filename: record.filename, elements: result.elements, ms: Date.now() - task.queuedAt }, logger);
+      shell.endDocument(
+        { type: 'document_written', record_id: record.record_id, filename: record.filename, elements: result.elements, ms: Date.now() - task.queuedAt },
+        logger,
+      );
     } else if (result.outcome === 'failed') {
       const s = statsByNode.get(result.failure.node);
       if (s) s.failure++;
@@ -184,7 +187,12 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
   const failedResult = (taskId: string, code: string, message: string): TaskResult | undefined => {
     const task = outstanding.get(taskId);
     if (!task) return undefined;
-    return { outcome: 'failed', failure: { record_id: task.record.record_id, filename: task.record.filename, node: 'queue', code, message }, nodes: [], worker: '' };
+    return {
+      outcome: 'failed',
+      failure: { record_id: task.record.record_id, filename: task.record.filename, node: 'queue', code, message },
+      nodes: [],
+      worker: '',
+    };
   };
 
   const parseResult = (value: unknown): TaskResult | undefined => {
@@ -243,26 +251,36 @@ export function runDistributed(engine: Engine, plan: Plan, options: DistributedR
       const ctx = { logger, signal };
       source = await engine.createSource(options.source, ctx);
       if (!source.get) {
-        throw quarryError('SOURCE_NOT_ADDRESSABLE', `source "${options.source.type}" cannot re-open a document from its record, so it cannot run distributed`, { details: { source: options.source.type } });
+        throw quarryError('SOURCE_NOT_ADDRESSABLE', `source "${options.source.type}" cannot re-open a document from its record, so it cannot run distributed`, {
+          details: { source: options.source.type },
+        });
       }
       // Prepared once here, so that workers find the index or directory already there.
       const prepared = await Promise.all(destinations.map((d) => engine.createDestination(d, ctx)));
       try {
-        await Promise.all(prepared.map((d) => d.prepare?.({ nodes: plan.nodes, ...(plan.embeddingDimensions ? { embeddingDimensions: plan.embeddingDimensions } : {}) })));
+        await Promise.all(
+          prepared.map((d) => d.prepare?.({ nodes: plan.nodes, ...(plan.embeddingDimensions ? { embeddingDimensions: plan.embeddingDimensions } : {}) })),
+        );
       } finally {
         await Promise.allSettled(prepared.map((d) => d.close?.()));
       }
       const record: WorkflowRecord = { workflow };
       await redis.set(keys.workflow(workflowId, version), JSON.stringify(record), 'EX', RECORD_TTL_S);
       if (!options.secret && holdsSecrets(spec)) {
-        logger.warn(`connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`, { job_id: id });
+        logger.warn(
+          `connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`,
+          { job_id: id },
+        );
       }
       const { stored, taskKey } = await sealJobSpec(spec, options.secret);
       // The heartbeat exists before the spec does: a worker never finds the spec without it while this runs.
       const ttl = Math.max(300, options.heartbeatTtlMs ?? HEARTBEAT_TTL_MS);
       const r = redis;
       await r.set(keys.alive(id), '1', 'PX', ttl);
-      heartbeat = setInterval(() => void r.set(keys.alive(id), '1', 'PX', ttl).catch((e: unknown) => logger.warn('heartbeat: cannot reach Redis', { error: errorMessage(e) })), Math.floor(ttl / 3));
+      heartbeat = setInterval(
+        () => void r.set(keys.alive(id), '1', 'PX', ttl).catch((e: unknown) => logger.warn('heartbeat: cannot reach Redis', { error: errorMessage(e) })),
+        Math.floor(ttl / 3),
+      );
       heartbeat.unref();
       const entry: JobEntry = { workflow_id: workflowId, started_at: new Date().toISOString() };
       await redis.hset(keys.jobs, id, JSON.stringify(entry));

@@ -103,9 +103,31 @@ export async function accountDead(
   return reports;
 }
 
-async function accountJob(redis: Redis, queue: Queue<TaskData, TaskResult>, keys: QueueKeys, jobId: string, entry: JobEntry, secret: string | undefined, logger: Logger): Promise<DeadJobReport> {
+async function accountJob(
+  redis: Redis,
+  queue: Queue<TaskData, TaskResult>,
+  keys: QueueKeys,
+  jobId: string,
+  entry: JobEntry,
+  secret: string | undefined,
+  logger: Logger,
+): Promise<DeadJobReport> {
   const tasks = Number((await redis.get(keys.queued(jobId))) ?? 0);
-  const r: DeadJobReport = { job_id: jobId, workflow_id: entry.workflow_id, started_at: entry.started_at, tasks, written: 0, failed: 0, stopped: 0, orphaned: 0, never_run: 0, running: 0, lost: 0, unsigned: 0, not_written: [] };
+  const r: DeadJobReport = {
+    job_id: jobId,
+    workflow_id: entry.workflow_id,
+    started_at: entry.started_at,
+    tasks,
+    written: 0,
+    failed: 0,
+    stopped: 0,
+    orphaned: 0,
+    never_run: 0,
+    running: 0,
+    lost: 0,
+    unsigned: 0,
+    not_written: [],
+  };
   const taskKey = await jobTaskKey(redis, keys, jobId, secret, logger);
   for (let seq = 0; seq < tasks; seq++) {
     const task = await queue.getJob(`${jobId}.${seq}`);

@@ -4,7 +4,6 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { KEY_PREFIX } from './keys.js';
 
-
 /** One fixed-window counter in Redis: `points` per `seconds`. */
 interface Window {
   perMinute: number;

@@ -22,7 +22,8 @@ export function redisOptions(target: RedisTarget): RedisOptions {
   }
   const dbText = url.pathname.replace(/^\//, '');
   const db = dbText === '' ? 0 : Number(dbText);
-  if (!Number.isInteger(db) || db < 0) throw quarryError('INVALID_ARGUMENT', `redis: database "${dbText}" in "${target}" is not a number`, { details: { field: 'redis' } });
+  if (!Number.isInteger(db) || db < 0)
+    throw quarryError('INVALID_ARGUMENT', `redis: database "${dbText}" in "${target}" is not a number`, { details: { field: 'redis' } });
   return {
     host: url.hostname || '127.0.0.1',
     port: url.port ? Number(url.port) : 6379,
@@ -51,7 +52,10 @@ export async function connectRedis(options: RedisOptions, timeoutMs = 5000): Pro
     await probe.ping();
   } catch (e) {
     probe.disconnect();
-    throw quarryError('REDIS_UNAVAILABLE', `cannot reach Redis at ${describeRedis(options)}: ${errorMessage(e)}`, { cause: e, details: { redis: describeRedis(options) } });
+    throw quarryError('REDIS_UNAVAILABLE', `cannot reach Redis at ${describeRedis(options)}: ${errorMessage(e)}`, {
+      cause: e,
+      details: { redis: describeRedis(options) },
+    });
   }
   probe.disconnect();
   const client = new Redis(options);

@@ -54,7 +54,13 @@ async function seal(connectors: JobConnectors, secret: string, jobId: string, bo
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(associatedData(jobId, bound));
   const data = Buffer.concat([cipher.update(JSON.stringify(connectors), 'utf8'), cipher.final()]);
-  const sealed: SealedConnectors = { alg: 'aes-256-gcm+scrypt', salt: salt.toString('base64'), iv: iv.toString('base64'), tag: cipher.getAuthTag().toString('base64'), data: data.toString('base64') };
+  const sealed: SealedConnectors = {
+    alg: 'aes-256-gcm+scrypt',
+    salt: salt.toString('base64'),
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    data: data.toString('base64'),
+  };
   return { sealed, key };
 }
 
@@ -67,12 +73,23 @@ export async function openConnectors(sealed: SealedConnectors, secret: string | 
   return (await open(sealed, secret, jobId, bound)).connectors;
 }
 
-async function open(sealed: SealedConnectors, secret: string | undefined, jobId: string, bound: object | undefined): Promise<{ connectors: JobConnectors; key: Buffer }> {
+async function open(
+  sealed: SealedConnectors,
+  secret: string | undefined,
+  jobId: string,
+  bound: object | undefined,
+): Promise<{ connectors: JobConnectors; key: Buffer }> {
   if (secret === undefined || secret === '') {
-    throw quarryError('DISTRIBUTED_KEY_REQUIRED', `job "${jobId}" keeps its connectors encrypted; start this worker with the coordinator's secret (${DISTRIBUTED_KEY_ENV})`, { details: { job_id: jobId } });
+    throw quarryError(
+      'DISTRIBUTED_KEY_REQUIRED',
+      `job "${jobId}" keeps its connectors encrypted; start this worker with the coordinator's secret (${DISTRIBUTED_KEY_ENV})`,
+      { details: { job_id: jobId } },
+    );
   }
   if (sealed.alg !== 'aes-256-gcm+scrypt') {
-    throw quarryError('DISTRIBUTED_JOB_INVALID', `job "${jobId}" seals its connectors with "${String(sealed.alg)}", which this worker does not know`, { details: { job_id: jobId } });
+    throw quarryError('DISTRIBUTED_JOB_INVALID', `job "${jobId}" seals its connectors with "${String(sealed.alg)}", which this worker does not know`, {
+      details: { job_id: jobId },
+    });
   }
   try {
     const key = await deriveKey(secret, Buffer.from(sealed.salt, 'base64'));
@@ -82,13 +99,19 @@ async function open(sealed: SealedConnectors, secret: string | undefined, jobId:
     const text = Buffer.concat([decipher.update(Buffer.from(sealed.data, 'base64')), decipher.final()]).toString('utf8');
     return { connectors: JSON.parse(text) as JobConnectors, key };
   } catch (e) {
-    throw quarryError('DISTRIBUTED_KEY_MISMATCH', `cannot open the connectors of job "${jobId}": this worker's secret (${DISTRIBUTED_KEY_ENV}) is not the coordinator's, or the job's record in Redis was altered`, { cause: e, details: { job_id: jobId } });
+    throw quarryError(
+      'DISTRIBUTED_KEY_MISMATCH',
+      `cannot open the connectors of job "${jobId}": this worker's secret (${DISTRIBUTED_KEY_ENV}) is not the coordinator's, or the job's record in Redis was altered`,
+      { cause: e, details: { job_id: jobId } },
+    );
   }
 }
 
 /** True when a connector config holds a credential (a value under a key such as `api_key` or `password`, or a password in a URL). */
 export function holdsSecrets(connectors: JobConnectors): boolean {
-  return [connectors.source, ...connectors.destinations].some((c) => c.config !== undefined && JSON.stringify(maskSecrets(c.config)) !== JSON.stringify(c.config));
+  return [connectors.source, ...connectors.destinations].some(
+    (c) => c.config !== undefined && JSON.stringify(maskSecrets(c.config)) !== JSON.stringify(c.config),
+  );
 }
 
 /** A job spec as kept in Redis, and the key that signs its tasks (see `task-mac.ts`). */

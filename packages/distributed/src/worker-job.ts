@@ -1,4 +1,17 @@
-import { quarryError, QuarryError, type DocumentWarning, type Engine, type Job, type JobEvent, type JobSummary, type Logger, type PipelineInput, type SourceConnector, type SourceDocument, type Services } from '@quarry/core';
+import {
+  quarryError,
+  QuarryError,
+  type DocumentWarning,
+  type Engine,
+  type Job,
+  type JobEvent,
+  type JobSummary,
+  type Logger,
+  type PipelineInput,
+  type SourceConnector,
+  type SourceDocument,
+  type Services,
+} from '@quarry/core';
 import { ChannelSource } from './channel-source.js';
 import type { JobSpec, TaskNodeTime, TaskResult } from './task.js';
 
@@ -51,9 +64,13 @@ export class WorkerJob {
     const source = await options.engine.createSource(options.spec.source, { logger: options.logger, signal: new AbortController().signal });
     if (!source.get) {
       await source.close?.();
-      throw quarryError('SOURCE_NOT_ADDRESSABLE', `source "${options.spec.source.type}" cannot re-open a document from its record, so it cannot run distributed`, {
-        details: { source: options.spec.source.type },
-      });
+      throw quarryError(
+        'SOURCE_NOT_ADDRESSABLE',
+        `source "${options.spec.source.type}" cannot re-open a document from its record, so it cannot run distributed`,
+        {
+          details: { source: options.spec.source.type },
+        },
+      );
     }
     return new WorkerJob(options, plan, source as SourceConnector & Required<Pick<SourceConnector, 'get'>>);
   }

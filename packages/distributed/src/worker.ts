@@ -142,7 +142,11 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     // The job is over (its coordinator finished or gave up): nothing may be written for it any more.
     if (!wj) return { outcome: 'stopped', nodes: [], worker: name };
     if (wj.taskKey !== undefined && !hasValidMac(wj.taskKey, data)) {
-      throw new QuarryError('DISTRIBUTED_JOB_INVALID', `task for "${data.record.record_id}" of job "${data.job_id}" does not carry the coordinator's signature: not run`, { details: { job_id: data.job_id } });
+      throw new QuarryError(
+        'DISTRIBUTED_JOB_INVALID',
+        `task for "${data.record.record_id}" of job "${data.job_id}" does not carry the coordinator's signature: not run`,
+        { details: { job_id: data.job_id } },
+      );
     }
     touch(data.job_id, wj);
     try {
@@ -170,7 +174,12 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
       counts.orphaned++;
       logger.warn('worker: task of a job whose coordinator is gone: not run', { task: task.id, job_id: data.job_id, record_id: data.record.record_id });
       const message = `job "${data.job_id}" lost its coordinator (its heartbeat expired): "${data.record.record_id}" was not run`;
-      return { outcome: 'failed', failure: { record_id: data.record.record_id, filename: data.record.filename, node: 'queue', code: COORDINATOR_LOST, message }, nodes: [], worker: name };
+      return {
+        outcome: 'failed',
+        failure: { record_id: data.record.record_id, filename: data.record.filename, node: 'queue', code: COORDINATOR_LOST, message },
+        nodes: [],
+        worker: name,
+      };
     } else {
       try {
         result = await runTask(data);
@@ -182,7 +191,18 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
           throw e;
         }
         const node = (e as { node?: unknown }).node === 'source' ? 'source' : 'worker';
-        result = { outcome: 'failed', failure: { record_id: data.record.record_id, filename: data.record.filename, node, code: isQuarryError(e) ? e.code : 'TASK_FAILED', message: errorMessage(e) }, nodes: [], worker: name };
+        result = {
+          outcome: 'failed',
+          failure: {
+            record_id: data.record.record_id,
+            filename: data.record.filename,
+            node,
+            code: isQuarryError(e) ? e.code : 'TASK_FAILED',
+            message: errorMessage(e),
+          },
+          nodes: [],
+          worker: name,
+        };
       }
     }
     // A failed write may succeed later; a node failure would only repeat.
@@ -218,7 +238,10 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
     }
     if (msg.type === 'cancel') {
       cancelled.add(msg.job_id);
-      void jobs.get(msg.job_id)?.job.then((j) => j.cancel(), () => undefined);
+      void jobs.get(msg.job_id)?.job.then(
+        (j) => j.cancel(),
+        () => undefined,
+      );
     }
     if (msg.type === 'finished') {
       cancelled.delete(msg.job_id);
@@ -245,17 +268,30 @@ export async function startWorker(engine: Engine, options: WorkerOptions): Promi
  * Reads a task's job spec and workflow. `undefined` when the job is over (its spec is gone).
  * A workflow whose content does not hash to the version the task names is refused.
  */
-async function loadJob(redis: Redis, keys: QueueKeys, data: TaskData, secret: string | undefined): Promise<{ spec: JobSpec; workflow: WorkflowRecord; taskKey: Buffer | undefined } | undefined> {
+async function loadJob(
+  redis: Redis,
+  keys: QueueKeys,
+  data: TaskData,
+  secret: string | undefined,
+): Promise<{ spec: JobSpec; workflow: WorkflowRecord; taskKey: Buffer | undefined } | undefined> {
   const specText = await redis.get(keys.spec(data.job_id));
   if (specText === null) return undefined;
   const { spec, taskKey } = await openJobSpec(JSON.parse(specText) as StoredJobSpec, secret, data.job_id);
   const workflowText = await redis.get(keys.workflow(data.workflow_id, data.workflow_version));
   if (workflowText === null) {
-    throw new QuarryError('DISTRIBUTED_JOB_INVALID', `workflow "${data.workflow_id}" version ${data.workflow_version} of job "${data.job_id}" is not in Redis`, { details: { job_id: data.job_id } });
+    throw new QuarryError(
+      'DISTRIBUTED_JOB_INVALID',
+      `workflow "${data.workflow_id}" version ${data.workflow_version} of job "${data.job_id}" is not in Redis`,
+      { details: { job_id: data.job_id } },
+    );
   }
   const workflow = JSON.parse(workflowText) as WorkflowRecord;
   if (workflowVersion(workflow.workflow) !== data.workflow_version || spec.workflow_version !== data.workflow_version) {
-    throw new QuarryError('DISTRIBUTED_JOB_INVALID', `workflow "${data.workflow_id}" in Redis does not match version ${data.workflow_version} of job "${data.job_id}"`, { details: { job_id: data.job_id } });
+    throw new QuarryError(
+      'DISTRIBUTED_JOB_INVALID',
+      `workflow "${data.workflow_id}" in Redis does not match version ${data.workflow_version} of job "${data.job_id}"`,
+      { details: { job_id: data.job_id } },
+    );
   }
   return { spec, workflow, taskKey };
 }

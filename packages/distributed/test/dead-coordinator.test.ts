@@ -47,7 +47,10 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 60_000): Promi
 
 /** Starts a coordinator child and SIGKILLs it once `written` documents are in the output. */
 async function coordinatorKilledAfter(redisUrl: string, queue: string, input: string, output: string, written: number): Promise<void> {
-  const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, redisUrl, queue, input, output, String(WAIT_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, redisUrl, queue, input, output, String(WAIT_MS)], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
   const exited = new Promise((r) => child.once('exit', r));

@@ -3,7 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createEngine, defineDestination, defineNode, definePlugin, defineSource, MemoryStateStore, quarryError, sleep, type Engine, type JobEvent, type JobSummary } from '@quarry/core';
+import {
+  createEngine,
+  defineDestination,
+  defineNode,
+  definePlugin,
+  defineSource,
+  MemoryStateStore,
+  quarryError,
+  sleep,
+  type Engine,
+  type JobEvent,
+  type JobSummary,
+} from '@quarry/core';
 import { connectorsPlugin } from '@quarry/connectors';
 import { nodesPlugin } from '@quarry/nodes';
 import { Queue } from 'bullmq';
@@ -50,7 +62,12 @@ const listOnlySource = defineSource<{ n: number }>({
   }),
 });
 
-const textDoc = (id: string) => ({ record_id: id, filename: `${id}.txt`, data_source: {}, read: async () => new TextEncoder().encode(`The document ${id} says something worth keeping.`) });
+const textDoc = (id: string) => ({
+  record_id: id,
+  filename: `${id}.txt`,
+  data_source: {},
+  read: async () => new TextEncoder().encode(`The document ${id} says something worth keeping.`),
+});
 
 /** Polls `cond` every 20 ms for up to 5 s. */
 async function until(cond: () => Promise<boolean>): Promise<void> {
@@ -103,7 +120,13 @@ const warnNode = defineNode<Record<string, never>>({
   }),
 });
 
-const testPlugin = definePlugin({ name: 'distributed-test', engine: '^0.1.0', nodes: [waitNode, warnNode], sources: [listOnlySource, slowListSource], destinations: [countingDestination, keyedDestination] });
+const testPlugin = definePlugin({
+  name: 'distributed-test',
+  engine: '^0.1.0',
+  nodes: [waitNode, warnNode],
+  sources: [listOnlySource, slowListSource],
+  destinations: [countingDestination, keyedDestination],
+});
 
 function newEngine(): Engine {
   return createEngine().use(nodesPlugin).use(connectorsPlugin).use(testPlugin);
@@ -120,7 +143,10 @@ const partitionThenChunk = {
 function writeDocs(dir: string, n: number): void {
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < n; i++) {
-    const body = Array.from({ length: 6 }, (_, j) => `Paragraph ${j} of note ${i}: the ${['river', 'station', 'ledger'][i % 3]} log records reading ${i * 7 + j}.`).join('\n\n');
+    const body = Array.from(
+      { length: 6 },
+      (_, j) => `Paragraph ${j} of note ${i}: the ${['river', 'station', 'ledger'][i % 3]} log records reading ${i * 7 + j}.`,
+    ).join('\n\n');
     writeFileSync(path.join(dir, `note-${String(i).padStart(3, '0')}.md`), `# Note ${i}\n\n${body}\n`);
   }
 }
@@ -129,11 +155,20 @@ function writeDocs(dir: string, n: number): void {
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 
 function readOutputs(dir: string): Map<string, string> {
-  return new Map(readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => [f, readFileSync(path.join(dir, f), 'utf8').replace(UUID, '<uuid>')]));
+  return new Map(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => [f, readFileSync(path.join(dir, f), 'utf8').replace(UUID, '<uuid>')]),
+  );
 }
 
 function comparable(s: JobSummary): unknown {
-  return { status: s.status, counts: s.counts, failures: [...s.failures].sort((a, b) => a.record_id.localeCompare(b.record_id)), nodes: s.nodes.map(({ ms: _ms, ...rest }) => rest) };
+  return {
+    status: s.status,
+    counts: s.counts,
+    failures: [...s.failures].sort((a, b) => a.record_id.localeCompare(b.record_id)),
+    nodes: s.nodes.map(({ ms: _ms, ...rest }) => rest),
+  };
 }
 
 describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redisSkipReason ? ` (skipped: ${redisSkipReason})` : ''}`, () => {
@@ -152,8 +187,16 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  async function withWorkers<T>(queue: string, n: number, fn: (workers: DistributedWorker[]) => Promise<T>, concurrency = 2, extra: Partial<WorkerOptions> = {}): Promise<T> {
-    const workers = await Promise.all(Array.from({ length: n }, (_, i) => startWorker(newEngine(), { redis: redis.url, queue, concurrency, name: `w${i}`, ...fast, ...extra })));
+  async function withWorkers<T>(
+    queue: string,
+    n: number,
+    fn: (workers: DistributedWorker[]) => Promise<T>,
+    concurrency = 2,
+    extra: Partial<WorkerOptions> = {},
+  ): Promise<T> {
+    const workers = await Promise.all(
+      Array.from({ length: n }, (_, i) => startWorker(newEngine(), { redis: redis.url, queue, concurrency, name: `w${i}`, ...fast, ...extra })),
+    );
     try {
       return await fn(workers);
     } finally {
@@ -167,7 +210,10 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     writeFileSync(path.join(input, 'broken.pdf'), '%PDF-1.7\nthis is not a PDF body\n');
     const engine = newEngine();
     const plan = engine.build(partitionThenChunk);
-    const local = await engine.run(plan, { source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: path.join(tmp, 'same-local') } } }).done;
+    const local = await engine.run(plan, {
+      source: { type: 'local', config: { path: input } },
+      destination: { type: 'local', config: { path: path.join(tmp, 'same-local') } },
+    }).done;
     const queue = nextQueue();
     const [summary, counts] = await withWorkers(queue, 2, async (workers) => {
       const job = runDistributed(engine, plan, {
@@ -206,16 +252,22 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
       const types = seen.filter((e) => 'record_id' in e && e.record_id === id).map((e) => (e.type === 'node_finished' ? `${e.type}:${e.node}` : e.type));
       expect(types).toEqual(['document_started', 'node_finished:Partitioner', 'node_finished:Chunker', 'document_written']);
     }
-    expect(summary.nodes.map((n) => [n.node, n.success])).toEqual([['Partitioner', 5], ['Chunker', 5]]);
+    expect(summary.nodes.map((n) => [n.node, n.success])).toEqual([
+      ['Partitioner', 5],
+      ['Chunker', 5],
+    ]);
     expect(summary.counts.elements).toBeGreaterThan(5);
   });
 
-  it('carries a document\'s warning from the worker to the job\'s events and summary, as in process', async () => {
+  it("carries a document's warning from the worker to the job's events and summary, as in process", async () => {
     const input = path.join(tmp, 'warn-in');
     writeDocs(input, 3);
     writeFileSync(path.join(input, 'odd.md'), '# Odd\n\nThis note says WARN.\n');
     const engine = newEngine();
-    const plan = engine.build({ name: 'warns', nodes: [partitionThenChunk.nodes[0]!, { name: 'Warner', type: 'prompter' as const, subtype: 'warn_word', settings: {} }] });
+    const plan = engine.build({
+      name: 'warns',
+      nodes: [partitionThenChunk.nodes[0]!, { name: 'Warner', type: 'prompter' as const, subtype: 'warn_word', settings: {} }],
+    });
     const queue = nextQueue();
     const seen: JobEvent[] = [];
     const summary = await withWorkers(queue, 1, async () => {
@@ -236,8 +288,18 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const plan = engine.build({ ...partitionThenChunk, reprocess_all: false });
     const state = new MemoryStateStore();
     const queue = nextQueue();
-    const options = { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: path.join(tmp, 'incr-out') } }, state };
-    const [first, second] = await withWorkers(queue, 1, async () => [await runDistributed(engine, plan, options).done, await runDistributed(engine, plan, options).done] as const);
+    const options = {
+      redis: redis.url,
+      queue,
+      source: { type: 'local', config: { path: input } },
+      destination: { type: 'local', config: { path: path.join(tmp, 'incr-out') } },
+      state,
+    };
+    const [first, second] = await withWorkers(
+      queue,
+      1,
+      async () => [await runDistributed(engine, plan, options).done, await runDistributed(engine, plan, options).done] as const,
+    );
     expect(first.counts).toMatchObject({ total: 6, written: 6, skipped: 0 });
     expect(second.counts).toMatchObject({ total: 6, written: 0, skipped: 6 });
     writeFileSync(path.join(input, 'note-002.md'), '# Changed\n\nA new body.\n');
@@ -260,8 +322,17 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
       },
     };
     const queue = nextQueue();
-    const summary = await withWorkers(queue, 2, () =>
-      runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'local', config: { path: path.join(tmp, 'slow-state-out') } }, state }).done,
+    const summary = await withWorkers(
+      queue,
+      2,
+      () =>
+        runDistributed(engine, plan, {
+          redis: redis.url,
+          queue,
+          source: { type: 'local', config: { path: input } },
+          destination: { type: 'local', config: { path: path.join(tmp, 'slow-state-out') } },
+          state,
+        }).done,
     );
     expect(summary.status).toBe('COMPLETED');
     expect(summary.counts).toMatchObject({ total: 8, written: 8, failed: 0, stopped: 0 });
@@ -276,7 +347,13 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     preparedShared.length = 0;
     const [small, slow] = await withWorkers(queue, 2, async () => [
       // Two tasks at a time, fewer than a batch holds.
-      await runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 9, gap_ms: 0 } }, destination: { type: 'counting', config: { fail_first: 0 } }, window: 2 }).done,
+      await runDistributed(engine, plan, {
+        redis: redis.url,
+        queue,
+        source: { type: 'slow_list', config: { n: 9, gap_ms: 0 } },
+        destination: { type: 'counting', config: { fail_first: 0 } },
+        window: 2,
+      }).done,
       // A document listed every 40 ms: each is sent after a short wait, not when a batch fills.
       await runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 4, gap_ms: 40 } } }).done,
     ]);
@@ -293,8 +370,16 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const engine = newEngine();
     const queue = nextQueue();
     // Tasks are looked up every millisecond; each listed task waits ~5 ms for its batch.
-    const summary = await withWorkers(queue, 1, () =>
-      runDistributed(engine, engine.build({ name: 'unsent', nodes: [partitionThenChunk.nodes[0]!] }), { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 6, gap_ms: 15 } }, reconcileMs: 1 }).done,
+    const summary = await withWorkers(
+      queue,
+      1,
+      () =>
+        runDistributed(engine, engine.build({ name: 'unsent', nodes: [partitionThenChunk.nodes[0]!] }), {
+          redis: redis.url,
+          queue,
+          source: { type: 'slow_list', config: { n: 6, gap_ms: 15 } },
+          reconcileMs: 1,
+        }).done,
     );
     expect(summary.failures).toEqual([]);
     expect(summary.counts).toMatchObject({ total: 6, written: 6, failed: 0 });
@@ -308,8 +393,18 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const queue = nextQueue();
     writes.clear();
     attempts.clear();
-    const ok = await withWorkers(queue, 1, () =>
-      runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'counting', config: { fail_first: 2 } }, attempts: 3, backoffMs: 50 }).done,
+    const ok = await withWorkers(
+      queue,
+      1,
+      () =>
+        runDistributed(engine, plan, {
+          redis: redis.url,
+          queue,
+          source: { type: 'local', config: { path: input } },
+          destination: { type: 'counting', config: { fail_first: 2 } },
+          attempts: 3,
+          backoffMs: 50,
+        }).done,
     );
     expect(ok.counts).toMatchObject({ written: 4, failed: 0 });
     expect([...attempts.values()]).toEqual([3, 3, 3, 3]);
@@ -317,8 +412,18 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
 
     writes.clear();
     attempts.clear();
-    const failed = await withWorkers(queue, 1, () =>
-      runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'counting', config: { fail_first: 5 } }, attempts: 2, backoffMs: 50 }).done,
+    const failed = await withWorkers(
+      queue,
+      1,
+      () =>
+        runDistributed(engine, plan, {
+          redis: redis.url,
+          queue,
+          source: { type: 'local', config: { path: input } },
+          destination: { type: 'counting', config: { fail_first: 5 } },
+          attempts: 2,
+          backoffMs: 50,
+        }).done,
     );
     expect(failed.status).toBe('FAILED');
     expect(failed.counts).toMatchObject({ written: 0, failed: 4 });
@@ -330,12 +435,20 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const input = path.join(tmp, 'cancel-in');
     writeDocs(input, 30);
     const engine = newEngine();
-    const plan = engine.build({ name: 'cancel', nodes: [partitionThenChunk.nodes[0]!, { name: 'Slow', type: 'prompter', subtype: 'wait', settings: { ms: 150 } }] });
+    const plan = engine.build({
+      name: 'cancel',
+      nodes: [partitionThenChunk.nodes[0]!, { name: 'Slow', type: 'prompter', subtype: 'wait', settings: { ms: 150 } }],
+    });
     const queue = nextQueue();
     writes.clear();
     attempts.clear();
     const summary = await withWorkers(queue, 1, async () => {
-      const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: input } }, destination: { type: 'counting', config: {} } });
+      const job = runDistributed(engine, plan, {
+        redis: redis.url,
+        queue,
+        source: { type: 'local', config: { path: input } },
+        destination: { type: 'counting', config: {} },
+      });
       job.events$.subscribe((e) => {
         if (e.type === 'document_written') job.cancel();
       });
@@ -382,25 +495,44 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const specs: string[] = [];
     keyedWrites.clear();
     try {
-      const sealed = await withWorkers(queue, 1, async () => {
-        // The job stays open (its last document unlisted) until the forged task has been handled.
-        let open = (): void => undefined;
-        listGates.set('forged', new Promise<void>((resolve) => (open = resolve)));
-        const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 3, gap_ms: 0, hold: 'forged' } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared' });
-        // While the job runs, its spec is in Redis: read it as anyone with access to Redis could.
-        let specKeys: string[] = [];
-        await until(async () => (specKeys = await reader.keys('*:spec')).length > 0);
-        for (const key of specKeys) specs.push((await reader.get(key)) ?? '');
-        // And queue a document of one's own for it: without the secret the task cannot be signed.
-        const { job_id, workflow_id, workflow_version } = JSON.parse(specs[0] ?? '{}') as { job_id: string; workflow_id: string; workflow_version: string };
-        const forged = await forger.add('document', { job_id, workflow_id, workflow_version, record: { record_id: 'doc-forged', filename: 'doc-forged.txt', data_source: {} } }, { jobId: 'forged', attempts: 1 });
-        await until(() => forged.isCompleted());
-        open();
-        const summary = await job.done;
-        // Refused on its (only) attempt: reported as a failure, nothing read or written.
-        expect((await forger.getJob('forged'))?.returnvalue).toMatchObject({ outcome: 'failed', failure: { record_id: 'doc-forged', code: 'DISTRIBUTED_JOB_INVALID', message: expect.stringMatching(/signature/) } });
-        return summary;
-      }, 2, { secret: 'shared' });
+      const sealed = await withWorkers(
+        queue,
+        1,
+        async () => {
+          // The job stays open (its last document unlisted) until the forged task has been handled.
+          let open = (): void => undefined;
+          listGates.set('forged', new Promise<void>((resolve) => (open = resolve)));
+          const job = runDistributed(engine, plan, {
+            redis: redis.url,
+            queue,
+            source: { type: 'slow_list', config: { n: 3, gap_ms: 0, hold: 'forged' } },
+            destination: { type: 'keyed', config: { api_key: apiKey } },
+            secret: 'shared',
+          });
+          // While the job runs, its spec is in Redis: read it as anyone with access to Redis could.
+          let specKeys: string[] = [];
+          await until(async () => (specKeys = await reader.keys('*:spec')).length > 0);
+          for (const key of specKeys) specs.push((await reader.get(key)) ?? '');
+          // And queue a document of one's own for it: without the secret the task cannot be signed.
+          const { job_id, workflow_id, workflow_version } = JSON.parse(specs[0] ?? '{}') as { job_id: string; workflow_id: string; workflow_version: string };
+          const forged = await forger.add(
+            'document',
+            { job_id, workflow_id, workflow_version, record: { record_id: 'doc-forged', filename: 'doc-forged.txt', data_source: {} } },
+            { jobId: 'forged', attempts: 1 },
+          );
+          await until(() => forged.isCompleted());
+          open();
+          const summary = await job.done;
+          // Refused on its (only) attempt: reported as a failure, nothing read or written.
+          expect((await forger.getJob('forged'))?.returnvalue).toMatchObject({
+            outcome: 'failed',
+            failure: { record_id: 'doc-forged', code: 'DISTRIBUTED_JOB_INVALID', message: expect.stringMatching(/signature/) },
+          });
+          return summary;
+        },
+        2,
+        { secret: 'shared' },
+      );
       expect(sealed.counts).toMatchObject({ total: 3, written: 3, failed: 0 });
       expect(keyedWrites.get(apiKey)).toBe(3);
       expect(specs.length).toBeGreaterThan(0);
@@ -409,8 +541,18 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
         expect(JSON.parse(spec)).toHaveProperty('sealed');
       }
 
-      const noSecret = await withWorkers(queue, 1, () =>
-        runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 2, gap_ms: 0 } }, destination: { type: 'keyed', config: { api_key: apiKey } }, secret: 'shared', attempts: 1 }).done,
+      const noSecret = await withWorkers(
+        queue,
+        1,
+        () =>
+          runDistributed(engine, plan, {
+            redis: redis.url,
+            queue,
+            source: { type: 'slow_list', config: { n: 2, gap_ms: 0 } },
+            destination: { type: 'keyed', config: { api_key: apiKey } },
+            secret: 'shared',
+            attempts: 1,
+          }).done,
       );
       expect(noSecret.counts).toMatchObject({ total: 2, written: 0, failed: 2 });
       expect(noSecret.failures.map((f) => f.code)).toEqual(['DISTRIBUTED_KEY_REQUIRED', 'DISTRIBUTED_KEY_REQUIRED']);
@@ -428,7 +570,18 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, error() {}, warn: (message: string) => void warnings.push(message) };
     const run = (config: Record<string, unknown>, type: string) =>
-      withWorkers(queue, 1, () => runDistributed(engine, engine.build({ name: 'clear', nodes: [partitionThenChunk.nodes[0]!] }), { redis: redis.url, queue, source: { type: 'slow_list', config: { n: 1, gap_ms: 0 } }, destination: { type, config }, logger }).done);
+      withWorkers(
+        queue,
+        1,
+        () =>
+          runDistributed(engine, engine.build({ name: 'clear', nodes: [partitionThenChunk.nodes[0]!] }), {
+            redis: redis.url,
+            queue,
+            source: { type: 'slow_list', config: { n: 1, gap_ms: 0 } },
+            destination: { type, config },
+            logger,
+          }).done,
+      );
     expect((await run({ fail_first: 0 }, 'counting')).counts.written).toBe(1);
     expect(warnings.filter((w) => w.includes('in clear'))).toHaveLength(0);
     expect((await run({ api_key: 'visible' }, 'keyed')).counts.written).toBe(1);
@@ -450,7 +603,10 @@ describe.skipIf(redisSkipReason !== undefined)(`distributed runs on BullMQ${redi
   it('names an unreachable Redis with REDIS_UNAVAILABLE, for the coordinator and the worker', async () => {
     const engine = newEngine();
     const url = 'redis://127.0.0.1:1';
-    const summary = await runDistributed(engine, engine.build({ name: 'no-redis', nodes: [partitionThenChunk.nodes[0]!] }), { redis: url, source: { type: 'local', config: { path: tmp } } }).done;
+    const summary = await runDistributed(engine, engine.build({ name: 'no-redis', nodes: [partitionThenChunk.nodes[0]!] }), {
+      redis: url,
+      source: { type: 'local', config: { path: tmp } },
+    }).done;
     expect(summary.status).toBe('FAILED');
     expect(summary.error).toMatchObject({ code: 'REDIS_UNAVAILABLE' });
     expect(summary.error?.message).toContain('127.0.0.1:1');

@@ -29,12 +29,21 @@ describe('sealed connectors', () => {
     await expect(openConnectors(bound, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
     const data = Buffer.from(sealed.data, 'base64');
     data[0] = data[0]! ^ 1;
-    await expect(openConnectors({ ...sealed, data: data.toString('base64') }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_KEY_MISMATCH' });
+    await expect(openConnectors({ ...sealed, data: data.toString('base64') }, 'shared secret', 'job-1')).rejects.toMatchObject({
+      code: 'DISTRIBUTED_KEY_MISMATCH',
+    });
     await expect(openConnectors({ ...sealed, alg: 'rot13' as never }, 'shared secret', 'job-1')).rejects.toMatchObject({ code: 'DISTRIBUTED_JOB_INVALID' });
   });
 
   it('authenticates the rest of the job spec with the connectors: a workflow version swapped in Redis is refused', async () => {
-    const spec: JobSpec = { job_id: 'job-1', workflow_id: 'wf', workflow_version: '0123456789abcdef', stall_warning_ms: 60_000, node_timeout_ms: 0, ...connectors };
+    const spec: JobSpec = {
+      job_id: 'job-1',
+      workflow_id: 'wf',
+      workflow_version: '0123456789abcdef',
+      stall_warning_ms: 60_000,
+      node_timeout_ms: 0,
+      ...connectors,
+    };
     const sealed = await sealJobSpec(spec, 'shared secret');
     const stored = JSON.parse(JSON.stringify(sealed.stored)) as typeof sealed.stored;
     expect(stored).toMatchObject({ workflow_version: '0123456789abcdef' });
@@ -51,7 +60,14 @@ describe('sealed connectors', () => {
   });
 
   it('gives the coordinator and the worker the same task key, and each job its own', async () => {
-    const spec: JobSpec = { job_id: 'job-1', workflow_id: 'wf', workflow_version: '0123456789abcdef', stall_warning_ms: 60_000, node_timeout_ms: 0, ...connectors };
+    const spec: JobSpec = {
+      job_id: 'job-1',
+      workflow_id: 'wf',
+      workflow_version: '0123456789abcdef',
+      stall_warning_ms: 60_000,
+      node_timeout_ms: 0,
+      ...connectors,
+    };
     const a = await sealJobSpec(spec, 'shared secret');
     const b = await sealJobSpec({ ...spec, job_id: 'job-2' }, 'shared secret');
     expect(a.taskKey).toHaveLength(32);
@@ -65,6 +81,11 @@ describe('sealed connectors', () => {
     expect(holdsSecrets({ source: { type: 'local' }, destinations: [{ type: 'x', config: { nested: { password: 'p' } } }] })).toBe(true);
     expect(holdsSecrets({ source: { type: 'local' }, destinations: [{ type: 'x', config: { api_key: null } }] })).toBe(false);
     // A password written in a host URL is a credential too.
-    expect(holdsSecrets({ source: { type: 'local' }, destinations: [{ type: 'search_index', config: { hosts: ['https://elastic:pw@es:9200'], index_name: 'docs' } }] })).toBe(true);
+    expect(
+      holdsSecrets({
+        source: { type: 'local' },
+        destinations: [{ type: 'search_index', config: { hosts: ['https://elastic:pw@es:9200'], index_name: 'docs' } }],
+      }),
+    ).toBe(true);
   });
 });

@@ -36,7 +36,10 @@ async function fakeProvider(): Promise<{ server: Server; url: string; arrivals: 
 
 function runChild(redisUrl: string, providerUrl: string, mode: 'redis' | 'local'): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, redisUrl, providerUrl, String(PER_PROCESS), mode, String(RPM)], { cwd: root, stdio: ['ignore', 'inherit', 'pipe'] });
+    const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, redisUrl, providerUrl, String(PER_PROCESS), mode, String(RPM)], {
+      cwd: root,
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString()));
     child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`child exited ${code}: ${err}`))));

@@ -1,6 +1,15 @@
 import { BaseDocumentLoader } from '@langchain/core/document_loaders/base';
 import { Document } from '@langchain/core/documents';
-import { documentParts, type DocumentElements, type DocumentPart, type DocumentsInput, type FailurePolicy, type FileDocumentsInput, type FileInput, type LoadMode } from '@quarry/nodes';
+import {
+  documentParts,
+  type DocumentElements,
+  type DocumentPart,
+  type DocumentsInput,
+  type FailurePolicy,
+  type FileDocumentsInput,
+  type FileInput,
+  type LoadMode,
+} from '@quarry/nodes';
 
 /**
  * Options of {@link QuarryLoader}: the mode and failure policy, and for files, which files of a

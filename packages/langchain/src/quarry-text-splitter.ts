@@ -29,7 +29,10 @@ export class QuarryTextSplitter extends BaseDocumentTransformer {
 
   /** Chunks documents (see the class). */
   async transformDocuments(documents: DocumentInterface[]): Promise<Document[]> {
-    const chunks = await chunkFlatDocuments(documents.map((d) => ({ text: d.pageContent, metadata: d.metadata })), this.settings);
+    const chunks = await chunkFlatDocuments(
+      documents.map((d) => ({ text: d.pageContent, metadata: d.metadata })),
+      this.settings,
+    );
     return chunks.map((c) => {
       const metadata: Record<string, unknown> = { ...c.first.metadata, ...c.metadata };
       // LangChain's page key follows the chunk's own page, not its first document's.

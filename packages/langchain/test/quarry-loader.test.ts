@@ -32,7 +32,7 @@ async function folder(): Promise<string> {
 }
 
 describe('QuarryLoader', () => {
-  it('loads a file as one Document per file (no pages) with LangChain\'s source beside quarry\'s metadata; elements mode gives one per element', async () => {
+  it("loads a file as one Document per file (no pages) with LangChain's source beside quarry's metadata; elements mode gives one per element", async () => {
     const [doc, ...rest] = await new QuarryLoader(guide).load();
     expect(rest).toHaveLength(0);
     expect(doc).toBeInstanceOf(Document);
@@ -48,7 +48,9 @@ describe('QuarryLoader', () => {
     expect(docs[0]!.id).toBe(docs[0]!.metadata.element_id);
     expect(docs.map((d) => d.metadata.type)).toEqual(elements.map((e) => e.type));
     // Nested and object-list metadata is flat: scalars and lists of scalars only.
-    for (const d of docs) for (const v of Object.values(d.metadata)) expect(['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x !== 'object'))).toBe(true);
+    for (const d of docs)
+      for (const v of Object.values(d.metadata))
+        expect(['string', 'number', 'boolean'].includes(typeof v) || (Array.isArray(v) && v.every((x) => typeof x !== 'object'))).toBe(true);
   });
 
   it.skipIf(!existsSync(corpusPdf))('gives a Document per page with loc.pageNumber, and per chunk in chunks mode (corpus: multi-column-2p.pdf)', async () => {
@@ -60,7 +62,11 @@ describe('QuarryLoader', () => {
     const elements = await new QuarryLoader(corpusPdf, { mode: 'elements' }).load();
     expect(pages.map((p) => p.pageContent).join('\n\n')).toBe(elements.map((e) => e.pageContent).join('\n\n'));
     const chunks = await new QuarryLoader(corpusPdf, { mode: 'chunks' }).load();
-    expect(chunks.every((c) => c.pageContent.length <= 500 && c.metadata.type !== 'Title' && (c.metadata.loc as { pageNumber: number }).pageNumber === c.metadata.page_number)).toBe(true);
+    expect(
+      chunks.every(
+        (c) => c.pageContent.length <= 500 && c.metadata.type !== 'Title' && (c.metadata.loc as { pageNumber: number }).pageNumber === c.metadata.page_number,
+      ),
+    ).toBe(true);
     // Longer Documents than elements give (the complaint: a median of 54 characters per Document).
     const median = (xs: number[]): number => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     expect(median(chunks.map((c) => c.pageContent.length))).toBeGreaterThan(median(elements.map((e) => e.pageContent.length)));
@@ -109,7 +115,10 @@ describe('QuarryLoader', () => {
     expect(anonymous!.metadata).toMatchObject({ filename: 'document', filetype: 'text/html', source: 'bytes[0]' });
     expect(anonymous!.pageContent).toBe(named!.pageContent);
 
-    const loader = new QuarryLoader([guide, join(docsDir, 'quarterly-notes.html'), join(docsDir, 'no-such-file.pdf')], { mode: 'chunks', chunk: { subtype: 'by_title', settings: { max_characters: 300 } } });
+    const loader = new QuarryLoader([guide, join(docsDir, 'quarterly-notes.html'), join(docsDir, 'no-such-file.pdf')], {
+      mode: 'chunks',
+      chunk: { subtype: 'by_title', settings: { max_characters: 300 } },
+    });
     const seen = new Set<string>();
     for await (const doc of loader.lazyLoad()) {
       expect(doc.metadata.type).toMatch(/^(CompositeElement|Table|TableChunk)$/);
@@ -131,8 +140,13 @@ describe('QuarryLoader', () => {
         { name: 'chunk', type: 'chunk', subtype: 'chunk_by_title', settings: { max_characters: 250 } },
       ],
     });
-    const docs = await new QuarryLoader({ engine, plan, options: { source: { type: 'local', config: { path: docsDir, exclude: ['generated/**'] } } } }, { mode: 'elements' }).load();
-    expect(new Set(docs.map((d) => d.metadata.source))).toEqual(new Set(['field-guide.md', 'quarterly-notes.html', 'reading-list.csv', 'release-checklist.txt', 'station-log.xml', 'team-update.eml']));
+    const docs = await new QuarryLoader(
+      { engine, plan, options: { source: { type: 'local', config: { path: docsDir, exclude: ['generated/**'] } } } },
+      { mode: 'elements' },
+    ).load();
+    expect(new Set(docs.map((d) => d.metadata.source))).toEqual(
+      new Set(['field-guide.md', 'quarterly-notes.html', 'reading-list.csv', 'release-checklist.txt', 'station-log.xml', 'team-update.eml']),
+    );
     expect(docs.every((d) => d.pageContent.length <= 250 && d.metadata.filename === d.metadata.source)).toBe(true);
   });
 });

@@ -11,7 +11,11 @@ describe('QuarryTextSplitter', () => {
   it('chunks loaded elements by title, as the chunk_by_title node does on the same elements', async () => {
     const loaded = await new QuarryLoader(guide, { mode: 'elements' }).load();
     const chunks = await new QuarryTextSplitter({ max_characters: 200 }).splitDocuments(loaded);
-    const expected = await chunk((await partition(guide)).filter((e) => e.text.trim() !== ''), 'chunk_by_title', { max_characters: 200 });
+    const expected = await chunk(
+      (await partition(guide)).filter((e) => e.text.trim() !== ''),
+      'chunk_by_title',
+      { max_characters: 200 },
+    );
     expect(chunks.map((c) => c.pageContent)).toEqual(expected.map((c) => c.text));
     expect(chunks.map((c) => c.metadata.type)).toEqual(expected.map((c) => c.type));
     expect(chunks[0]!.metadata).toMatchObject({ filename: 'field-guide.md', source: guide });
@@ -26,7 +30,8 @@ describe('QuarryTextSplitter', () => {
   });
 
   it('splits plain texts and documents not made by quarry, keeping their metadata', async () => {
-    const text = 'Introduction\n\nThe first paragraph is about granite and how it is cut.\n\nMethods\n\nThe second paragraph is about the saws that cut it, in long detail.';
+    const text =
+      'Introduction\n\nThe first paragraph is about granite and how it is cut.\n\nMethods\n\nThe second paragraph is about the saws that cut it, in long detail.';
     const splitter = new QuarryTextSplitter({ max_characters: 80, combine_text_under_n_chars: 0 });
     const texts = await splitter.splitText(text);
     expect(texts.length).toBeGreaterThan(1);

@@ -30,13 +30,23 @@ export class QuarryNodeParser extends NodeParser<Promise<TextNode[]>> {
   }
 
   protected override async parseNodes(documents: TextNode[]): Promise<TextNode[]> {
-    const chunks = await chunkFlatDocuments(documents.map((d) => ({ text: d.text, metadata: d.metadata, node: d })), this.settings);
+    const chunks = await chunkFlatDocuments(
+      documents.map((d) => ({ text: d.text, metadata: d.metadata, node: d })),
+      this.settings,
+    );
     return chunks.map((c) => {
       const metadata: Record<string, unknown> = { ...c.first.metadata, ...c.metadata };
       // LlamaIndex's page key follows the chunk's own page, not its first document's.
       if (typeof c.metadata.page_number === 'number') metadata.page_label = String(c.metadata.page_number);
       const hidden = hiddenKeys(metadata);
-      return new TextNode({ id_: c.id, text: c.text, metadata, excludedEmbedMetadataKeys: hidden, excludedLlmMetadataKeys: hidden, relationships: { [NodeRelationship.SOURCE]: c.first.node.asRelatedNodeInfo() } });
+      return new TextNode({
+        id_: c.id,
+        text: c.text,
+        metadata,
+        excludedEmbedMetadataKeys: hidden,
+        excludedLlmMetadataKeys: hidden,
+        relationships: { [NodeRelationship.SOURCE]: c.first.node.asRelatedNodeInfo() },
+      });
     });
   }
 }

@@ -1,6 +1,15 @@
 import { basename } from 'node:path';
 import { Document, type BaseReader } from 'llamaindex';
-import { documentParts, type DocumentElements, type DocumentPart, type DocumentsInput, type FailurePolicy, type FileDocumentsInput, type FileInput, type LoadMode } from '@quarry/nodes';
+import {
+  documentParts,
+  type DocumentElements,
+  type DocumentPart,
+  type DocumentsInput,
+  type FailurePolicy,
+  type FileDocumentsInput,
+  type FileInput,
+  type LoadMode,
+} from '@quarry/nodes';
 import { hiddenKeys } from './node-metadata.js';
 
 /**

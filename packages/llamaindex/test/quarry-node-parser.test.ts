@@ -8,10 +8,14 @@ const guide = fileURLToPath(new URL('../../../examples/docs/field-guide.md', imp
 const html = fileURLToPath(new URL('../../../examples/docs/quarterly-notes.html', import.meta.url));
 
 describe('QuarryNodeParser', () => {
-  it('chunks read elements by title, as the chunk_by_title node does, keeping each chunk\'s metadata', async () => {
+  it("chunks read elements by title, as the chunk_by_title node does, keeping each chunk's metadata", async () => {
     const documents = await new QuarryReader({ mode: 'elements' }).loadData(guide);
     const nodes = await new QuarryNodeParser({ max_characters: 200 }).getNodesFromDocuments(documents);
-    const expected = await chunk((await partition(guide)).filter((e) => e.text.trim() !== ''), 'chunk_by_title', { max_characters: 200 });
+    const expected = await chunk(
+      (await partition(guide)).filter((e) => e.text.trim() !== ''),
+      'chunk_by_title',
+      { max_characters: 200 },
+    );
     expect(nodes.map((n) => n.text)).toEqual(expected.map((c) => c.text));
     expect(nodes.map((n) => n.metadata.type)).toEqual(expected.map((c) => c.type));
     expect(nodes[0]!.metadata).toMatchObject({ filename: 'field-guide.md', source: guide });
@@ -36,14 +40,19 @@ describe('QuarryNodeParser', () => {
   });
 
   it('splits documents not made by quarry as plain text, keeping their metadata', async () => {
-    const text = 'Introduction\n\nThe first paragraph is about granite and how it is cut.\n\nMethods\n\nThe second paragraph is about the saws that cut it, in long detail.';
-    const nodes = await new QuarryNodeParser({ max_characters: 80, combine_text_under_n_chars: 0 }).getNodesFromDocuments([new Document({ text, metadata: { author: 'ada' } })]);
+    const text =
+      'Introduction\n\nThe first paragraph is about granite and how it is cut.\n\nMethods\n\nThe second paragraph is about the saws that cut it, in long detail.';
+    const nodes = await new QuarryNodeParser({ max_characters: 80, combine_text_under_n_chars: 0 }).getNodesFromDocuments([
+      new Document({ text, metadata: { author: 'ada' } }),
+    ]);
     expect(nodes.length).toBeGreaterThan(1);
     expect(nodes.every((n) => n.text.length <= 80 && n.metadata.author === 'ada' && n.metadata.filename === undefined)).toBe(true);
     expect(nodes.map((n) => n.text).join(' ')).toContain('granite');
   });
 
   it('fails wrong settings with SETTINGS_INVALID', async () => {
-    await expect(new QuarryNodeParser({ max_characters: 10, overlap: 50 }).getNodesFromDocuments([new Document({ text: 'some text' })])).rejects.toMatchObject({ code: 'SETTINGS_INVALID' });
+    await expect(new QuarryNodeParser({ max_characters: 10, overlap: 50 }).getNodesFromDocuments([new Document({ text: 'some text' })])).rejects.toMatchObject({
+      code: 'SETTINGS_INVALID',
+    });
   });
 });

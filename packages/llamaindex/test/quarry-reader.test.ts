@@ -25,13 +25,28 @@ describe('QuarryReader', () => {
     const elements = (await partition(guide)).filter((e) => e.text.trim() !== '');
     expect(doc!.text).toBe(elements.map((e) => e.text).join('\n\n'));
     expect(doc!.id_).toBe(guide);
-    expect(doc!.metadata).toEqual({ filename: 'field-guide.md', file_directory: docsDir, filetype: 'text/markdown', languages: ['eng'], source: guide, file_path: guide, file_name: 'field-guide.md' });
+    expect(doc!.metadata).toEqual({
+      filename: 'field-guide.md',
+      file_directory: docsDir,
+      filetype: 'text/markdown',
+      languages: ['eng'],
+      source: guide,
+      file_path: guide,
+      file_name: 'field-guide.md',
+    });
 
     const docs = await new QuarryReader({ mode: 'elements' }).loadData(guide);
     expect(docs).toHaveLength(elements.length);
     expect(docs[0]!.text).toBe('Quarry Field Guide');
     expect(docs[0]!.id_).toBe(docs[0]!.metadata.element_id);
-    expect(docs[0]!.metadata).toMatchObject({ type: 'Title', filename: 'field-guide.md', filetype: 'text/markdown', source: guide, file_path: guide, file_name: 'field-guide.md' });
+    expect(docs[0]!.metadata).toMatchObject({
+      type: 'Title',
+      filename: 'field-guide.md',
+      filetype: 'text/markdown',
+      source: guide,
+      file_path: guide,
+      file_name: 'field-guide.md',
+    });
     expect(docs.map((d) => d.metadata.type)).toEqual(elements.map((e) => e.type));
   });
 
@@ -57,7 +72,11 @@ describe('QuarryReader', () => {
   });
 
   it("reads several files chunked with the reader's settings", async () => {
-    const docs = await new QuarryReader({ mode: 'chunks', partition: { strategy: 'fast' }, chunk: { subtype: 'basic', settings: { max_characters: 150 } } }).loadData([guide, join(docsDir, 'team-update.eml')]);
+    const docs = await new QuarryReader({
+      mode: 'chunks',
+      partition: { strategy: 'fast' },
+      chunk: { subtype: 'basic', settings: { max_characters: 150 } },
+    }).loadData([guide, join(docsDir, 'team-update.eml')]);
     expect(new Set(docs.map((d) => d.metadata.source))).toEqual(new Set([guide, join(docsDir, 'team-update.eml')]));
     expect(docs.every((d) => d.text.length <= 150 && ['CompositeElement', 'Table', 'TableChunk'].includes(d.metadata.type as string))).toBe(true);
   });
@@ -105,7 +124,11 @@ describe('QuarryReader', () => {
   it('reads the output of a quarry workflow, by record id', async () => {
     const engine = createEngine().use(nodesPlugin).use(connectorsPlugin);
     const plan = engine.build({ name: 'li', nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] });
-    const docs = await new QuarryReader({ mode: 'elements' }).loadData({ engine, plan, options: { source: { type: 'local', config: { path: docsDir, include: ['*.md', '*.csv'] } } } });
+    const docs = await new QuarryReader({ mode: 'elements' }).loadData({
+      engine,
+      plan,
+      options: { source: { type: 'local', config: { path: docsDir, include: ['*.md', '*.csv'] } } },
+    });
     expect(new Set(docs.map((d) => d.metadata.source))).toEqual(new Set(['field-guide.md', 'reading-list.csv']));
     expect(docs.find((d) => d.metadata.source === 'reading-list.csv')!.metadata.type).toBe('Table');
   });

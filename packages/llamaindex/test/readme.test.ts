@@ -22,7 +22,14 @@ describe('llamaindex README', () => {
     const top = hits[0]!.node as TextNode;
     expect(top).toBeInstanceOf(TextNode);
     expect(top.text).toContain('chunk_by_page no yes');
-    expect(top.metadata).toMatchObject({ filename: 'field-guide.md', filetype: 'text/markdown', type: 'Table', source: guide, file_path: guide, file_name: 'field-guide.md' });
+    expect(top.metadata).toMatchObject({
+      filename: 'field-guide.md',
+      filetype: 'text/markdown',
+      type: 'Table',
+      source: guide,
+      file_path: guide,
+      file_name: 'field-guide.md',
+    });
     expect(hits[0]!.score).toBeGreaterThan(hits[1]!.score!);
   });
 });

@@ -127,7 +127,9 @@ function timeInChild(args: readonly string[]): ProcessTimings {
 async function characterVsLangChain(): Promise<void> {
   const input = characterCase();
   if (input === undefined) {
-    console.log(JSON.stringify({ bench: 'chunk', case: 'chunk_by_character vs langchain', skipped: `corpus files not found in ${docs}: ${SOURCES.join(', ')}` }));
+    console.log(
+      JSON.stringify({ bench: 'chunk', case: 'chunk_by_character vs langchain', skipped: `corpus files not found in ${docs}: ${SOURCES.join(', ')}` }),
+    );
     return;
   }
   const { mb } = input;

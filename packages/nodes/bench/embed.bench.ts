@@ -16,7 +16,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, defineNode, definePlugin, ENGINE_VERSION, type DestinationConnector, type Element, type SourceConnector, type SourceDocument } from '@quarry/core';
+import {
+  createEngine,
+  defineNode,
+  definePlugin,
+  ENGINE_VERSION,
+  type DestinationConnector,
+  type Element,
+  type SourceConnector,
+  type SourceDocument,
+} from '@quarry/core';
 import { z } from 'zod';
 import { localEmbedNode } from '../src/embed/local.node.js';
 import { nodesPlugin } from '../src/plugin.js';
@@ -84,7 +93,12 @@ async function main(): Promise<void> {
     name: 'embed-bench',
     engine: `^${ENGINE_VERSION}`,
     nodes: [
-      defineNode({ type: 'partition', subtype: 'bench_replay', settings: z.object({}), create: () => ({ process: (flow) => byId.get(flow.document.record_id)! }) }),
+      defineNode({
+        type: 'partition',
+        subtype: 'bench_replay',
+        settings: z.object({}),
+        create: () => ({ process: (flow) => byId.get(flow.document.record_id)! }),
+      }),
       defineNode({ type: 'chunk', subtype: 'bench_passthrough', settings: z.object({}), create: () => ({ process: (flow) => flow.elements }) }),
       localEmbedNode,
     ],
@@ -113,7 +127,9 @@ async function main(): Promise<void> {
         let started = 0;
         let cpu0 = process.cpuUsage();
         embedded = 0;
-        const destination: DestinationConnector = { write: async (flow) => void (embedded += flow.elements.filter((e) => e.embeddings?.length === shape.hidden).length) };
+        const destination: DestinationConnector = {
+          write: async (flow) => void (embedded += flow.elements.filter((e) => e.embeddings?.length === shape.hidden).length),
+        };
         const job = engine.run(plan, { source: replaySource(ids), destination, concurrency: CONCURRENCY });
         // Timed from job_started (the model is loaded by then) to the end, like the peer's loop.
         job.events$.subscribe((e) => {

@@ -70,7 +70,17 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   for (const seed of SEEDS) all.push(...(await runSet('fuzz-fast', 'fast', seed, COUNT)));
   const seconds = (performance.now() - t0) / 1000;
-  console.log(JSON.stringify({ bench: 'fuzz-fast', strategy: 'fast', seeds: SEEDS, processes: PROCESSES, ...countOutcomes(all), seconds: round(seconds, 1), mutants_per_s: round(all.length / seconds) }));
+  console.log(
+    JSON.stringify({
+      bench: 'fuzz-fast',
+      strategy: 'fast',
+      seeds: SEEDS,
+      processes: PROCESSES,
+      ...countOutcomes(all),
+      seconds: round(seconds, 1),
+      mutants_per_s: round(all.length / seconds),
+    }),
+  );
   // hi_res OCRs every page: a subset of another seed.
   if (HI_RES > 0) await runSet('fuzz-hi-res', 'hi_res', 1000 + SEEDS[0]!, HI_RES);
 }

@@ -45,7 +45,6 @@ interface DoclingDocument {
   pictures: DoclingItem[];
 }
 
-
 /** The reference's body items in document order, as eval elements (headings as `Title`). */
 function referenceElements(doc: DoclingDocument): EvalElement[] {
   const out: EvalElement[] = [];
@@ -59,7 +58,12 @@ function referenceElements(doc: DoclingDocument): EvalElement[] {
     if (item.self_ref.startsWith('#/texts/')) {
       const heading = item.label === 'title' || item.label === 'section_header';
       const text = item.text ?? '';
-      if (text.trim()) out.push({ type: heading ? 'Title' : 'NarrativeText', text, ...(heading ? { depth: item.label === 'title' ? 0 : Math.max(0, (item.level ?? 1) - 1) } : {}) });
+      if (text.trim())
+        out.push({
+          type: heading ? 'Title' : 'NarrativeText',
+          text,
+          ...(heading ? { depth: item.label === 'title' ? 0 : Math.max(0, (item.level ?? 1) - 1) } : {}),
+        });
     } else if (item.self_ref.startsWith('#/tables/')) {
       const cells = item.data?.table_cells ?? [];
       out.push({ type: 'Table', text: cells.map((c) => c.text).join(' ') });
@@ -87,7 +91,10 @@ const r3 = (v: number | undefined): number | null => (v === undefined ? null : r
 async function main(): Promise<void> {
   const dir = process.env.QUARRY_HEADINGS_DATA;
   if (!dir || !existsSync(dir)) {
-    print({ bench: 'headings', skipped: 'set QUARRY_HEADINGS_DATA to a folder of Docling test PDFs with their DoclingDocument JSON (<name>.pdf + <name>.json)' });
+    print({
+      bench: 'headings',
+      skipped: 'set QUARRY_HEADINGS_DATA to a folder of Docling test PDFs with their DoclingDocument JSON (<name>.pdf + <name>.json)',
+    });
     return;
   }
   const names = readdirSync(dir)
@@ -101,7 +108,11 @@ async function main(): Promise<void> {
       const bytes = new Uint8Array(readFileSync(path.join(dir, `${name}.pdf`)));
       const elements = await pdfPartitioner.partition(bytes, formatOptions({ strategy, filename: `${name}.pdf` }));
       const body = elements.filter((e) => !FURNITURE.has(e.type));
-      const ours: EvalElement[] = body.map((e) => ({ type: e.type, text: e.text, ...(e.metadata.category_depth !== undefined ? { depth: e.metadata.category_depth } : {}) }));
+      const ours: EvalElement[] = body.map((e) => ({
+        type: e.type,
+        text: e.text,
+        ...(e.metadata.category_depth !== undefined ? { depth: e.metadata.category_depth } : {}),
+      }));
       const h = headingScores(ours, ref);
       const s = scoreDocument(ours, ref);
       rows.push({ name, h, textF1: s.text_f1, order: s.order });
@@ -117,7 +128,9 @@ async function main(): Promise<void> {
         depth_agreement: r3(h.heading_levels),
         text_f1: round(s.text_f1),
         order: round(s.order),
-        false_titles: body.filter((e) => e.type === 'Title' && !ref.some((r) => r.type === 'Title' && key(r.text) === key(e.text))).map((e) => e.text.slice(0, 60)),
+        false_titles: body
+          .filter((e) => e.type === 'Title' && !ref.some((r) => r.type === 'Title' && key(r.text) === key(e.text)))
+          .map((e) => e.text.slice(0, 60)),
         missed: ref.filter((r) => r.type === 'Title' && !body.some((e) => e.type === 'Title' && key(r.text) === key(e.text))).map((r) => r.text.slice(0, 60)),
       });
     }

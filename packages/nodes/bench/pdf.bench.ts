@@ -120,7 +120,19 @@ async function wholeProcess(out: string): Promise<void> {
     const r = runs.get(c.name);
     if (!r?.length) continue;
     const s = medianSeconds(r)!;
-    print({ bench: 'pdf-process', contender: c.name, version: c.version, file: 'DA-619p.pdf', pages: PAGES, rounds: r.length, seconds: round(s, 2), pages_per_s: round(PAGES / s, 1), cpu_s: medianOf(r.map((x) => x.cpuSeconds)), peak_rss_mb: medianOf(r.map((x) => x.peakRssMb)), runs_s: r.map((x) => round(x.seconds, 2)) });
+    print({
+      bench: 'pdf-process',
+      contender: c.name,
+      version: c.version,
+      file: 'DA-619p.pdf',
+      pages: PAGES,
+      rounds: r.length,
+      seconds: round(s, 2),
+      pages_per_s: round(PAGES / s, 1),
+      cpu_s: medianOf(r.map((x) => x.cpuSeconds)),
+      peak_rss_mb: medianOf(r.map((x) => x.peakRssMb)),
+      runs_s: r.map((x) => round(x.seconds, 2)),
+    });
   }
   const ours = medianSeconds(runs.get('quarry fast'));
   const pdfParse1 = medianSeconds(runs.get('pdf-parse@1.1.1'));
@@ -158,7 +170,13 @@ async function inProcess(): Promise<void> {
   const ours: Record<string, () => unknown> = {
     ours: () => pdfPartitioner.partition(bytes, fast),
     // What the fast strategy does, with the second page thread forced on whatever the CPU pressure.
-    ours_two_threads: async () => elementsFromLayouts(await extractLayouts(bytes, { parallel: true }), { includePageBreaks: false, coordinates: false, dpi: 72, inferTableStructure: false }),
+    ours_two_threads: async () =>
+      elementsFromLayouts(await extractLayouts(bytes, { parallel: true }), {
+        includePageBreaks: false,
+        coordinates: false,
+        dpi: 72,
+        inferTableStructure: false,
+      }),
     ours_pdfjs_engine: () => pdfPartitioner.partition(bytes, { ...fast, pdf_engine: 'pdfjs' }),
     layout_two_threads: () => extractLayouts(bytes, { parallel: true }),
     layout_one_thread: () => extractLayouts(bytes, { parallel: false }),
@@ -178,7 +196,12 @@ async function inProcess(): Promise<void> {
   }
   const all: Record<string, () => unknown> = { ...ours, ...Object.fromEntries(Object.entries(peers).map(([k, v]) => [k, v.run])) };
   // Warm-up: imports, the page worker thread, WebAssembly compilation, the part-of-speech lexicon.
-  for (const run of [...Object.values(ours), peers['pdf.js getTextContent (quarry vendored copy)']!.run, peers['PDFium text (quarry raw WebAssembly calls)']!.run]) await run();
+  for (const run of [
+    ...Object.values(ours),
+    peers['pdf.js getTextContent (quarry vendored copy)']!.run,
+    peers['PDFium text (quarry raw WebAssembly calls)']!.run,
+  ])
+    await run();
   const times = new Map(Object.keys(all).map((k) => [k, [] as number[]]));
   for (let i = 0; i < IN_PROCESS_ROUNDS; i++) {
     for (const [name, run] of Object.entries(all)) {
@@ -207,7 +230,20 @@ async function inProcess(): Promise<void> {
   });
   for (const [peer, { version }] of Object.entries(peers)) {
     const peerS = s(peer);
-    print({ bench: 'pdf-fast-vs-text-peer', file: 'DA-619p.pdf', peer, version, peer_threads: 1, peer_s: round(peerS), peer_pages_per_s: round(PAGES / peerS, 1), ours_s: round(oursS), ours_pages_per_s: round(PAGES / oursS, 1), ratio: round(peerS / oursS, 2), ours_two_threads_pages_per_s: round(PAGES / s('ours_two_threads'), 1), ratio_two_threads: round(peerS / s('ours_two_threads'), 2) });
+    print({
+      bench: 'pdf-fast-vs-text-peer',
+      file: 'DA-619p.pdf',
+      peer,
+      version,
+      peer_threads: 1,
+      peer_s: round(peerS),
+      peer_pages_per_s: round(PAGES / peerS, 1),
+      ours_s: round(oursS),
+      ours_pages_per_s: round(PAGES / oursS, 1),
+      ratio: round(peerS / oursS, 2),
+      ours_two_threads_pages_per_s: round(PAGES / s('ours_two_threads'), 1),
+      ratio_two_threads: round(peerS / s('ours_two_threads'), 2),
+    });
   }
   await stopPageWorker();
 }

@@ -26,9 +26,13 @@ const ownUrls = {
       const text = readFileSync(args.path, 'utf8');
       if (!text.includes('import.meta')) return undefined;
       if (!args.path.startsWith(src + sep)) throw new Error(`${args.path} reads import.meta: it cannot be bundled into the partition worker`);
-      const built = relative(dirname(outfile), join(nodesRoot, 'dist', relative(src, args.path))).replace(/\.ts$/, '.js').split(sep).join('/');
+      const built = relative(dirname(outfile), join(nodesRoot, 'dist', relative(src, args.path)))
+        .replace(/\.ts$/, '.js')
+        .split(sep)
+        .join('/');
       const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`);
-      if (/import\.meta(?!\.url)/.test(contents)) throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into the partition worker`);
+      if (/import\.meta(?!\.url)/.test(contents))
+        throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into the partition worker`);
       return { contents, loader: 'ts' };
     });
   },
@@ -59,7 +63,13 @@ export async function bundleWorker() {
     logLevel: 'warning',
     plugins: [ownUrls],
   });
-  const roots = [...new Set(Object.keys(result.metafile.inputs).filter((i) => i.includes('node_modules')).map((i) => packageRoot(join(process.cwd(), i))))].sort();
+  const roots = [
+    ...new Set(
+      Object.keys(result.metafile.inputs)
+        .filter((i) => i.includes('node_modules'))
+        .map((i) => packageRoot(join(process.cwd(), i))),
+    ),
+  ].sort();
   const notices = roots.map((root) => {
     const { name, version, license } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
     const file = readdirSync(root).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));

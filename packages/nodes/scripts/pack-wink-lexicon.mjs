@@ -20,11 +20,20 @@ const LAYOUT = 2;
 const PACKS = {
   'lexicon.js': {
     file: 'lexicon.tsv',
-    encode: (data) => Object.entries(data).map(([word, tags]) => `${word}\t${tags.join(' ')}`).join('\n'),
-    decode: (text) => Object.assign(Object.create(null), Object.fromEntries(text.split('\n').map((line) => {
-      const tab = line.indexOf('\t');
-      return [line.slice(0, tab), line.slice(tab + 1).split(' ')];
-    }))),
+    encode: (data) =>
+      Object.entries(data)
+        .map(([word, tags]) => `${word}\t${tags.join(' ')}`)
+        .join('\n'),
+    decode: (text) =>
+      Object.assign(
+        Object.create(null),
+        Object.fromEntries(
+          text.split('\n').map((line) => {
+            const tab = line.indexOf('\t');
+            return [line.slice(0, tab), line.slice(tab + 1).split(' ')];
+          }),
+        ),
+      ),
   },
   'wn-words.js': {
     file: 'wn-words.txt',
@@ -72,7 +81,12 @@ export function packWinkLexicon() {
   // wink-lexicon's licence and WordNet's notice, which must accompany copies of the data: both are
   // in the comments that open its WordNet modules.
   const header = readFileSync(join(lexiconRoot, 'src', 'wn-words.js'), 'utf8').split('\n');
-  const notice = header.slice(0, header.findIndex((line) => line.trim() !== '' && !line.startsWith('//'))).map((line) => line.replace(/^\/\/ ?/, ''));
+  const notice = header
+    .slice(
+      0,
+      header.findIndex((line) => line.trim() !== '' && !line.startsWith('//')),
+    )
+    .map((line) => line.replace(/^\/\/ ?/, ''));
   writeFileSync(join(target, 'LICENSE'), `${notice.join('\n').trim()}\n`);
   writeFileSync(manifestPath, `${JSON.stringify(wanted)}\n`);
   console.log(`packed wink-lexicon ${version} into ${target}`);

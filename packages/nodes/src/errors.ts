@@ -18,9 +18,11 @@ export const NODES_ERROR_CODES = {
   FILE_EMPTY: 'a document has no bytes',
   FILE_TOO_LARGE: 'a document or a part of it is past a size limit (image pixels, line length); the message names the limit and the variable that raises it',
   FILE_UNREADABLE: 'a document exists but cannot be parsed',
-  LIBREOFFICE_MISSING: 'a legacy Office document (.doc, .xls, .ppt) needs LibreOffice to be read, and its soffice program cannot be started; the message says how to install it',
+  LIBREOFFICE_MISSING:
+    'a legacy Office document (.doc, .xls, .ppt) needs LibreOffice to be read, and its soffice program cannot be started; the message says how to install it',
   OCR_LANGUAGE_UNAVAILABLE: 'none of the requested OCR languages has data installed',
-  OPTIONAL_DEPENDENCY_MISSING: 'a feature needs an optional package that is not installed (OCR, page rendering, image decoding, a provider SDK, local embeddings, token counting); the message gives the npm install command, details name the packages',
+  OPTIONAL_DEPENDENCY_MISSING:
+    'a feature needs an optional package that is not installed (OCR, page rendering, image decoding, a provider SDK, local embeddings, token counting); the message gives the npm install command, details name the packages',
   PDF_PASSWORD_REQUIRED: 'a PDF needs a user password to open',
   PROVIDER_AUTH: 'a provider rejected the credentials (HTTP 401/403)',
   PROVIDER_BAD_REQUEST: 'a provider rejected the request as invalid (HTTP 400/404/413/422)',

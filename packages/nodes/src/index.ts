@@ -11,9 +11,24 @@ export { BUILTIN_TEMPLATES } from './templates.js';
 
 // One-call helpers.
 export { partition, type PartitionOptions } from './helpers/partition.js';
-export { chunk, chunkerDefinition, chunkerNames, type ChunkCallOptions, type ChunkerName, type ChunkSettingsFor, type ChunkSettingsOf } from './helpers/chunk.js';
+export {
+  chunk,
+  chunkerDefinition,
+  chunkerNames,
+  type ChunkCallOptions,
+  type ChunkerName,
+  type ChunkSettingsFor,
+  type ChunkSettingsOf,
+} from './helpers/chunk.js';
 export type { HelperCallOptions } from './helpers/run-node.js';
-export { documentElements, type ChunkStep, type DocumentElements, type DocumentsInput, type FileDocumentsInput, type WorkflowDocumentsInput } from './helpers/document-elements.js';
+export {
+  documentElements,
+  type ChunkStep,
+  type DocumentElements,
+  type DocumentsInput,
+  type FileDocumentsInput,
+  type WorkflowDocumentsInput,
+} from './helpers/document-elements.js';
 export type { FileInput, FolderOptions, NamedBytes } from './helpers/document-files.js';
 export { documentParts, type DocumentPart, type DocumentPartsOptions, type FailurePolicy, type LoadMode } from './helpers/document-parts.js';
 export { chunkFlatDocuments, type FlatChunk, type FlatDocument } from './helpers/chunk-flat-documents.js';
@@ -38,7 +53,13 @@ export { chunkByCharacter } from './chunk/chunk-by-character.js';
 export { chunkByTitle } from './chunk/chunk-by-title.js';
 export { chunkByPage } from './chunk/chunk-by-page.js';
 export { chunkBySimilarity } from './chunk/chunk-by-similarity.js';
-export { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkingOptions, type ChunkingOptionsInput, type SimilarityChunkingOptions } from './chunk/options.js';
+export {
+  resolveChunkingOptions,
+  type ChunkerNodeSettings,
+  type ChunkingOptions,
+  type ChunkingOptionsInput,
+  type SimilarityChunkingOptions,
+} from './chunk/options.js';
 export { chunkByCharacterNode } from './chunk/chunk-by-character.node.js';
 export { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
 export { chunkByPageNode } from './chunk/chunk-by-page.node.js';

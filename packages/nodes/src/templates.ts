@@ -3,12 +3,28 @@ import type { TemplateNode, WorkflowTemplate } from '@quarry/core';
 const CLAUDE = 'claude-sonnet-4-20250514';
 const UPDATED = '2025-11-01T00:00:00.000Z';
 
-const node = (id: string, name: string, type: TemplateNode['type'], subtype: string, settings: Record<string, unknown>): TemplateNode => ({ id, name, type, subtype, settings });
+const node = (id: string, name: string, type: TemplateNode['type'], subtype: string, settings: Record<string, unknown>): TemplateNode => ({
+  id,
+  name,
+  type,
+  subtype,
+  settings,
+});
 
-const hiRes = (id: string): TemplateNode => node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', { strategy: 'hi_res', pdf_infer_table_structure: true, infer_table_structure: true });
+const hiRes = (id: string): TemplateNode =>
+  node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', {
+    strategy: 'hi_res',
+    pdf_infer_table_structure: true,
+    infer_table_structure: true,
+  });
 const fast = (id: string): TemplateNode => node(`${id}-partitioner`, 'Partitioner', 'partition', 'unstructured_api', { strategy: 'fast' });
 const byTitle = (id: string, max: number): TemplateNode =>
-  node(`${id}-chunker`, 'Chunker', 'chunk', 'chunk_by_title', { max_characters: max, new_after_n_chars: Math.floor(max * 0.75), combine_text_under_n_chars: Math.min(500, max), overlap: 0 });
+  node(`${id}-chunker`, 'Chunker', 'chunk', 'chunk_by_title', {
+    max_characters: max,
+    new_after_n_chars: Math.floor(max * 0.75),
+    combine_text_under_n_chars: Math.min(500, max),
+    overlap: 0,
+  });
 
 /**
  * The workflow templates of the built-in nodes, which `nodesPlugin` supplies. The first two are
@@ -31,7 +47,10 @@ export const BUILTIN_TEMPLATES: readonly WorkflowTemplate[] = [
     version: '1.0.0',
     last_updated: UPDATED,
     nodes: [
-      { ...hiRes('hi_res_and_enrichment'), settings: { strategy: 'hi_res', pdf_infer_table_structure: true, infer_table_structure: true, extract_image_block_types: ['Image', 'Table'] } },
+      {
+        ...hiRes('hi_res_and_enrichment'),
+        settings: { strategy: 'hi_res', pdf_infer_table_structure: true, infer_table_structure: true, extract_image_block_types: ['Image', 'Table'] },
+      },
       node('hi_res_and_enrichment-image', 'Image description', 'prompter', 'anthropic_image_description', { provider_type: 'anthropic', model: CLAUDE }),
       node('hi_res_and_enrichment-table', 'Table description', 'prompter', 'anthropic_table_description', { provider_type: 'anthropic', model: CLAUDE }),
       node('hi_res_and_enrichment-ner', 'Named entities', 'prompter', 'anthropic_ner', { provider_type: 'anthropic', model: CLAUDE }),
@@ -79,6 +98,8 @@ export const BUILTIN_TEMPLATES: readonly WorkflowTemplate[] = [
     description: 'Auto partitioning: each page routed to Fast, High Res or a VLM (provider_a).',
     version: '1.0.0',
     last_updated: UPDATED,
-    nodes: [node('auto_partition-partitioner', 'Partitioner', 'partition', 'vlm', { provider: 'anthropic', model: CLAUDE, is_dynamic: true, allow_fast: true })],
+    nodes: [
+      node('auto_partition-partitioner', 'Partitioner', 'partition', 'vlm', { provider: 'anthropic', model: CLAUDE, is_dynamic: true, allow_fast: true }),
+    ],
   },
 ];

@@ -22,7 +22,8 @@ describe('importOptional', () => {
     const e = await importOptional('@quarry/no-such-engine', 'OCR', { install: ['@quarry/no-such-engine', '@quarry/no-such-data'] }).catch((x: unknown) => x);
     expect(e).toMatchObject({
       code: 'OPTIONAL_DEPENDENCY_MISSING',
-      message: 'OCR needs @quarry/no-such-engine and @quarry/no-such-data; @quarry/no-such-engine is not installed: npm install @quarry/no-such-engine @quarry/no-such-data',
+      message:
+        'OCR needs @quarry/no-such-engine and @quarry/no-such-data; @quarry/no-such-engine is not installed: npm install @quarry/no-such-engine @quarry/no-such-data',
       details: { packages: ['@quarry/no-such-engine', '@quarry/no-such-data'] },
     });
   });

@@ -43,14 +43,27 @@ describe('nodes README', () => {
     const body = (partition: Record<string, unknown>) => ({
       name: 'w',
       workflow_type: 'custom',
-      workflow_nodes: [{ name: 'P', type: 'partition', ...partition }, { name: 'Redact', type: 'prompter', subtype: 'redact', settings: { words: ['secret'] } }],
+      workflow_nodes: [
+        { name: 'P', type: 'partition', ...partition },
+        { name: 'Redact', type: 'prompter', subtype: 'redact', settings: { words: ['secret'] } },
+      ],
     });
     const vlm = validateWorkflow(body({ subtype: 'vlm', settings: { is_dynamic: false } }), { registry: engine.registry });
-    expect(vlm.problems).toEqual([{ code: 'enrichment.not_allowed_with_vlm', path: '/workflow_nodes/1', message: '"Redact" (workflow_nodes/1) cannot redact the HTML of a VLM partitioner' }]);
+    expect(vlm.problems).toEqual([
+      {
+        code: 'enrichment.not_allowed_with_vlm',
+        path: '/workflow_nodes/1',
+        message: '"Redact" (workflow_nodes/1) cannot redact the HTML of a VLM partitioner',
+      },
+    ]);
     const plan = engine.build(body({ subtype: 'unstructured_api', settings: { strategy: 'fast' } }));
     const texts: string[] = [];
     const job = engine.run(plan, {
-      source: { async *list() { yield { record_id: 'a.txt', filename: 'a.txt', data_source: {}, read: async () => new TextEncoder().encode('the secret plan') }; } },
+      source: {
+        async *list() {
+          yield { record_id: 'a.txt', filename: 'a.txt', data_source: {}, read: async () => new TextEncoder().encode('the secret plan') };
+        },
+      },
       destination: { write: async ({ elements }) => void texts.push(...elements.map((e) => e.text)) },
     });
     expect((await job.done).counts).toMatchObject({ written: 1, failed: 0 });
@@ -59,13 +72,20 @@ describe('nodes README', () => {
 
   it('the format example partitions vCards in a child process, through the engine', async () => {
     const engine = createEngine().use(nodesPlugin).use(vcardPlugin);
-    const plan = engine.build({ name: 'cards', nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] });
+    const plan = engine.build({
+      name: 'cards',
+      nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+    });
     const vcf = 'BEGIN:VCARD\nFN:Ada Lovelace\nEMAIL:ada@example.org\nEND:VCARD\nBEGIN:VCARD\nFN:Alan Turing\nEND:VCARD\n';
     const texts: string[] = [];
     const pool = new PartitionPool({ size: 1 });
     try {
       const job = engine.run(plan, {
-        source: { async *list() { yield { record_id: 'team.vcf', filename: 'team.vcf', data_source: {}, read: async () => new TextEncoder().encode(vcf) }; } },
+        source: {
+          async *list() {
+            yield { record_id: 'team.vcf', filename: 'team.vcf', data_source: {}, read: async () => new TextEncoder().encode(vcf) };
+          },
+        },
         destination: { write: async ({ elements }) => void texts.push(...elements.map((e) => e.text)) },
         services: new Services().set(PARTITION_POOL_SERVICE, pool),
       });

@@ -74,7 +74,12 @@ async function post(base: string, doc: Doc, signal?: AbortSignal): Promise<{ sta
   form.append('files', new Blob([doc.bytes]), doc.name);
   const t0 = performance.now();
   try {
-    const res = await fetch(`${base}/general/v0/general`, { method: 'POST', body: form, headers: { 'unstructured-api-key': KEY }, ...(signal ? { signal } : {}) });
+    const res = await fetch(`${base}/general/v0/general`, {
+      method: 'POST',
+      body: form,
+      headers: { 'unstructured-api-key': KEY },
+      ...(signal ? { signal } : {}),
+    });
     await res.arrayBuffer();
     return { status: res.status, ms: performance.now() - t0 };
   } catch (e) {
@@ -172,20 +177,39 @@ async function main(): Promise<void> {
     const idleP50 = percentile(idle.ms, 50);
     const loadedP95 = percentile(loaded.ms, 95);
     const budget = 3 * idleP50 + 500;
-    console.log(JSON.stringify({
-      bench: 'server_fairness', clients: '8 small + 4 x DA-619p.pdf', partition_processes: 2, requests_per_phase: idle.ms.length,
-      load_avg_1m: +loadavg()[0]!.toFixed(2),
-      idle_p50_ms: Math.round(idleP50), idle_p95_ms: Math.round(percentile(idle.ms, 95)),
-      loaded_p50_ms: Math.round(percentile(loaded.ms, 50)), loaded_p95_ms: Math.round(loadedP95), loaded_max_ms: Math.round(Math.max(...loaded.ms)),
-      budget_ms: Math.round(budget), met: loadedP95 <= budget, big_documents_done: bigDone,
-      statuses_idle: idle.statuses, statuses_loaded: loaded.statuses, left_out_as_heavy: heavy,
-    }));
-    console.log(JSON.stringify({
-      bench: 'server_fairness_mixed', documents: bytesSmall.length, requests_per_phase: idleMixed.ms.length,
-      idle_p50_ms: Math.round(percentile(idleMixed.ms, 50)), idle_p95_ms: Math.round(percentile(idleMixed.ms, 95)),
-      loaded_p50_ms: Math.round(percentile(loadedMixed.ms, 50)), loaded_p95_ms: Math.round(percentile(loadedMixed.ms, 95)), loaded_max_ms: Math.round(Math.max(...loadedMixed.ms)),
-      statuses_loaded: loadedMixed.statuses,
-    }));
+    console.log(
+      JSON.stringify({
+        bench: 'server_fairness',
+        clients: '8 small + 4 x DA-619p.pdf',
+        partition_processes: 2,
+        requests_per_phase: idle.ms.length,
+        load_avg_1m: +loadavg()[0]!.toFixed(2),
+        idle_p50_ms: Math.round(idleP50),
+        idle_p95_ms: Math.round(percentile(idle.ms, 95)),
+        loaded_p50_ms: Math.round(percentile(loaded.ms, 50)),
+        loaded_p95_ms: Math.round(loadedP95),
+        loaded_max_ms: Math.round(Math.max(...loaded.ms)),
+        budget_ms: Math.round(budget),
+        met: loadedP95 <= budget,
+        big_documents_done: bigDone,
+        statuses_idle: idle.statuses,
+        statuses_loaded: loaded.statuses,
+        left_out_as_heavy: heavy,
+      }),
+    );
+    console.log(
+      JSON.stringify({
+        bench: 'server_fairness_mixed',
+        documents: bytesSmall.length,
+        requests_per_phase: idleMixed.ms.length,
+        idle_p50_ms: Math.round(percentile(idleMixed.ms, 50)),
+        idle_p95_ms: Math.round(percentile(idleMixed.ms, 95)),
+        loaded_p50_ms: Math.round(percentile(loadedMixed.ms, 50)),
+        loaded_p95_ms: Math.round(percentile(loadedMixed.ms, 95)),
+        loaded_max_ms: Math.round(Math.max(...loadedMixed.ms)),
+        statuses_loaded: loadedMixed.statuses,
+      }),
+    );
 
     // A client gives up on the big PDF after 3 s.
     const ac = new AbortController();
@@ -196,7 +220,15 @@ async function main(): Promise<void> {
     ac.abort();
     await giving;
     const abortS = await idleAfter(pid, t0);
-    console.log(JSON.stringify({ bench: 'server_abort', load_avg_1m: +loadavg()[0]!.toFixed(2), disconnect_to_idle_s: +abortS.toFixed(2), load_end_to_idle_s: +abortOfLoad.toFixed(2), goal: '<= 2 s' }));
+    console.log(
+      JSON.stringify({
+        bench: 'server_abort',
+        load_avg_1m: +loadavg()[0]!.toFixed(2),
+        disconnect_to_idle_s: +abortS.toFixed(2),
+        load_end_to_idle_s: +abortOfLoad.toFixed(2),
+        goal: '<= 2 s',
+      }),
+    );
 
     // Memory while idle.
     const samples: Array<[number, number]> = [];
@@ -206,10 +238,18 @@ async function main(): Promise<void> {
       samples.push([Math.round((performance.now() - t1) / 1000), treeRssMb(pid)]);
     }
     const back = samples.find(([, mb]) => mb <= 1.5 * freshMb);
-    console.log(JSON.stringify({
-      bench: 'server_memory', load_avg_1m: +loadavg()[0]!.toFixed(2), fresh_mb: freshMb, after_load_mb: afterMb,
-      after_idle_mb: samples.at(-1)?.[1], back_within_1_5x_after_s: back ? back[0] : null, samples, goal: `<= ${Math.round(1.5 * freshMb)} MB within ${SETTLE_S} s`,
-    }));
+    console.log(
+      JSON.stringify({
+        bench: 'server_memory',
+        load_avg_1m: +loadavg()[0]!.toFixed(2),
+        fresh_mb: freshMb,
+        after_load_mb: afterMb,
+        after_idle_mb: samples.at(-1)?.[1],
+        back_within_1_5x_after_s: back ? back[0] : null,
+        samples,
+        goal: `<= ${Math.round(1.5 * freshMb)} MB within ${SETTLE_S} s`,
+      }),
+    );
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));

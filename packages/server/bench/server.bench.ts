@@ -43,13 +43,22 @@ interface Answer {
 }
 
 function post(origin: string, doc: Doc): Promise<Answer> {
-  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${doc.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${doc.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   const t0 = performance.now();
   return new Promise((resolvePost) => {
     const req = request(
       `${origin}/general/v0/general`,
-      { method: 'POST', headers: { 'unstructured-api-key': KEY, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(head.length + doc.bytes.length + tail.length) } },
+      {
+        method: 'POST',
+        headers: {
+          'unstructured-api-key': KEY,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': String(head.length + doc.bytes.length + tail.length),
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => {
@@ -102,7 +111,11 @@ async function startServe(dataDir: string): Promise<{ origin: string; pid: numbe
   const keys = join(dataDir, 'keys.txt');
   writeFileSync(keys, `${KEY}=bench\n`);
   const bin = process.env.QUARRY_BENCH_SERVE_BIN ?? join(repoRoot, 'packages', 'cli', 'dist', 'bin.js');
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir, '--keys-file', keys, '--num-processes', String(PROCESSES), '--log-level', 'warn'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--port', '0', '--data-dir', dataDir, '--keys-file', keys, '--num-processes', String(PROCESSES), '--log-level', 'warn'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   const base = await new Promise<string>((ok, fail) => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => {

@@ -41,7 +41,10 @@ export class AdmissionGate {
   private bytes = 0;
   private refused = 0;
 
-  constructor(options: AdmissionOptions = {}, private readonly unknownLengthBytes: number) {
+  constructor(
+    options: AdmissionOptions = {},
+    private readonly unknownLengthBytes: number,
+  ) {
     this.options = { ...DEFAULT_ADMISSION, ...definedOnly(options) };
     for (const [name, value] of Object.entries(this.options)) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`admission option ${name} must be a positive integer, got ${value}`);

@@ -55,7 +55,11 @@ export function parseApiKeys(text: string, source: string): Array<[string, strin
     const key = eq > 0 ? entry.slice(0, eq).trim() : '';
     const workspace = eq > 0 ? entry.slice(eq + 1).trim() : '';
     if (!key || !workspace) throw new QuarryError('INVALID_ARGUMENT', `${source}: entry ${i + 1} must be key=workspace`);
-    if (!WORKSPACE.test(workspace)) throw new QuarryError('INVALID_ARGUMENT', `${source}: entry ${i + 1}: workspace ${JSON.stringify(workspace)} must be 1-64 letters, digits, ".", "_" or "-"`);
+    if (!WORKSPACE.test(workspace))
+      throw new QuarryError(
+        'INVALID_ARGUMENT',
+        `${source}: entry ${i + 1}: workspace ${JSON.stringify(workspace)} must be 1-64 letters, digits, ".", "_" or "-"`,
+      );
     if (key.length < 8) throw new QuarryError('INVALID_ARGUMENT', `${source}: entry ${i + 1}: a key must have at least 8 characters`);
     if (out.has(key)) throw new QuarryError('INVALID_ARGUMENT', `${source}: entry ${i + 1} repeats a key; each key belongs to exactly one workspace`);
     out.set(key, workspace);

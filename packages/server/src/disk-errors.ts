@@ -17,7 +17,10 @@ export function isNoSpace(e: unknown): boolean {
  */
 export function diskWriteError(e: unknown, dir: string): QuarryError | undefined {
   if (isQuarryError(e) || !isNoSpace(e)) return undefined;
-  return quarryError('DISK_FULL', `No space left to write under ${dir}: ${errorMessage(e)}. Free some space and retry.`, { cause: e, details: { directory: dir } });
+  return quarryError('DISK_FULL', `No space left to write under ${dir}: ${errorMessage(e)}. Free some space and retry.`, {
+    cause: e,
+    details: { directory: dir },
+  });
 }
 
 /** Free bytes of the file system holding `dir`, or undefined when it cannot be asked. */

@@ -8,7 +8,7 @@ import type { ErrorCodeTable } from '@quarry/core';
 export const SERVER_ERROR_CODES = {
   DISK_FULL: 'the data directory has no space left for an upload, a staged file or a store write (507)',
   MULTIPART_INVALID: 'a multipart/form-data body is malformed: no boundary, truncated, or a part without valid headers (400)',
-  REQUEST_TIMEOUT: 'a request\'s headers or body did not arrive within its time limit, or its body stalled (408)',
+  REQUEST_TIMEOUT: "a request's headers or body did not arrive within its time limit, or its body stalled (408)",
   SERVER_BUSY: 'the partition queue is full (documents or bytes); retry after the `Retry-After` seconds (503)',
   STORE_LOCKED: 'the SQLite file is held by another running process (one quarry server per data directory)',
   STORE_UNAVAILABLE: 'the SQLite store could not read or write (an I/O error other than a full disk); retry later (503)',

@@ -115,11 +115,19 @@ function mapError(e: unknown): HttpError | undefined {
   // @fastify/multipart answers 406 for these; 415 and 422 are what they are.
   if (err.code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return { status: 415, body: { detail: 'the request is not multipart/form-data' } };
   if (err.code === 'FST_INVALID_JSON_FIELD_ERROR') {
-    return { status: 422, body: { detail: [{ loc: ['body'], msg: 'JSON decode error: a multipart field declared as application/json is not valid JSON', type: 'json_invalid' }] } };
+    return {
+      status: 422,
+      body: { detail: [{ loc: ['body'], msg: 'JSON decode error: a multipart field declared as application/json is not valid JSON', type: 'json_invalid' }] },
+    };
   }
   // @fastify/multipart limits and malformed multipart bodies.
   if (typeof err.code === 'string' && err.code.startsWith('FST_') && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500) {
-    const detail = err.code === 'FST_REQ_FILE_TOO_LARGE' ? 'an uploaded file is larger than the size limit' : err.code === 'FST_FILES_LIMIT' ? 'too many files in one request' : (err.message ?? 'bad request');
+    const detail =
+      err.code === 'FST_REQ_FILE_TOO_LARGE'
+        ? 'an uploaded file is larger than the size limit'
+        : err.code === 'FST_FILES_LIMIT'
+          ? 'too many files in one request'
+          : (err.message ?? 'bad request');
     return { status: err.statusCode, body: { detail } };
   }
   return undefined;

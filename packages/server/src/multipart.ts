@@ -104,10 +104,16 @@ export async function readMultipart(req: FastifyRequest, stagingRoot: string, li
 function tooLarge(e: unknown, limits: MultipartLimits): Error | undefined {
   const code = (e as { code?: unknown }).code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') {
-    return quarryError('INPUT_TOO_LARGE', `An uploaded file is larger than the size limit of ${limits.maxFileBytes} bytes (${mib(limits.maxFileBytes)}).`, { cause: e, details: { limit_bytes: limits.maxFileBytes } });
+    return quarryError('INPUT_TOO_LARGE', `An uploaded file is larger than the size limit of ${limits.maxFileBytes} bytes (${mib(limits.maxFileBytes)}).`, {
+      cause: e,
+      details: { limit_bytes: limits.maxFileBytes },
+    });
   }
   if (code === 'FST_FILES_LIMIT') {
-    return quarryError('INPUT_TOO_LARGE', `There are too many files in one request: the limit is ${limits.maxFiles}.`, { cause: e, details: { limit_files: limits.maxFiles } });
+    return quarryError('INPUT_TOO_LARGE', `There are too many files in one request: the limit is ${limits.maxFiles}.`, {
+      cause: e,
+      details: { limit_files: limits.maxFiles },
+    });
   }
   return undefined;
 }

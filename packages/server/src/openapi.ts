@@ -1,6 +1,25 @@
 import { z } from 'zod';
 import { ENGINE_VERSION, workflowBodySchemas, type ListingRegistryView } from '@quarry/core';
-import { cancelJobResponse, connectionCheck, connectorCreateBody, connectorInformation, connectorListQuery, connectorUpdateBody, deleteResponse, downloadQuery, jobDetails, jobFailedFiles, jobInformation, jobListQuery, onDemandRequestData, templateDetail, templateListItem, workflowInformation, workflowListQuery, workflowStatusField } from '@quarry/core/service';
+import {
+  cancelJobResponse,
+  connectionCheck,
+  connectorCreateBody,
+  connectorInformation,
+  connectorListQuery,
+  connectorUpdateBody,
+  deleteResponse,
+  downloadQuery,
+  jobDetails,
+  jobFailedFiles,
+  jobInformation,
+  jobListQuery,
+  onDemandRequestData,
+  templateDetail,
+  templateListItem,
+  workflowInformation,
+  workflowListQuery,
+  workflowStatusField,
+} from '@quarry/core/service';
 import { LEGACY_CHUNKING_STRATEGIES } from './legacy/chunk-elements.js';
 import { LEGACY_STRATEGIES } from './routes/legacy-partition.js';
 
@@ -56,15 +75,25 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
   const OnDemandJobRequest = add('OnDemandJobRequest', onDemandRequestData, 'input');
   components.ValidationError = {
     type: 'object',
-    properties: { loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } }, msg: { type: 'string' }, type: { type: 'string', description: 'a stable problem code' } },
+    properties: {
+      loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+      msg: { type: 'string' },
+      type: { type: 'string', description: 'a stable problem code' },
+    },
     required: ['loc', 'msg', 'type'],
   };
   components.HTTPValidationError = { type: 'object', properties: { detail: { type: 'array', items: ref('ValidationError') } }, required: ['detail'] };
   components.ErrorDetail = { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] };
   components.Element = {
     type: 'object',
-    description: 'an element of the reference library\'s JSON form',
-    properties: { element_id: { type: 'string' }, type: { type: 'string' }, text: { type: 'string' }, metadata: { type: 'object' }, embeddings: { type: 'array', items: { type: 'number' } } },
+    description: "an element of the reference library's JSON form",
+    properties: {
+      element_id: { type: 'string' },
+      type: { type: 'string' },
+      text: { type: 'string' },
+      metadata: { type: 'object' },
+      embeddings: { type: 'array', items: { type: 'number' } },
+    },
     required: ['element_id', 'type', 'text', 'metadata'],
   };
 
@@ -87,10 +116,22 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
         String(c),
         c === 422
           ? { description: 'Validation Error: every problem, with loc, msg and a stable type code', ...json(ref('HTTPValidationError')) }
-          : { description: { 401: 'Missing or unknown API key', 404: 'Not found in this workspace', 409: 'Conflict with the resource state', 413: 'Too many or too large files' }[c] ?? 'Error', ...json(ref('ErrorDetail')) },
+          : {
+              description:
+                {
+                  401: 'Missing or unknown API key',
+                  404: 'Not found in this workspace',
+                  409: 'Conflict with the resource state',
+                  413: 'Too many or too large files',
+                }[c] ?? 'Error',
+              ...json(ref('ErrorDetail')),
+            },
       ]),
     );
-  const multipart = (properties: Json, required: string[]): Json => ({ required: true, content: { 'multipart/form-data': { schema: { type: 'object', properties, required } } } });
+  const multipart = (properties: Json, required: string[]): Json => ({
+    required: true,
+    content: { 'multipart/form-data': { schema: { type: 'object', properties, required } } },
+  });
   const files = { type: 'array', items: { type: 'string', contentMediaType: 'application/octet-stream' } };
 
   const paths: Record<string, Json> = {};
@@ -99,11 +140,42 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
     paths[full] = { ...(paths[full] ?? {}), [method]: spec };
   };
 
-  op('post', '/workflows', { tags: ['workflows'], operationId: 'create_workflow', summary: 'Create a workflow', requestBody: { required: true, ...json(WorkflowCreate) }, responses: { 200: ok(WorkflowInformation), ...errors(401, 422) } });
-  op('get', '/workflows', { tags: ['workflows'], operationId: 'list_workflows', summary: 'List workflows', parameters: query(workflowListQuery), responses: { 200: ok({ type: 'array', items: WorkflowInformation }), ...errors(401, 422) } });
-  op('get', '/workflows/{workflow_id}', { tags: ['workflows'], operationId: 'get_workflow', summary: 'Get a workflow', parameters: [pathParam('workflow_id')], responses: { 200: ok(WorkflowInformation), ...errors(401, 404) } });
-  op('put', '/workflows/{workflow_id}', { tags: ['workflows'], operationId: 'update_workflow', summary: 'Update a workflow (every field optional; null removes it)', parameters: [pathParam('workflow_id')], requestBody: { required: true, ...json(WorkflowUpdate) }, responses: { 200: ok(WorkflowInformation), ...errors(401, 404, 409, 422) } });
-  op('delete', '/workflows/{workflow_id}', { tags: ['workflows'], operationId: 'delete_workflow', summary: 'Delete a workflow', parameters: [pathParam('workflow_id')], responses: { 200: ok(DeleteResponse), ...errors(401, 404, 409) } });
+  op('post', '/workflows', {
+    tags: ['workflows'],
+    operationId: 'create_workflow',
+    summary: 'Create a workflow',
+    requestBody: { required: true, ...json(WorkflowCreate) },
+    responses: { 200: ok(WorkflowInformation), ...errors(401, 422) },
+  });
+  op('get', '/workflows', {
+    tags: ['workflows'],
+    operationId: 'list_workflows',
+    summary: 'List workflows',
+    parameters: query(workflowListQuery),
+    responses: { 200: ok({ type: 'array', items: WorkflowInformation }), ...errors(401, 422) },
+  });
+  op('get', '/workflows/{workflow_id}', {
+    tags: ['workflows'],
+    operationId: 'get_workflow',
+    summary: 'Get a workflow',
+    parameters: [pathParam('workflow_id')],
+    responses: { 200: ok(WorkflowInformation), ...errors(401, 404) },
+  });
+  op('put', '/workflows/{workflow_id}', {
+    tags: ['workflows'],
+    operationId: 'update_workflow',
+    summary: 'Update a workflow (every field optional; null removes it)',
+    parameters: [pathParam('workflow_id')],
+    requestBody: { required: true, ...json(WorkflowUpdate) },
+    responses: { 200: ok(WorkflowInformation), ...errors(401, 404, 409, 422) },
+  });
+  op('delete', '/workflows/{workflow_id}', {
+    tags: ['workflows'],
+    operationId: 'delete_workflow',
+    summary: 'Delete a workflow',
+    parameters: [pathParam('workflow_id')],
+    responses: { 200: ok(DeleteResponse), ...errors(401, 404, 409) },
+  });
   op('post', '/workflows/{workflow_id}/run', {
     tags: ['workflows'],
     operationId: 'run_workflow',
@@ -112,30 +184,119 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
     requestBody: { required: false, content: { 'multipart/form-data': { schema: { type: 'object', properties: { input_files: files } } } } },
     responses: { 202: ok(JobInformation, 'Accepted: the job is SCHEDULED or IN_PROGRESS'), ...errors(401, 404, 409, 413, 422) },
   });
-  op('get', '/templates', { tags: ['templates'], operationId: 'list_templates', summary: 'List templates', responses: { 200: ok({ type: 'array', items: TemplateListItem }), ...errors(401) } });
-  op('get', '/templates/{template_id}', { tags: ['templates'], operationId: 'get_template', summary: 'Get a template with its nodes', parameters: [pathParam('template_id')], responses: { 200: ok(TemplateDetail), ...errors(401, 404) } });
+  op('get', '/templates', {
+    tags: ['templates'],
+    operationId: 'list_templates',
+    summary: 'List templates',
+    responses: { 200: ok({ type: 'array', items: TemplateListItem }), ...errors(401) },
+  });
+  op('get', '/templates/{template_id}', {
+    tags: ['templates'],
+    operationId: 'get_template',
+    summary: 'Get a template with its nodes',
+    parameters: [pathParam('template_id')],
+    responses: { 200: ok(TemplateDetail), ...errors(401, 404) },
+  });
   for (const kind of ['source', 'destination'] as const) {
     const tag = `${kind}s`;
     const id = `${kind}_id`;
-    op('post', `/${kind}s`, { tags: [tag], operationId: `create_${kind}`, summary: `Create a ${kind} connector`, requestBody: { required: true, ...json(ConnectorCreate) }, responses: { 200: ok(ConnectorInformation), ...errors(401, 422) } });
-    op('get', `/${kind}s`, { tags: [tag], operationId: `list_${kind}s`, summary: `List ${kind} connectors`, parameters: query(connectorListQuery, { type: `${kind}_type` }), responses: { 200: ok({ type: 'array', items: ConnectorInformation }), ...errors(401, 422) } });
-    op('get', `/${kind}s/{${id}}`, { tags: [tag], operationId: `get_${kind}`, summary: `Get a ${kind} connector (secrets masked)`, parameters: [pathParam(id)], responses: { 200: ok(ConnectorInformation), ...errors(401, 404) } });
-    op('put', `/${kind}s/{${id}}`, { tags: [tag], operationId: `update_${kind}`, summary: `Update a ${kind} connector's config`, parameters: [pathParam(id)], requestBody: { required: true, ...json(ConnectorUpdate) }, responses: { 200: ok(ConnectorInformation), ...errors(401, 404, 422) } });
-    op('delete', `/${kind}s/{${id}}`, { tags: [tag], operationId: `delete_${kind}`, summary: `Delete a ${kind} connector`, parameters: [pathParam(id)], responses: { 200: ok(DeleteResponse), ...errors(401, 404, 409) } });
-    op('post', `/${kind}s/{${id}}/connection-check`, { tags: [tag], operationId: `create_connection_check_${kind}s`, summary: `Check a ${kind} connector`, parameters: [pathParam(id)], responses: { 200: ok(ConnectionCheck), ...errors(401, 404) } });
-    op('get', `/${kind}s/{${id}}/connection-check`, { tags: [tag], operationId: `get_connection_check_${kind}s`, summary: `The last check of a ${kind} connector`, parameters: [pathParam(id)], responses: { 200: ok(ConnectionCheck), ...errors(401, 404) } });
+    op('post', `/${kind}s`, {
+      tags: [tag],
+      operationId: `create_${kind}`,
+      summary: `Create a ${kind} connector`,
+      requestBody: { required: true, ...json(ConnectorCreate) },
+      responses: { 200: ok(ConnectorInformation), ...errors(401, 422) },
+    });
+    op('get', `/${kind}s`, {
+      tags: [tag],
+      operationId: `list_${kind}s`,
+      summary: `List ${kind} connectors`,
+      parameters: query(connectorListQuery, { type: `${kind}_type` }),
+      responses: { 200: ok({ type: 'array', items: ConnectorInformation }), ...errors(401, 422) },
+    });
+    op('get', `/${kind}s/{${id}}`, {
+      tags: [tag],
+      operationId: `get_${kind}`,
+      summary: `Get a ${kind} connector (secrets masked)`,
+      parameters: [pathParam(id)],
+      responses: { 200: ok(ConnectorInformation), ...errors(401, 404) },
+    });
+    op('put', `/${kind}s/{${id}}`, {
+      tags: [tag],
+      operationId: `update_${kind}`,
+      summary: `Update a ${kind} connector's config`,
+      parameters: [pathParam(id)],
+      requestBody: { required: true, ...json(ConnectorUpdate) },
+      responses: { 200: ok(ConnectorInformation), ...errors(401, 404, 422) },
+    });
+    op('delete', `/${kind}s/{${id}}`, {
+      tags: [tag],
+      operationId: `delete_${kind}`,
+      summary: `Delete a ${kind} connector`,
+      parameters: [pathParam(id)],
+      responses: { 200: ok(DeleteResponse), ...errors(401, 404, 409) },
+    });
+    op('post', `/${kind}s/{${id}}/connection-check`, {
+      tags: [tag],
+      operationId: `create_connection_check_${kind}s`,
+      summary: `Check a ${kind} connector`,
+      parameters: [pathParam(id)],
+      responses: { 200: ok(ConnectionCheck), ...errors(401, 404) },
+    });
+    op('get', `/${kind}s/{${id}}/connection-check`, {
+      tags: [tag],
+      operationId: `get_connection_check_${kind}s`,
+      summary: `The last check of a ${kind} connector`,
+      parameters: [pathParam(id)],
+      responses: { 200: ok(ConnectionCheck), ...errors(401, 404) },
+    });
   }
-  op('get', '/jobs', { tags: ['jobs'], operationId: 'list_jobs', summary: 'List jobs', parameters: query(jobListQuery), responses: { 200: ok({ type: 'array', items: JobInformation }), ...errors(401, 422) } });
+  op('get', '/jobs', {
+    tags: ['jobs'],
+    operationId: 'list_jobs',
+    summary: 'List jobs',
+    parameters: query(jobListQuery),
+    responses: { 200: ok({ type: 'array', items: JobInformation }), ...errors(401, 422) },
+  });
   op('post', '/jobs', {
     tags: ['jobs'],
     operationId: 'create_job',
     summary: 'Run an on-demand job over uploaded files (template_id or job_nodes)',
-    requestBody: multipart({ request_data: { type: 'string', contentMediaType: 'application/json', description: `JSON text of ${JSON.stringify({ template_id: 'hi_res_partition' })} or {"job_nodes": [...]}`, contentSchema: OnDemandJobRequest }, input_files: files }, ['request_data', 'input_files']),
+    requestBody: multipart(
+      {
+        request_data: {
+          type: 'string',
+          contentMediaType: 'application/json',
+          description: `JSON text of ${JSON.stringify({ template_id: 'hi_res_partition' })} or {"job_nodes": [...]}`,
+          contentSchema: OnDemandJobRequest,
+        },
+        input_files: files,
+      },
+      ['request_data', 'input_files'],
+    ),
     responses: { 200: ok(JobInformation), ...errors(401, 413, 422) },
   });
-  op('get', '/jobs/{job_id}', { tags: ['jobs'], operationId: 'get_job', summary: 'Get a job', parameters: [pathParam('job_id')], responses: { 200: ok(JobInformation), ...errors(401, 404) } });
-  op('get', '/jobs/{job_id}/details', { tags: ['jobs'], operationId: 'get_job_details', summary: 'Processing status and per-node document counts', parameters: [pathParam('job_id')], responses: { 200: ok(JobDetails), ...errors(401, 404) } });
-  op('get', '/jobs/{job_id}/failed-files', { tags: ['jobs'], operationId: 'get_job_failed_files', summary: 'Documents that failed', parameters: [pathParam('job_id')], responses: { 200: ok(JobFailedFiles), ...errors(401, 404) } });
+  op('get', '/jobs/{job_id}', {
+    tags: ['jobs'],
+    operationId: 'get_job',
+    summary: 'Get a job',
+    parameters: [pathParam('job_id')],
+    responses: { 200: ok(JobInformation), ...errors(401, 404) },
+  });
+  op('get', '/jobs/{job_id}/details', {
+    tags: ['jobs'],
+    operationId: 'get_job_details',
+    summary: 'Processing status and per-node document counts',
+    parameters: [pathParam('job_id')],
+    responses: { 200: ok(JobDetails), ...errors(401, 404) },
+  });
+  op('get', '/jobs/{job_id}/failed-files', {
+    tags: ['jobs'],
+    operationId: 'get_job_failed_files',
+    summary: 'Documents that failed',
+    parameters: [pathParam('job_id')],
+    responses: { 200: ok(JobFailedFiles), ...errors(401, 404) },
+  });
   op('get', '/jobs/{job_id}/download', {
     tags: ['jobs'],
     operationId: 'download_job_output',
@@ -143,7 +304,13 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
     parameters: [pathParam('job_id'), ...query(downloadQuery)],
     responses: { 200: ok({ type: 'array', items: ref('Element') }), ...errors(401, 404, 422) },
   });
-  op('post', '/jobs/{job_id}/cancel', { tags: ['jobs'], operationId: 'cancel_job', summary: 'Cancel a job (it ends STOPPED)', parameters: [pathParam('job_id')], responses: { 200: ok(CancelJobResponse), ...errors(401, 404, 409) } });
+  op('post', '/jobs/{job_id}/cancel', {
+    tags: ['jobs'],
+    operationId: 'cancel_job',
+    summary: 'Cancel a job (it ends STOPPED)',
+    parameters: [pathParam('job_id')],
+    responses: { 200: ok(CancelJobResponse), ...errors(401, 404, 409) },
+  });
   op('post', '/general/v0/general', {
     tags: ['general'],
     operationId: 'partition',
@@ -163,7 +330,11 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
         extract_image_block_types: { type: 'array', items: { type: 'string' } },
         unique_element_ids: { type: 'boolean', default: false },
         starting_page_number: { type: 'integer' },
-        chunking_strategy: { type: 'string', enum: [...LEGACY_CHUNKING_STRATEGIES], description: 'by_similarity: only when the server has an embedder (else 422)' },
+        chunking_strategy: {
+          type: 'string',
+          enum: [...LEGACY_CHUNKING_STRATEGIES],
+          description: 'by_similarity: only when the server has an embedder (else 422)',
+        },
         combine_under_n_chars: { type: 'integer' },
         max_characters: { type: 'integer', default: 500 },
         multipage_sections: { type: 'boolean', default: true },
@@ -179,7 +350,20 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
       ['files'],
     ),
     responses: {
-      200: { description: 'One file: an array of elements; several: an array of arrays; or CSV', content: { 'application/json': { schema: { anyOf: [{ type: 'array', items: ref('Element') }, { type: 'array', items: { type: 'array', items: ref('Element') } }] } }, 'text/csv': { schema: { type: 'string' } } } },
+      200: {
+        description: 'One file: an array of elements; several: an array of arrays; or CSV',
+        content: {
+          'application/json': {
+            schema: {
+              anyOf: [
+                { type: 'array', items: ref('Element') },
+                { type: 'array', items: { type: 'array', items: ref('Element') } },
+              ],
+            },
+          },
+          'text/csv': { schema: { type: 'string' } },
+        },
+      },
       400: { description: 'Invalid strategy, chunking strategy or unsupported file type', ...json(ref('ErrorDetail')) },
       ...errors(401, 413, 422),
     },
@@ -187,7 +371,11 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
 
   return {
     openapi: '3.1.0',
-    info: { title: 'quarry workflow service', version: ENGINE_VERSION, description: 'Workflows, connectors, templates, jobs and schedules (the Unstructured workflow API), plus the legacy partition endpoint.' },
+    info: {
+      title: 'quarry workflow service',
+      version: ENGINE_VERSION,
+      description: 'Workflows, connectors, templates, jobs and schedules (the Unstructured workflow API), plus the legacy partition endpoint.',
+    },
     servers: [{ url: '/' }],
     security: [{ ServiceApiKey: [] }, { UnstructuredApiKey: [] }],
     tags: ['workflows', 'templates', 'sources', 'destinations', 'jobs', 'general'].map((name) => ({ name })),

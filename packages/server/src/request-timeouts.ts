@@ -26,7 +26,10 @@ export const DEFAULT_REQUEST_TIMEOUTS: Required<RequestTimeoutOptions> = {
 
 /** The options with defaults filled in, checked: each a positive integer, headers within the request time. */
 export function requestTimeouts(options: RequestTimeoutOptions = {}): Required<RequestTimeoutOptions> {
-  const t = { ...DEFAULT_REQUEST_TIMEOUTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as Required<RequestTimeoutOptions>;
+  const t = {
+    ...DEFAULT_REQUEST_TIMEOUTS,
+    ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
+  } as Required<RequestTimeoutOptions>;
   for (const [name, value] of Object.entries(t)) {
     if (!Number.isInteger(value) || value < 1) throw new RangeError(`timeout option ${name} must be a positive integer of milliseconds, got ${value}`);
   }
@@ -65,7 +68,9 @@ export function clientErrorHandler(t: Required<RequestTimeoutOptions>): (err: No
     }
     const text = JSON.stringify(body);
     if (socket.writable) {
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(text)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${text}`,
+      );
     }
     socket.destroy(err);
   };

@@ -173,7 +173,10 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
       done(Object.assign(new SyntaxError((e as Error).message), { statusCode: 400 }), undefined);
     }
   });
-  await app.register(multipart, { limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 200, fieldSize: 1024 * 1024 }, throwFileSizeLimit: true });
+  await app.register(multipart, {
+    limits: { fileSize: limits.maxFileBytes, files: limits.maxFiles, fields: 200, fieldSize: 1024 * 1024 },
+    throwFileSizeLimit: true,
+  });
 
   app.decorateRequest('workspace', '');
   app.addHook('onRequest', async (req, reply) => {

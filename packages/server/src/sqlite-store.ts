@@ -62,7 +62,9 @@ export class SqliteStore implements Store {
     }
     db.exec(
       COLLECTIONS.map(
-        (c) => `CREATE TABLE IF NOT EXISTS ${c} (id TEXT PRIMARY KEY, workspace TEXT NOT NULL, created_at TEXT NOT NULL, workflow_id TEXT, status TEXT, data TEXT NOT NULL);
+        (
+          c,
+        ) => `CREATE TABLE IF NOT EXISTS ${c} (id TEXT PRIMARY KEY, workspace TEXT NOT NULL, created_at TEXT NOT NULL, workflow_id TEXT, status TEXT, data TEXT NOT NULL);
           CREATE INDEX IF NOT EXISTS ${c}_by_workspace ON ${c} (workspace, created_at, id);`,
       ).join('\n') +
         `CREATE INDEX IF NOT EXISTS jobs_by_workflow ON jobs (workspace, workflow_id);
@@ -145,13 +147,16 @@ export class SqliteStore implements Store {
   }
 
   async getDocumentVersion(workspace: string, workflowId: string, recordId: string): Promise<string | undefined> {
-    const row = this.with('SELECT version FROM document_versions WHERE workspace = ? AND workflow_id = ? AND record_id = ?', (st) => st.get([workspace, workflowId, recordId])) as { version: string } | null;
+    const row = this.with('SELECT version FROM document_versions WHERE workspace = ? AND workflow_id = ? AND record_id = ?', (st) =>
+      st.get([workspace, workflowId, recordId]),
+    ) as { version: string } | null;
     return row?.version;
   }
 
   async setDocumentVersion(workspace: string, workflowId: string, recordId: string, version: string): Promise<void> {
-    this.with('INSERT INTO document_versions (workspace, workflow_id, record_id, version) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, workflow_id, record_id) DO UPDATE SET version = excluded.version', (st) =>
-      st.run([workspace, workflowId, recordId, version]),
+    this.with(
+      'INSERT INTO document_versions (workspace, workflow_id, record_id, version) VALUES (?, ?, ?, ?) ON CONFLICT (workspace, workflow_id, record_id) DO UPDATE SET version = excluded.version',
+      (st) => st.run([workspace, workflowId, recordId, version]),
     );
   }
 
@@ -208,7 +213,10 @@ function storeIoError(e: unknown, file: string): Error | undefined {
   if (!(e instanceof Error) || e.name !== 'SQLite3Error' || !IO_FAILURE.test(e.message)) return undefined;
   const free = file === ':memory:' ? undefined : freeBytes(path.dirname(path.resolve(file)));
   if (/is full/.test(e.message) || (free !== undefined && free < FULL_BELOW_BYTES)) {
-    return quarryError('DISK_FULL', `No space left to write the store ${file} (${free ?? 'unknown'} bytes free): ${e.message}. Free some space and retry.`, { cause: e, details: { file, free_bytes: free } });
+    return quarryError('DISK_FULL', `No space left to write the store ${file} (${free ?? 'unknown'} bytes free): ${e.message}. Free some space and retry.`, {
+      cause: e,
+      details: { file, free_bytes: free },
+    });
   }
   return quarryError('STORE_UNAVAILABLE', `The store ${file} could not be read or written: ${e.message}. Retry later.`, { cause: e, details: { file } });
 }

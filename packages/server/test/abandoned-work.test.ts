@@ -57,7 +57,9 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
   it('stops the documents of a cancelled job', async () => {
     t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL });
     const [pid] = t.server.pool.pids;
-    const job = await t.call('POST', '/jobs/', { form: form([['DA-619p.pdf', big()]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_partition' }) }) });
+    const job = await t.call('POST', '/jobs/', {
+      form: form([['DA-619p.pdf', big()]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_partition' }) }),
+    });
     expect(job.status, job.text).toBe(200);
     await untilBusy(pid!);
     const idle = untilIdle(pid!);

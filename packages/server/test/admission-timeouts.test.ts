@@ -145,7 +145,9 @@ describe('upload size limit', () => {
       ['/general/v0/general', 'files'],
       ['/jobs', 'input_files'],
     ] as const) {
-      const r = await s.call('POST', path, { form: form([['big.txt', big]], field, field === 'input_files' ? { request_data: '{"template_id": "hi_res_partition"}' } : {}) });
+      const r = await s.call('POST', path, {
+        form: form([['big.txt', big]], field, field === 'input_files' ? { request_data: '{"template_id": "hi_res_partition"}' } : {}),
+      });
       expect(r.status, r.text).toBe(413);
       expect(r.body).toEqual({ detail: 'An uploaded file is larger than the size limit of 2048 bytes (0 MiB).', code: 'INPUT_TOO_LARGE' });
     }

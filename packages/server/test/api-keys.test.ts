@@ -9,8 +9,14 @@ afterAll(() => tmp.remove());
 
 describe('API keys', () => {
   it('parses key=workspace lists from the environment or a file', () => {
-    expect(parseApiKeys('k1-aaaaaaaa=acme, k2-bbbbbbbb=beta', 'env')).toEqual([['k1-aaaaaaaa', 'acme'], ['k2-bbbbbbbb', 'beta']]);
-    expect(parseApiKeys('# keys\nk1-aaaaaaaa=acme\n\nbase64key+/==beta # trailing comment\n', 'file')).toEqual([['k1-aaaaaaaa', 'acme'], ['base64key+/=', 'beta']]);
+    expect(parseApiKeys('k1-aaaaaaaa=acme, k2-bbbbbbbb=beta', 'env')).toEqual([
+      ['k1-aaaaaaaa', 'acme'],
+      ['k2-bbbbbbbb', 'beta'],
+    ]);
+    expect(parseApiKeys('# keys\nk1-aaaaaaaa=acme\n\nbase64key+/==beta # trailing comment\n', 'file')).toEqual([
+      ['k1-aaaaaaaa', 'acme'],
+      ['base64key+/=', 'beta'],
+    ]);
   });
 
   it('rejects malformed entries without repeating the key', () => {
@@ -33,7 +39,11 @@ describe('API keys', () => {
   });
 
   it('maps each key to exactly one workspace', () => {
-    const ring = new ApiKeyRing([['key-one-11111', 'acme'], ['key-two-22222', 'beta'], ['key-three-333', 'acme']]);
+    const ring = new ApiKeyRing([
+      ['key-one-11111', 'acme'],
+      ['key-two-22222', 'beta'],
+      ['key-three-333', 'acme'],
+    ]);
     expect(ring.workspaceOf('key-one-11111')).toBe('acme');
     expect(ring.workspaceOf('key-two-22222')).toBe('beta');
     expect(ring.workspaceOf('key-two-2222')).toBeUndefined();
@@ -44,7 +54,9 @@ describe('API keys', () => {
   it('loads from a keys file, then QUARRY_API_KEYS, else generates a private file once', async () => {
     const file = path.join(tmp.dir, 'keys.txt');
     await writeFile(file, 'file-key-123456=acme\n');
-    expect((await loadApiKeys({ keysFile: file, env: { QUARRY_API_KEYS: 'env-key-1234567=beta' }, dataDir: tmp.dir })).keys.workspaceOf('file-key-123456')).toBe('acme');
+    expect(
+      (await loadApiKeys({ keysFile: file, env: { QUARRY_API_KEYS: 'env-key-1234567=beta' }, dataDir: tmp.dir })).keys.workspaceOf('file-key-123456'),
+    ).toBe('acme');
     const fromEnv = await loadApiKeys({ env: { QUARRY_API_KEYS: 'env-key-1234567=beta' }, dataDir: tmp.dir });
     expect(fromEnv.source).toBe('QUARRY_API_KEYS');
     expect(fromEnv.keys.workspaceOf('env-key-1234567')).toBe('beta');
@@ -52,7 +64,10 @@ describe('API keys', () => {
     const generated = await loadApiKeys({ env: {}, dataDir });
     expect(generated.source).toBe(`generated ${path.join(dataDir, 'api-keys')}`);
     const text = await readFile(path.join(dataDir, 'api-keys'), 'utf8');
-    const key = text.split('\n').find((l) => l.endsWith('=default'))!.replace(/=default$/, '');
+    const key = text
+      .split('\n')
+      .find((l) => l.endsWith('=default'))!
+      .replace(/=default$/, '');
     expect(generated.keys.workspaceOf(key)).toBe('default');
     expect((await stat(path.join(dataDir, 'api-keys'))).mode & 0o777).toBe(0o600);
     const again = await loadApiKeys({ env: {}, dataDir });

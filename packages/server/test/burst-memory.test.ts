@@ -20,12 +20,21 @@ const BOUNDARY = 'burst-boundary';
 
 /** Posts one multipart upload of `file`, written from the shared buffer (no copy per client). */
 function upload(origin: string, file: Buffer, name: string): Promise<number> {
-  const head = Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+  const head = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+  );
   const tail = Buffer.from(`\r\n--${BOUNDARY}--\r\n`);
   return new Promise((resolve, reject) => {
     const req = request(
       `${origin}/general/v0/general`,
-      { method: 'POST', headers: { 'unstructured-api-key': KEYS.acme, 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, 'content-length': String(head.length + file.length + tail.length) } },
+      {
+        method: 'POST',
+        headers: {
+          'unstructured-api-key': KEYS.acme,
+          'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+          'content-length': String(head.length + file.length + tail.length),
+        },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));

@@ -56,7 +56,11 @@ describe.skipIf(!mount)('a full disk under the data directory (tmpfs)', () => {
     rmSync(mount!, { recursive: true, force: true });
   });
 
-  const workflow = (name: string) => ({ name, workflow_type: 'custom', workflow_nodes: [{ name: 'p', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] });
+  const workflow = (name: string) => ({
+    name,
+    workflow_type: 'custom',
+    workflow_nodes: [{ name: 'p', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+  });
 
   it('answers an upload bigger than the free space with 507 DISK_FULL and keeps nothing staged', async () => {
     const big = new Uint8Array(8 * 1024 * 1024).fill(65);
@@ -75,7 +79,9 @@ describe.skipIf(!mount)('a full disk under the data directory (tmpfs)', () => {
     const legacy = await t.call('POST', '/general/v0/general', { form: form([['a.txt', 'Hello while full.']], 'files') });
     expect(legacy.status, legacy.text).toBe(507);
     expect(legacy.body.code).toBe('DISK_FULL');
-    const job = await t.call('POST', '/jobs', { form: form([['a.txt', 'Hello while full.']], 'input_files', { request_data: '{"template_id": "hi_res_partition"}' }) });
+    const job = await t.call('POST', '/jobs', {
+      form: form([['a.txt', 'Hello while full.']], 'input_files', { request_data: '{"template_id": "hi_res_partition"}' }),
+    });
     expect([503, 507], job.text).toContain(job.status);
     // Reads still work.
     expect((await t.call('GET', '/workflows')).status).toBe(200);

@@ -72,9 +72,14 @@ describe('hostile uploads against a running server', () => {
 
   it('fails the hostile documents of an on-demand job alone and completes the others', async () => {
     const chosen = files.filter((f) => ['huge-header.png', 'bad-huffman.jpg', 'corrupt-images.eml', 'cff-charset-loop.pdf'].includes(f.name));
-    const good: Array<[string, string]> = [['good-1.md', '# Good\n\nA document that partitions.'], ['good-2.txt', 'Another one that does.']];
+    const good: Array<[string, string]> = [
+      ['good-1.md', '# Good\n\nA document that partitions.'],
+      ['good-2.txt', 'Another one that does.'],
+    ];
     const job = await t.call('POST', '/jobs/', {
-      form: form([...chosen.map((f): [string, Uint8Array] => [f.name, f.bytes]), ...good], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_partition' }) }),
+      form: form([...chosen.map((f): [string, Uint8Array] => [f.name, f.bytes]), ...good], 'input_files', {
+        request_data: JSON.stringify({ template_id: 'fast_partition' }),
+      }),
     });
     expect(job.status, job.text).toBe(200);
     const done = await waitForJob(t, job.body.id);
@@ -83,7 +88,11 @@ describe('hostile uploads against a running server', () => {
     const byName = new Map<string, string>(failed.body.failed_files.map((f: { document: string; error: string }) => [f.document, f.error]));
     const failing = chosen.filter((f) => f.expect !== 'ok');
     expect([...byName.keys()].sort(), JSON.stringify(failed.body)).toEqual(failing.map((f) => f.name).sort());
-    for (const f of failing) expect(expectedCodes(f).some((code) => byName.get(f.name)!.startsWith(code)), `${f.name}: ${byName.get(f.name)}`).toBe(true);
+    for (const f of failing)
+      expect(
+        expectedCodes(f).some((code) => byName.get(f.name)!.startsWith(code)),
+        `${f.name}: ${byName.get(f.name)}`,
+      ).toBe(true);
     const details = await t.call('GET', `/jobs/${job.body.id}`);
     expect(details.status).toBe(200);
   }, 120_000);

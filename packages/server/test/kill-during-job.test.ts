@@ -16,7 +16,8 @@ const tmp = tempDir();
 afterAll(() => tmp.remove());
 
 /** A paragraph text of some length, different per document. */
-const doc = (i: number): string => Array.from({ length: 40 }, (_, p) => `Document ${i}, paragraph ${p}: the quarterly figures were reviewed and filed.`).join('\n\n');
+const doc = (i: number): string =>
+  Array.from({ length: 40 }, (_, p) => `Document ${i}, paragraph ${p}: the quarterly figures were reviewed and filed.`).join('\n\n');
 
 describe('kill -9 during a job', () => {
   it('leaves a FAILED job showing the documents it wrote, and a re-run does only the rest', async () => {
@@ -27,7 +28,11 @@ describe('kill -9 during a job', () => {
     const server = await startChildServer(tmp.dir, { partitionPool: { size: 1 } });
     const base = server.base;
     const call = async (method: string, p: string, json?: unknown): Promise<any> => {
-      const res = await fetch(base + p, { method, headers: { 'service-api-key': KEYS.acme, ...(json ? { 'content-type': 'application/json' } : {}) }, ...(json ? { body: JSON.stringify(json) } : {}) });
+      const res = await fetch(base + p, {
+        method,
+        headers: { 'service-api-key': KEYS.acme, ...(json ? { 'content-type': 'application/json' } : {}) },
+        ...(json ? { body: JSON.stringify(json) } : {}),
+      });
       return res.json();
     };
     const source = await call('POST', '/sources', { name: 'inbox', type: 'local', config: { path: 'inbox' } });

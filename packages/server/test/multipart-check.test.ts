@@ -72,7 +72,9 @@ describe('PartHeaderCheck', () => {
     expect(verdictEverySplit(body(part('Content-Disposition: attachment; filename="a.txt"')))).toBe('the Content-Disposition of part 1 is not form-data');
     expect(verdictEverySplit(body(part('Content-Disposition: form-data; filename="a.txt"')))).toBe('the Content-Disposition of part 1 has no name');
     expect(verdictEverySplit(body(part('Content-Disposition: form-data; name="a\rb"')))).toBe('part 1 has a header with a bare line break');
-    expect(verdictEverySplit(Buffer.from(`--${B}x\r\n${file()}\r\n\r\nhello\r\n--${B}--\r\n`))).toBe('the boundary line before part 1 does not match the boundary of the Content-Type');
+    expect(verdictEverySplit(Buffer.from(`--${B}x\r\n${file()}\r\n\r\nhello\r\n--${B}--\r\n`))).toBe(
+      'the boundary line before part 1 does not match the boundary of the Content-Type',
+    );
     expect(verdictEverySplit(Buffer.from(`--${B}\r\n${file()}\r\n--${B}--\r\n`))).toBe('part 1 has no empty line after its headers');
   });
 

@@ -26,7 +26,11 @@ describe('server README', () => {
     expect(readme).toContain(example);
     const r = await partitionAndChunk(t.base, KEYS.acme, { name: 'notes.md', text: '# Field notes\n\nThe river was high.\n\n# Camp\n\nWe stayed two nights.' });
     expect(r.status).toBe('COMPLETED');
-    expect(r.nodeStats.map((s: { node_name: string; success: number }) => [s.node_name, s.success])).toEqual([['Partitioner', 1], ['Chunker', 1], ['Destination', 1]]);
+    expect(r.nodeStats.map((s: { node_name: string; success: number }) => [s.node_name, s.success])).toEqual([
+      ['Partitioner', 1],
+      ['Chunker', 1],
+      ['Destination', 1],
+    ]);
     expect(r.chunks.map((c: { text: string }) => c.text)).toEqual(['Field notes\n\nThe river was high.\n\nCamp\n\nWe stayed two nights.']);
   });
 

@@ -54,7 +54,9 @@ describe.skipIf(!existsSync(longPdf))('the server while a 619-page PDF is partit
 
   it('stops an on-demand job within a second of its cancel, mid-PDF, and writes nothing', async () => {
     const pdf = readFileSync(longPdf);
-    const job = await t.call('POST', '/jobs/', { form: form([['DA-619p.pdf', pdf]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_and_chunk' }) }) });
+    const job = await t.call('POST', '/jobs/', {
+      form: form([['DA-619p.pdf', pdf]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_and_chunk' }) }),
+    });
     expect(job.status).toBe(200);
     for (let i = 0; i < 200 && (await t.call('GET', `/jobs/${job.body.id}`)).body.status !== 'IN_PROGRESS'; i++) await sleep(20);
     await sleep(1_500);

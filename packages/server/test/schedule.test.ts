@@ -39,7 +39,13 @@ describe('schedules over HTTP (time faked with an injected clock)', () => {
     const src = await t.call('POST', '/sources', { json: { name: 'inbox', type: 'local', config: { path: 'inbox' } } });
     expect(src.status).toBe(200);
     const wf = await t.call('POST', '/workflows', {
-      json: { name: 'quarter-hourly', source_id: src.body.id, workflow_type: 'custom', schedule: 'every 15 minutes', workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] },
+      json: {
+        name: 'quarter-hourly',
+        source_id: src.body.id,
+        workflow_type: 'custom',
+        schedule: 'every 15 minutes',
+        workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+      },
     });
     expect(wf.body.schedule).toEqual({ crontab_entries: [{ cron_expression: '*/15 * * * *' }] });
     workflowId = wf.body.id;

@@ -30,11 +30,14 @@ interface Out {
 
 const reliancePath = path.join(corpusDir, 'reliance.pdf');
 const hasReliance = existsSync(reliancePath);
-if (!hasReliance) console.warn(`sdk-clients.test.ts: ${reliancePath} is absent (the shared corpus beside the repository); the tests on reliance.pdf are skipped`);
+if (!hasReliance)
+  console.warn(`sdk-clients.test.ts: ${reliancePath} is absent (the shared corpus beside the repository); the tests on reliance.pdf are skipped`);
 const reliance = hasReliance ? new Uint8Array(readFileSync(reliancePath)) : new Uint8Array();
 
 // Three small text pages opening with the same running header: quick enough for hi_res and OCR.
-const fixturePage = (n: number): FixturePage => ({ texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here.`]) });
+const fixturePage = (n: number): FixturePage => ({
+  texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here.`]),
+});
 const fixture = makePdf([fixturePage(1), fixturePage(2), fixturePage(3)]);
 
 /** The ids the Python library unstructured gives these elements: per page, numbered in order. */
@@ -70,7 +73,9 @@ async function startChatCompletions(): Promise<{ url: string; requests: ChatRequ
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `no route ${req.url}`, type: 'invalid_request_error' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: `no route ${req.url}`, type: 'invalid_request_error' } }));
         return;
       }
       const b = JSON.parse(body) as { model: string; messages: unknown[] };
@@ -117,7 +122,12 @@ describe('official clients against quarry serve', () => {
   });
 
   /** `general.partition` of one file; the SDK splits PDFs unless `splitPdfPage: false`. */
-  async function partition(fileName: string, content: Uint8Array, params: Omit<PartitionParameters, 'files'>, sdk: UnstructuredClient = client): Promise<Out[]> {
+  async function partition(
+    fileName: string,
+    content: Uint8Array,
+    params: Omit<PartitionParameters, 'files'>,
+    sdk: UnstructuredClient = client,
+  ): Promise<Out[]> {
     const res = await sdk.general.partition({ partitionParameters: { files: { content, fileName }, ...params } });
     expect(Array.isArray(res)).toBe(true);
     return res as Out[];
@@ -137,7 +147,12 @@ describe('official clients against quarry serve', () => {
       expect(ids(split)).toEqual(ids(whole));
       const range = await partition('reliance.pdf', reliance, { strategy: Strategy.Fast, splitPdfPageRange: [2, 3] });
       expect(ids(range)).toEqual(ids(whole.filter((e) => e.metadata.page_number! >= 2)));
-      const fromTen = await partition('reliance.pdf', reliance, { strategy: Strategy.Fast, splitPdfPage: true, splitPdfConcurrencyLevel: 1, startingPageNumber: 10 });
+      const fromTen = await partition('reliance.pdf', reliance, {
+        strategy: Strategy.Fast,
+        splitPdfPage: true,
+        splitPdfConcurrencyLevel: 1,
+        startingPageNumber: 10,
+      });
       expect(fromTen.map((e) => [e.metadata.page_number, e.text])).toEqual(whole.map((e) => [e.metadata.page_number! + 9, e.text]));
       expectReferenceIds(fromTen);
     });
@@ -183,7 +198,16 @@ describe('official clients against quarry serve', () => {
     });
 
     it('by_similarity honours similarity_threshold', async () => {
-      const count = async (threshold: number) => (await partition('reliance.pdf', reliance, { strategy: Strategy.Fast, splitPdfPage: false, chunkingStrategy: 'by_similarity', maxCharacters: 2000, similarityThreshold: threshold })).length;
+      const count = async (threshold: number) =>
+        (
+          await partition('reliance.pdf', reliance, {
+            strategy: Strategy.Fast,
+            splitPdfPage: false,
+            chunkingStrategy: 'by_similarity',
+            maxCharacters: 2000,
+            similarityThreshold: threshold,
+          })
+        ).length;
       expect(await count(0.99)).toBeGreaterThan(await count(0.01));
     });
 
@@ -195,7 +219,10 @@ describe('official clients against quarry serve', () => {
       expect(docs.map((d) => d.pageContent)).toEqual(withText.map((e) => e.text));
       expect(docs.map((d) => d.metadata.category)).toEqual(withText.map((e) => e.type));
       expect(docs.every((d) => d.metadata.filename === 'reliance.pdf')).toBe(true);
-      const chunks = await new UnstructuredLoader({ buffer: Buffer.from(reliance), fileName: 'reliance.pdf' }, { apiUrl, apiKey: KEYS.acme, strategy: 'fast', chunkingStrategy: 'by_title', maxCharacters: 800 }).load();
+      const chunks = await new UnstructuredLoader(
+        { buffer: Buffer.from(reliance), fileName: 'reliance.pdf' },
+        { apiUrl, apiKey: KEYS.acme, strategy: 'fast', chunkingStrategy: 'by_title', maxCharacters: 800 },
+      ).load();
       expect(chunks.length).toBeGreaterThan(0);
       expect(chunks.every((d) => d.metadata.category === 'CompositeElement' || d.metadata.category === 'Table')).toBe(true);
     });
@@ -211,13 +238,20 @@ describe('official clients against quarry serve', () => {
   it('vlm: pages read by the configured vision model, same ids split and unsplit, none duplicated', async () => {
     chat.requests.length = 0;
     const whole = await partition('fixture.pdf', fixture, { strategy: Strategy.Vlm, splitPdfPage: false });
-    expect(whole.map((e) => [e.type, e.text, e.metadata.page_number])).toEqual([1, 2, 3].flatMap((p) => [['Title', 'Quarterly report', p], ['NarrativeText', 'Revenue grew in every region.', p]]));
+    expect(whole.map((e) => [e.type, e.text, e.metadata.page_number])).toEqual(
+      [1, 2, 3].flatMap((p) => [
+        ['Title', 'Quarterly report', p],
+        ['NarrativeText', 'Revenue grew in every region.', p],
+      ]),
+    );
     expectReferenceIds(whole);
     const split = await partition('fixture.pdf', fixture, { strategy: Strategy.Vlm, vlmModel: 'gpt-4o-mini', vlmModelProvider: VLMModelProvider.Openai });
     expect(ids(split)).toEqual(ids(whole));
     expect(chat.requests.map((r) => r.images)).toEqual([1, 1, 1, 1, 1, 1]);
     expect(chat.requests.map((r) => r.model).sort()).toEqual(['gpt-4o', 'gpt-4o', 'gpt-4o', 'gpt-4o-mini', 'gpt-4o-mini', 'gpt-4o-mini']);
-    const other = await partition('fixture.pdf', fixture, { strategy: Strategy.Vlm, splitPdfPage: false, vlmModelProvider: VLMModelProvider.Anthropic }).catch((e: unknown) => e);
+    const other = await partition('fixture.pdf', fixture, { strategy: Strategy.Vlm, splitPdfPage: false, vlmModelProvider: VLMModelProvider.Anthropic }).catch(
+      (e: unknown) => e,
+    );
     expect(other).toBeInstanceOf(HTTPValidationError);
     expect((other as HTTPValidationError).detail).toBe('vlm_model_provider anthropic is not available on this server; its vision model provider is openai');
   });
@@ -251,7 +285,9 @@ describe('official clients against quarry serve', () => {
     try {
       const sdk = new UnstructuredClient({ serverURL: bare.origin, security: { apiKeyAuth: KEYS.acme } });
       // Unsplit: the SDK turns a failed split part into a 500 and retries it.
-      const sim = await partition('fixture.pdf', fixture, { strategy: Strategy.Fast, splitPdfPage: false, chunkingStrategy: 'by_similarity' }, sdk).catch((e: unknown) => e);
+      const sim = await partition('fixture.pdf', fixture, { strategy: Strategy.Fast, splitPdfPage: false, chunkingStrategy: 'by_similarity' }, sdk).catch(
+        (e: unknown) => e,
+      );
       expect(sim).toBeInstanceOf(HTTPValidationError);
       expect((sim as HTTPValidationError).statusCode).toBe(422);
       expect(String((sim as HTTPValidationError).detail)).toContain('--similarity-embedder');

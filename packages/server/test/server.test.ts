@@ -47,7 +47,15 @@ describe('REST service end to end (fresh server, real HTTP)', () => {
       },
     });
     expect(wf.status).toBe(200);
-    expect(wf.body).toMatchObject({ name: 'docs to chunks', status: 'active', workflow_type: 'custom', sources: [], destinations: [ids.destination], schedule: { crontab_entries: [] }, reprocess_all: true });
+    expect(wf.body).toMatchObject({
+      name: 'docs to chunks',
+      status: 'active',
+      workflow_type: 'custom',
+      sources: [],
+      destinations: [ids.destination],
+      schedule: { crontab_entries: [] },
+      reprocess_all: true,
+    });
     expect(wf.body.workflow_nodes.map((n: { id: string }) => typeof n.id)).toEqual(['string', 'string']);
     ids.workflow = wf.body.id;
     expect((await t.call('GET', '/workflows')).body.map((w: { id: string }) => w.id)).toEqual([ids.workflow]);
@@ -86,7 +94,9 @@ describe('REST service end to end (fresh server, real HTTP)', () => {
     expect(chunks[0]!.text).toContain('Quarterly Operations Notes');
     expect(chunks[0]!.metadata.filename).toBe('quarterly-notes.html');
     // The destination connector wrote the same documents into the workspace's directory.
-    const written = JSON.parse(await readFile(path.join(tmp.dir, 'workspaces', 'acme', 'files', 'results', 'quarterly-notes.html.json'), 'utf8')) as Array<{ text: string }>;
+    const written = JSON.parse(await readFile(path.join(tmp.dir, 'workspaces', 'acme', 'files', 'results', 'quarterly-notes.html.json'), 'utf8')) as Array<{
+      text: string;
+    }>;
     expect(written.map((c) => c.text)).toEqual(chunks.map((c) => c.text));
     expect((await t.call('GET', `/jobs/${ids.job}/download`)).status).toBe(422);
     expect((await t.call('GET', `/jobs/${ids.job}/download?file_id=nope`)).status).toBe(404);
@@ -96,7 +106,11 @@ describe('REST service end to end (fresh server, real HTTP)', () => {
     await t.close();
     expect(existsSync(path.join(tmp.dir, 'quarry.db'))).toBe(true);
     t = await startServer({ dataDir: tmp.dir });
-    expect((await t.call('GET', `/workflows/${ids.workflow}`)).body).toMatchObject({ id: ids.workflow, name: 'docs to chunks', destinations: [ids.destination] });
+    expect((await t.call('GET', `/workflows/${ids.workflow}`)).body).toMatchObject({
+      id: ids.workflow,
+      name: 'docs to chunks',
+      destinations: [ids.destination],
+    });
     expect((await t.call('GET', `/destinations/${ids.destination}`)).body).toMatchObject({ id: ids.destination, name: 'results' });
     expect((await t.call('GET', `/jobs/${ids.job}`)).body).toMatchObject({ id: ids.job, status: 'COMPLETED' });
     expect((await t.call('GET', `/jobs?workflow_id=${ids.workflow}&status=completed`)).body.map((j: { id: string }) => j.id)).toEqual([ids.job]);
@@ -111,7 +125,14 @@ describe('REST service end to end (fresh server, real HTTP)', () => {
 
   it("shows another workspace's key none of it", async () => {
     const as = { key: KEYS.beta };
-    for (const p of [`/workflows/${ids.workflow}`, `/destinations/${ids.destination}`, `/jobs/${ids.job}`, `/jobs/${ids.job}/details`, `/jobs/${ids.job}/failed-files`, `/jobs/${ids.job}/download?file_id=${inputs.get('field-guide.md')}`]) {
+    for (const p of [
+      `/workflows/${ids.workflow}`,
+      `/destinations/${ids.destination}`,
+      `/jobs/${ids.job}`,
+      `/jobs/${ids.job}/details`,
+      `/jobs/${ids.job}/failed-files`,
+      `/jobs/${ids.job}/download?file_id=${inputs.get('field-guide.md')}`,
+    ]) {
       const r = await t.call('GET', p, as);
       expect([p, r.status]).toEqual([p, 404]);
       expect(r.body.detail).toMatch(/not found/);
@@ -145,9 +166,18 @@ describe('REST service end to end (fresh server, real HTTP)', () => {
   it('runs an on-demand job from a template over uploaded files', async () => {
     const templates = await t.call('GET', '/templates/');
     expect(templates.body.find((x: { id: string }) => x.id === 'fast_and_chunk')).toMatchObject({ available: true });
-    expect((await t.call('GET', '/templates/hi_res_and_enrichment')).body.nodes.map((n: { type: string }) => n.type)).toEqual(['partition', 'prompter', 'prompter', 'prompter']);
+    expect((await t.call('GET', '/templates/hi_res_and_enrichment')).body.nodes.map((n: { type: string }) => n.type)).toEqual([
+      'partition',
+      'prompter',
+      'prompter',
+      'prompter',
+    ]);
     expect((await t.call('GET', '/templates/nonexistent_template')).body).toEqual({ detail: 'Template nonexistent_template not found' });
-    const job = await t.call('POST', '/jobs/', { form: form([['notes été 报告.md', '# Notes\n\nSome text under a heading.']], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_and_chunk' }) }) });
+    const job = await t.call('POST', '/jobs/', {
+      form: form([['notes été 报告.md', '# Notes\n\nSome text under a heading.']], 'input_files', {
+        request_data: JSON.stringify({ template_id: 'fast_and_chunk' }),
+      }),
+    });
     expect(job.status).toBe(200);
     expect(job.body.job_type).toBe('template');
     const done = await waitForJob(t, job.body.id);
@@ -156,7 +186,9 @@ describe('REST service end to end (fresh server, real HTTP)', () => {
     const dl = await t.call('GET', `/jobs/${job.body.id}/download?file_id=${done.input_file_ids[0]}`);
     expect(dl.body.map((e: { type: string }) => e.type)).toEqual(['CompositeElement']);
     expect(dl.body[0].metadata.filename).toBe('notes été 报告.md');
-    expect(dl.headers.get('content-disposition')).toBe(`attachment; filename="notes _t_ __.md.json"; filename*=UTF-8''notes%20%C3%A9t%C3%A9%20%E6%8A%A5%E5%91%8A.md.json`);
+    expect(dl.headers.get('content-disposition')).toBe(
+      `attachment; filename="notes _t_ __.md.json"; filename*=UTF-8''notes%20%C3%A9t%C3%A9%20%E6%8A%A5%E5%91%8A.md.json`,
+    );
     expect(dl.body[0].text).toBe('Notes\n\nSome text under a heading.');
   });
 });

@@ -40,7 +40,9 @@ describe('SqliteStore held by a process', () => {
   it('refuses a second open of the same file with STORE_LOCKED, and opens again once closed', async () => {
     const file = fresh();
     const s = SqliteStore.open(file);
-    expect(() => SqliteStore.open(file)).toThrow(expect.objectContaining({ code: 'STORE_LOCKED', message: expect.stringContaining(`${file} is in use by another process (`) }));
+    expect(() => SqliteStore.open(file)).toThrow(
+      expect.objectContaining({ code: 'STORE_LOCKED', message: expect.stringContaining(`${file} is in use by another process (`) }),
+    );
     await s.close();
     const again = SqliteStore.open(file);
     await again.close();
@@ -87,7 +89,11 @@ describe('a server over the SQLite store after a crash', () => {
     const t = await startServer({ dataDir });
     try {
       const jobs = (await t.call('GET', '/jobs?sort_direction=asc')).body as Array<{ id: string; status: string; message?: string }>;
-      expect(jobs.map((j) => [j.id, j.status])).toEqual([['j-done', 'COMPLETED'], ['j-running', 'FAILED'], ['j-queued', 'FAILED']]);
+      expect(jobs.map((j) => [j.id, j.status])).toEqual([
+        ['j-done', 'COMPLETED'],
+        ['j-running', 'FAILED'],
+        ['j-queued', 'FAILED'],
+      ]);
       expect(jobs[1]!.message).toBe('The service stopped while this job was IN_PROGRESS; it was marked FAILED when the service started again.');
       expect(t.logs.some((l) => l.includes('job interrupted by a restart marked FAILED'))).toBe(true);
     } finally {

@@ -46,7 +46,20 @@ export interface TestServer {
 }
 
 /** Starts a server listening on port 0 with the test keys, capturing its log output. */
-export async function startServer(options: { dataDir: string; engine?: Engine; clock?: Clock; store?: Store; logs?: string[]; responses?: string[]; service?: ServerOptions['service']; partitionPool?: ServerOptions['partitionPool']; legacy?: ServerOptions['legacy']; admission?: ServerOptions['admission']; timeouts?: ServerOptions['timeouts']; legacyDeadlineMs?: number }): Promise<TestServer> {
+export async function startServer(options: {
+  dataDir: string;
+  engine?: Engine;
+  clock?: Clock;
+  store?: Store;
+  logs?: string[];
+  responses?: string[];
+  service?: ServerOptions['service'];
+  partitionPool?: ServerOptions['partitionPool'];
+  legacy?: ServerOptions['legacy'];
+  admission?: ServerOptions['admission'];
+  timeouts?: ServerOptions['timeouts'];
+  legacyDeadlineMs?: number;
+}): Promise<TestServer> {
   const logs = options.logs ?? [];
   const responses = options.responses ?? [];
   const stream = new Writable({
@@ -72,7 +85,11 @@ export async function startServer(options: { dataDir: string; engine?: Engine; c
   const base = await server.listen({ port: 0, host: '127.0.0.1' });
   const origin = base.replace(/\/api\/v1$/, '');
   const call: TestServer['call'] = async (method, pathOrUrl, o = {}) => {
-    const url = pathOrUrl.startsWith('http') ? pathOrUrl : pathOrUrl.startsWith('/general') || pathOrUrl.startsWith('/healthcheck') ? origin + pathOrUrl : base + pathOrUrl;
+    const url = pathOrUrl.startsWith('http')
+      ? pathOrUrl
+      : pathOrUrl.startsWith('/general') || pathOrUrl.startsWith('/healthcheck')
+        ? origin + pathOrUrl
+        : base + pathOrUrl;
     const headers: Record<string, string> = { accept: 'application/json', ...o.headers };
     const key = o.key === undefined ? KEYS.acme : o.key;
     if (key !== null) headers['service-api-key'] = key;

@@ -5,7 +5,8 @@ import { form, startServer, tempDir, waitForJob, type TestServer } from './suppo
 const PASSWORD = 'UrlPassw0rd-7f3c9a';
 const MASK = '********';
 /** `http://elastic:<password>@127.0.0.1:<port>` for a fake cluster. */
-const withUserinfo = (es: FakeElasticsearch | string, password: string): string => (typeof es === 'string' ? es : es.url).replace('://', `://elastic:${password}@`);
+const withUserinfo = (es: FakeElasticsearch | string, password: string): string =>
+  (typeof es === 'string' ? es : es.url).replace('://', `://elastic:${password}@`);
 
 describe('a password written in a connector URL never appears in a response or a log line', () => {
   const tmp = tempDir();
@@ -17,7 +18,10 @@ describe('a password written in a connector URL never appears in a response or a
     es = await new FakeElasticsearch({ credentials: { users: { elastic: PASSWORD } } }).start();
     other = await new FakeElasticsearch({ credentials: { users: { elastic: PASSWORD } } }).start();
     for (const cluster of [es, other]) {
-      const made = await fetch(`${cluster.url}/docs`, { method: 'PUT', headers: { authorization: `Basic ${Buffer.from(`elastic:${PASSWORD}`).toString('base64')}` } });
+      const made = await fetch(`${cluster.url}/docs`, {
+        method: 'PUT',
+        headers: { authorization: `Basic ${Buffer.from(`elastic:${PASSWORD}`).toString('base64')}` },
+      });
       expect(made.status).toBe(200);
     }
     t = await startServer({ dataDir: tmp.dir });
@@ -31,7 +35,9 @@ describe('a password written in a connector URL never appears in a response or a
 
   // A source's connection check reads the index, so the cluster judges the password it was sent.
   it('masks it when the connector is created, read and listed, and keeps it when the mask is sent back', async () => {
-    const created = await t.call('POST', '/sources', { json: { name: 'index', type: 'search_index', config: { hosts: [withUserinfo(es, PASSWORD)], index_name: 'docs' } } });
+    const created = await t.call('POST', '/sources', {
+      json: { name: 'index', type: 'search_index', config: { hosts: [withUserinfo(es, PASSWORD)], index_name: 'docs' } },
+    });
     expect(created.status).toBe(200);
     expect(created.body.config.hosts).toEqual([withUserinfo(es, MASK)]);
     const id = created.body.id as string;
@@ -50,24 +56,44 @@ describe('a password written in a connector URL never appears in a response or a
   });
 
   it('never carries the stored password to another host', async () => {
-    const created = await t.call('POST', '/sources', { json: { name: 'index-2', type: 'search_index', config: { hosts: [withUserinfo(es, PASSWORD)], index_name: 'docs' } } });
+    const created = await t.call('POST', '/sources', {
+      json: { name: 'index-2', type: 'search_index', config: { hosts: [withUserinfo(es, PASSWORD)], index_name: 'docs' } },
+    });
     const moved = await t.call('PUT', `/sources/${created.body.id}`, { json: { config: { hosts: [withUserinfo(other, MASK)], index_name: 'docs' } } });
     expect(moved.status).toBe(200);
     const check = await t.call('POST', `/sources/${created.body.id}/connection-check`);
-    expect(check.body).toMatchObject({ status: 'FAILURE', reason: expect.stringContaining(`at ${withUserinfo(other, MASK)}: the cluster rejected authentication with user "elastic" and password in the host URL (auth form basic, HTTP 401)`) });
+    expect(check.body).toMatchObject({
+      status: 'FAILURE',
+      reason: expect.stringContaining(
+        `at ${withUserinfo(other, MASK)}: the cluster rejected authentication with user "elastic" and password in the host URL (auth form basic, HTTP 401)`,
+      ),
+    });
   });
 
   it('masks it in failure texts: a connection check, a failed job, a 422 that echoes a value', async () => {
     const unreachable = 'http://127.0.0.1:9';
-    const source = await t.call('POST', '/sources', { json: { name: 'gone', type: 'search_index', config: { hosts: [withUserinfo(unreachable, PASSWORD)], index_name: 'docs' } } });
+    const source = await t.call('POST', '/sources', {
+      json: { name: 'gone', type: 'search_index', config: { hosts: [withUserinfo(unreachable, PASSWORD)], index_name: 'docs' } },
+    });
     expect(source.status).toBe(200);
     const check = await t.call('POST', `/sources/${source.body.id}/connection-check`);
     expect(check.body).toMatchObject({ status: 'FAILURE', reason: expect.stringContaining(`${withUserinfo(unreachable, MASK)}: no answer`) });
     expect((await t.call('GET', `/sources/${source.body.id}/connection-check`)).body.reason).toBe(check.body.reason);
 
-    const destination = await t.call('POST', '/destinations', { json: { name: 'gone', type: 'search_index', config: { hosts: [withUserinfo(unreachable, PASSWORD)], index_name: 'docs', max_retries: 0, request_timeout_ms: 2000 } } });
+    const destination = await t.call('POST', '/destinations', {
+      json: {
+        name: 'gone',
+        type: 'search_index',
+        config: { hosts: [withUserinfo(unreachable, PASSWORD)], index_name: 'docs', max_retries: 0, request_timeout_ms: 2000 },
+      },
+    });
     const wf = await t.call('POST', '/workflows', {
-      json: { name: 'to nowhere', destination_id: destination.body.id, workflow_type: 'custom', workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] },
+      json: {
+        name: 'to nowhere',
+        destination_id: destination.body.id,
+        workflow_type: 'custom',
+        workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+      },
     });
     expect(wf.status).toBe(200);
     const run = await t.call('POST', `/workflows/${wf.body.id}/run`, { form: form([['note.txt', 'A short note.']]) });
@@ -79,15 +105,24 @@ describe('a password written in a connector URL never appears in a response or a
     await t.call('GET', `/jobs/${run.body.id}/failed-files`);
     await t.call('GET', '/jobs');
 
-    const echoed = await t.call('POST', '/destinations', { json: { name: 'bad', type: 'search_index', config: { hosts: ['http://h:9200'], index_name: 'docs', batch_size: withUserinfo(unreachable, PASSWORD) } } });
+    const echoed = await t.call('POST', '/destinations', {
+      json: { name: 'bad', type: 'search_index', config: { hosts: ['http://h:9200'], index_name: 'docs', batch_size: withUserinfo(unreachable, PASSWORD) } },
+    });
     expect(echoed.status).toBe(422);
     expect(JSON.stringify(echoed.body)).toContain(withUserinfo(unreachable, MASK));
   });
 
   it('masks it in every log line, whoever logs it', async () => {
-    t.server.app.log.warn({ target: withUserinfo(es, PASSWORD), quoted: `"${withUserinfo(es, `${PASSWORD}"x`)}"` }, `could not reach ${withUserinfo(es, PASSWORD)}`);
+    t.server.app.log.warn(
+      { target: withUserinfo(es, PASSWORD), quoted: `"${withUserinfo(es, `${PASSWORD}"x`)}"` },
+      `could not reach ${withUserinfo(es, PASSWORD)}`,
+    );
     const line = t.logs.find((l) => l.includes('could not reach'));
-    expect(JSON.parse(line!)).toMatchObject({ target: withUserinfo(es, MASK), quoted: `"${withUserinfo(es, MASK)}"`, msg: `could not reach ${withUserinfo(es, MASK)}` });
+    expect(JSON.parse(line!)).toMatchObject({
+      target: withUserinfo(es, MASK),
+      quoted: `"${withUserinfo(es, MASK)}"`,
+      msg: `could not reach ${withUserinfo(es, MASK)}`,
+    });
   });
 
   it('left the password in no response and no log line', () => {

@@ -57,7 +57,10 @@ describe('422 answers list every problem', () => {
   });
 
   it('a body that is not JSON, or not an object', async () => {
-    expect(await t.call('POST', '/workflows', { json: '{"name": ' })).toMatchObject({ status: 422, body: { detail: [{ loc: ['body'], type: 'json_invalid' }] } });
+    expect(await t.call('POST', '/workflows', { json: '{"name": ' })).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['body'], type: 'json_invalid' }] },
+    });
     const arr = await t.call('POST', '/workflows', { json: [] });
     expect(arr.status).toBe(422);
     expect(arr.body.detail[0]).toMatchObject({ loc: ['body'], type: 'schema.invalid_type' });
@@ -72,10 +75,17 @@ describe('422 answers list every problem', () => {
       'schema.invalid_type ["body","config","recursive"]',
       'schema.unknown_key ["body","config","colour"]',
     ]);
-    expect((await t.call('POST', '/destinations', { json: { name: 'x', type: 'ftp', config: {} } })).body.detail[0]).toMatchObject({ loc: ['body', 'type'], type: 'connector.unknown_type' });
+    expect((await t.call('POST', '/destinations', { json: { name: 'x', type: 'ftp', config: {} } })).body.detail[0]).toMatchObject({
+      loc: ['body', 'type'],
+      type: 'connector.unknown_type',
+    });
     const q = await t.call('GET', '/workflows?page=0&page_size=5000&sort_direction=up');
     expect(q.status).toBe(422);
-    expect(q.body.detail.map((d: { loc: unknown[] }) => d.loc).sort()).toEqual([['query', 'page'], ['query', 'page_size'], ['query', 'sort_direction']]);
+    expect(q.body.detail.map((d: { loc: unknown[] }) => d.loc).sort()).toEqual([
+      ['query', 'page'],
+      ['query', 'page_size'],
+      ['query', 'sort_direction'],
+    ]);
     expect((await t.call('GET', '/jobs?status=sleeping')).body.detail[0].loc).toEqual(['query', 'status']);
   });
 
@@ -97,8 +107,20 @@ describe('upload limits', () => {
   });
 
   it('answers 413 for too many files or a file over the size limit, and keeps nothing', async () => {
-    const wf = await t.call('POST', '/workflows', { json: { name: 'w', workflow_type: 'custom', workflow_nodes: [{ name: 'P', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] } });
-    const many = await t.call('POST', `/workflows/${wf.body.id}/run`, { form: form([['a.txt', 'a'], ['b.txt', 'b'], ['c.txt', 'c']]) });
+    const wf = await t.call('POST', '/workflows', {
+      json: {
+        name: 'w',
+        workflow_type: 'custom',
+        workflow_nodes: [{ name: 'P', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+      },
+    });
+    const many = await t.call('POST', `/workflows/${wf.body.id}/run`, {
+      form: form([
+        ['a.txt', 'a'],
+        ['b.txt', 'b'],
+        ['c.txt', 'c'],
+      ]),
+    });
     expect(many.status).toBe(413);
     expect(many.body.detail).toMatch(/too many files/);
     const big = await t.call('POST', `/workflows/${wf.body.id}/run`, { form: form([['a.txt', 'x'.repeat(500)]]) });

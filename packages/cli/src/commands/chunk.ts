@@ -108,7 +108,11 @@ function parseSettingsOption(text: string | undefined): Record<string, unknown> 
 }
 
 // One JSONL request's output line, and whether it succeeded.
-async function lineResult(line: string, defaults: { subtype?: string; settings: Record<string, unknown> }, plugins: readonly Plugin[]): Promise<{ line: string; ok: boolean }> {
+async function lineResult(
+  line: string,
+  defaults: { subtype?: string; settings: Record<string, unknown> },
+  plugins: readonly Plugin[],
+): Promise<{ line: string; ok: boolean }> {
   try {
     let request: unknown;
     try {

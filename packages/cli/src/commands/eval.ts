@@ -34,9 +34,13 @@ export async function evalCommand(outDir: string, expectedDir: string, opts: Eva
     `  ${pct(d.table_recall)}  ${pct(d.table_precision)}   ${pct(d.teds)}  ${pct(d.teds_s)}  ${pct(d.heading_precision)}  ${pct(d.heading_recall)}`;
   for (const d of report.documents) {
     const tables = d.expected_tables ? `${d.tables_found}/${d.expected_tables}` : '-';
-    lines.push(`${d.document.padEnd(w)}  ${pct(d.text_f1)}  ${pct(d.order)}  ${pct(d.type_agreement)}  ${tables.padStart(6)}${structure(d)}${d.error ? `  (${d.error})` : ''}`);
+    lines.push(
+      `${d.document.padEnd(w)}  ${pct(d.text_f1)}  ${pct(d.order)}  ${pct(d.type_agreement)}  ${tables.padStart(6)}${structure(d)}${d.error ? `  (${d.error})` : ''}`,
+    );
   }
   const m = report.mean;
-  lines.push(`${'mean'.padEnd(w)}  ${pct(m.text_f1)}  ${pct(m.order)}  ${pct(m.type_agreement)}  ${`${m.tables_found}/${m.expected_tables}`.padStart(6)}${structure(m)}`);
+  lines.push(
+    `${'mean'.padEnd(w)}  ${pct(m.text_f1)}  ${pct(m.order)}  ${pct(m.type_agreement)}  ${`${m.tables_found}/${m.expected_tables}`.padStart(6)}${structure(m)}`,
+  );
   process.stdout.write(`${lines.join('\n')}\n`);
 }

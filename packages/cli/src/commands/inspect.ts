@@ -63,14 +63,21 @@ export async function inspectCommand(file: string, opts: InspectCommandOptions):
     // One document: one partitioning process unless asked otherwise.
     const pool = new PartitionPool({ size: 1, ...partitionPoolOptions(opts) });
     try {
-      elements = await pool.partition(bytes, {
-        filename,
-        file_directory: dirname(path),
-        strategy: opts.strategy as PartitionStrategy,
-        coordinates: true,
-        infer_table_structure: true,
-        ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
-      }, { logger: warningLogger(file) });
+      elements = await pool.partition(
+        bytes,
+        {
+          filename,
+          file_directory: dirname(path),
+          strategy: opts.strategy as PartitionStrategy,
+          coordinates: true,
+          infer_table_structure: true,
+          ocr_languages: opts.ocrLanguages
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        },
+        { logger: warningLogger(file) },
+      );
     } finally {
       await pool.close();
     }

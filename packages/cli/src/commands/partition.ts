@@ -60,9 +60,11 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
   try {
     const lanes = Math.min(files.length, documentsInFlight(opts));
     let next = 0;
-    await Promise.all(Array.from({ length: lanes }, async () => {
-      while (next < files.length) await one(files[next++]!);
-    }));
+    await Promise.all(
+      Array.from({ length: lanes }, async () => {
+        while (next < files.length) await one(files[next++]!);
+      }),
+    );
   } finally {
     progress?.stop();
     await pool.close();
@@ -81,18 +83,25 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
   } catch (e) {
     throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}`);
   }
-  const elements = await pool.partition(bytes, {
-    filename: basename(path),
-    file_directory: dirname(path),
-    strategy: opts.strategy as PartitionStrategy,
-    coordinates: opts.coordinates ?? false,
-    include_page_breaks: opts.includePageBreaks ?? false,
-    infer_table_structure: opts.inferTableStructure ?? false,
-    ocr_languages: opts.ocrLanguages.split(',').map((s) => s.trim()).filter(Boolean),
-    encoding: opts.encoding,
-    unique_element_ids: opts.uniqueElementIds,
-    ...(opts.pdfEngine ? { pdf_engine: opts.pdfEngine as PdfEngine } : {}),
-  }, { logger: cliLogger({ quiet: opts.quiet ?? false, file, write }) });
+  const elements = await pool.partition(
+    bytes,
+    {
+      filename: basename(path),
+      file_directory: dirname(path),
+      strategy: opts.strategy as PartitionStrategy,
+      coordinates: opts.coordinates ?? false,
+      include_page_breaks: opts.includePageBreaks ?? false,
+      infer_table_structure: opts.inferTableStructure ?? false,
+      ocr_languages: opts.ocrLanguages
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      encoding: opts.encoding,
+      unique_element_ids: opts.uniqueElementIds,
+      ...(opts.pdfEngine ? { pdf_engine: opts.pdfEngine as PdfEngine } : {}),
+    },
+    { logger: cliLogger({ quiet: opts.quiet ?? false, file, write }) },
+  );
   const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
   if (!opts.output) {
     process.stdout.write(json);

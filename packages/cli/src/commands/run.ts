@@ -3,7 +3,17 @@ import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { FileStateStore, SECRET_MASK, maskValuePasswords, type ConnectorSpec, type DestinationInput, type Job, type JobSummary, type SourceInput, Services } from '@quarry/core';
+import {
+  FileStateStore,
+  SECRET_MASK,
+  maskValuePasswords,
+  type ConnectorSpec,
+  type DestinationInput,
+  type Job,
+  type JobSummary,
+  type SourceInput,
+  Services,
+} from '@quarry/core';
 import { createSearchIndexDestination, createSearchIndexSource } from '@quarry/connectors';
 import { runDistributed } from '@quarry/distributed';
 import { distributedSecret } from '../distributed-secret.js';
@@ -64,7 +74,8 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
   }
   const sourceFile = opts.source === undefined ? undefined : await readConnectorFile(opts.source);
   const destinationFile = opts.destination === undefined ? undefined : await readConnectorFile(opts.destination);
-  if (opts.redis !== undefined && (opts.numProcesses !== undefined || opts.documentTimeout !== undefined)) throw new UserError('run: --num-processes and --document-timeout apply to in-process runs; give them to each `quarry worker` instead');
+  if (opts.redis !== undefined && (opts.numProcesses !== undefined || opts.documentTimeout !== undefined))
+    throw new UserError('run: --num-processes and --document-timeout apply to in-process runs; give them to each `quarry worker` instead');
   if (opts.redis === undefined && opts.queue !== undefined) throw new UserError('run: --queue needs --redis');
   const engine = defaultEngine();
   const plan = engine.build(body);
@@ -88,7 +99,9 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
     if (opts.redis !== undefined) {
       // Workers create their own connectors, so they travel as type and config.
       const source: ConnectorSpec = sourceFile ? { type: sourceFile.type, config: sourceFile.config } : { type: 'local', config: { path: input } };
-      const destination: ConnectorSpec = destinationFile ? { type: destinationFile.type, config: destinationFile.config } : { type: 'local', config: { path: output } };
+      const destination: ConnectorSpec = destinationFile
+        ? { type: destinationFile.type, config: destinationFile.config }
+        : { type: 'local', config: { path: output } };
       job = runDistributed(engine, plan, {
         redis: opts.redis,
         ...(opts.queue ? { queue: opts.queue } : {}),
@@ -103,7 +116,9 @@ export async function runCommand(workflowPath: string, opts: RunCommandOptions):
     } else {
       const connectorCtx = { logger, signal: ac.signal };
       const source: SourceInput = sourceFile ? await createSearchIndexSource(sourceFile.config, connectorCtx) : { type: 'local', config: { path: input } };
-      const destination: DestinationInput = destinationFile ? await createSearchIndexDestination(destinationFile.config, connectorCtx) : { type: 'local', config: { path: output } };
+      const destination: DestinationInput = destinationFile
+        ? await createSearchIndexDestination(destinationFile.config, connectorCtx)
+        : { type: 'local', config: { path: output } };
       job = engine.run(plan, {
         source,
         destination,

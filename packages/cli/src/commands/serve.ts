@@ -43,7 +43,8 @@ export function similarityEmbedderOption(value: string): SimilarityEmbedderConfi
     throw new UserError(`--similarity-embedder is neither a directory nor valid JSON: ${(e as Error).message}`);
   }
   const subtype = (parsed as { subtype?: unknown }).subtype;
-  if (typeof subtype !== 'string' || !subtype) throw new UserError('--similarity-embedder JSON needs a "subtype" (local, openai, azure_openai, bedrock, togetherai, voyageai or ibm)');
+  if (typeof subtype !== 'string' || !subtype)
+    throw new UserError('--similarity-embedder JSON needs a "subtype" (local, openai, azure_openai, bedrock, togetherai, voyageai or ibm)');
   return parsed as SimilarityEmbedderConfig;
 }
 

@@ -85,7 +85,9 @@ export async function readElements(path: string): Promise<EvalElement[]> {
 
 /** The predicted tables among elements. */
 export function tablesOfElements(elements: readonly EvalElement[]): PredictedTable[] {
-  return elements.filter((e) => e.type === 'Table').map((e) => ({ text: e.text, ...(e.html ? { html: e.html } : {}), ...(e.page !== undefined ? { page: e.page } : {}) }));
+  return elements
+    .filter((e) => e.type === 'Table')
+    .map((e) => ({ text: e.text, ...(e.html ? { html: e.html } : {}), ...(e.page !== undefined ? { page: e.page } : {}) }));
 }
 
 /**
@@ -121,7 +123,9 @@ export async function readReference(path: string): Promise<EvalReference> {
 export function outputPathOf(outDir: string, document: string, outNames: readonly string[]): string {
   const exact = `${document}.json`;
   if (outNames.includes(exact)) return join(outDir, exact);
-  const withExt = outNames.filter((n) => n.startsWith(`${document}.`) && n.endsWith('.json') && !n.endsWith('.chunks.json') && !n.slice(document.length + 1, -'.json'.length).includes('.'));
+  const withExt = outNames.filter(
+    (n) => n.startsWith(`${document}.`) && n.endsWith('.json') && !n.endsWith('.chunks.json') && !n.slice(document.length + 1, -'.json'.length).includes('.'),
+  );
   return join(outDir, withExt.length === 1 ? withExt[0]! : exact);
 }
 
@@ -216,7 +220,14 @@ export async function evaluateDirectories(outDir: string, expectedDir: string): 
     const row = scoreAgainstReference(document, output, reference);
     if (error !== undefined) {
       row.error = error;
-      if (reference.elements) Object.assign(row, { text_f1: 0, order: 0, type_agreement: 0, tables_found: 0, expected_tables: reference.elements.filter((x) => x.type === 'Table').length });
+      if (reference.elements)
+        Object.assign(row, {
+          text_f1: 0,
+          order: 0,
+          type_agreement: 0,
+          tables_found: 0,
+          expected_tables: reference.elements.filter((x) => x.type === 'Table').length,
+        });
     }
     documents.push(row);
   }

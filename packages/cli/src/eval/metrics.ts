@@ -98,7 +98,10 @@ export function matchElements(output: EvalElement[], expected: EvalElement[]): A
   expected.forEach((e, ei) => {
     const set = new Set(tokens(e.text));
     if (!set.size) return;
-    const rare = [...set].filter((t) => df.has(t)).sort((x, y) => df.get(x)! - df.get(y)!).slice(0, 3);
+    const rare = [...set]
+      .filter((t) => df.has(t))
+      .sort((x, y) => df.get(x)! - df.get(y)!)
+      .slice(0, 3);
     let best = -1;
     let bestScore = 0.5;
     for (const t of rare) {

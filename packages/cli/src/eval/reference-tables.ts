@@ -60,7 +60,13 @@ function cellList(x: unknown, where: string): ReferenceCell[] {
       if (typeof v !== 'number' || !Number.isInteger(v) || v < min) throw new Error(`${at}.${k} must be an integer >= ${min}`);
       return v;
     };
-    return { row: int('row', 0, false)!, col: int('col', 0, false)!, row_span: int('row_span', 1, true), col_span: int('col_span', 1, true), text: typeof c.text === 'string' ? c.text : '' };
+    return {
+      row: int('row', 0, false)!,
+      col: int('col', 0, false)!,
+      row_span: int('row_span', 1, true),
+      col_span: int('col_span', 1, true),
+      text: typeof c.text === 'string' ? c.text : '',
+    };
   });
 }
 

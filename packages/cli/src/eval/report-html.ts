@@ -113,22 +113,48 @@ function scoreCell(x: number | undefined): string {
 }
 
 function scoresTable(report: EvalReport, links: Map<string, string>): string {
-  const head = ['document', 'text F1', 'precision', 'recall', 'order', 'types', 'tables', 'table recall', 'table precision', 'TEDS', 'TEDS-S', 'heading precision', 'heading recall', 'elements (ours / expected)', 'inspect'];
+  const head = [
+    'document',
+    'text F1',
+    'precision',
+    'recall',
+    'order',
+    'types',
+    'tables',
+    'table recall',
+    'table precision',
+    'TEDS',
+    'TEDS-S',
+    'heading precision',
+    'heading recall',
+    'elements (ours / expected)',
+    'inspect',
+  ];
   const rows = report.documents.map((d: EvalRow, i) => {
     const link = links.get(d.document);
     const tables = d.expected_tables ? `${d.tables_found}/${d.expected_tables}` : '-';
     return (
       `<tr data-document="${escapeHtml(d.document)}"><td><a href="#doc-${i}">${escapeHtml(d.document)}</a>` +
       `${d.error ? ` <span class="error">(${escapeHtml(d.error)})</span>` : ''}</td>` +
-      scoreCell(d.text_f1) + scoreCell(d.text_precision) + scoreCell(d.text_recall) + scoreCell(d.order) + scoreCell(d.type_agreement) +
+      scoreCell(d.text_f1) +
+      scoreCell(d.text_precision) +
+      scoreCell(d.text_recall) +
+      scoreCell(d.order) +
+      scoreCell(d.type_agreement) +
       `<td class="n" data-v="${d.expected_tables ? (d.tables_found ?? 0) / d.expected_tables : -1}">${tables}</td>` +
-      scoreCell(d.table_recall) + scoreCell(d.table_precision) + scoreCell(d.teds) + scoreCell(d.teds_s) + scoreCell(d.heading_precision) + scoreCell(d.heading_recall) +
+      scoreCell(d.table_recall) +
+      scoreCell(d.table_precision) +
+      scoreCell(d.teds) +
+      scoreCell(d.teds_s) +
+      scoreCell(d.heading_precision) +
+      scoreCell(d.heading_recall) +
       `<td class="n" data-v="${d.output_elements ?? 0}">${num(d.output_elements)} / ${num(d.expected_elements)}</td>` +
       `<td>${link ? `<a class="inspect" href="${escapeHtml(link)}">inspect</a>` : ''}</td></tr>`
     );
   });
   const m = report.mean;
-  const foot = `<tr><td>mean</td><td class="n">${pct(m.text_f1)}</td><td></td><td></td><td class="n">${pct(m.order)}</td><td class="n">${pct(m.type_agreement)}</td><td class="n">${m.tables_found}/${m.expected_tables}</td>` +
+  const foot =
+    `<tr><td>mean</td><td class="n">${pct(m.text_f1)}</td><td></td><td></td><td class="n">${pct(m.order)}</td><td class="n">${pct(m.type_agreement)}</td><td class="n">${m.tables_found}/${m.expected_tables}</td>` +
     [m.table_recall, m.table_precision, m.teds, m.teds_s, m.heading_precision, m.heading_recall].map((x) => `<td class="n">${pct(x)}</td>`).join('') +
     '<td></td><td></td></tr>';
   return `<table class="scores"><thead><tr>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>${rows.join('')}</tbody><tfoot>${foot}</tfoot></table>`;
@@ -217,12 +243,16 @@ function documentSection(row: EvalRow, index: number, doc: EvalDocumentElements)
     const cls = our === undefined ? 'missing' : our.type === e.type ? '' : 'differs';
     const mark = our === undefined ? 'missing' : our.type === e.type ? '' : '≠';
     if (mark) differs++;
-    rows.push(`<tr class="${cls}"><td class="n">${i + 1}</td><td>${badge(e.type)}</td><td>${our ? badge(our.type) : ''}</td><td class="mark">${mark}</td><td class="text" title="${escapeHtml(snippet(e.text))}">${escapeHtml(snippet(e.text))}</td></tr>`);
+    rows.push(
+      `<tr class="${cls}"><td class="n">${i + 1}</td><td>${badge(e.type)}</td><td>${our ? badge(our.type) : ''}</td><td class="mark">${mark}</td><td class="text" title="${escapeHtml(snippet(e.text))}">${escapeHtml(snippet(e.text))}</td></tr>`,
+    );
   });
   doc.ours.forEach((o, i) => {
     if (matchedOurs.has(i)) return;
     differs++;
-    rows.push(`<tr class="extra"><td class="n"></td><td></td><td>${badge(o.type)}</td><td class="mark">extra</td><td class="text">${escapeHtml(snippet(o.text))}</td></tr>`);
+    rows.push(
+      `<tr class="extra"><td class="n"></td><td></td><td>${badge(o.type)}</td><td class="mark">extra</td><td class="text">${escapeHtml(snippet(o.text))}</td></tr>`,
+    );
   });
   const cut = rows.length > MAX_ROWS ? `<p class="note">The first ${MAX_ROWS} of ${rows.length} rows.</p>` : '';
   return (

@@ -69,7 +69,9 @@ function overlap(a: Map<string, number>, b: Map<string, number>): number {
  */
 export function matchesTableText(predicted: PredictedTable, text: string, pages?: readonly number[]): boolean {
   if (pages?.length && predicted.page !== undefined && !pages.includes(predicted.page)) return false;
-  const p = tokens(predicted.text || (predicted.html ? cellText(parseTableHtml(predicted.html) ?? { tag: 'table', colspan: 1, rowspan: 1, text: '', children: [] }) : ''));
+  const p = tokens(
+    predicted.text || (predicted.html ? cellText(parseTableHtml(predicted.html) ?? { tag: 'table', colspan: 1, rowspan: 1, text: '', children: [] }) : ''),
+  );
   const r = tokens(text);
   const common = overlap(counts(p), counts(r));
   return (r.length > 0 && common >= r.length / 2) || (p.length > 0 && common >= p.length / 2);

@@ -87,7 +87,7 @@ export function countNodes(node: TableNode): number {
 function levenshteinRatio(x: Int32Array, y: Int32Array, rows: Int32Array[]): number {
   if (!x.length && !y.length) return 0;
   if (!x.length || !y.length) return 1;
-  if (rows[0]!.length <= y.length) rows[0] = new Int32Array(y.length + 1), rows[1] = new Int32Array(y.length + 1);
+  if (rows[0]!.length <= y.length) (rows[0] = new Int32Array(y.length + 1)), (rows[1] = new Int32Array(y.length + 1));
   let prev = rows[0]!;
   let cur = rows[1]!;
   for (let j = 0; j <= y.length; j++) prev[j] = j;

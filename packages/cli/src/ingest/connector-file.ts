@@ -21,7 +21,8 @@ export const CONNECTOR_FILE_TYPES = [SEARCH_INDEX_TYPE, ELASTICSEARCH_TYPE_ALIAS
 export async function readConnectorFile(file: string): Promise<ConnectorFile> {
   const body = await readJsonFile(file);
   const problems: string[] = [];
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new UserError(`${file}: expected a connector create body {"name", "type", "config"}`);
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new UserError(`${file}: expected a connector create body {"name", "type", "config"}`);
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) if (!['name', 'type', 'config'].includes(k)) problems.push(`/${k}: unknown field`);
   if (typeof b.name !== 'string' || !b.name.trim()) problems.push('/name: a non-empty string is required');

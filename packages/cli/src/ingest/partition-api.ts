@@ -67,7 +67,12 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
     for (const [k, v] of Object.entries(options.fields)) for (const item of Array.isArray(v) ? v : [v]) form.append(k, item);
     let res: Response;
     try {
-      res = await fetch(url, { method: 'POST', headers: { 'unstructured-api-key': options.apiKey, accept: 'application/json' }, body: form, ...(signal ? { signal } : {}) });
+      res = await fetch(url, {
+        method: 'POST',
+        headers: { 'unstructured-api-key': options.apiKey, accept: 'application/json' },
+        body: form,
+        ...(signal ? { signal } : {}),
+      });
     } catch (e) {
       throw new Unanswered(e);
     }
@@ -76,11 +81,17 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
       try {
         return elementsFromJSON(JSON.parse(text), { source: `${url} (${filename})` });
       } catch (e) {
-        throw new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} answered ${filename} with something other than element JSON: ${errorMessage(e)}`, { cause: e, details: { endpoint: url, filename } });
+        throw new QuarryError(
+          'PARTITION_API_UNAVAILABLE',
+          `partition endpoint ${url} answered ${filename} with something other than element JSON: ${errorMessage(e)}`,
+          { cause: e, details: { endpoint: url, filename } },
+        );
       }
     }
     const detail = detailOf(text).split(options.apiKey).join('***');
-    throw new QuarryError(codeFor(res.status), `partition endpoint ${url} answered ${res.status} for ${filename}: ${detail}`, { details: { endpoint: url, filename, status: res.status } });
+    throw new QuarryError(codeFor(res.status), `partition endpoint ${url} answered ${res.status} for ${filename}: ${detail}`, {
+      details: { endpoint: url, filename, status: res.status },
+    });
   };
   try {
     return await retrying(once, {
@@ -90,7 +101,10 @@ export async function partitionByApi(bytes: Uint8Array, filename: string, option
       retryable: (e) => e instanceof Unanswered || (isQuarryError(e) && RETRY_STATUS.has(Number(e.details?.status))),
       giveUp: (e) =>
         e instanceof Unanswered
-          ? new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} did not answer for ${filename}: ${errorMessage(e.cause)}`, { cause: e.cause, details: { endpoint: url, filename } })
+          ? new QuarryError('PARTITION_API_UNAVAILABLE', `partition endpoint ${url} did not answer for ${filename}: ${errorMessage(e.cause)}`, {
+              cause: e.cause,
+              details: { endpoint: url, filename },
+            })
           : e,
       ...(signal ? { signal } : {}),
     });

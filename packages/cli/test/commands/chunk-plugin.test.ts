@@ -33,7 +33,9 @@ describe('a chunker registered by a plugin', () => {
     const elements = elementsFromJSON(doc, { source: 'doc' });
     const chunks = await chunk(elements, 'chunk_by_sentence', {}, { plugins: [plugin.default] });
     expect(chunks.map((c) => [c.type, c.text])).toEqual(sentences.map((s) => ['CompositeElement', s]));
-    expect((await chunk(elements, 'by_sentence', { max_characters: 9 }, { plugins: [plugin.default] })).map((c) => c.text)).toEqual(sentences.map((s) => s.slice(0, 9)));
+    expect((await chunk(elements, 'by_sentence', { max_characters: 9 }, { plugins: [plugin.default] })).map((c) => c.text)).toEqual(
+      sentences.map((s) => s.slice(0, 9)),
+    );
     const bad = await chunk(elements, 'by_sentence', { max_characters: 0 }, { plugins: [plugin.default] }).catch((e: unknown) => e);
     expect(isQuarryError(bad) && bad.code).toBe('SETTINGS_INVALID');
     // Without the plugin the name is unknown, and the message lists what is registered.

@@ -88,13 +88,19 @@ describe('quarry chunk', () => {
     const b = await run(undefined, { subtype: 'chunk_by_character', settings: '{"max_characters": 60}' }, JSON.stringify(doc));
     const texts = (out: string) => (JSON.parse(out) as JsonElement[]).map((c) => c.text);
     // 12 + 2 + 55 and 55 + 2 + 7 exceed 60; 7 + 2 + 43 fits.
-    expect(texts(a.stdout)).toEqual(['Introduction', 'Lorem ipsum dolor sit amet consectetur adipiscing elit.', 'Methods\n\nIn rhoncus ipsum sed lectus porta volutpat.']);
+    expect(texts(a.stdout)).toEqual([
+      'Introduction',
+      'Lorem ipsum dolor sit amet consectetur adipiscing elit.',
+      'Methods\n\nIn rhoncus ipsum sed lectus porta volutpat.',
+    ]);
     expect(texts(b.stdout)).toEqual(texts(a.stdout));
   });
 
   it('accepts the reference strategy and option names', async () => {
     const texts = async (opts: ChunkCommandOptions) => (JSON.parse((await run(docFile, opts)).stdout) as JsonElement[]).map((c) => c.text);
-    expect(await texts({ subtype: 'basic', settings: '{"chunk_max_characters": 70}' })).toEqual(await texts({ subtype: 'chunk_by_character', settings: '{"max_characters": 70}' }));
+    expect(await texts({ subtype: 'basic', settings: '{"chunk_max_characters": 70}' })).toEqual(
+      await texts({ subtype: 'chunk_by_character', settings: '{"max_characters": 70}' }),
+    );
     // combine_under_n_chars (the API form name) is combine_text_under_n_chars.
     const merged = await texts({ subtype: 'by_title', settings: '{"combine_under_n_chars": 500}' });
     expect(merged).toEqual([doc.map((e) => e.text).join('\n\n')]);
@@ -127,8 +133,12 @@ describe('quarry chunk', () => {
     expect(await userError(docFile, { subtype: 'by_title', settings: '{"max_characters": 450, "combine_under_n_chars": 600}' })).toContain(
       "'combine_text_under_n_chars' argument must not exceed `max_characters` value, got 600 > 450",
     );
-    expect(await userError(docFile, { subtype: 'basic', settings: '{"multipage_sections": true}' })).toMatch(/^invalid chunk_by_character settings: .*multipage_sections/);
-    expect(await userError(docFile, { subtype: 'basic', settings: '{"max_characters": "500"}' })).toMatch(/^invalid chunk_by_character settings: max_characters: /);
+    expect(await userError(docFile, { subtype: 'basic', settings: '{"multipage_sections": true}' })).toMatch(
+      /^invalid chunk_by_character settings: .*multipage_sections/,
+    );
+    expect(await userError(docFile, { subtype: 'basic', settings: '{"max_characters": "500"}' })).toMatch(
+      /^invalid chunk_by_character settings: max_characters: /,
+    );
     expect(await userError(docFile, { subtype: 'basic', settings: '{"max_characters": 500, "chunk_max_characters": 400}' })).toMatch(/max_characters twice/);
     expect(await userError(undefined, { subtype: 'basic' }, '[{"type": "Title"')).toMatch(/^stdin is not valid JSON/);
     expect(await userError(undefined, { subtype: 'basic' }, '{"type": "Title"}')).toBe('stdin must hold a JSON array of elements');
@@ -150,13 +160,26 @@ describe('quarry chunk', () => {
     ];
     const r = await run(undefined, { jsonl: true, subtype: 'chunk_by_title', settings: '{"max_characters": 200}' }, `${lines.join('\n')}\n`);
     expect(r.code).toBe(1);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { chunks?: JsonElement[]; error?: { code: string; message: string } });
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { chunks?: JsonElement[]; error?: { code: string; message: string } });
     expect(out).toHaveLength(8);
-    expect(out[0]?.chunks?.map((c) => c.text)).toEqual(['Introduction', 'Lorem ipsum dolor sit amet consectetur adipiscing elit.', 'Methods\n\nIn rhoncus ipsum sed lectus porta volutpat.']);
+    expect(out[0]?.chunks?.map((c) => c.text)).toEqual([
+      'Introduction',
+      'Lorem ipsum dolor sit amet consectetur adipiscing elit.',
+      'Methods\n\nIn rhoncus ipsum sed lectus porta volutpat.',
+    ]);
     expect(out[1]?.error?.code).toBe('INVALID_ARGUMENT');
     expect(out[1]?.error?.message).toMatch(/^request is not valid JSON/);
-    expect(out[2]?.error).toMatchObject({ code: 'SETTINGS_INVALID', message: expect.stringMatching(/^unknown chunker "by_chapter": expected one of chunk_by_character \(basic\),/) as unknown });
-    expect(out[3]?.error).toEqual({ code: 'SETTINGS_INVALID', message: "invalid chunk_by_title settings: max_characters: 'max_characters' argument must be > 0, got 0" });
+    expect(out[2]?.error).toMatchObject({
+      code: 'SETTINGS_INVALID',
+      message: expect.stringMatching(/^unknown chunker "by_chapter": expected one of chunk_by_character \(basic\),/) as unknown,
+    });
+    expect(out[3]?.error).toEqual({
+      code: 'SETTINGS_INVALID',
+      message: "invalid chunk_by_title settings: max_characters: 'max_characters' argument must be > 0, got 0",
+    });
     expect(out[4]?.error).toMatchObject({ code: 'ELEMENT_INVALID' });
     expect(out[5]?.error).toEqual({ code: 'INVALID_ARGUMENT', message: 'request needs "elements": an element array' });
     expect(out[6]?.error?.code).toBe('INVALID_ARGUMENT');
@@ -172,7 +195,12 @@ describe('quarry chunk', () => {
     await writeFile(file, `${JSON.stringify({ subtype: 'basic', elements: doc })}\r\n${JSON.stringify({ subtype: 'basic', elements: [] })}\r\n`);
     const r = await run(file, { jsonl: true });
     expect(r.code).toBe(0);
-    expect(r.stdout.trimEnd().split('\n').map((l) => (JSON.parse(l) as { chunks: unknown[] }).chunks.length)).toEqual([1, 0]);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { chunks: unknown[] }).chunks.length),
+    ).toEqual([1, 0]);
   });
 });
 
@@ -181,7 +209,10 @@ describe.skipIf(!existsSync(join(casesDir, 'cases.json')))(`quarry chunk --jsonl
     const cases = [...loadCases('cases.json'), ...loadCases('random-cases.json').slice(0, 40)];
     const input = cases.map((c) => JSON.stringify({ subtype: c.strategy, settings: c.options, elements: c.input })).join('\n');
     const r = await run(undefined, { jsonl: true }, input);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { chunks: JsonElement[] });
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { chunks: JsonElement[] });
     expect(out).toHaveLength(cases.length);
     cases.forEach((c, i) => {
       expect({ name: c.name, chunks: out[i]?.chunks?.map((ch) => ({ type: ch.type, text: ch.text })) }).toEqual({ name: c.name, chunks: c.expected });
@@ -197,7 +228,10 @@ describe('quarry chunk as a process', () => {
     const r = await runCli(['chunk', '--jsonl'], { input });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const out = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l) as { chunks: JsonElement[] });
+    const out = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { chunks: JsonElement[] });
     expect(out.map((o) => o.chunks.map((ch) => ({ type: ch.type, text: ch.text })))).toEqual(cases.map((c) => c.expected));
   });
 

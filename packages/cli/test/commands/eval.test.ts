@@ -15,7 +15,10 @@ describe('quarry eval', () => {
     const out = join(dir, 'out');
     await mkdir(exp);
     await mkdir(out);
-    const els = [{ type: 'Title', text: 'Hello there' }, { type: 'NarrativeText', text: 'A body paragraph of text.' }];
+    const els = [
+      { type: 'Title', text: 'Hello there' },
+      { type: 'NarrativeText', text: 'A body paragraph of text.' },
+    ];
     await writeFile(join(exp, 'a.txt.json'), JSON.stringify(els));
     await writeFile(join(exp, 'b.txt.json'), JSON.stringify(els));
     await writeFile(join(exp, 'a.txt.chunks.json'), '[]');
@@ -23,7 +26,10 @@ describe('quarry eval', () => {
     const r = await runCli(['eval', out, exp, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { documents: Array<{ document: string; text_f1: number; error?: string }>; mean: { text_f1: number } };
-    expect(report.documents.map((d) => [d.document, d.text_f1, d.error])).toEqual([['a.txt', 1, undefined], ['b.txt', 0, 'no output']]);
+    expect(report.documents.map((d) => [d.document, d.text_f1, d.error])).toEqual([
+      ['a.txt', 1, undefined],
+      ['b.txt', 0, 'no output'],
+    ]);
     expect(report.mean.text_f1).toBe(0.5);
     const table = await runCli(['eval', out, exp]);
     expect(table.stdout).toMatch(/^document\s+text F1/);
@@ -37,39 +43,87 @@ describe('quarry eval', () => {
     await mkdir(out, { recursive: true });
     const prices = '<table><tr><td colspan="2">Fruit prices</td></tr><tr><td>apples</td><td>3</td></tr><tr><td>pears</td><td>4</td></tr></table>';
     // A tables-only reference in the ICDAR 2013 dev set's shape, named without the document's extension.
-    await writeFile(join(exp, 'report.json'), JSON.stringify({ tables: [{ page: 1, html: prices }, { page: 2, cells: [{ row: 0, col: 0, text: 'Staff' }, { row: 0, col: 1, text: 'count' }, { row: 1, col: 0, text: 'engineers' }, { row: 1, col: 1, text: '12' }] }] }));
-    await writeFile(join(out, 'report.pdf.json'), JSON.stringify([
-      { type: 'Title', text: 'Prices', metadata: { page_number: 1 } },
-      { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { page_number: 1, text_as_html: prices.replace(' colspan="2"', '') } },
-      { type: 'Table', text: 'Page 2 of 2', metadata: { page_number: 2, text_as_html: '<table><tr><td>Page 2 of 2</td></tr></table>' } },
-    ]));
-    await writeFile(join(exp, 'notes.txt.json'), JSON.stringify([
-      { type: 'Title', text: '1 Introduction', metadata: { category_depth: 0 } },
-      { type: 'Title', text: '1.1 Scope', metadata: { category_depth: 1 } },
-      { type: 'NarrativeText', text: 'The scope of this note is small.' },
-      { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { text_as_html: prices } },
-      { type: 'Table', text: 'Staff count engineers 12' },
-    ]));
-    await writeFile(join(out, 'notes.txt.json'), JSON.stringify([
-      { type: 'Title', text: '1 Introduction', metadata: { category_depth: 0 } },
-      { type: 'Title', text: '1.1 Scope', metadata: { category_depth: 0 } },
-      { type: 'Title', text: 'The scope of this note is small.' },
-      { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { text_as_html: prices } },
-      { type: 'Table', text: 'Staff count engineers 12' },
-    ]));
+    await writeFile(
+      join(exp, 'report.json'),
+      JSON.stringify({
+        tables: [
+          { page: 1, html: prices },
+          {
+            page: 2,
+            cells: [
+              { row: 0, col: 0, text: 'Staff' },
+              { row: 0, col: 1, text: 'count' },
+              { row: 1, col: 0, text: 'engineers' },
+              { row: 1, col: 1, text: '12' },
+            ],
+          },
+        ],
+      }),
+    );
+    await writeFile(
+      join(out, 'report.pdf.json'),
+      JSON.stringify([
+        { type: 'Title', text: 'Prices', metadata: { page_number: 1 } },
+        { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { page_number: 1, text_as_html: prices.replace(' colspan="2"', '') } },
+        { type: 'Table', text: 'Page 2 of 2', metadata: { page_number: 2, text_as_html: '<table><tr><td>Page 2 of 2</td></tr></table>' } },
+      ]),
+    );
+    await writeFile(
+      join(exp, 'notes.txt.json'),
+      JSON.stringify([
+        { type: 'Title', text: '1 Introduction', metadata: { category_depth: 0 } },
+        { type: 'Title', text: '1.1 Scope', metadata: { category_depth: 1 } },
+        { type: 'NarrativeText', text: 'The scope of this note is small.' },
+        { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { text_as_html: prices } },
+        { type: 'Table', text: 'Staff count engineers 12' },
+      ]),
+    );
+    await writeFile(
+      join(out, 'notes.txt.json'),
+      JSON.stringify([
+        { type: 'Title', text: '1 Introduction', metadata: { category_depth: 0 } },
+        { type: 'Title', text: '1.1 Scope', metadata: { category_depth: 0 } },
+        { type: 'Title', text: 'The scope of this note is small.' },
+        { type: 'Table', text: 'Fruit prices apples 3 pears 4', metadata: { text_as_html: prices } },
+        { type: 'Table', text: 'Staff count engineers 12' },
+      ]),
+    );
     const r = await runCli(['eval', out, exp, '--json']);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { documents: Array<Record<string, unknown>>; mean: Record<string, number> };
     const [notes, pdf] = report.documents;
-    expect(pdf).toMatchObject({ document: 'report', tables_found: 1, expected_tables: 2, table_recall: 0.5, table_precision: 0.5, predicted_tables: 2, false_positives: 1 });
+    expect(pdf).toMatchObject({
+      document: 'report',
+      tables_found: 1,
+      expected_tables: 2,
+      table_recall: 0.5,
+      table_precision: 0.5,
+      predicted_tables: 2,
+      false_positives: 1,
+    });
     expect(pdf).not.toHaveProperty('text_f1');
     expect(pdf).not.toHaveProperty('heading_precision');
     // the first table lost its colspan: one substitution in 9 nodes; the second was not read
     const tables = pdf!.tables as Array<{ found: boolean; teds: number; teds_s: number; pages: number[] }>;
-    expect(tables.map((t) => [t.found, t.teds, t.teds_s, t.pages])).toEqual([[true, 1 - 1 / 9, 1 - 1 / 9, [1]], [false, tables[1]!.teds, tables[1]!.teds_s, [2]]]);
+    expect(tables.map((t) => [t.found, t.teds, t.teds_s, t.pages])).toEqual([
+      [true, 1 - 1 / 9, 1 - 1 / 9, [1]],
+      [false, tables[1]!.teds, tables[1]!.teds_s, [2]],
+    ]);
     expect(tables[1]!.teds).toBeLessThan(0.5);
     // a reference Table without HTML has no structure to score, but an output table matching it is no false positive
-    expect(notes).toMatchObject({ document: 'notes.txt', text_f1: 1, heading_precision: 2 / 3, heading_recall: 1, heading_levels: 0.5, table_recall: 1, teds: 1, teds_s: 1, predicted_tables: 2, false_positives: 0, table_precision: 1 });
+    expect(notes).toMatchObject({
+      document: 'notes.txt',
+      text_f1: 1,
+      heading_precision: 2 / 3,
+      heading_recall: 1,
+      heading_levels: 0.5,
+      table_recall: 1,
+      teds: 1,
+      teds_s: 1,
+      predicted_tables: 2,
+      false_positives: 0,
+      table_precision: 1,
+    });
     expect(report.mean).toMatchObject({ text_f1: 1, table_recall: 2 / 3, table_precision: 3 / 4, heading_precision: 2 / 3, heading_recall: 1 });
     expect(report.mean.teds).toBeCloseTo((1 - 1 / 9 + tables[1]!.teds + 1) / 3, 12);
     const text = await runCli(['eval', out, exp]);
@@ -87,16 +141,20 @@ describe('quarry eval', () => {
   });
 
   const corpus = join(ROOT, '..', 'shared', 'corpus');
-  it.skipIf(!existsSync(corpus))('meets the partition bar on the shared corpus (hi_res): mean text F1 >= 0.95, types >= 0.80, no failures', async () => {
-    const out = join(dir, 'corpus-out');
-    const docs = join(corpus, 'docs');
-    const { readdirSync } = await import('node:fs');
-    const files = readdirSync(docs).map((n) => join(docs, n));
-    const p = await runCli(['partition', ...files, '--strategy', 'hi_res', '--output', out]);
-    expect(p.stderr).toContain(`${files.length} partitioned, 0 failed`);
-    const r = await runCli(['eval', out, join(corpus, 'expected'), '--json']);
-    const report = JSON.parse(r.stdout) as { mean: { text_f1: number; type_agreement: number } };
-    expect(report.mean.text_f1).toBeGreaterThanOrEqual(0.95);
-    expect(report.mean.type_agreement).toBeGreaterThanOrEqual(0.8);
-  }, 600_000);
+  it.skipIf(!existsSync(corpus))(
+    'meets the partition bar on the shared corpus (hi_res): mean text F1 >= 0.95, types >= 0.80, no failures',
+    async () => {
+      const out = join(dir, 'corpus-out');
+      const docs = join(corpus, 'docs');
+      const { readdirSync } = await import('node:fs');
+      const files = readdirSync(docs).map((n) => join(docs, n));
+      const p = await runCli(['partition', ...files, '--strategy', 'hi_res', '--output', out]);
+      expect(p.stderr).toContain(`${files.length} partitioned, 0 failed`);
+      const r = await runCli(['eval', out, join(corpus, 'expected'), '--json']);
+      const report = JSON.parse(r.stdout) as { mean: { text_f1: number; type_agreement: number } };
+      expect(report.mean.text_f1).toBeGreaterThanOrEqual(0.95);
+      expect(report.mean.type_agreement).toBeGreaterThanOrEqual(0.8);
+    },
+    600_000,
+  );
 });

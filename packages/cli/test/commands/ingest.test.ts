@@ -22,7 +22,9 @@ let n = 0;
 async function seed(index: string, docs: Record<string, Record<string, unknown>>): Promise<void> {
   const headers = { authorization: `ApiKey ${API_KEY}`, 'content-type': 'application/json' };
   await fetch(`${es.url}/${index}`, { method: 'PUT', headers, body: '{}' });
-  const body = Object.entries(docs).map(([id, d]) => `${JSON.stringify({ index: { _id: id } })}\n${JSON.stringify(d)}\n`).join('');
+  const body = Object.entries(docs)
+    .map(([id, d]) => `${JSON.stringify({ index: { _id: id } })}\n${JSON.stringify(d)}\n`)
+    .join('');
   const r = await fetch(`${es.url}/${index}/_bulk?refresh=true`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-ndjson' }, body });
   expect(r.status).toBe(200);
 }
@@ -37,7 +39,10 @@ async function ingest(options: Partial<IngestSearchIndexOptions>) {
     return true;
   });
   try {
-    const summary = await ingestCommand({ indexName: 'x', outputDir: join(dir, 'out'), numProcesses: 2, strategy: 'auto', ...options } as IngestSearchIndexOptions, silentLogger);
+    const summary = await ingestCommand(
+      { indexName: 'x', outputDir: join(dir, 'out'), numProcesses: 2, strategy: 'auto', ...options } as IngestSearchIndexOptions,
+      silentLogger,
+    );
     return { summary, stdout: out.join(''), code: process.exitCode };
   } finally {
     spy.mockRestore();
@@ -94,7 +99,11 @@ describe('quarry ingest search-index: local partitioning', () => {
     expect(Object.keys(files)).toEqual(['a', 'b', 'c'].map((id) => `${stem(id)}.json`));
     const a = files[`${stem('a')}.json`]!;
     expect(a.map((e) => e.text)).toEqual(['Quarterly report', 'Revenue grew in every region this quarter.']);
-    expect(a[0]!.metadata).toMatchObject({ filename: `${stem('a')}.txt`, filetype: 'text/plain', data_source: { version: '1', record_locator: { index_name: index, document_id: 'a' } } });
+    expect(a[0]!.metadata).toMatchObject({
+      filename: `${stem('a')}.txt`,
+      filetype: 'text/plain',
+      data_source: { version: '1', record_locator: { index_name: index, document_id: 'a' } },
+    });
     expect(a[0]!.metadata.languages).toBeUndefined();
     expect((a[0]!.metadata.data_source as { record_locator: Record<string, unknown> }).record_locator.hosts).toBeUndefined();
     const requests = es.requests.slice(before);
@@ -129,9 +138,9 @@ describe('quarry ingest search-index: local partitioning', () => {
   });
 
   it('names the auth form, never the password, when the cluster rejects it', async () => {
-    await expect(ingest({ hosts: [es.url], indexName: 'whatever', username: 'ingest', password: 'wrong-password-123', outputDir: join(dir, 'o') })).rejects.toThrow(
-      expect.objectContaining({ code: 'SEARCH_INDEX_AUTH_FAILED', message: expect.not.stringContaining('wrong-password-123') }),
-    );
+    await expect(
+      ingest({ hosts: [es.url], indexName: 'whatever', username: 'ingest', password: 'wrong-password-123', outputDir: join(dir, 'o') }),
+    ).rejects.toThrow(expect.objectContaining({ code: 'SEARCH_INDEX_AUTH_FAILED', message: expect.not.stringContaining('wrong-password-123') }));
   });
 });
 
@@ -144,7 +153,18 @@ describe('quarry ingest search-index --partition-by-api', () => {
   it('posts each document as multipart files + strategy with the unstructured-api-key header, and writes what it answers', async () => {
     const index = `docs-${++n}`;
     await seed(index, { a: { title: 'Alpha', body: 'First line' }, b: { title: 'Beta' } });
-    const r = await ingest({ hosts: [es.url], indexName: index, apiKey: API_KEY, partitionByApi: true, partitionEndpoint: api.baseUrl, serviceApiKey: SERVICE_KEY, strategy: 'hi_res', metadataExclude: ['languages'], outputDir: join(dir, 'out'), numProcesses: 2 });
+    const r = await ingest({
+      hosts: [es.url],
+      indexName: index,
+      apiKey: API_KEY,
+      partitionByApi: true,
+      partitionEndpoint: api.baseUrl,
+      serviceApiKey: SERVICE_KEY,
+      strategy: 'hi_res',
+      metadataExclude: ['languages'],
+      outputDir: join(dir, 'out'),
+      numProcesses: 2,
+    });
     expect(r.code).toBe(0);
     expect(api.calls).toHaveLength(2);
     const a = api.calls.find((c) => c.files[0]?.name === `${index}-a.txt`)!;
@@ -164,7 +184,14 @@ describe('quarry ingest search-index --partition-by-api', () => {
     await seed(index, { a: { t: 'x' } });
     process.env[SERVICE_API_KEY_ENV] = SERVICE_KEY;
     try {
-      const r = await ingest({ hosts: [es.url], indexName: index, apiKey: API_KEY, partitionByApi: true, partitionEndpoint: `${api.baseUrl}/general/v0/general`, outputDir: join(dir, 'out') });
+      const r = await ingest({
+        hosts: [es.url],
+        indexName: index,
+        apiKey: API_KEY,
+        partitionByApi: true,
+        partitionEndpoint: `${api.baseUrl}/general/v0/general`,
+        outputDir: join(dir, 'out'),
+      });
       expect(r.summary.written).toBe(1);
       expect(api.calls[0]).toMatchObject({ path: '/general/v0/general', apiKey: SERVICE_KEY, fields: { strategy: ['auto'] } });
     } finally {
@@ -175,12 +202,33 @@ describe('quarry ingest search-index --partition-by-api', () => {
   it('maps endpoint errors to codes per document (401, 422 with its detail, 500) and retries 503', async () => {
     const index = `docs-${++n}`;
     await seed(index, { a: { t: 'x' } });
-    const run = () => ingest({ hosts: [es.url], indexName: index, apiKey: API_KEY, partitionByApi: true, partitionEndpoint: api.baseUrl, serviceApiKey: SERVICE_KEY, outputDir: join(dir, 'out'), numProcesses: 1 });
-    const wrongKey = await ingest({ hosts: [es.url], indexName: index, apiKey: API_KEY, partitionByApi: true, partitionEndpoint: api.baseUrl, serviceApiKey: 'wrong-service-key', outputDir: join(dir, 'out') });
+    const run = () =>
+      ingest({
+        hosts: [es.url],
+        indexName: index,
+        apiKey: API_KEY,
+        partitionByApi: true,
+        partitionEndpoint: api.baseUrl,
+        serviceApiKey: SERVICE_KEY,
+        outputDir: join(dir, 'out'),
+        numProcesses: 1,
+      });
+    const wrongKey = await ingest({
+      hosts: [es.url],
+      indexName: index,
+      apiKey: API_KEY,
+      partitionByApi: true,
+      partitionEndpoint: api.baseUrl,
+      serviceApiKey: 'wrong-service-key',
+      outputDir: join(dir, 'out'),
+    });
     expect(wrongKey.summary.failures[0]).toMatchObject({ code: 'PARTITION_API_AUTH_FAILED' });
     expect(wrongKey.summary.failures[0]!.message).not.toContain('wrong-service-key');
     api.failWith.push(422);
-    expect((await run()).summary.failures[0]).toMatchObject({ code: 'PARTITION_API_REJECTED', message: expect.stringContaining('body.strategy: value is not a valid enumeration member') });
+    expect((await run()).summary.failures[0]).toMatchObject({
+      code: 'PARTITION_API_REJECTED',
+      message: expect.stringContaining('body.strategy: value is not a valid enumeration member'),
+    });
     api.failWith.push(500);
     expect((await run()).summary.failures[0]).toMatchObject({ code: 'PARTITION_API_UNAVAILABLE', message: expect.stringContaining('answered 500') });
     api.failWith.push(503);
@@ -207,25 +255,43 @@ describe('quarry ingest search-index: options', () => {
 
   it('parses every option of the client table', () => {
     const o = parse([
-      '--hosts', 'es1:9200,https://es2:9243',
-      '--index-name', 'docs',
-      '--cloud-id', 'dep:abc',
-      '--api-key-id', 'kid',
-      '--username', 'u',
-      '--password', 'p',
-      '--bearer-auth', 'tok',
-      '--api-key', 'key',
-      '--ca-certs', 'ca.pem',
-      '--ssl-assert-fingerprint', 'AB:CD',
-      '--fields', 'title, body',
-      '--metadata-exclude', 'languages,data_source.record_locator',
-      '--output-dir', 'out',
-      '--num-processes', '6',
-      '--strategy', 'hi_res',
+      '--hosts',
+      'es1:9200,https://es2:9243',
+      '--index-name',
+      'docs',
+      '--cloud-id',
+      'dep:abc',
+      '--api-key-id',
+      'kid',
+      '--username',
+      'u',
+      '--password',
+      'p',
+      '--bearer-auth',
+      'tok',
+      '--api-key',
+      'key',
+      '--ca-certs',
+      'ca.pem',
+      '--ssl-assert-fingerprint',
+      'AB:CD',
+      '--fields',
+      'title, body',
+      '--metadata-exclude',
+      'languages,data_source.record_locator',
+      '--output-dir',
+      'out',
+      '--num-processes',
+      '6',
+      '--strategy',
+      'hi_res',
       '--partition-by-api',
-      '--partition-endpoint', 'http://p',
-      '--service-api-key', 'sk',
-      '--batch-size', '50',
+      '--partition-endpoint',
+      'http://p',
+      '--service-api-key',
+      'sk',
+      '--batch-size',
+      '50',
     ]);
     expect(o).toEqual({
       hosts: ['es1:9200', 'https://es2:9243'],
@@ -268,15 +334,27 @@ describe('quarry ingest search-index: options', () => {
 
   it('maps the options onto the connector config: cloud id, CA file and fingerprint included', () => {
     const fp = 'ab'.repeat(32);
-    const c = sourceConfigFromOptions({ indexName: 'i', cloudId: 'dep:abc', password: 'p', caCerts: 'ca.pem', sslAssertFingerprint: fp, fields: ['a'], outputDir: 'o', numProcesses: 1, strategy: 'auto' });
+    const c = sourceConfigFromOptions({
+      indexName: 'i',
+      cloudId: 'dep:abc',
+      password: 'p',
+      caCerts: 'ca.pem',
+      sslAssertFingerprint: fp,
+      fields: ['a'],
+      outputDir: 'o',
+      numProcesses: 1,
+      strategy: 'auto',
+    });
     expect(c).toMatchObject({ index_name: 'i', cloud_id: 'dep:abc', password: 'p', ssl_assert_fingerprint: fp, fields: ['a'] });
     expect(c.ca_certs).toMatch(/\/ca\.pem$/);
   });
 
   it('reports invalid combinations in one line with flag names', () => {
-    expect(() => sourceConfigFromOptions({ indexName: 'i', hosts: ['h'], apiKey: 'k', bearerAuth: 't', outputDir: 'o', numProcesses: 1, strategy: 'auto' })).toThrow(
-      'ingest search-index: options: give one authentication form, not search_api_key and bearer_auth',
+    expect(() =>
+      sourceConfigFromOptions({ indexName: 'i', hosts: ['h'], apiKey: 'k', bearerAuth: 't', outputDir: 'o', numProcesses: 1, strategy: 'auto' }),
+    ).toThrow('ingest search-index: options: give one authentication form, not search_api_key and bearer_auth');
+    expect(() => sourceConfigFromOptions({ indexName: 'i', outputDir: 'o', numProcesses: 1, strategy: 'auto' })).toThrow(
+      'ingest search-index: --hosts: give hosts or cloud_id',
     );
-    expect(() => sourceConfigFromOptions({ indexName: 'i', outputDir: 'o', numProcesses: 1, strategy: 'auto' })).toThrow('ingest search-index: --hosts: give hosts or cloud_id');
   });
 });

@@ -53,32 +53,38 @@ describe('quarry inspect', () => {
   });
 
   describe.skipIf(!existsSync(columnsPdf))('a two-column PDF (skipped without ../shared/corpus)', () => {
-    it.skipIf(chromiumSkipReason !== undefined)(`draws one box per element on its page${chromiumSkipReason ? ` (skipped: ${chromiumSkipReason})` : ''}`, async () => {
-      const report = join(dir, 'columns.html');
-      const r = await runCli(['inspect', columnsPdf, '--strategy', 'fast', '--output', report]);
-      expect(r.code).toBe(0);
-      const count = Number(/^(\d+) elements; report written to /.exec(r.stderr)?.[1]);
-      expect(count).toBeGreaterThan(10);
-      const { page, trouble } = await openReport(browser!, dir, 'columns-view.html', await readFile(report, 'utf8'));
-      const view = await page.evaluate(() => ({
-        pages: [...document.querySelectorAll('section.page')].map((s: Dom) => ({ pictured: s.querySelector('img').naturalWidth > 0, boxes: s.querySelectorAll('.box').length })),
-        legend: [...document.querySelectorAll('.legend li')].map((l: Dom) => String(l.dataset.type)),
-        types: [...new Set([...document.querySelectorAll('.box')].map((b: Dom) => String(b.dataset.type)))],
-        caption: String(document.querySelector('.facts').textContent),
-      }));
-      expect(view.pages.map((p) => p.pictured)).toEqual([true, true]);
-      expect(view.pages.every((p) => p.boxes > 0)).toBe(true);
-      expect(view.pages.reduce((a, p) => a + p.boxes, 0)).toBe(count);
-      expect([...view.types].sort()).toEqual([...view.legend].sort());
-      expect(view.caption).toBe(`strategy fast · ${count} elements · ${count} with coordinates · 2 pages shown`);
-      const shot = join(dir, 'columns.png');
-      await page.screenshot({ path: shot });
-      expect((await stat(shot)).size).toBeGreaterThan(10_000);
-      expect(trouble).toEqual({ errors: [], dialogs: [] });
-      await page.close();
-    });
+    it.skipIf(chromiumSkipReason !== undefined)(
+      `draws one box per element on its page${chromiumSkipReason ? ` (skipped: ${chromiumSkipReason})` : ''}`,
+      async () => {
+        const report = join(dir, 'columns.html');
+        const r = await runCli(['inspect', columnsPdf, '--strategy', 'fast', '--output', report]);
+        expect(r.code).toBe(0);
+        const count = Number(/^(\d+) elements; report written to /.exec(r.stderr)?.[1]);
+        expect(count).toBeGreaterThan(10);
+        const { page, trouble } = await openReport(browser!, dir, 'columns-view.html', await readFile(report, 'utf8'));
+        const view = await page.evaluate(() => ({
+          pages: [...document.querySelectorAll('section.page')].map((s: Dom) => ({
+            pictured: s.querySelector('img').naturalWidth > 0,
+            boxes: s.querySelectorAll('.box').length,
+          })),
+          legend: [...document.querySelectorAll('.legend li')].map((l: Dom) => String(l.dataset.type)),
+          types: [...new Set([...document.querySelectorAll('.box')].map((b: Dom) => String(b.dataset.type)))],
+          caption: String(document.querySelector('.facts').textContent),
+        }));
+        expect(view.pages.map((p) => p.pictured)).toEqual([true, true]);
+        expect(view.pages.every((p) => p.boxes > 0)).toBe(true);
+        expect(view.pages.reduce((a, p) => a + p.boxes, 0)).toBe(count);
+        expect([...view.types].sort()).toEqual([...view.legend].sort());
+        expect(view.caption).toBe(`strategy fast · ${count} elements · ${count} with coordinates · 2 pages shown`);
+        const shot = join(dir, 'columns.png');
+        await page.screenshot({ path: shot });
+        expect((await stat(shot)).size).toBeGreaterThan(10_000);
+        expect(trouble).toEqual({ errors: [], dialogs: [] });
+        await page.close();
+      },
+    );
 
-    it('shows the elements of an element file over the document\'s pages (--elements)', async () => {
+    it("shows the elements of an element file over the document's pages (--elements)", async () => {
       const out = join(dir, 'partitioned');
       const p = await runCli(['partition', columnsPdf, '--strategy', 'fast', '--coordinates', '--output', out]);
       expect(p.code).toBe(0);

@@ -20,7 +20,9 @@ describe('an OCR language without installed data', () => {
   it('quarry partition: a warning on stderr and in metadata.ocr_warnings, and English text still read', async () => {
     const r = await runCli(['partition', scan, '--ocr-languages', 'eng,jpn']);
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/^quarry: warning: .*scan\.png: no OCR data is installed for jpn; read with eng instead\. Install @tesseract\.js-data\/jpn beside quarry/m);
+    expect(r.stderr).toMatch(
+      /^quarry: warning: .*scan\.png: no OCR data is installed for jpn; read with eng instead\. Install @tesseract\.js-data\/jpn beside quarry/m,
+    );
     const elements = JSON.parse(r.stdout) as Array<{ text: string; metadata: { ocr_warnings?: string[] } }>;
     expect(elements.map((e) => e.text).join(' ')).toContain('Scanned invoice number 42');
     expect(elements.every((e) => e.metadata.ocr_warnings?.[0]?.includes('@tesseract.js-data/jpn'))).toBe(true);
@@ -28,17 +30,28 @@ describe('an OCR language without installed data', () => {
 
   it('quarry run: a document_warning in the job summary, and on stderr', async () => {
     const wf = join(dir, 'wf.json');
-    await writeFile(wf, JSON.stringify({
-      name: 'ocr-warnings',
-      workflow_type: 'custom',
-      workflow_nodes: [{ name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'hi_res', ocr_languages: ['eng', 'jpn'] } }],
-    }));
+    await writeFile(
+      wf,
+      JSON.stringify({
+        name: 'ocr-warnings',
+        workflow_type: 'custom',
+        workflow_nodes: [
+          { name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'hi_res', ocr_languages: ['eng', 'jpn'] } },
+        ],
+      }),
+    );
     const output = join(dir, 'out');
     const r = await runCli(['run', wf, '--input', join(dir, 'in'), '--output', output, '--no-progress', '--json']);
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout) as { warnings?: Array<Record<string, unknown>> };
     expect(summary.warnings).toEqual([
-      { record_id: expect.stringContaining('scan.png'), filename: 'scan.png', node: 'Partitioner', message: expect.stringContaining('@tesseract.js-data/jpn'), details: { filename: 'scan.png', pages: [1] } },
+      {
+        record_id: expect.stringContaining('scan.png'),
+        filename: 'scan.png',
+        node: 'Partitioner',
+        message: expect.stringContaining('@tesseract.js-data/jpn'),
+        details: { filename: 'scan.png', pages: [1] },
+      },
     ]);
     expect(r.stderr).toContain('no OCR data is installed for jpn');
     const elements = JSON.parse(await readFile(join(output, 'scan.png.json'), 'utf8')) as Array<{ metadata: { ocr_warnings?: string[] } }>;

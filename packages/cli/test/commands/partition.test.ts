@@ -35,40 +35,68 @@ describe('quarry partition', () => {
   });
 
   it('keeps every other file when hostile ones fail, naming each failure with its code', async () => {
-    const chosen = hostileFiles().filter((f) => ['huge-header.png', 'corrupt-palette.png', 'bad-huffman.jpg', 'cff-charset-loop.pdf', 'hundred-thousand-pages.pdf'].includes(f.name));
-    const paths = await Promise.all(chosen.map(async (f) => {
-      const path = join(dir, f.name);
-      await writeFile(path, f.bytes);
-      return path;
-    }));
+    const chosen = hostileFiles().filter((f) =>
+      ['huge-header.png', 'corrupt-palette.png', 'bad-huffman.jpg', 'cff-charset-loop.pdf', 'hundred-thousand-pages.pdf'].includes(f.name),
+    );
+    const paths = await Promise.all(
+      chosen.map(async (f) => {
+        const path = join(dir, f.name);
+        await writeFile(path, f.bytes);
+        return path;
+      }),
+    );
     const out = join(dir, 'out-hostile');
     // Good files before, between and after: a failure must not lose any of them.
-    const r = await runCli(['partition', 'examples/docs/reading-list.csv', ...paths.slice(0, 2), 'examples/docs/field-guide.md', ...paths.slice(2), 'examples/docs/team-update.eml', '--output', out, '--strategy', 'fast', '--document-timeout', '15']);
+    const r = await runCli([
+      'partition',
+      'examples/docs/reading-list.csv',
+      ...paths.slice(0, 2),
+      'examples/docs/field-guide.md',
+      ...paths.slice(2),
+      'examples/docs/team-update.eml',
+      '--output',
+      out,
+      '--strategy',
+      'fast',
+      '--document-timeout',
+      '15',
+    ]);
     expect(r.code).toBe(1);
     // The CFF font that looped pdf.js forever falls back to a substitute: its text is read.
     expect((await readdir(out)).sort()).toEqual(['cff-charset-loop.pdf.json', 'field-guide.md.json', 'reading-list.csv.json', 'team-update.eml.json']);
     // The images crashed their process before their headers were checked and libvips decoded them.
     expect(r.stderr).toContain(`quarry: ${join(dir, 'huge-header.png')}: FILE_TOO_LARGE: huge-header.png: 2500000000 pixels, over the limit`);
-    for (const name of ['corrupt-palette.png', 'bad-huffman.jpg']) expect(r.stderr).toContain(`quarry: ${join(dir, name)}: FILE_UNREADABLE: ${name}: not a readable image (`);
-    expect(r.stderr).toContain(`quarry: ${join(dir, 'hundred-thousand-pages.pdf')}: DOCUMENT_TOO_COMPLEX: hundred-thousand-pages.pdf: 100000 pages, over the limit of 10000 pages`);
+    for (const name of ['corrupt-palette.png', 'bad-huffman.jpg'])
+      expect(r.stderr).toContain(`quarry: ${join(dir, name)}: FILE_UNREADABLE: ${name}: not a readable image (`);
+    expect(r.stderr).toContain(
+      `quarry: ${join(dir, 'hundred-thousand-pages.pdf')}: DOCUMENT_TOO_COMPLEX: hundred-thousand-pages.pdf: 100000 pages, over the limit of 10000 pages`,
+    );
     expect(r.stderr).toContain('4 partitioned, 4 failed');
   }, 120_000);
 
   it('needs --output for several files and a known strategy', async () => {
-    expect((await runCli(['partition', 'examples/docs/reading-list.csv', 'examples/docs/field-guide.md'])).stderr).toBe('quarry: --output DIR is required when partitioning several files\n');
+    expect((await runCli(['partition', 'examples/docs/reading-list.csv', 'examples/docs/field-guide.md'])).stderr).toBe(
+      'quarry: --output DIR is required when partitioning several files\n',
+    );
     expect((await runCli(['partition', 'examples/docs/reading-list.csv', '--strategy', 'magic'])).code).toBe(2);
   });
 
   it('reads a PDF with either engine (--pdf-engine), the same elements from both', async () => {
     const pdf = join(dir, 'memo.pdf');
-    await writeFile(pdf, makePdf([{ texts: [{ x: 72, y: 600, size: 18, text: 'Memo', bold: true }, ...textLines(['The meeting moved to Friday.'], 72, 11, 560)] }]));
+    await writeFile(
+      pdf,
+      makePdf([{ texts: [{ x: 72, y: 600, size: 18, text: 'Memo', bold: true }, ...textLines(['The meeting moved to Friday.'], 72, 11, 560)] }]),
+    );
     const read = async (engine: string): Promise<Array<{ type: string; text: string }>> => {
       const r = await runCli(['partition', pdf, '--strategy', 'fast', '--pdf-engine', engine]);
       expect(r.code).toBe(0);
       return (JSON.parse(r.stdout) as Array<{ type: string; text: string }>).map(({ type, text }) => ({ type, text }));
     };
     const pdfium = await read('pdfium');
-    expect(pdfium).toEqual([{ type: 'Title', text: 'Memo' }, { type: 'NarrativeText', text: 'The meeting moved to Friday.' }]);
+    expect(pdfium).toEqual([
+      { type: 'Title', text: 'Memo' },
+      { type: 'NarrativeText', text: 'The meeting moved to Friday.' },
+    ]);
     expect(await read('pdfjs')).toEqual(pdfium);
     const bad = await runCli(['partition', pdf, '--pdf-engine', 'mupdf']);
     expect(bad.code).toBe(2);

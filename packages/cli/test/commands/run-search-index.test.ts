@@ -30,7 +30,9 @@ function docText(name: string, sections: number, tag = ''): string {
   const parts = [`# ${name} handbook${tag}`];
   for (let s = 1; s <= sections; s++) {
     parts.push(`## Section ${s} of ${name}`);
-    parts.push(`This paragraph explains part ${s} of the ${name} process${tag}. It is long enough that several of them do not fit one chunk, so the chunker closes chunks at section titles and at the size limit.`);
+    parts.push(
+      `This paragraph explains part ${s} of the ${name} process${tag}. It is long enough that several of them do not fit one chunk, so the chunker closes chunks at section titles and at the size limit.`,
+    );
     parts.push(`- checklist item ${s}a\n- checklist item ${s}b`);
   }
   return `${parts.join('\n\n')}\n`;
@@ -59,7 +61,9 @@ async function engineWithEmbedder(): Promise<{ engine: Engine; embed: boolean }>
   const engine = createEngine().use(nodesPlugin).use(connectorsPlugin);
   if (engine.registry.findNode('embed', 'local')) return { engine, embed: true };
   try {
-    const { localEmbedNode } = (await import('../../../nodes/src/embed/index.js')) as { localEmbedNode: Parameters<typeof definePlugin>[0]['nodes'] extends Array<infer N> | undefined ? N : never };
+    const { localEmbedNode } = (await import('../../../nodes/src/embed/index.js')) as {
+      localEmbedNode: Parameters<typeof definePlugin>[0]['nodes'] extends Array<infer N> | undefined ? N : never;
+    };
     engine.use(definePlugin({ name: 'test-local-embedder', engine: `^${ENGINE_VERSION}`, nodes: [localEmbedNode] }));
     return { engine, embed: true };
   } catch (e) {
@@ -114,7 +118,8 @@ describe('local files -> partition -> chunk_by_title -> embed(local) -> search_i
       expect([...stored.keys()].sort()).toEqual([...local.keys()].sort());
       for (const [recordId, chunks] of local) {
         const rows = stored.get(recordId)!;
-        const view = (list: Array<Record<string, unknown>>) => list.map((e) => [e.element_id, e.type, e.text, e.embeddings ?? null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+        const view = (list: Array<Record<string, unknown>>) =>
+          list.map((e) => [e.element_id, e.type, e.text, e.embeddings ?? null]).sort((a, b) => String(a[0]).localeCompare(String(b[0])));
         expect(view(rows)).toEqual(view(chunks));
         for (const row of rows) expect(Object.keys(row.metadata as object)).toEqual(expect.arrayContaining(['filename', 'filetype']));
       }
@@ -193,7 +198,10 @@ describe('quarry run --destination / --source CONNECTOR.json', () => {
     const wf = join(dir, 'wf.json');
     await writeFile(wf, JSON.stringify(workflow));
     const connector = join(dir, 'connector.json');
-    await writeFile(connector, JSON.stringify({ name: 'my-index', type: 'search_index', config: { hosts: [es.url], index_name: 'cli-run', search_api_key: API_KEY } }));
+    await writeFile(
+      connector,
+      JSON.stringify({ name: 'my-index', type: 'search_index', config: { hosts: [es.url], index_name: 'cli-run', search_api_key: API_KEY } }),
+    );
     const input = join(dir, 'in');
     await writeInputs(input);
     return { wf, connector, input };
@@ -203,7 +211,9 @@ describe('quarry run --destination / --source CONNECTOR.json', () => {
     const { wf, connector, input } = await files();
     const r = await cli({ wf, input, destination: connector, concurrency: 2, progress: false });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(new RegExp(`^COMPLETED: 4 written, 0 failed, 0 unchanged, 0 stopped of 4 documents; (\\d+) elements in .* -> search_index index "cli-run" at ${es.url}`));
+    expect(r.stdout).toMatch(
+      new RegExp(`^COMPLETED: 4 written, 0 failed, 0 unchanged, 0 stopped of 4 documents; (\\d+) elements in .* -> search_index index "cli-run" at ${es.url}`),
+    );
     const elements = Number(/; (\d+) elements/.exec(r.stdout)![1]);
     expect(es.indices.get('cli-run')!.live.size).toBe(elements);
     const again = await cli({ wf, input, destination: connector, concurrency: 2, progress: false });
@@ -217,15 +227,23 @@ describe('quarry run --destination / --source CONNECTOR.json', () => {
     const body = [
       [{ index: { _id: 'n1' } }, { title: 'Incident review', body: 'The outage lasted ten minutes.' }],
       [{ index: { _id: 'n2' } }, { title: 'Design notes', body: 'We keep one index per tenant.' }],
-    ].map(([a, d]) => `${JSON.stringify(a)}\n${JSON.stringify(d)}\n`).join('');
+    ]
+      .map(([a, d]) => `${JSON.stringify(a)}\n${JSON.stringify(d)}\n`)
+      .join('');
     await fetch(`${es.url}/articles/_bulk?refresh=true`, { method: 'POST', headers, body });
     const src = join(dir, 'source.json');
-    await writeFile(src, JSON.stringify({ name: 'articles', type: 'search_index', config: { hosts: [es.url], index_name: 'articles', search_api_key: API_KEY } }));
+    await writeFile(
+      src,
+      JSON.stringify({ name: 'articles', type: 'search_index', config: { hosts: [es.url], index_name: 'articles', search_api_key: API_KEY } }),
+    );
     const out = join(dir, 'out');
     const r = await cli({ wf, source: src, output: out, concurrency: 2, progress: false });
     expect(r.code).toBe(0);
     expect((await readdir(out)).filter((f) => f.endsWith('.json')).sort()).toEqual(['articles-n1.json', 'articles-n2.json']);
-    const n1 = JSON.parse(await readFile(join(out, 'articles-n1.json'), 'utf8')) as Array<{ text: string; metadata: { filename: string; data_source: { record_locator: unknown } } }>;
+    const n1 = JSON.parse(await readFile(join(out, 'articles-n1.json'), 'utf8')) as Array<{
+      text: string;
+      metadata: { filename: string; data_source: { record_locator: unknown } };
+    }>;
     expect(n1.map((e) => e.text).join('\n')).toContain('The outage lasted ten minutes.');
     expect(n1[0]!.metadata.filename).toBe('articles-n1.txt');
     expect(n1[0]!.metadata.data_source.record_locator).toEqual({ hosts: [es.url], index_name: 'articles', document_id: 'n1' });
@@ -236,13 +254,17 @@ describe('quarry run --destination / --source CONNECTOR.json', () => {
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ name: '', type: 'warehouse', config: { hosts: [], search_api_key: 'k' } }));
     const e = await cli({ wf, input, destination: bad, concurrency: 1, progress: false }).catch((x: unknown) => x as Error);
-    expect((e as Error).message).toBe(`${bad}: /name: a non-empty string is required; /type: expected "search_index", got "warehouse"; /config/hosts: Too small: expected array to have >=1 items; /config/index_name: Invalid input: expected string, received undefined`);
+    expect((e as Error).message).toBe(
+      `${bad}: /name: a non-empty string is required; /type: expected "search_index", got "warehouse"; /config/hosts: Too small: expected array to have >=1 items; /config/index_name: Invalid input: expected string, received undefined`,
+    );
     expect((e as Error).message.split('\n')).toHaveLength(1);
   });
 
   it('needs exactly one source and one destination', async () => {
     const { wf, connector, input } = await files();
-    await expect(cli({ wf, input, source: connector, destination: connector, concurrency: 1, progress: false })).rejects.toThrow('run: give one of --input DIR or --source CONNECTOR.json');
+    await expect(cli({ wf, input, source: connector, destination: connector, concurrency: 1, progress: false })).rejects.toThrow(
+      'run: give one of --input DIR or --source CONNECTOR.json',
+    );
     await expect(cli({ wf, input, concurrency: 1, progress: false })).rejects.toThrow('run: give one of --output DIR or --destination CONNECTOR.json');
   });
 });

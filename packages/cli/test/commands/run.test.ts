@@ -31,7 +31,14 @@ describe('quarry run', () => {
     expect(first.stdout).toMatch(/FAILED empty\.txt at Partitioner: FILE_EMPTY/);
     expect(first.stdout).toMatch(/FAILED blob\.bin at Partitioner: FILETYPE_UNSUPPORTED/);
     const written = (await readdir(output)).filter((n) => n.endsWith('.json')).sort();
-    expect(written).toEqual(['field-guide.md.json', 'quarterly-notes.html.json', 'reading-list.csv.json', 'release-checklist.txt.json', 'station-log.xml.json', 'team-update.eml.json']);
+    expect(written).toEqual([
+      'field-guide.md.json',
+      'quarterly-notes.html.json',
+      'reading-list.csv.json',
+      'release-checklist.txt.json',
+      'station-log.xml.json',
+      'team-update.eml.json',
+    ]);
     const html = JSON.parse(await readFile(join(output, 'quarterly-notes.html.json'), 'utf8')) as Array<{ type: string; text: string }>;
     expect(html[0]).toMatchObject({ type: 'Title', text: 'Quarterly Operations Notes' });
     expect(html.some((e) => e.type === 'Table')).toBe(true);

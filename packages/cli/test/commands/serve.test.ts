@@ -20,7 +20,11 @@ describe('quarry serve', () => {
     const created = await fetch(`${first.url}/workflows`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ name: 'served', workflow_type: 'custom', workflow_nodes: [{ name: 'P', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] }),
+      body: JSON.stringify({
+        name: 'served',
+        workflow_type: 'custom',
+        workflow_nodes: [{ name: 'P', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+      }),
     });
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: string };
@@ -59,19 +63,28 @@ describe('quarry serve', () => {
       const form = new FormData();
       form.append('files', new Blob(['Cats purr.\n\nKittens purr too.\n\nMarkets fell.']), 'notes.txt');
       form.append('chunking_strategy', 'by_similarity');
-      const res = await fetch(h.url.replace('/api/v1', '/general/v0/general'), { method: 'POST', headers: { 'unstructured-api-key': 'serve-test-key-2' }, body: form });
+      const res = await fetch(h.url.replace('/api/v1', '/general/v0/general'), {
+        method: 'POST',
+        headers: { 'unstructured-api-key': 'serve-test-key-2' },
+        body: form,
+      });
       expect(res.status).toBe(200);
       const chunks = (await res.json()) as Array<{ type: string; element_id: string }>;
       expect(chunks.every((c) => c.type === 'CompositeElement' && /^[0-9a-f]{32}$/.test(c.element_id))).toBe(true);
     } finally {
       await h.close();
     }
-    expect(similarityEmbedderOption('{"subtype": "openai", "model_name": "text-embedding-3-small"}')).toEqual({ subtype: 'openai', model_name: 'text-embedding-3-small' });
+    expect(similarityEmbedderOption('{"subtype": "openai", "model_name": "text-embedding-3-small"}')).toEqual({
+      subtype: 'openai',
+      model_name: 'text-embedding-3-small',
+    });
     expect(similarityEmbedderOption('models/mini')).toEqual({ subtype: 'local', model_path: path.resolve('models/mini') });
     expect(() => similarityEmbedderOption('{"model_name": "x"}')).toThrow(/needs a "subtype"/);
     await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-vlm'), vlmProvider: 'acme' })).rejects.toThrow(/--vlm-provider must be/);
     await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-vlm'), vlmModel: 'gpt-4o' })).rejects.toThrow(/need --vlm-provider/);
-    await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-sim'), similarityEmbedder: path.join(dir, 'no-such-model') })).rejects.toThrow(/no such directory/);
+    await expect(serveCommand({ port: 0, dataDir: path.join(dir, 'bad-sim'), similarityEmbedder: path.join(dir, 'no-such-model') })).rejects.toThrow(
+      /no such directory/,
+    );
   });
 
   it('rejects an invalid port', async () => {

@@ -31,7 +31,9 @@ describe('quarry validate', () => {
     const out = JSON.parse(r.stdout) as { valid: boolean; problems: Array<{ code: string; path: string; message: string }> };
     expect(out.valid).toBe(false);
     const codes = out.problems.map((p) => p.code);
-    expect(codes).toEqual(expect.arrayContaining(['workflow_type.non_operational', 'local.schedule_not_allowed', 'order.partition_required', 'chunking.overlap_too_large']));
+    expect(codes).toEqual(
+      expect.arrayContaining(['workflow_type.non_operational', 'local.schedule_not_allowed', 'order.partition_required', 'chunking.overlap_too_large']),
+    );
     for (const p of out.problems) expect(p.path).toMatch(/^(\/[^/]*)*$/);
   });
 

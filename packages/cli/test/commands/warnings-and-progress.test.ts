@@ -62,7 +62,14 @@ describe('warnings and progress, worded alike in every command', () => {
     expect(part.stderr).toContain('3 partitioned, 1 failed');
 
     const workflow = join(dir, 'workflow.json');
-    await writeFile(workflow, JSON.stringify({ name: 'warnings', workflow_type: 'custom', workflow_nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] }));
+    await writeFile(
+      workflow,
+      JSON.stringify({
+        name: 'warnings',
+        workflow_type: 'custom',
+        workflow_nodes: [{ name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+      }),
+    );
     const run = await runCli(['run', workflow, '--input', input, '--output', join(dir, 'out-run')]);
     expect(run.code).toBe(1);
     expect(run.stderr).not.toContain('{"level"');

@@ -15,13 +15,23 @@ const DOCS = 200;
  * Starts `quarry worker` (or `quarry-worker`, with the Node options of its shebang line) and
  * resolves once it reports ready on stderr.
  */
-async function startWorkerProcess(url: string, queue: string, name: string, bin: 'quarry' | 'quarry-worker' = 'quarry', env: Record<string, string> = {}): Promise<{ child: ChildProcess; log: () => string }> {
+async function startWorkerProcess(
+  url: string,
+  queue: string,
+  name: string,
+  bin: 'quarry' | 'quarry-worker' = 'quarry',
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; log: () => string }> {
   const command = bin === 'quarry' ? [BIN, 'worker'] : [...shebangNodeOptions(WORKER_BIN), WORKER_BIN];
-  const child = spawn(process.execPath, [...command, '--redis', url, '--queue', queue, '--concurrency', '2', '--lock-ms', '2000', '--stalled-interval-ms', '1000', '--name', name], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...command, '--redis', url, '--queue', queue, '--concurrency', '2', '--lock-ms', '2000', '--stalled-interval-ms', '1000', '--name', name],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   child.stdout?.on('data', (d) => (log += d));
   await new Promise<void>((resolve, reject) => {
@@ -37,12 +47,18 @@ async function startWorkerProcess(url: string, queue: string, name: string, bin:
 function writeDocs(dir: string): void {
   mkdirSync(dir, { recursive: true });
   for (let i = 0; i < DOCS; i++) {
-    const sections = Array.from({ length: 40 }, (_, j) => `## Section ${j}\n\nEntry ${j} of report ${i} lists ${i * 31 + j} crates moved through gate ${j % 7}, checked twice.`);
+    const sections = Array.from(
+      { length: 40 },
+      (_, j) => `## Section ${j}\n\nEntry ${j} of report ${i} lists ${i * 31 + j} crates moved through gate ${j % 7}, checked twice.`,
+    );
     writeFileSync(path.join(dir, `report-${String(i).padStart(3, '0')}.md`), `# Report ${i}\n\n${sections.join('\n\n')}\n`);
   }
 }
 
-const workflow = { name: 'reports', nodes: [{ name: 'Partitioner', type: 'partition' as const, subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } }] };
+const workflow = {
+  name: 'reports',
+  nodes: [{ name: 'Partitioner', type: 'partition' as const, subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } }],
+};
 
 describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkipReason ? ` (skipped: ${redisSkipReason})` : ''}`, () => {
   let redis: RedisServer;
@@ -70,7 +86,13 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     const engine = defaultEngine();
     const plan = engine.build(workflow);
     const out = path.join(tmp, 'out');
-    const job = runDistributed(engine, plan, { redis: redis.url, queue, source: { type: 'local', config: { path: path.join(tmp, 'in') } }, destination: { type: 'local', config: { path: out } }, logger });
+    const job = runDistributed(engine, plan, {
+      redis: redis.url,
+      queue,
+      source: { type: 'local', config: { path: path.join(tmp, 'in') } },
+      destination: { type: 'local', config: { path: out } },
+      logger,
+    });
     const written: string[] = [];
     let killedAt = -1;
     job.events$.subscribe((e) => {
@@ -92,7 +114,10 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     expect(warnings.filter((w) => w.message.startsWith('task taken over')).length).toBeGreaterThan(0);
     // The destination holds every document once, exactly as an in-process run writes it.
     const local = path.join(tmp, 'local');
-    const inProcess = await engine.run(plan, { source: { type: 'local', config: { path: path.join(tmp, 'in') } }, destination: { type: 'local', config: { path: local } } }).done;
+    const inProcess = await engine.run(plan, {
+      source: { type: 'local', config: { path: path.join(tmp, 'in') } },
+      destination: { type: 'local', config: { path: local } },
+    }).done;
     expect(inProcess.counts.written).toBe(DOCS);
     const files = readdirSync(out).filter((f) => f.endsWith('.json'));
     expect(files).toHaveLength(DOCS);
@@ -108,11 +133,35 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     children.push(w.child);
     const wf = path.join(tmp, 'wf.json');
     writeFileSync(wf, JSON.stringify({ name: 'reports', workflow_type: 'custom', reprocess_all: false, workflow_nodes: workflow.nodes }));
-    const r = await runCli(['run', wf, '--input', path.join(tmp, 'in'), '--output', path.join(tmp, 'run-out'), '--redis', redis.url, '--queue', queue, '--no-progress']);
+    const r = await runCli([
+      'run',
+      wf,
+      '--input',
+      path.join(tmp, 'in'),
+      '--output',
+      path.join(tmp, 'run-out'),
+      '--redis',
+      redis.url,
+      '--queue',
+      queue,
+      '--no-progress',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain(`COMPLETED: ${DOCS} written, 0 failed, 0 unchanged, 0 stopped of ${DOCS} documents`);
-    const again = await runCli(['run', wf, '--input', path.join(tmp, 'in'), '--output', path.join(tmp, 'run-out'), '--redis', redis.url, '--queue', queue, '--no-progress']);
+    const again = await runCli([
+      'run',
+      wf,
+      '--input',
+      path.join(tmp, 'in'),
+      '--output',
+      path.join(tmp, 'run-out'),
+      '--redis',
+      redis.url,
+      '--queue',
+      queue,
+      '--no-progress',
+    ]);
     expect(again.stdout).toContain(`0 written, 0 failed, ${DOCS} unchanged`);
     const bad = await runCli(['run', wf, '--input', path.join(tmp, 'in'), '--output', path.join(tmp, 'run-out'), '--redis', redis.url, '--num-processes', '2']);
     expect(bad.code).toBe(2);
@@ -121,14 +170,15 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
     await new Promise((r) => w.child.once('exit', r));
   }, 120_000);
 
-  it('QUARRY_DISTRIBUTED_KEY: a worker with the run\'s secret runs the job; one without it fails its documents with DISTRIBUTED_KEY_REQUIRED', async () => {
+  it("QUARRY_DISTRIBUTED_KEY: a worker with the run's secret runs the job; one without it fails its documents with DISTRIBUTED_KEY_REQUIRED", async () => {
     const input = path.join(tmp, 'keyed-in');
     mkdirSync(input, { recursive: true });
     for (let i = 0; i < 3; i++) writeFileSync(path.join(input, `note-${i}.md`), `# Note ${i}\n\nA short body.\n`);
     const wf = path.join(tmp, 'keyed-wf.json');
     writeFileSync(wf, JSON.stringify({ name: 'keyed', workflow_type: 'custom', workflow_nodes: workflow.nodes }));
     const env = { QUARRY_DISTRIBUTED_KEY: 'a shared secret' };
-    const run = (queue: string) => runCli(['run', wf, '--input', input, '--output', path.join(tmp, `keyed-out-${queue}`), '--redis', redis.url, '--queue', queue, '--no-progress'], { env });
+    const run = (queue: string) =>
+      runCli(['run', wf, '--input', input, '--output', path.join(tmp, `keyed-out-${queue}`), '--redis', redis.url, '--queue', queue, '--no-progress'], { env });
     const withKey = await startWorkerProcess(redis.url, 'keyed', 'worker-k', 'quarry', env);
     const without = await startWorkerProcess(redis.url, 'unkeyed', 'worker-u');
     children.push(withKey.child, without.child);
@@ -148,7 +198,10 @@ describe.skipIf(redisSkipReason !== undefined)(`quarry worker --redis${redisSkip
 describe('quarry-worker', () => {
   it('is quarry worker started with its Node options: a missing --redis is a usage error naming the option', async () => {
     const r = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [...shebangNodeOptions(WORKER_BIN), WORKER_BIN, '--queue', 'q'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(process.execPath, [...shebangNodeOptions(WORKER_BIN), WORKER_BIN, '--queue', 'q'], {
+        cwd: ROOT,
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       let stderr = '';
       child.stderr?.on('data', (d) => (stderr += d));
       child.on('error', reject);

@@ -34,7 +34,13 @@ describe('eval metrics', () => {
   });
 
   it('matches each output element at most once', () => {
-    const pairs = matchElements([{ type: 'T', text: 'same words here' }], [{ type: 'T', text: 'same words here' }, { type: 'T', text: 'same words here' }]);
+    const pairs = matchElements(
+      [{ type: 'T', text: 'same words here' }],
+      [
+        { type: 'T', text: 'same words here' },
+        { type: 'T', text: 'same words here' },
+      ],
+    );
     expect(pairs).toEqual([[0, 0]]);
   });
 });

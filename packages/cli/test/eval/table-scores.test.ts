@@ -15,7 +15,10 @@ describe('scoreTables', () => {
       { text: 'Item Price apples 3 pears 4', html: prices, page: 2 },
       { text: 'Quarterly outlook for the region', html: '<table><tr><td>Quarterly outlook for the region</td></tr></table>', page: 2 },
     ];
-    const s = scoreTables(predicted, [{ html: prices, pages: [2] }, { html: staff, pages: [1] }]);
+    const s = scoreTables(predicted, [
+      { html: prices, pages: [2] },
+      { html: staff, pages: [1] },
+    ]);
     expect(s.tables[0]).toMatchObject({ found: true, teds: 1, teds_s: 1, predicted: 1 });
     expect(s.tables[1]!.found).toBe(true);
     expect(s.tables[1]!.teds).toBeLessThan(1);
@@ -31,7 +34,7 @@ describe('scoreTables', () => {
     expect(scoreTables([half], [{ html: prices }]).tables[0]).toMatchObject({ found: true, teds: 0, teds_s: 0, predicted: -1 });
   });
 
-  it('does not count a split table\'s smaller part as a false positive', () => {
+  it("does not count a split table's smaller part as a false positive", () => {
     const parts = [
       { text: 'Item Price apples 3', page: 2 },
       { text: 'pears 4', page: 2 },
@@ -55,7 +58,16 @@ describe('scoreTables', () => {
   });
 
   it('reads cell lists and names the field that is wrong', () => {
-    const refs = referenceTablesOf({ tables: [{ cells: [{ row: 0, col: 0, col_span: 2, text: 'Both' }, { row: 1, col: 1, text: 'b' }] }] });
+    const refs = referenceTablesOf({
+      tables: [
+        {
+          cells: [
+            { row: 0, col: 0, col_span: 2, text: 'Both' },
+            { row: 1, col: 1, text: 'b' },
+          ],
+        },
+      ],
+    });
     expect(refs[0]!.html).toBe('<table><tr><td colspan="2">Both</td></tr><tr><td></td><td>b</td></tr></table>');
     expect(() => referenceTablesOf({ tables: [{ cells: [{ row: -1, col: 0, text: '' }] }] })).toThrow('tables[0].cells[0].row must be an integer >= 0');
     expect(() => referenceTablesOf({ tables: [{ page: 1 }] })).toThrow('tables[0] has neither "html" nor "cells"');
@@ -68,10 +80,7 @@ describe('scoreTables', () => {
       { type: 'Table', text: 'Item Price', metadata: { page_number: 2, text_as_html: prices } },
       { type: 'Table', text: 'x', metadata: {} },
     ];
-    expect(predictedTablesOf(elements)).toEqual([
-      { text: 'Item Price', html: prices, page: 2 },
-      { text: 'x' },
-    ]);
+    expect(predictedTablesOf(elements)).toEqual([{ text: 'Item Price', html: prices, page: 2 }, { text: 'x' }]);
   });
 });
 
@@ -79,14 +88,24 @@ const devDir = join(ROOT, '..', 'shared', 'fidelity', 'icdar2013-dev');
 
 describe.skipIf(!existsSync(devDir))('scoreTables on dev-set truth (skipped without ../shared/fidelity)', () => {
   it('scores the truth of eu-004 perfect, and notices a dropped and an invented table', () => {
-    const json = JSON.parse(readFileSync(join(devDir, 'eu-004.json'), 'utf8')) as { tables: Array<{ page: number; html: string; cells: Array<{ text: string }> }> };
+    const json = JSON.parse(readFileSync(join(devDir, 'eu-004.json'), 'utf8')) as {
+      tables: Array<{ page: number; html: string; cells: Array<{ text: string }> }>;
+    };
     const refs = referenceTablesOf(json);
-    const asElements = json.tables.map((t) => ({ type: 'Table', text: t.cells.map((c) => c.text).join(' '), metadata: { page_number: t.page, text_as_html: t.html } }));
+    const asElements = json.tables.map((t) => ({
+      type: 'Table',
+      text: t.cells.map((c) => c.text).join(' '),
+      metadata: { page_number: t.page, text_as_html: t.html },
+    }));
     const perfect = scoreTables(predictedTablesOf(asElements), refs);
     expect(perfect).toMatchObject({ expected_tables: 12, tables_found: 12, false_positives: 0 });
     expect(perfect.tables.every((t) => t.teds === 1 && t.teds_s === 1)).toBe(true);
 
-    const invented = { type: 'Table', text: 'Lorem ipsum dolor sit amet', metadata: { page_number: 1, text_as_html: cellsToHtml([{ row: 0, col: 0, text: 'Lorem ipsum dolor sit amet' }]) } };
+    const invented = {
+      type: 'Table',
+      text: 'Lorem ipsum dolor sit amet',
+      metadata: { page_number: 1, text_as_html: cellsToHtml([{ row: 0, col: 0, text: 'Lorem ipsum dolor sit amet' }]) },
+    };
     // the table alone on page 4 is dropped
     expect(json.tables[3]!.page).toBe(4);
     const worse = scoreTables(predictedTablesOf([...asElements.filter((_, i) => i !== 3), invented]), refs);

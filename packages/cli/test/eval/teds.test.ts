@@ -39,8 +39,24 @@ describe('TEDS on hand-computed tables', () => {
     expect(normalizedLevenshtein('dxyz', 'd')).toBe(3 / 4);
     expect(teds(edited, truth)).toEqual({ teds: 1 - 0.75 / 7, teds_s: 1 });
     // an emptied cell costs 1, a swapped pair of cells 2
-    expect(teds(grid([['a', 'b'], ['c', '']]), truth).teds).toBeCloseTo(1 - 1 / 7, 12);
-    expect(teds(grid([['b', 'a'], ['c', 'd']]), truth).teds).toBeCloseTo(1 - 2 / 7, 12);
+    expect(
+      teds(
+        grid([
+          ['a', 'b'],
+          ['c', ''],
+        ]),
+        truth,
+      ).teds,
+    ).toBeCloseTo(1 - 1 / 7, 12);
+    expect(
+      teds(
+        grid([
+          ['b', 'a'],
+          ['c', 'd'],
+        ]),
+        truth,
+      ).teds,
+    ).toBeCloseTo(1 - 2 / 7, 12);
   });
 
   it('counts Levenshtein in code points', () => {
@@ -109,7 +125,13 @@ function naiveDistance(a: TableNode, b: TableNode, structureOnly: boolean): numb
 function randomTree(rand: () => number, budget: number): TableNode {
   const tags = ['table', 'tr', 'td'] as const;
   const texts = ['', 'a', 'ab', 'ba', 'abc'];
-  const node: TableNode = { tag: tags[Math.floor(rand() * 3)]!, colspan: 1 + Math.floor(rand() * 2), rowspan: 1, text: texts[Math.floor(rand() * texts.length)]!, children: [] };
+  const node: TableNode = {
+    tag: tags[Math.floor(rand() * 3)]!,
+    colspan: 1 + Math.floor(rand() * 2),
+    rowspan: 1,
+    text: texts[Math.floor(rand() * texts.length)]!,
+    children: [],
+  };
   let left = budget - 1;
   while (left > 0 && rand() < 0.6) {
     const size = 1 + Math.floor(rand() * left);
@@ -122,7 +144,7 @@ function randomTree(rand: () => number, budget: number): TableNode {
 describe('treeEditDistance', () => {
   it('agrees with the recursive definition on random trees of any shape', () => {
     let seed = 12345;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     for (let i = 0; i < 150; i++) {
       const a = randomTree(rand, 1 + Math.floor(rand() * 7));
       const b = randomTree(rand, 1 + Math.floor(rand() * 7));
@@ -141,7 +163,9 @@ interface DevTable {
 describe.skipIf(!existsSync(devDir))('TEDS on the ICDAR 2013 dev set truth (skipped without ../shared/fidelity)', () => {
   const tables: Array<{ doc: string; table: DevTable }> = [];
   if (existsSync(devDir)) {
-    for (const f of readdirSync(devDir).filter((n) => n.endsWith('.json')).sort()) {
+    for (const f of readdirSync(devDir)
+      .filter((n) => n.endsWith('.json'))
+      .sort()) {
       const json = JSON.parse(readFileSync(join(devDir, f), 'utf8')) as { tables: DevTable[] };
       for (const table of json.tables) tables.push({ doc: f, table });
     }

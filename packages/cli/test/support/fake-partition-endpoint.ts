@@ -67,7 +67,12 @@ export class FakePartitionEndpoint {
     const lines = file.text.split('\n').filter((l) => l.trim());
     send(200, [
       { type: 'Title', element_id: `t-${file.name}`, text: file.name, metadata: { filename: file.name, filetype: 'text/plain', languages: ['eng'] } },
-      ...lines.map((l, i) => ({ type: 'NarrativeText', element_id: `n${i}-${file.name}`, text: l, metadata: { filename: file.name, filetype: 'text/plain', languages: ['eng'], page_number: 1 } })),
+      ...lines.map((l, i) => ({
+        type: 'NarrativeText',
+        element_id: `n${i}-${file.name}`,
+        text: l,
+        metadata: { filename: file.name, filetype: 'text/plain', languages: ['eng'], page_number: 1 },
+      })),
     ]);
   }
 }

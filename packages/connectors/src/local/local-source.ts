@@ -194,7 +194,9 @@ function recordPath(root: string, rootIsFile: boolean, record: SourceRecord): st
 }
 
 function outside(root: string, record: SourceRecord): QuarryError {
-  return new QuarryError('INVALID_ARGUMENT', `record "${record.record_id}" is not a file of local source "${root}"`, { details: { record_id: record.record_id, path: root } });
+  return new QuarryError('INVALID_ARGUMENT', `record "${record.record_id}" is not a file of local source "${root}"`, {
+    details: { record_id: record.record_id, path: root },
+  });
 }
 
 /**

@@ -30,7 +30,11 @@ export function encodeApiKey(id: string, key: string): string {
  * a bearer token, or none; with none, a user and password written in a host URL are basic
  * authentication too (the client reads them from the URL).
  */
-export function resolveAuth(config: Pick<SearchIndexConfig, 'search_api_key' | 'es_api_key' | 'api_key_id' | 'username' | 'password' | 'bearer_auth'> & { hosts?: readonly string[] | undefined }): ResolvedAuth {
+export function resolveAuth(
+  config: Pick<SearchIndexConfig, 'search_api_key' | 'es_api_key' | 'api_key_id' | 'username' | 'password' | 'bearer_auth'> & {
+    hosts?: readonly string[] | undefined;
+  },
+): ResolvedAuth {
   const key = config.search_api_key ?? config.es_api_key;
   if (key && config.api_key_id) {
     return { form: 'api_key_id', auth: { apiKey: encodeApiKey(config.api_key_id, key) }, description: `API key id "${config.api_key_id}"` };

@@ -93,45 +93,51 @@ export async function sendIndexRequest<K>(t: BulkTarget, items: Array<IndexItem<
       failures.set(it.owner, f);
     }
   };
-  await retrying(async (attempt) => {
-    const last = attempt >= t.maxRetries;
-    let response: BulkAnswer;
-    try {
-      // A pre-serialised NDJSON body is sent as is: items are sized in bytes once.
-      response = (await t.client.bulk({ index: t.index, operations: todo.map((it) => it.line).join('') as unknown as [] }, { maxRetries: 0 })) as unknown as BulkAnswer;
-    } catch (e) {
-      const status = statusOf(e);
-      if (retryable(status) && !last) {
-        t.logger.debug('search index: bulk request will be retried', { index: t.index, status, attempt: attempt + 1 });
-        throw e;
-      }
-      failAll(e);
-      return;
-    }
-    if (!response.errors) return;
-    const again: Array<IndexItem<K>> = [];
-    response.items.forEach((result, i) => {
-      const r = Object.values(result)[0];
-      const it = todo[i];
-      if (!r || !it || r.status < 300) return;
-      if (retryable(r.status) && !last) {
-        again.push(it);
+  await retrying(
+    async (attempt) => {
+      const last = attempt >= t.maxRetries;
+      let response: BulkAnswer;
+      try {
+        // A pre-serialised NDJSON body is sent as is: items are sized in bytes once.
+        response = (await t.client.bulk(
+          { index: t.index, operations: todo.map((it) => it.line).join('') as unknown as [] },
+          { maxRetries: 0 },
+        )) as unknown as BulkAnswer;
+      } catch (e) {
+        const status = statusOf(e);
+        if (retryable(status) && !last) {
+          t.logger.debug('search index: bulk request will be retried', { index: t.index, status, attempt: attempt + 1 });
+          throw e;
+        }
+        failAll(e);
         return;
       }
-      const f = failures.get(it.owner) ?? { errors: [] };
-      f.errors.push({
-        id: it.id,
-        status: r.status,
-        type: r.error?.type ?? 'unknown',
-        reason: (r.error?.reason ?? '') + (retryable(r.status) ? ` (still rejected after ${t.maxRetries} retries)` : ''),
+      if (!response.errors) return;
+      const again: Array<IndexItem<K>> = [];
+      response.items.forEach((result, i) => {
+        const r = Object.values(result)[0];
+        const it = todo[i];
+        if (!r || !it || r.status < 300) return;
+        if (retryable(r.status) && !last) {
+          again.push(it);
+          return;
+        }
+        const f = failures.get(it.owner) ?? { errors: [] };
+        f.errors.push({
+          id: it.id,
+          status: r.status,
+          type: r.error?.type ?? 'unknown',
+          reason: (r.error?.reason ?? '') + (retryable(r.status) ? ` (still rejected after ${t.maxRetries} retries)` : ''),
+        });
+        failures.set(it.owner, f);
       });
-      failures.set(it.owner, f);
-    });
-    if (again.length === 0) return;
-    t.logger.debug('search index: bulk items will be retried', { index: t.index, items: again.length, attempt: attempt + 1 });
-    todo = again;
-    throw new ItemsToRetry();
-  }, policy(t, signal)).catch((e: unknown) => failAll(e));
+      if (again.length === 0) return;
+      t.logger.debug('search index: bulk items will be retried', { index: t.index, items: again.length, attempt: attempt + 1 });
+      todo = again;
+      throw new ItemsToRetry();
+    },
+    policy(t, signal),
+  ).catch((e: unknown) => failAll(e));
 }
 
 /** `_id` and `record_id` of every (refreshed) row a query matches, a page of 1000 at a time. */

@@ -62,11 +62,17 @@ export async function clientOptions(config: SearchIndexConfig, auth: ResolvedAut
     try {
       tls.ca = await readFile(config.ca_certs, 'utf8');
     } catch (e) {
-      throw new QuarryError('SEARCH_INDEX_UNREACHABLE', `cannot read the CA file ca_certs "${config.ca_certs}": ${errorMessage(e)}`, { cause: e, details: { ca_certs: config.ca_certs } });
+      throw new QuarryError('SEARCH_INDEX_UNREACHABLE', `cannot read the CA file ca_certs "${config.ca_certs}": ${errorMessage(e)}`, {
+        cause: e,
+        details: { ca_certs: config.ca_certs },
+      });
     }
   }
   if (config.ssl_assert_fingerprint) {
-    options.caFingerprint = config.ssl_assert_fingerprint.replace(/:/g, '').toUpperCase().replace(/(..)(?!$)/g, '$1:');
+    options.caFingerprint = config.ssl_assert_fingerprint
+      .replace(/:/g, '')
+      .toUpperCase()
+      .replace(/(..)(?!$)/g, '$1:');
     if (!config.ca_certs) tls.rejectUnauthorized = false;
   }
   if (Object.keys(tls).length) options.tls = tls;

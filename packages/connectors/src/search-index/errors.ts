@@ -53,11 +53,9 @@ export function searchIndexError(e: unknown, action: string, facts: ConnectionFa
   }
   if (status === undefined || name === 'ProductNotSupportedError') {
     const what = name === 'ProductNotSupportedError' ? 'the server is not Elasticsearch' : 'no answer';
-    return new QuarryError(
-      'SEARCH_INDEX_UNREACHABLE',
-      `${action} at ${facts.target}: ${what} (auth form ${facts.auth.form}, TLS ${facts.tls}): ${reason}`,
-      { details: base },
-    );
+    return new QuarryError('SEARCH_INDEX_UNREACHABLE', `${action} at ${facts.target}: ${what} (auth form ${facts.auth.form}, TLS ${facts.tls}): ${reason}`, {
+      details: base,
+    });
   }
   return new QuarryError('SEARCH_INDEX_REQUEST_FAILED', `${action} at ${facts.target} failed with HTTP ${status}: ${reason}`, { details: { ...base, status } });
 }

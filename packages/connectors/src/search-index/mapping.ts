@@ -172,13 +172,19 @@ export function mappingFacts(index: string, mappings: IndexMappings, embeddingDi
       if (emb.dims !== undefined && emb.dims !== embeddingDimensions) {
         problems.push(`field "embeddings" has dims ${emb.dims} but the embedding model produces ${embeddingDimensions} dimensions`);
       }
-      if (emb.similarity !== undefined && emb.similarity !== 'cosine') problems.push(`field "embeddings" has similarity "${emb.similarity}"; expected "cosine"`);
+      if (emb.similarity !== undefined && emb.similarity !== 'cosine')
+        problems.push(`field "embeddings" has similarity "${emb.similarity}"; expected "cosine"`);
       if (emb.index === false) problems.push('field "embeddings" has index false; expected index true');
     }
   }
   if (problems.length) {
     throw new QuarryError('SEARCH_INDEX_SCHEMA_MISMATCH', `index "${index}" cannot hold the records: ${problems.join('; ')}`, {
-      details: { index, problems, ...(emb?.dims !== undefined ? { index_dims: emb.dims } : {}), ...(embeddingDimensions !== undefined ? { model_dims: embeddingDimensions } : {}) },
+      details: {
+        index,
+        problems,
+        ...(emb?.dims !== undefined ? { index_dims: emb.dims } : {}),
+        ...(embeddingDimensions !== undefined ? { model_dims: embeddingDimensions } : {}),
+      },
     });
   }
   const meta = props.metadata?.properties ?? {};

@@ -1,6 +1,17 @@
 import { errorMessage, QuarryError, quarryError } from '@quarry/core';
 import { redact } from './auth.js';
-import { bulkDelete, deleteLine, retryingStep, rowIds, sendIndexRequest, splitRequests, type BulkItemError, type BulkTarget, type IndexItem, type ItemFailures } from './bulk-requests.js';
+import {
+  bulkDelete,
+  deleteLine,
+  retryingStep,
+  rowIds,
+  sendIndexRequest,
+  splitRequests,
+  type BulkItemError,
+  type BulkTarget,
+  type IndexItem,
+  type ItemFailures,
+} from './bulk-requests.js';
 import { searchIndexError } from './errors.js';
 import type { RecordIdLookup } from './mapping.js';
 
@@ -83,7 +94,9 @@ export class RecordReplacer {
     }
     if (this.sentTo) for (const write of batch) this.sentTo.add(write.recordId);
     const failures = new Map<RecordWrite, ItemFailures>();
-    const items: Array<IndexItem<RecordWrite>> = batch.flatMap((write) => write.items.map((line, i) => ({ owner: write, line, id: write.ids[i]!, bytes: write.sizes[i]! })));
+    const items: Array<IndexItem<RecordWrite>> = batch.flatMap((write) =>
+      write.items.map((line, i) => ({ owner: write, line, id: write.ids[i]!, bytes: write.sizes[i]! })),
+    );
     for (const request of splitRequests(items, this.t.batchSizeBytes)) await sendIndexRequest(this.t, request, failures, signal);
     const replaced: Array<{ write: RecordWrite; stale: string[] }> = [];
     for (const write of batch) {
@@ -100,10 +113,16 @@ export class RecordReplacer {
       const added = write.ids.filter((id) => !rejected.has(id) && !old.has(id));
       if (added.length > 0) {
         await bulkDelete(this.t, added.map(deleteLine).join('')).catch((e: unknown) =>
-          this.t.logger.warn('search index: cannot remove the rows a failed record added', { record_id: write.recordId, index: this.t.index, error: errorMessage(e) }),
+          this.t.logger.warn('search index: cannot remove the rows a failed record added', {
+            record_id: write.recordId,
+            index: this.t.index,
+            error: errorMessage(e),
+          }),
         );
       }
-      write.reject(signal.aborted && failed.errors.length === 0 ? aborted(write.recordId, signal.reason) : this.itemFailure(write, failed.errors, failed.cause));
+      write.reject(
+        signal.aborted && failed.errors.length === 0 ? aborted(write.recordId, signal.reason) : this.itemFailure(write, failed.errors, failed.cause),
+      );
     }
     await this.removeStale(replaced, signal);
   }
@@ -127,7 +146,12 @@ export class RecordReplacer {
         continue;
       }
       const message = `the new version of "${write.recordId}" is in index "${this.t.index}" but ${stale.length} rows of its old version could not be deleted (a rerun deletes them): ${errorMessage(e)}`;
-      write.reject(new QuarryError('DESTINATION_WRITE_FAILED', message, { cause: e, details: { record_id: write.recordId, index: this.t.index, stale_rows: stale.length } }));
+      write.reject(
+        new QuarryError('DESTINATION_WRITE_FAILED', message, {
+          cause: e,
+          details: { record_id: write.recordId, index: this.t.index, stale_rows: stale.length },
+        }),
+      );
     }
   }
 

@@ -169,7 +169,9 @@ export async function createSearchIndexDestination(config: SearchIndexConfig, ct
       await ensureIndex(vector?.length ?? planDims);
       const facts = known!;
       const before = new Map(dropped);
-      const docs = flow.elements.map((el) => searchDocument(el, recordId, { metadata: facts.metadataFields, embeddings: facts.embeddingDims !== undefined }, dropped));
+      const docs = flow.elements.map((el) =>
+        searchDocument(el, recordId, { metadata: facts.metadataFields, embeddings: facts.embeddingDims !== undefined }, dropped),
+      );
       for (const [field, n] of dropped) {
         if (warned.has(field) || n === before.get(field)) continue;
         warned.add(field);

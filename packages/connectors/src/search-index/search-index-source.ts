@@ -104,14 +104,19 @@ export async function createSearchIndexSource(config: SearchIndexConfig, ctx: { 
           after = hits[hits.length - 1]!.sort;
         }
       } finally {
-        await client.closePointInTime({ id: pit }).catch((e: unknown) => ctx.logger.debug('search index: closing the point in time failed', { index, error: (e as Error).message }));
+        await client
+          .closePointInTime({ id: pit })
+          .catch((e: unknown) => ctx.logger.debug('search index: closing the point in time failed', { index, error: (e as Error).message }));
       }
     },
     async get(record, signal) {
       const stop = AbortSignal.any([signal, ctx.signal]);
       const locator = record.data_source.record_locator as { document_id?: unknown } | undefined;
       const id = typeof locator?.document_id === 'string' ? locator.document_id : undefined;
-      if (id === undefined) throw quarryError('INVALID_ARGUMENT', `record "${record.record_id}" has no data_source.record_locator.document_id`, { details: { record_id: record.record_id } });
+      if (id === undefined)
+        throw quarryError('INVALID_ARGUMENT', `record "${record.record_id}" has no data_source.record_locator.document_id`, {
+          details: { record_id: record.record_id },
+        });
       try {
         const hit = await client.get({ index, id, ...(fields.length > 0 ? { _source_includes: fields } : {}) }, { signal: stop });
         return toDocument(hit);

@@ -96,8 +96,7 @@ export function testDestinationConformance<T>(
       await under.cleanup();
     });
 
-    const write = (recordId: string, elements: Element[], signal = never): Promise<void> =>
-      under.destination.write(flow(recordId, elements), { signal });
+    const write = (recordId: string, elements: Element[], signal = never): Promise<void> => under.destination.write(flow(recordId, elements), { signal });
     const read = async (recordId: string): Promise<Stored> => (await readBack(under.target, recordId)) ?? [];
 
     function expectStored(stored: Stored, elements: readonly Element[]): void {
@@ -177,7 +176,17 @@ export function testDestinationConformance<T>(
         embeddings: [0.1, -0.25, 3.5e-7, 1],
         metadata: {
           ...(first as Element).metadata,
-          coordinates: { points: [[0, 0], [0, 10.5], [20, 10.5], [20, 0]], system: 'PixelSpace', layout_width: 612, layout_height: 792 },
+          coordinates: {
+            points: [
+              [0, 0],
+              [0, 10.5],
+              [20, 10.5],
+              [20, 0],
+            ],
+            system: 'PixelSpace',
+            layout_width: 612,
+            layout_height: 792,
+          },
           text_as_html: '<table><tr><td>1</td></tr></table>',
           entities: { items: [{ entity: 'Ada', type: 'PERSON' }], relationships: [] },
         },

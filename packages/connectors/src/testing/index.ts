@@ -9,5 +9,12 @@
  * testDestinationConformance('my-index', makeDestination, readBack);
  * ```
  */
-export { conformanceDocument, conformanceElements, testDestinationConformance, type DestinationConformanceOptions, type DestinationUnderTest, type ReadBack } from './destination-conformance.js';
+export {
+  conformanceDocument,
+  conformanceElements,
+  testDestinationConformance,
+  type DestinationConformanceOptions,
+  type DestinationUnderTest,
+  type ReadBack,
+} from './destination-conformance.js';
 export { SOURCE_FIXTURES, testSourceConformance, type SourceFixture, type SourceUnderTest } from './source-conformance.js';

@@ -36,7 +36,9 @@ describe('fileVersion', () => {
   });
 
   it('size_mtime is `<size>-<mtime ns>` and never opens the file', async () => {
-    expect(await fileVersion('size_mtime', path.join(root, 'not-even-there'), { size: 42n, mtimeNs: 1_700_000_000_123_456_789n })).toBe('42-1700000000123456789');
+    expect(await fileVersion('size_mtime', path.join(root, 'not-even-there'), { size: 42n, mtimeNs: 1_700_000_000_123_456_789n })).toBe(
+      '42-1700000000123456789',
+    );
     expect(opened.paths).toEqual([]);
   });
 

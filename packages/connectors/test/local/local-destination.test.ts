@@ -37,7 +37,6 @@ async function tree(dir: string): Promise<string[]> {
     .sort();
 }
 
-
 const signal = new AbortController().signal;
 
 describe('localDestination', () => {

@@ -23,7 +23,6 @@ for (const version of ['content_hash', 'size_mtime'] as const) {
 
 const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex');
 
-
 describe('localSource', () => {
   let root: string;
   beforeEach(async () => {
@@ -198,7 +197,14 @@ describe('localSource', () => {
     });
 
     it('matches a pattern without a slash against the file name at any depth', async () => {
-      expect(await ids({ include: ['*.md'] })).toEqual(['README.md', 'build/out.md', 'docs/api/ref.md', 'docs/drafts/wip.md', 'docs/guide.md', 'src/build/keep.md']);
+      expect(await ids({ include: ['*.md'] })).toEqual([
+        'README.md',
+        'build/out.md',
+        'docs/api/ref.md',
+        'docs/drafts/wip.md',
+        'docs/guide.md',
+        'src/build/keep.md',
+      ]);
     });
 
     it('matches a pattern with a slash against the path from the root', async () => {
@@ -215,7 +221,13 @@ describe('localSource', () => {
     });
 
     it('anchors an exclude pattern with a leading slash at the root', async () => {
-      expect(await ids({ include: ['*.md'], exclude: ['/build'] })).toEqual(['README.md', 'docs/api/ref.md', 'docs/drafts/wip.md', 'docs/guide.md', 'src/build/keep.md']);
+      expect(await ids({ include: ['*.md'], exclude: ['/build'] })).toEqual([
+        'README.md',
+        'docs/api/ref.md',
+        'docs/drafts/wip.md',
+        'docs/guide.md',
+        'src/build/keep.md',
+      ]);
     });
 
     it('excludes files by pattern', async () => {
@@ -298,7 +310,8 @@ describe('localSource', () => {
   });
 
   describe('versions', () => {
-    const versionOf = async (mode: string): Promise<string | undefined> => (await listAll(await createSource(localSource, { path: root, version: mode })))[0]?.version;
+    const versionOf = async (mode: string): Promise<string | undefined> =>
+      (await listAll(await createSource(localSource, { path: root, version: mode })))[0]?.version;
 
     it('content_hash: changes with the content, not with a touch', async () => {
       await writeTree(root, { 'a.txt': 'first' });

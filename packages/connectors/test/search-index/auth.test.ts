@@ -34,7 +34,12 @@ describe('resolveAuth', () => {
   });
 
   it('never puts a secret in the description', () => {
-    for (const c of [{ search_api_key: 'SECRET-1' }, { api_key_id: 'id', search_api_key: 'SECRET-1' }, { username: 'u', password: 'SECRET-1' }, { bearer_auth: 'SECRET-1' }]) {
+    for (const c of [
+      { search_api_key: 'SECRET-1' },
+      { api_key_id: 'id', search_api_key: 'SECRET-1' },
+      { username: 'u', password: 'SECRET-1' },
+      { bearer_auth: 'SECRET-1' },
+    ]) {
       expect(resolveAuth(parse(c)).description).not.toContain('SECRET-1');
     }
   });

@@ -22,7 +22,6 @@ async function connect(config: Record<string, unknown>): Promise<void> {
   }
 }
 
-
 describe('search client: authentication forms', () => {
   let es: FakeElasticsearch;
   beforeAll(async () => {
@@ -67,7 +66,9 @@ describe('search client: authentication forms', () => {
     await connect({ hosts: [withUserinfo('ingest', 'pass-secret-value')] });
     const e = await failureOf(connect({ hosts: [withUserinfo('ingest', 'wrong-url-pass/9')] }));
     expect(e.code).toBe('SEARCH_INDEX_AUTH_FAILED');
-    expect(e.message).toContain(`${withUserinfo('ingest', 'x').replace(':x@', ':********@')}: the cluster rejected authentication with user "ingest" and password in the host URL (auth form basic, HTTP 401)`);
+    expect(e.message).toContain(
+      `${withUserinfo('ingest', 'x').replace(':x@', ':********@')}: the cluster rejected authentication with user "ingest" and password in the host URL (auth form basic, HTTP 401)`,
+    );
     expect(JSON.stringify({ m: e.message, d: e.details })).not.toMatch(/wrong-url-pass|wrong-url-pass%2F9/);
     const gone = await failureOf(connect({ hosts: ['http://ingest:url-pass-secret@127.0.0.1:9', 'ingest:bare-pass-secret@127.0.0.1:9'] }));
     expect(gone.code).toBe('SEARCH_INDEX_UNREACHABLE');
@@ -129,7 +130,27 @@ describe.skipIf(!openssl)('search client: TLS (CA file and certificate fingerpri
     dir = await makeTempDir('quarry-es-tls-');
     const key = path.join(dir, 'key.pem');
     caFile = path.join(dir, 'cert.pem');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', caFile, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        key,
+        '-out',
+        caFile,
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
     expect(existsSync(caFile)).toBe(true);
     const cert = await readFile(caFile, 'utf8');
     fingerprint = new X509Certificate(cert).fingerprint256;

@@ -29,7 +29,15 @@ describe('searchIndexConfig', () => {
   });
 
   it('reports every problem with its path', () => {
-    const r = parseSettings(searchIndexConfig, { index_name: '', api_key_id: 'id', username: 'u', bearer_auth: 't', password: 'p', ssl_assert_fingerprint: 'zz', extra: 1 });
+    const r = parseSettings(searchIndexConfig, {
+      index_name: '',
+      api_key_id: 'id',
+      username: 'u',
+      bearer_auth: 't',
+      password: 'p',
+      ssl_assert_fingerprint: 'zz',
+      extra: 1,
+    });
     expect(r.ok).toBe(false);
     if (r.ok) return;
     const paths = r.problems.map((p) => p.path);

@@ -5,14 +5,23 @@ describe('flattenObject', () => {
   it('joins nested keys with the separator and keeps lists (their objects too) as they are', () => {
     const meta = {
       filename: 'a.pdf',
-      coordinates: { points: [[0, 1], [2, 3]], system: 'PixelSpace' },
+      coordinates: {
+        points: [
+          [0, 1],
+          [2, 3],
+        ],
+        system: 'PixelSpace',
+      },
       data_source: { record_locator: { protocol: 'file', remote_file_path: '/a.pdf' }, permissions_data: [{ mode: 420 }] },
       entities: { items: [{ entity: 'Ada', type: 'PERSON' }] },
       empty: {},
     };
     expect(flattenObject(meta, '-')).toEqual({
       filename: 'a.pdf',
-      'coordinates-points': [[0, 1], [2, 3]],
+      'coordinates-points': [
+        [0, 1],
+        [2, 3],
+      ],
       'coordinates-system': 'PixelSpace',
       'data_source-record_locator-protocol': 'file',
       'data_source-record_locator-remote_file_path': '/a.pdf',

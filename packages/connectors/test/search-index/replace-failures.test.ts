@@ -20,10 +20,7 @@ const RECORD = 'dir/report.txt';
 /** The old version: three elements. */
 const OLD: Element[] = conformanceElements(RECORD, 3);
 /** The new version: two elements of the old one changed in place (same element ids), and two new ones. */
-const NEW: Element[] = [
-  ...OLD.slice(1).map((e) => ({ ...e, text: `${e.text} (edited)` })),
-  ...conformanceElements(RECORD, 2, 'v2'),
-];
+const NEW: Element[] = [...OLD.slice(1).map((e) => ({ ...e, text: `${e.text} (edited)` })), ...conformanceElements(RECORD, 2, 'v2')];
 const OTHER = conformanceElements('other.txt', 2);
 
 const idsOf = (els: readonly Element[], recordId = RECORD): string[] => els.map((e) => documentId(e.element_id, recordId));
@@ -76,10 +73,25 @@ describe('search index destination: a replacement that fails at any step keeps t
       // The workflow API's sample schema: record_id is analysed text, with no keyword subfield.
       await target.admin.indices.create({
         index,
-        mappings: { properties: { element_id: { type: 'keyword' }, record_id: { type: 'text' }, type: { type: 'text' }, text: { type: 'text' }, metadata: { properties: {} } } },
+        mappings: {
+          properties: {
+            element_id: { type: 'keyword' },
+            record_id: { type: 'text' },
+            type: { type: 'text' },
+            text: { type: 'text' },
+            metadata: { properties: {} },
+          },
+        },
       });
     }
-    const config = parseConfig(searchIndexDestination, { hosts: [target.url], index_name: index, search_api_key: target.apiKey, max_retries: 1, retry_initial_ms: 1, retry_max_ms: 2 });
+    const config = parseConfig(searchIndexDestination, {
+      hosts: [target.url],
+      index_name: index,
+      search_api_key: target.apiKey,
+      max_retries: 1,
+      retry_initial_ms: 1,
+      retry_max_ms: 2,
+    });
     dest = await createSearchIndexDestination(config, { logger: captureLogger().logger, signal });
     await dest.prepare!({ nodes: [] });
     // The old version, written earlier in this job: the replacement refreshes, looks up, indexes, deletes.
@@ -116,7 +128,9 @@ describe('search index destination: a replacement that fails at any step keeps t
           const broken = watchEveryMoment();
           const injected = target.fake!.inject({ ...STEPS[step], fault, times: 1000 });
           const seenBefore = target.fake!.requests.length;
-          await expect(replace()).rejects.toMatchObject({ code: expect.stringMatching(/^(DESTINATION_WRITE_FAILED|SEARCH_INDEX_UNREACHABLE|SEARCH_INDEX_REQUEST_FAILED)$/) });
+          await expect(replace()).rejects.toMatchObject({
+            code: expect.stringMatching(/^(DESTINATION_WRITE_FAILED|SEARCH_INDEX_UNREACHABLE|SEARCH_INDEX_REQUEST_FAILED)$/),
+          });
           // The fault was met (the step happened), and no moment lacked both versions.
           expect(injected.times).toBeLessThan(1000);
           expect(target.fake!.requests.length).toBeGreaterThan(seenBefore);
@@ -150,7 +164,14 @@ describe('search index destination: a replacement that fails at any step keeps t
   it('a cancelled job stops waiting between retries at once: its write rejects JOB_ABORTED and the old version stays', async () => {
     await prepared('term');
     const controller = new AbortController();
-    const config = parseConfig(searchIndexDestination, { hosts: [target.url], index_name: index, search_api_key: target.apiKey, max_retries: 20, retry_initial_ms: 60_000, retry_max_ms: 300_000 });
+    const config = parseConfig(searchIndexDestination, {
+      hosts: [target.url],
+      index_name: index,
+      search_api_key: target.apiKey,
+      max_retries: 20,
+      retry_initial_ms: 60_000,
+      retry_max_ms: 300_000,
+    });
     const job = await createSearchIndexDestination(config, { logger: captureLogger().logger, signal: controller.signal });
     await job.prepare!({ nodes: [] });
     const injected = target.fake!.inject({ ...STEPS['bulk index'], fault: 503, times: 1000 });

@@ -14,7 +14,12 @@ const expectedDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  * `orig_elements` compressed, flattened with `-`, filtered by the mapping. `searchDocument` does it
  * in one pass and must give the same `_source`, key order included.
  */
-function stagedStepByStep(el: Element, recordId: string, stored: ReadonlySet<string>, embeddings: boolean): { id: string; source: JsonObject; dropped: Map<string, number> } {
+function stagedStepByStep(
+  el: Element,
+  recordId: string,
+  stored: ReadonlySet<string>,
+  embeddings: boolean,
+): { id: string; source: JsonObject; dropped: Map<string, number> } {
   const dropped = new Map<string, number>();
   const json = elementToJSON(el);
   const meta: JsonObject = { ...json.metadata };
@@ -48,7 +53,8 @@ function expectSameStaging(elements: Element[], stored: ReadonlySet<string>, emb
 // Every flattened metadata name the elements carry, and every other one of them.
 function namesOf(elements: Element[]): string[] {
   const names = new Set<string>();
-  for (const el of elements) for (const k of stagedStepByStep(el, 'r', new Set(), true).dropped.keys()) if (k.startsWith('metadata.')) names.add(k.slice('metadata.'.length));
+  for (const el of elements)
+    for (const k of stagedStepByStep(el, 'r', new Set(), true).dropped.keys()) if (k.startsWith('metadata.')) names.add(k.slice('metadata.'.length));
   return [...names].sort();
 }
 
@@ -63,8 +69,22 @@ const tricky: Element[] = [
       languages: ['eng'],
       emphasized_text_contents: [],
       parent_id: null as unknown as string,
-      coordinates: { points: [[0, 1], [2, 3]], system: 'PixelSpace', layout_width: null, layout_height: undefined } as never,
-      data_source: { url: 'file:///doc.pdf', version: '', record_locator: { protocol: 'file', remote_file_path: '/doc.pdf', empty: {} }, permissions_data: [], date_created: null } as never,
+      coordinates: {
+        points: [
+          [0, 1],
+          [2, 3],
+        ],
+        system: 'PixelSpace',
+        layout_width: null,
+        layout_height: undefined,
+      } as never,
+      data_source: {
+        url: 'file:///doc.pdf',
+        version: '',
+        record_locator: { protocol: 'file', remote_file_path: '/doc.pdf', empty: {} },
+        permissions_data: [],
+        date_created: null,
+      } as never,
       empty_object: {} as never,
       links: [{ text: 'x', url: 'http://x', start_index: 0 }],
       custom: { deep: { deeper: { value: 1, gone: undefined } }, list: [{ a: { b: 1 } }] } as never,
@@ -84,7 +104,12 @@ const tricky: Element[] = [
     },
   },
   { element_id: 'e1', type: 'UncategorizedText', text: '', metadata: { data_source: { record_locator: {} } as never, is_continuation: false } },
-  { element_id: 'e2', type: 'UncategorizedText', text: 'Only data_source empties.', metadata: { data_source: { url: undefined, record_locator: null } as never } },
+  {
+    element_id: 'e2',
+    type: 'UncategorizedText',
+    text: 'Only data_source empties.',
+    metadata: { data_source: { url: undefined, record_locator: null } as never },
+  },
 ];
 
 describe('searchDocument', () => {
@@ -98,18 +123,21 @@ describe('searchDocument', () => {
     expectSameStaging(tricky, new Set(), true);
   });
 
-  it.skipIf(!existsSync(expectedDir))(`stages every element of the corpus reference outputs as the step-by-step stager${existsSync(expectedDir) ? '' : ` (skipped: ${expectedDir} not found)`}`, () => {
-    const files = readdirSync(expectedDir).filter((f) => f.endsWith('.json'));
-    let staged = 0;
-    for (const f of files) {
-      const raw = JSON.parse(readFileSync(path.join(expectedDir, f), 'utf8')) as unknown;
-      if (!Array.isArray(raw) || raw.length === 0) continue;
-      const elements = elementsFromJSON(raw, { source: f });
-      const names = namesOf(elements);
-      expectSameStaging(elements, new Set(names), true);
-      expectSameStaging(elements, new Set(names.slice(0, Math.ceil(names.length / 2))), true);
-      staged += elements.length;
-    }
-    expect(staged).toBeGreaterThan(500);
-  });
+  it.skipIf(!existsSync(expectedDir))(
+    `stages every element of the corpus reference outputs as the step-by-step stager${existsSync(expectedDir) ? '' : ` (skipped: ${expectedDir} not found)`}`,
+    () => {
+      const files = readdirSync(expectedDir).filter((f) => f.endsWith('.json'));
+      let staged = 0;
+      for (const f of files) {
+        const raw = JSON.parse(readFileSync(path.join(expectedDir, f), 'utf8')) as unknown;
+        if (!Array.isArray(raw) || raw.length === 0) continue;
+        const elements = elementsFromJSON(raw, { source: f });
+        const names = namesOf(elements);
+        expectSameStaging(elements, new Set(names), true);
+        expectSameStaging(elements, new Set(names.slice(0, Math.ceil(names.length / 2))), true);
+        staged += elements.length;
+      }
+      expect(staged).toBeGreaterThan(500);
+    },
+  );
 });

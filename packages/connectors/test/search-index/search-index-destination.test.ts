@@ -9,12 +9,16 @@ import { captureLogger, failureOf, parseConfig } from '../support.js';
 
 const signal = new AbortController().signal;
 
-
 function configFor(target: EsTarget, index: string, extra: Record<string, unknown> = {}) {
   return parseConfig(searchIndexDestination, { hosts: [target.url], index_name: index, ...(target.apiKey ? { search_api_key: target.apiKey } : {}), ...extra });
 }
 
-async function destinationFor(target: EsTarget, index: string, extra: Record<string, unknown> = {}, logger = captureLogger().logger): Promise<SearchIndexDestination> {
+async function destinationFor(
+  target: EsTarget,
+  index: string,
+  extra: Record<string, unknown> = {},
+  logger = captureLogger().logger,
+): Promise<SearchIndexDestination> {
   return createSearchIndexDestination(configFor(target, index, extra), { logger, signal });
 }
 
@@ -89,7 +93,17 @@ for (const kind of ES_TARGET_KINDS) {
             filename: 'a.pdf',
             languages: ['eng', 'fra'],
             page_number: 2,
-            coordinates: { points: [[0, 0], [0, 5], [9, 5], [9, 0]], system: 'PixelSpace', layout_width: 100, layout_height: 200 },
+            coordinates: {
+              points: [
+                [0, 0],
+                [0, 5],
+                [9, 5],
+                [9, 0],
+              ],
+              system: 'PixelSpace',
+              layout_width: 100,
+              layout_height: 200,
+            },
             data_source: { url: 'file:///a.pdf', record_locator: { protocol: 'file', remote_file_path: '/a.pdf' } },
             entities: { items: [{ entity: 'Ada', type: 'PERSON' }], relationships: [{ from: 'Ada', relationship: 'works_for', to: 'X' }] },
           },
@@ -108,7 +122,12 @@ for (const kind of ES_TARGET_KINDS) {
             filename: 'a.pdf',
             languages: ['eng', 'fra'],
             page_number: 2,
-            'coordinates-points': [[0, 0], [0, 5], [9, 5], [9, 0]],
+            'coordinates-points': [
+              [0, 0],
+              [0, 5],
+              [9, 5],
+              [9, 0],
+            ],
             'coordinates-system': 'PixelSpace',
             'coordinates-layout_width': 100,
             'coordinates-layout_height': 200,
@@ -124,7 +143,8 @@ for (const kind of ES_TARGET_KINDS) {
       it('replaces exactly one record: other records, including ids that share a prefix, keep their rows', async () => {
         const dest = await destinationFor(target, index);
         await dest.prepare!({ nodes: [] });
-        for (const id of ['report.pdf', 'a/report.pdf', 'report.pdf.bak']) await dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 3) }, { signal });
+        for (const id of ['report.pdf', 'a/report.pdf', 'report.pdf.bak'])
+          await dest.write({ document: conformanceDocument(id), elements: conformanceElements(id, 3) }, { signal });
         await dest.write({ document: conformanceDocument('report.pdf'), elements: conformanceElements('report.pdf', 1, 'v2') }, { signal });
         expect((await rowsOf(target, index, 'report.pdf')).map((r) => r.element_id)).toEqual(['v2-report_pdf-0']);
         expect(await rowsOf(target, index, 'a/report.pdf')).toHaveLength(3);
@@ -182,7 +202,13 @@ for (const kind of ES_TARGET_KINDS) {
         await dest.write({ document: conformanceDocument('a.txt'), elements: conformanceElements('a.txt', 2) }, { signal });
         // A re-write replaces exactly "a.txt" although record_id is analysed text ("x/a.txt" shares its tokens).
         await dest.write({ document: conformanceDocument('a.txt'), elements: conformanceElements('a.txt', 1, 'v2') }, { signal });
-        expect(dest.droppedFields()).toEqual({ 'metadata.filetype': 6, 'metadata.languages': 6, 'metadata.data_source-url': 6, 'metadata.data_source-record_locator-protocol': 6, 'metadata.data_source-record_locator-remote_file_path': 6 });
+        expect(dest.droppedFields()).toEqual({
+          'metadata.filetype': 6,
+          'metadata.languages': 6,
+          'metadata.data_source-url': 6,
+          'metadata.data_source-record_locator-protocol': 6,
+          'metadata.data_source-record_locator-remote_file_path': 6,
+        });
         await dest.close!();
         const warned = records.filter((r) => r.level === 'warn').map((r) => r.fields?.field);
         expect(warned.sort()).toEqual(Object.keys(dest.droppedFields()).sort());
@@ -241,7 +267,11 @@ describe('search index destination: retries and failures (fake)', () => {
     await dest.write({ document: conformanceDocument('a.txt'), elements: conformanceElements('a.txt', 6) }, { signal });
     const bulks = target.fake!.requests.filter((r) => r.path.endsWith('/_bulk')).slice(-3);
     expect(bulks.map((b) => b.body.trim().split('\n').length / 2)).toEqual([6, 2, 1]);
-    expect((await rowsOf(target, index, 'a.txt')).map((r) => r.element_id).sort()).toEqual(conformanceElements('a.txt', 6).map((e) => e.element_id).sort());
+    expect((await rowsOf(target, index, 'a.txt')).map((r) => r.element_id).sort()).toEqual(
+      conformanceElements('a.txt', 6)
+        .map((e) => e.element_id)
+        .sort(),
+    );
     await dest.close!();
   });
 
@@ -271,7 +301,9 @@ describe('search index destination: retries and failures (fake)', () => {
     expect(results[1].status).toBe('rejected');
     const e = (results[1] as PromiseRejectedResult).reason as QuarryError;
     expect(e.code).toBe('DESTINATION_WRITE_FAILED');
-    expect(e.message).toMatch(/rejected 1 of 3 elements of "bad.txt": 400 document_parsing_exception: .*different number of dimensions \[2\] than defined in the mapping \[3\]/);
+    expect(e.message).toMatch(
+      /rejected 1 of 3 elements of "bad.txt": 400 document_parsing_exception: .*different number of dimensions \[2\] than defined in the mapping \[3\]/,
+    );
     expect(e.details.item_errors).toHaveLength(1);
     expect(await rowsOf(target, index, 'good.txt')).toHaveLength(2);
     expect(await rowsOf(target, index, 'bad.txt')).toEqual([]);
@@ -343,7 +375,13 @@ describe('search index destination: retries and failures (fake)', () => {
 
   it('reports an unreachable cluster at prepare with the auth form and without the secret', async () => {
     const dest = await createSearchIndexDestination(
-      parseConfig(searchIndexDestination, { hosts: ['http://127.0.0.1:9'], index_name: 'x', username: 'ingest', password: 'hunter2-secret', request_timeout_ms: 2000 }),
+      parseConfig(searchIndexDestination, {
+        hosts: ['http://127.0.0.1:9'],
+        index_name: 'x',
+        username: 'ingest',
+        password: 'hunter2-secret',
+        request_timeout_ms: 2000,
+      }),
       { logger: captureLogger().logger, signal },
     );
     const e = await failureOf(dest.prepare!({ nodes: [] }));

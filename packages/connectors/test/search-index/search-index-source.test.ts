@@ -14,10 +14,14 @@ function bodyOf(content: Uint8Array): string {
 }
 
 async function sourceFor(target: EsTarget, index: string, extra: Record<string, unknown> = {}) {
-  const config = parseConfig(searchIndexSource, { hosts: [target.url], index_name: index, ...(target.apiKey ? { search_api_key: target.apiKey } : {}), ...extra });
+  const config = parseConfig(searchIndexSource, {
+    hosts: [target.url],
+    index_name: index,
+    ...(target.apiKey ? { search_api_key: target.apiKey } : {}),
+    ...extra,
+  });
   return createSearchIndexSource(config, { logger: captureLogger().logger, signal });
 }
-
 
 for (const kind of ES_TARGET_KINDS) {
   describe(`search index source (${kind})`, () => {
@@ -30,7 +34,8 @@ for (const kind of ES_TARGET_KINDS) {
     testSourceConformance(`search_index (${kind})`, async (fixtures: readonly SourceFixture[]) => {
       const index = target.indexName();
       await target.admin.indices.create({ index });
-      const put = async (key: string, content: Uint8Array) => target.admin.index({ index, id: key, document: { path: key, body: bodyOf(content) }, refresh: true });
+      const put = async (key: string, content: Uint8Array) =>
+        target.admin.index({ index, id: key, document: { path: key, body: bodyOf(content) }, refresh: true });
       for (const f of fixtures) await put(f.key, f.content);
       await target.admin.indices.refresh({ index });
       return {
@@ -53,7 +58,12 @@ for (const kind of ES_TARGET_KINDS) {
       afterEach(async () => target.dropIndex(index));
 
       it('describes each hit: record_id, .txt file name, text/plain, version and record locator', async () => {
-        await target.admin.index({ index, id: 'doc1', document: { title: 'Hello', nested: { a: 1, b: { c: true } }, tags: ['x', 'y'], none: null }, refresh: true });
+        await target.admin.index({
+          index,
+          id: 'doc1',
+          document: { title: 'Hello', nested: { a: 1, b: { c: true } }, tags: ['x', 'y'], none: null },
+          refresh: true,
+        });
         const source = await sourceFor(target, index);
         const [doc, ...rest] = await listAll(source);
         expect(rest).toEqual([]);
@@ -99,7 +109,10 @@ for (const kind of ES_TARGET_KINDS) {
       });
 
       it('does not see documents written after the listing started (point in time)', async () => {
-        await target.admin.bulk({ operations: [{ index: { _index: index, _id: 'a' } }, { n: 1 }, { index: { _index: index, _id: 'b' } }, { n: 2 }], refresh: true });
+        await target.admin.bulk({
+          operations: [{ index: { _index: index, _id: 'a' } }, { n: 1 }, { index: { _index: index, _id: 'b' } }, { n: 2 }],
+          refresh: true,
+        });
         const source = await sourceFor(target, index, { batch_size: 1 });
         const seen: string[] = [];
         for await (const d of source.list(signal)) {
@@ -111,7 +124,10 @@ for (const kind of ES_TARGET_KINDS) {
       });
 
       it('closes the point in time when the consumer stops early', async () => {
-        await target.admin.bulk({ operations: [{ index: { _index: index, _id: 'a' } }, { n: 1 }, { index: { _index: index, _id: 'b' } }, { n: 2 }], refresh: true });
+        await target.admin.bulk({
+          operations: [{ index: { _index: index, _id: 'a' } }, { n: 1 }, { index: { _index: index, _id: 'b' } }, { n: 2 }],
+          refresh: true,
+        });
         const source = await sourceFor(target, index, { batch_size: 1 });
         for await (const _ of source.list(signal)) break;
         if (target.fake) expect(target.fake.pits.size).toBe(0);

@@ -28,7 +28,9 @@ describe('FakeElasticsearch', () => {
 
   it('refuses to create an index twice', async () => {
     await client.indices.create({ index: 'dup' });
-    await expect(client.indices.create({ index: 'dup' })).rejects.toMatchObject({ meta: { statusCode: 400, body: { error: { type: 'resource_already_exists_exception' } } } });
+    await expect(client.indices.create({ index: 'dup' })).rejects.toMatchObject({
+      meta: { statusCode: 400, body: { error: { type: 'resource_already_exists_exception' } } },
+    });
   });
 
   it('makes writes searchable only after a refresh, and deletes by query only what search sees', async () => {
@@ -44,7 +46,10 @@ describe('FakeElasticsearch', () => {
 
   it('reports per-item mapping errors in a bulk response with errors: true', async () => {
     await client.indices.create({ index: 'typed', mappings: { properties: { n: { type: 'integer' }, v: { type: 'dense_vector', dims: 2 } } } });
-    const r = await client.bulk({ index: 'typed', operations: [{ index: { _id: 'ok' } }, { n: 1, v: [1, 0] }, { index: { _id: 'bad' } }, { n: 'x' }, { index: { _id: 'dims' } }, { v: [1, 2, 3] }] });
+    const r = await client.bulk({
+      index: 'typed',
+      operations: [{ index: { _id: 'ok' } }, { n: 1, v: [1, 0] }, { index: { _id: 'bad' } }, { n: 'x' }, { index: { _id: 'dims' } }, { v: [1, 2, 3] }],
+    });
     expect(r.errors).toBe(true);
     expect(r.items.map((i) => i.index?.status)).toEqual([201, 400, 400]);
     expect(r.items[1]!.index!.error!.type).toBe('document_parsing_exception');
@@ -57,7 +62,12 @@ describe('FakeElasticsearch', () => {
     const seen: string[] = [];
     let after: unknown[] | undefined;
     for (;;) {
-      const r = await client.search({ pit: { id: pit.id, keep_alive: '1m' }, size: 2, sort: [{ _shard_doc: 'asc' }], ...(after ? { search_after: after as never } : {}) });
+      const r = await client.search({
+        pit: { id: pit.id, keep_alive: '1m' },
+        size: 2,
+        sort: [{ _shard_doc: 'asc' }],
+        ...(after ? { search_after: after as never } : {}),
+      });
       seen.push(...r.hits.hits.map((h) => h._id!));
       if (r.hits.hits.length < 2) break;
       after = r.hits.hits.at(-1)!.sort;

@@ -5,7 +5,20 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { checkDocument, validateMappings } from './fake-es/mapping.js';
 import { filterSource, matches, termCandidates } from './fake-es/query.js';
-import { EsError, indexNotFound, isObject, parseDuration, type FakeElasticsearchOptions, type FakeFault, type FakeFieldMapping, type FakeIndex, type FakeRequest, type Json, type Pit, type StoredDoc } from './fake-es/types.js';
+import {
+  EsError,
+  indexNotFound,
+  isObject,
+  parseDuration,
+  type FakeElasticsearchOptions,
+  type FakeFault,
+  type FakeFieldMapping,
+  type FakeIndex,
+  type FakeRequest,
+  type Json,
+  type Pit,
+  type StoredDoc,
+} from './fake-es/types.js';
 
 export { analyze } from './fake-es/query.js';
 export type { FakeCredentials, FakeElasticsearchOptions, FakeFault, FakeFieldMapping, FakeIndex, FakeRequest } from './fake-es/types.js';
@@ -171,7 +184,8 @@ export class FakeElasticsearch {
       send(out.status ?? 200, out.body);
     } catch (e) {
       if (e instanceof EsError) {
-        const headers: Record<string, string> = e.status === 401 ? { 'www-authenticate': 'Basic realm="security", charset="UTF-8", Bearer realm="security", ApiKey' } : {};
+        const headers: Record<string, string> =
+          e.status === 401 ? { 'www-authenticate': 'Basic realm="security", charset="UTF-8", Bearer realm="security", ApiKey' } : {};
         send(e.status, e.body(), headers);
         return;
       }
@@ -183,7 +197,10 @@ export class FakeElasticsearch {
     const c = this.options.credentials;
     if (!c) return;
     const [scheme, value = ''] = header.split(' ', 2);
-    if (!scheme) throw new EsError(401, 'security_exception', `missing authentication credentials for REST request [${path}]`, { header: { 'WWW-Authenticate': ['Basic realm="security"', 'Bearer realm="security"', 'ApiKey'] } });
+    if (!scheme)
+      throw new EsError(401, 'security_exception', `missing authentication credentials for REST request [${path}]`, {
+        header: { 'WWW-Authenticate': ['Basic realm="security"', 'Bearer realm="security"', 'ApiKey'] },
+      });
     let ok = false;
     if (scheme === 'ApiKey') ok = (c.apiKeys ?? []).includes(value);
     else if (scheme === 'Bearer') ok = (c.bearerTokens ?? []).includes(value);
@@ -192,7 +209,10 @@ export class FakeElasticsearch {
       const i = decoded.indexOf(':');
       ok = i > 0 && c.users?.[decoded.slice(0, i)] === decoded.slice(i + 1);
     }
-    if (!ok) throw new EsError(401, 'security_exception', 'unable to authenticate with provided credentials and anonymous access is not allowed for this request', { additional_unsuccessful_credentials: `${scheme.toLowerCase()}: invalid credentials` });
+    if (!ok)
+      throw new EsError(401, 'security_exception', 'unable to authenticate with provided credentials and anonymous access is not allowed for this request', {
+        additional_unsuccessful_credentials: `${scheme.toLowerCase()}: invalid credentials`,
+      });
   }
 
   private route(method: string, url: URL, body: string): { status?: number; body?: unknown } {
@@ -248,7 +268,9 @@ export class FakeElasticsearch {
       case '_search':
         return { body: this.search(a, parse()) };
       case '_count':
-        return { body: { count: this.matching([idx()], parse().query as Json | undefined).length, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } } };
+        return {
+          body: { count: this.matching([idx()], parse().query as Json | undefined).length, _shards: { total: 1, successful: 1, skipped: 0, failed: 0 } },
+        };
       case '_delete_by_query':
         return this.deleteByQuery(idx(), parse(), q);
       case '_pit': {
@@ -266,12 +288,34 @@ export class FakeElasticsearch {
           const id = c ?? randomBytes(15).toString('base64url');
           const r = this.applyBulkItem(op, a, id, parse());
           if (q.get('refresh') === 'true' || q.get('refresh') === '' || q.get('refresh') === 'wait_for') this.refresh(target);
-          return { status: r.status, body: { _index: a, _id: id, _version: r.version, result: r.result, _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: r.seqNo, _primary_term: 1 } };
+          return {
+            status: r.status,
+            body: {
+              _index: a,
+              _id: id,
+              _version: r.version,
+              result: r.result,
+              _shards: { total: 2, successful: 1, failed: 0 },
+              _seq_no: r.seqNo,
+              _primary_term: 1,
+            },
+          };
         }
         if (method === 'DELETE') {
           const r = this.applyBulkItem('delete', a, c ?? '', undefined);
           if (q.get('refresh') === 'true' || q.get('refresh') === '' || q.get('refresh') === 'wait_for') this.refresh(idx());
-          return { status: r.status, body: { _index: a, _id: c, _version: r.version, result: r.result, _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: r.seqNo, _primary_term: 1 } };
+          return {
+            status: r.status,
+            body: {
+              _index: a,
+              _id: c,
+              _version: r.version,
+              result: r.result,
+              _shards: { total: 2, successful: 1, failed: 0 },
+              _seq_no: r.seqNo,
+              _primary_term: 1,
+            },
+          };
         }
         const doc = idx().live.get(c ?? '');
         if (!doc) return { status: 404, body: { _index: a, _id: c, found: false } };
@@ -308,7 +352,11 @@ export class FakeElasticsearch {
       throw new EsError(400, 'invalid_index_name_exception', `Invalid index name [${name}], must be lowercase`, { index: name, index_uuid: '_na_' });
     }
     const existing = this.indices.get(name);
-    if (existing) throw new EsError(400, 'resource_already_exists_exception', `index [${name}/${existing.uuid}] already exists`, { index: name, index_uuid: existing.uuid });
+    if (existing)
+      throw new EsError(400, 'resource_already_exists_exception', `index [${name}/${existing.uuid}] already exists`, {
+        index: name,
+        index_uuid: existing.uuid,
+      });
     const mappings = (isObject(body.mappings) ? structuredClone(body.mappings) : {}) as FakeIndex['mappings'];
     mappings.properties ??= {};
     validateMappings(mappings.properties, '');
@@ -321,7 +369,8 @@ export class FakeElasticsearch {
     validateMappings(props, '');
     for (const [k, v] of Object.entries(props)) {
       const old = idx.mappings.properties[k];
-      if (old && old.type !== v.type) throw new EsError(400, 'illegal_argument_exception', `mapper [${k}] cannot be changed from type [${old.type}] to [${v.type}]`);
+      if (old && old.type !== v.type)
+        throw new EsError(400, 'illegal_argument_exception', `mapper [${k}] cannot be changed from type [${old.type}] to [${v.type}]`);
       idx.mappings.properties[k] = v;
     }
     return { acknowledged: true };
@@ -342,7 +391,11 @@ export class FakeElasticsearch {
     const whole = this.bulkStatus.get(n);
     if (whole !== undefined) {
       throw whole === 429
-        ? new EsError(429, 'es_rejected_execution_exception', 'rejected execution of coordinating operation [coordinating_and_primary_bytes=0, replica_bytes=0, all_bytes=0, coordinating_operation_bytes=1, max_coordinating_and_primary_bytes=0]')
+        ? new EsError(
+            429,
+            'es_rejected_execution_exception',
+            'rejected execution of coordinating operation [coordinating_and_primary_bytes=0, replica_bytes=0, all_bytes=0, coordinating_operation_bytes=1, max_coordinating_and_primary_bytes=0]',
+          )
         : new EsError(whole, whole === 503 ? 'unavailable_shards_exception' : 'internal_server_error', `injected bulk failure ${whole}`);
     }
     const lines = body.split('\n').filter((l) => l.trim() !== '');
@@ -359,7 +412,12 @@ export class FakeElasticsearch {
       }
       const op = Object.keys(action)[0] ?? '';
       const meta = (action[op] ?? {}) as Json;
-      if (!['index', 'create', 'delete', 'update'].includes(op)) throw new EsError(400, 'illegal_argument_exception', `Malformed action/metadata line [${i + 1}], expected one of [create, delete, index, update] but found [${op}]`);
+      if (!['index', 'create', 'delete', 'update'].includes(op))
+        throw new EsError(
+          400,
+          'illegal_argument_exception',
+          `Malformed action/metadata line [${i + 1}], expected one of [create, delete, index, update] but found [${op}]`,
+        );
       const source = op === 'delete' ? undefined : (JSON.parse(lines[i + 1] ?? '{}') as Json);
       i += op === 'delete' ? 1 : 2;
       const indexName = String(meta._index ?? pathIndex ?? '');
@@ -367,13 +425,31 @@ export class FakeElasticsearch {
       const fault = itemFaults?.get(pos);
       if (fault !== undefined) {
         errors = true;
-        items.push({ [op]: { _index: indexName, _id: id, status: fault, error: { type: fault === 429 ? 'es_rejected_execution_exception' : 'unavailable_shards_exception', reason: `injected item failure ${fault}` } } });
+        items.push({
+          [op]: {
+            _index: indexName,
+            _id: id,
+            status: fault,
+            error: { type: fault === 429 ? 'es_rejected_execution_exception' : 'unavailable_shards_exception', reason: `injected item failure ${fault}` },
+          },
+        });
         continue;
       }
       try {
         const r = this.applyBulkItem(op, indexName, id, source);
         touched.add(this.indices.get(indexName)!);
-        items.push({ [op]: { _index: indexName, _id: id, _version: r.version, result: r.result, _shards: { total: 2, successful: 1, failed: 0 }, _seq_no: r.seqNo, _primary_term: 1, status: r.status } });
+        items.push({
+          [op]: {
+            _index: indexName,
+            _id: id,
+            _version: r.version,
+            result: r.result,
+            _shards: { total: 2, successful: 1, failed: 0 },
+            _seq_no: r.seqNo,
+            _primary_term: 1,
+            status: r.status,
+          },
+        });
         if (r.status >= 300) errors = true;
       } catch (e) {
         if (!(e instanceof EsError)) throw e;
@@ -386,7 +462,12 @@ export class FakeElasticsearch {
     return { body: { errors, took: 1, items } };
   }
 
-  private applyBulkItem(op: string, indexName: string, id: string, source: Json | undefined): { status: number; result: string; version: number; seqNo: number } {
+  private applyBulkItem(
+    op: string,
+    indexName: string,
+    id: string,
+    source: Json | undefined,
+  ): { status: number; result: string; version: number; seqNo: number } {
     if (!indexName) throw new EsError(400, 'action_request_validation_exception', 'Validation Failed: 1: index is missing;');
     if (op === 'delete') {
       const idx = this.indices.get(indexName);
@@ -399,9 +480,15 @@ export class FakeElasticsearch {
     const idx = this.autoCreate(indexName);
     const old = idx.live.get(id);
     let doc = source ?? {};
-    if (op === 'create' && old) throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${old.version}])`, { index: indexName, shard: '0', index_uuid: idx.uuid });
+    if (op === 'create' && old)
+      throw new EsError(409, 'version_conflict_engine_exception', `[${id}]: version conflict, document already exists (current version [${old.version}])`, {
+        index: indexName,
+        shard: '0',
+        index_uuid: idx.uuid,
+      });
     if (op === 'update') {
-      if (!old && source?.doc_as_upsert !== true) throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index: indexName, shard: '0', index_uuid: idx.uuid });
+      if (!old && source?.doc_as_upsert !== true)
+        throw new EsError(404, 'document_missing_exception', `[${id}]: document missing`, { index: indexName, shard: '0', index_uuid: idx.uuid });
       doc = { ...(old?.source ?? {}), ...((source?.doc ?? {}) as Json) };
     }
     checkDocument(idx, doc, id);
@@ -453,7 +540,8 @@ export class FakeElasticsearch {
     const sort = body.sort === undefined ? [] : Array.isArray(body.sort) ? body.sort : [body.sort];
     for (const s of sort) {
       const field = typeof s === 'string' ? s : Object.keys(s as Json)[0];
-      if (!['_shard_doc', '_doc', '_score'].includes(field ?? '')) throw new EsError(400, 'illegal_argument_exception', `the fake cluster sorts on _shard_doc, _doc or _score only, not [${field}]`);
+      if (!['_shard_doc', '_doc', '_score'].includes(field ?? ''))
+        throw new EsError(400, 'illegal_argument_exception', `the fake cluster sorts on _shard_doc, _doc or _score only, not [${field}]`);
     }
     const sorted = sort.length > 0 || !!pitRef;
     let ranked = candidates.map((c, ordinal) => ({ ...c, ordinal }));
@@ -481,7 +569,11 @@ export class FakeElasticsearch {
       took: 1,
       timed_out: false,
       _shards: { total: 1, successful: 1, skipped: 0, failed: 0 },
-      hits: { ...(body.track_total_hits === false ? {} : { total: { value: candidates.length, relation: 'eq' } }), max_score: sorted ? null : candidates.length ? 1 : null, hits },
+      hits: {
+        ...(body.track_total_hits === false ? {} : { total: { value: candidates.length, relation: 'eq' } }),
+        max_score: sorted ? null : candidates.length ? 1 : null,
+        hits,
+      },
     };
   }
 
@@ -495,7 +587,13 @@ export class FakeElasticsearch {
       const current = idx.live.get(m.id);
       if (!current || current.seqNo !== m.doc.seqNo) {
         conflicts++;
-        if (!proceed) failures.push({ index: idx.name, id: m.id, cause: { type: 'version_conflict_engine_exception', reason: `[${m.id}]: version conflict, required seqNo [${m.doc.seqNo}]` }, status: 409 });
+        if (!proceed)
+          failures.push({
+            index: idx.name,
+            id: m.id,
+            cause: { type: 'version_conflict_engine_exception', reason: `[${m.id}]: version conflict, required seqNo [${m.doc.seqNo}]` },
+            status: 409,
+          });
         continue;
       }
       idx.live.delete(m.id);

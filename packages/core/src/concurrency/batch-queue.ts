@@ -301,7 +301,8 @@ export class BatchQueue<T> {
     const maxItems = this.options.maxItems ?? Number.POSITIVE_INFINITY;
     const maxWeight = this.options.maxWeight ?? Number.POSITIVE_INFINITY;
     const spread = this.options.spreadMinWeight;
-    const limit = spread === undefined ? maxWeight : Math.min(maxWeight, Math.max(spread, Math.ceil(this.waitingWeight / Math.max(1, concurrency - this.inFlightCount))));
+    const limit =
+      spread === undefined ? maxWeight : Math.min(maxWeight, Math.max(spread, Math.ceil(this.waitingWeight / Math.max(1, concurrency - this.inFlightCount))));
     while (this.inFlightCount < concurrency && this.waiting.length > 0) {
       const full = this.waiting.length >= maxItems || this.waitingWeight >= maxWeight;
       const flushMs = this.inFlightCount > 0 ? this.options.flushMs : (this.options.idleFlushMs ?? this.options.flushMs);

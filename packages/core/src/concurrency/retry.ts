@@ -68,7 +68,9 @@ export function retryWithBackoff<T>(attempt: (n: number) => ObservableInput<T>, 
           if (signal?.aborted || (options.retryable && !options.retryable(error)) || tooLong(error)) return throwError(() => error);
           const delayMs = options.retryAfterMs?.(error) ?? backoffDelay(retryCount - 1, options.baseDelayMs, options.maxDelayMs, options.random);
           options.onRetry?.({ error, retry: retryCount, delayMs });
-          return options.sleep ? from(options.sleep(delayMs, signal)) : waitFor(delayMs, { ...(signal ? { signal } : {}), ...(options.scheduler ? { scheduler: options.scheduler } : {}) });
+          return options.sleep
+            ? from(options.sleep(delayMs, signal))
+            : waitFor(delayMs, { ...(signal ? { signal } : {}), ...(options.scheduler ? { scheduler: options.scheduler } : {}) });
         },
       }),
       catchError((error: unknown) => {

@@ -23,10 +23,13 @@ export function waitFor(ms: number, options: WaitOptions = {}): Observable<void>
     }
     const onAbort = (): void => sub.error(abortReason(signal!));
     signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = scheduler.schedule(() => {
-      sub.next();
-      sub.complete();
-    }, Math.max(0, ms));
+    const timer = scheduler.schedule(
+      () => {
+        sub.next();
+        sub.complete();
+      },
+      Math.max(0, ms),
+    );
     return () => {
       timer.unsubscribe();
       signal?.removeEventListener('abort', onAbort);

@@ -15,7 +15,15 @@ export {
   type EntityRelationship,
   type KeyValuePair,
 } from './types.js';
-export { canonicalElementType, elementFromJSON, elementToJSON, elementsFromJSON, isEmptyJsonValue, sparseMetadata, type ElementFromJSONOptions } from './json.js';
+export {
+  canonicalElementType,
+  elementFromJSON,
+  elementToJSON,
+  elementsFromJSON,
+  isEmptyJsonValue,
+  sparseMetadata,
+  type ElementFromJSONOptions,
+} from './json.js';
 export { assignElementIds, hashElementId } from './ids.js';
 export { decodeOrigElements, encodeOrigElements, origElementsOf, stableStringify } from './orig-elements.js';
 export { flatElementMetadata, type FlatMetadataValue } from './flat-metadata.js';

@@ -40,7 +40,9 @@ export function origElementsOf(el: Element): Element[] | undefined {
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== 'object') return pyJson(value);
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(', ')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${pyJson(k)}: ${stableStringify(v)}`).join(', ')}}`;
 }
 

@@ -61,9 +61,29 @@ export const ELEMENT_TYPE_ALIASES: Readonly<Record<string, ElementType>> = {
  * `extract_image_block_types` (the Unstructured workflow API lists exactly these).
  */
 export const ELEMENT_TYPE_VOCABULARY = [
-  'Abstract', 'BulletedText', 'Caption', 'CodeSnippet', 'CompositeElement', 'Figure', 'FigureCaption',
-  'Form', 'FormKeysValues', 'Formula', 'Header', 'Image', 'List', 'List-item', 'ListItem',
-  'NarrativeText', 'Paragraph', 'Picture', 'Table', 'Text', 'Threading', 'Title', 'UncategorizedText',
+  'Abstract',
+  'BulletedText',
+  'Caption',
+  'CodeSnippet',
+  'CompositeElement',
+  'Figure',
+  'FigureCaption',
+  'Form',
+  'FormKeysValues',
+  'Formula',
+  'Header',
+  'Image',
+  'List',
+  'List-item',
+  'ListItem',
+  'NarrativeText',
+  'Paragraph',
+  'Picture',
+  'Table',
+  'Text',
+  'Threading',
+  'Title',
+  'UncategorizedText',
 ] as const;
 
 /** Coordinate systems used in `metadata.coordinates.system`. */

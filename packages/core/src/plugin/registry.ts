@@ -2,7 +2,17 @@ import { createRequire } from 'node:module';
 import { CORE_ERROR_CODES, quarryError, type ErrorCode } from '../errors.js';
 import { CORE_PROBLEM_CODES, PROBLEM_CODE_PATTERN } from '../workflow/problems.js';
 import { ENGINE_VERSION } from '../version.js';
-import { NODE_TYPES, type DestinationDefinition, type EmbeddingModelInfo, type FormatDefinition, type NodeDefinition, type NodeType, type Plugin, type SourceDefinition, type WorkflowTemplate } from './types.js';
+import {
+  NODE_TYPES,
+  type DestinationDefinition,
+  type EmbeddingModelInfo,
+  type FormatDefinition,
+  type NodeDefinition,
+  type NodeType,
+  type Plugin,
+  type SourceDefinition,
+  type WorkflowTemplate,
+} from './types.js';
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
 
@@ -48,7 +58,11 @@ export class Registry {
 
   /** Registers a plugin; throws `INVALID_PLUGIN`, `INCOMPATIBLE_PLUGIN`, `DUPLICATE_*` codes, and `ENGINE_FROZEN` once frozen. */
   register(plugin: Plugin): void {
-    if (this.frozen) throw quarryError('ENGINE_FROZEN', `plugin "${String(plugin?.name)}" cannot be registered: the engine already built a workflow; call use() before build()`);
+    if (this.frozen)
+      throw quarryError(
+        'ENGINE_FROZEN',
+        `plugin "${String(plugin?.name)}" cannot be registered: the engine already built a workflow; call use() before build()`,
+      );
     if (!plugin || typeof plugin.name !== 'string' || !plugin.name) throw quarryError('INVALID_PLUGIN', 'plugin must have a non-empty "name"');
     if (this.plugins.has(plugin.name)) throw quarryError('DUPLICATE_PLUGIN', `plugin "${plugin.name}" is already registered`);
     if (typeof plugin.engine !== 'string' || !semver().validRange(plugin.engine)) {
@@ -95,10 +109,13 @@ export class Registry {
     }
     const templates = plugin.templates ?? [];
     for (const t of templates) {
-      if (typeof t?.id !== 'string' || !t.id || !Array.isArray(t.nodes)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": a template needs an id and a nodes array`);
+      if (typeof t?.id !== 'string' || !t.id || !Array.isArray(t.nodes))
+        throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": a template needs an id and a nodes array`);
       const owner = this.templateMap.get(t.id)?.plugin;
       if (owner || templates.filter((u) => u.id === t.id).length > 1) {
-        throw quarryError('DUPLICATE_TEMPLATE', `plugin "${plugin.name}": template "${t.id}" is already supplied${owner ? ` by plugin "${owner}"` : ''}`, { details: { template: t.id } });
+        throw quarryError('DUPLICATE_TEMPLATE', `plugin "${plugin.name}": template "${t.id}" is already supplied${owner ? ` by plugin "${owner}"` : ''}`, {
+          details: { template: t.id },
+        });
       }
     }
     const codes = checkCodeTable(plugin, ERROR_CODES, this.codes);
@@ -138,20 +155,31 @@ export class Registry {
 
   /** Registered subtypes of one node type, sorted. */
   nodeSubtypes(type: NodeType): string[] {
-    return [...this.nodes.entries()].filter(([k, n]) => n.def.type === type && k === key(type, n.def.subtype)).map(([, n]) => n.def.subtype).sort();
+    return [...this.nodes.entries()]
+      .filter(([k, n]) => n.def.type === type && k === key(type, n.def.subtype))
+      .map(([, n]) => n.def.subtype)
+      .sort();
   }
 
   /** The source definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
   source(type: string): SourceDefinition<unknown> {
     const s = this.sources.get(type);
-    if (!s) throw quarryError('UNKNOWN_CONNECTOR', `no source connector "${type}" is registered; registered: ${[...this.sources.keys()].sort().join(', ') || '(none)'}`);
+    if (!s)
+      throw quarryError(
+        'UNKNOWN_CONNECTOR',
+        `no source connector "${type}" is registered; registered: ${[...this.sources.keys()].sort().join(', ') || '(none)'}`,
+      );
     return s;
   }
 
   /** The destination definition; throws `UNKNOWN_CONNECTOR` listing what is registered. */
   destination(type: string): DestinationDefinition<unknown> {
     const d = this.destinations.get(type);
-    if (!d) throw quarryError('UNKNOWN_CONNECTOR', `no destination connector "${type}" is registered; registered: ${[...this.destinations.keys()].sort().join(', ') || '(none)'}`);
+    if (!d)
+      throw quarryError(
+        'UNKNOWN_CONNECTOR',
+        `no destination connector "${type}" is registered; registered: ${[...this.destinations.keys()].sort().join(', ') || '(none)'}`,
+      );
     return d;
   }
 
@@ -199,7 +227,13 @@ function checkFormat(plugin: string, f: FormatDefinition): FormatDefinition {
   if (!isStrings(f.extensions) || f.extensions.some((e) => !/^\.[a-z0-9]+$/.test(e))) bad('needs an extensions array of lower-case extensions with their dot');
   if (typeof f.module !== 'string' || !URL.canParse(f.module)) bad('needs "module", the absolute URL of the module that partitions it');
   if (typeof f.exportName !== 'string' || !f.exportName) bad('needs "exportName", the export holding its partitioner');
-  return Object.freeze({ name: f.name, mimeTypes: Object.freeze([...f.mimeTypes]), extensions: Object.freeze([...f.extensions]), module: f.module, exportName: f.exportName });
+  return Object.freeze({
+    name: f.name,
+    mimeTypes: Object.freeze([...f.mimeTypes]),
+    extensions: Object.freeze([...f.extensions]),
+    module: f.module,
+    exportName: f.exportName,
+  });
 }
 
 /** How a plugin's table of error codes or of problem codes is checked. */
@@ -211,8 +245,20 @@ interface CodeKind {
   duplicate: ErrorCode;
 }
 
-const ERROR_CODES: CodeKind = { field: 'errorCodes', what: 'error code', shape: /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/, shapeName: 'UPPER_SNAKE_CASE', duplicate: 'DUPLICATE_ERROR_CODE' };
-const PROBLEM_CODES: CodeKind = { field: 'problemCodes', what: 'problem code', shape: PROBLEM_CODE_PATTERN, shapeName: '<area>.<what> in lower snake case', duplicate: 'DUPLICATE_PROBLEM_CODE' };
+const ERROR_CODES: CodeKind = {
+  field: 'errorCodes',
+  what: 'error code',
+  shape: /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/,
+  shapeName: 'UPPER_SNAKE_CASE',
+  duplicate: 'DUPLICATE_ERROR_CODE',
+};
+const PROBLEM_CODES: CodeKind = {
+  field: 'problemCodes',
+  what: 'problem code',
+  shape: PROBLEM_CODE_PATTERN,
+  shapeName: '<area>.<what> in lower snake case',
+  duplicate: 'DUPLICATE_PROBLEM_CODE',
+};
 
 function ownedBy(table: Readonly<Record<string, string>>, owner: string): Map<string, ErrorCodeInfo> {
   return new Map(Object.entries(table).map(([code, description]) => [code, { description, owner }]));
@@ -231,12 +277,18 @@ function checkCodeTable(plugin: Plugin, kind: CodeKind, known: ReadonlyMap<strin
   }
   const entries = Object.entries(table as Record<string, unknown>);
   for (const [code, description] of entries) {
-    if (!kind.shape.test(code)) throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": ${kind.what} "${code}" is not ${kind.shapeName}`, { details: { code } });
+    if (!kind.shape.test(code))
+      throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": ${kind.what} "${code}" is not ${kind.shapeName}`, { details: { code } });
     if (typeof description !== 'string' || !description.trim() || description.includes('\n')) {
       throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": ${kind.what} ${code} needs a one-line description`, { details: { code } });
     }
     const owner = known.get(code)?.owner;
-    if (owner) throw quarryError(kind.duplicate, `plugin "${plugin.name}": ${kind.what} ${code} is already declared by ${owner === CORE_OWNER ? 'core' : `plugin "${owner}"`}`, { details: { code, owner } });
+    if (owner)
+      throw quarryError(
+        kind.duplicate,
+        `plugin "${plugin.name}": ${kind.what} ${code} is already declared by ${owner === CORE_OWNER ? 'core' : `plugin "${owner}"`}`,
+        { details: { code, owner } },
+      );
   }
   return entries as Array<[string, string]>;
 }

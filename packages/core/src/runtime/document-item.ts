@@ -30,9 +30,13 @@ export class DocumentSignals {
   private readonly live = new Set<DocumentItem>();
 
   constructor(private readonly jobSignal: AbortSignal) {
-    jobSignal.addEventListener('abort', () => {
-      for (const item of this.live) item.controller?.abort(jobSignal.reason);
-    }, { once: true });
+    jobSignal.addEventListener(
+      'abort',
+      () => {
+        for (const item of this.live) item.controller?.abort(jobSignal.reason);
+      },
+      { once: true },
+    );
   }
 
   /** A document pulled from the source. */

@@ -76,13 +76,16 @@ export function streamDocuments(start: (sink: DestinationConnector) => Job, buff
 
   const job = start(sink);
   const subscription = job.events$.subscribe((e) => {
-    if (e.type === 'document_failed') push({ doc: { record_id: e.record_id, filename: e.filename, elements: [], error: { node: e.node, code: e.code, message: e.message } } });
+    if (e.type === 'document_failed')
+      push({ doc: { record_id: e.record_id, filename: e.filename, elements: [], error: { node: e.node, code: e.code, message: e.message } } });
   });
   const done = job.done.then((summary) => {
     subscription.unsubscribe();
     ended = true;
-    if (summary.error) endError = QuarryError.from(summary.error.code, `the job could not run: ${summary.error.message}`, { details: { job_id: summary.job_id } });
-    else if (summary.status === 'STOPPED' && !leftByConsumer) endError = quarryError('JOB_ABORTED', 'the job was cancelled before every document was streamed', { details: { job_id: summary.job_id } });
+    if (summary.error)
+      endError = QuarryError.from(summary.error.code, `the job could not run: ${summary.error.message}`, { details: { job_id: summary.job_id } });
+    else if (summary.status === 'STOPPED' && !leftByConsumer)
+      endError = quarryError('JOB_ABORTED', 'the job was cancelled before every document was streamed', { details: { job_id: summary.job_id } });
     wake();
     return summary;
   });

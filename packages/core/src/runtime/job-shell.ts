@@ -83,7 +83,16 @@ export function createJobShell(nodes: ReadonlyArray<{ name: string; type: string
       announce();
     },
     finish() {
-      const summary = summarizeJob({ job_id: id, startedAt, stopped: controller.signal.aborted, counts, failures, warnings, nodes: stats, ...(error ? { error } : {}) });
+      const summary = summarizeJob({
+        job_id: id,
+        startedAt,
+        stopped: controller.signal.aborted,
+        counts,
+        failures,
+        warnings,
+        nodes: stats,
+        ...(error ? { error } : {}),
+      });
       emit({ type: 'job_finished', summary });
       events.complete();
       return summary;

@@ -44,7 +44,13 @@ async function runProcess(ctx: StageContext, node: PlanNode, index: number, inst
   const stats = ctx.stats[index]!;
   const t0 = performance.now();
   try {
-    const nodeCtx = { get signal() { return ctx.signals.signalOf(item); }, logger: documentLogger(ctx, item, node.name), nodeName: node.name };
+    const nodeCtx = {
+      get signal() {
+        return ctx.signals.signalOf(item);
+      },
+      logger: documentLogger(ctx, item, node.name),
+      nodeName: node.name,
+    };
     const result = await ctx.watchdog.watch(item, node.name, () => inst.process({ document: item.doc, elements: item.elements }, nodeCtx));
     const ms = performance.now() - t0;
     item.elements = asElements(result);
@@ -88,15 +94,18 @@ function operatorStage(ctx: StageContext, node: PlanNode, index: number, inst: O
     const byDoc = new Map<DocumentItem['doc'], { item: DocumentItem; t0: number; warned: boolean }>();
     const bypass$ = shared$.pipe(filter((i) => !!(i.failure || i.stopped)));
     // Stall reports only: the operator owns its calls, so there is no one call here to time out.
-    const watchdog = setInterval(() => {
-      const now = performance.now();
-      for (const entry of byDoc.values()) {
-        if (!entry.warned && now - entry.t0 > ctx.stallWarningMs) {
-          entry.warned = true;
-          ctx.emit({ type: 'node_stalled', record_id: entry.item.doc.record_id, node: node.name, ms: Math.round(now - entry.t0) });
+    const watchdog = setInterval(
+      () => {
+        const now = performance.now();
+        for (const entry of byDoc.values()) {
+          if (!entry.warned && now - entry.t0 > ctx.stallWarningMs) {
+            entry.warned = true;
+            ctx.emit({ type: 'node_stalled', record_id: entry.item.doc.record_id, node: node.name, ms: Math.round(now - entry.t0) });
+          }
         }
-      }
-    }, Math.max(10, Math.min(1000, ctx.stallWarningMs / 2)));
+      },
+      Math.max(10, Math.min(1000, ctx.stallWarningMs / 2)),
+    );
     watchdog.unref();
     const entering$ = shared$.pipe(
       filter((i) => !(i.failure || i.stopped)),

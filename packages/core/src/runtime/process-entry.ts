@@ -1,6 +1,14 @@
 import { getHeapStatistics } from 'node:v8';
 import { errorMessage, QuarryError } from '../errors.js';
-import { workerFailure, type AbortMessage, type ReadyMessage, type TaskMessage, type WorkerReply, type WorkerReplyMessage, type WorkerTaskHandler } from './worker-protocol.js';
+import {
+  workerFailure,
+  type AbortMessage,
+  type ReadyMessage,
+  type TaskMessage,
+  type WorkerReply,
+  type WorkerReplyMessage,
+  type WorkerTaskHandler,
+} from './worker-protocol.js';
 
 /*
  * The program every process of a ProcessPool runs: it loads the pool's task module (its URL is the
@@ -29,7 +37,10 @@ function answer(id: number, reply: WorkerReply<unknown>): void {
     process.send?.({ id, reply } satisfies WorkerReplyMessage<unknown>);
   } catch (e) {
     // A result the serializer refuses (a function inside, say) fails its task, not the process.
-    process.send?.({ id, reply: { ok: false, error: { code: 'NODE_FAILED', message: `the result cannot be sent back: ${errorMessage(e)}` } } } satisfies WorkerReplyMessage<unknown>);
+    process.send?.({
+      id,
+      reply: { ok: false, error: { code: 'NODE_FAILED', message: `the result cannot be sent back: ${errorMessage(e)}` } },
+    } satisfies WorkerReplyMessage<unknown>);
   }
 }
 

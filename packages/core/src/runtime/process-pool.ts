@@ -271,7 +271,13 @@ function release<T, R>(slot: Slot<T, R>): void {
  * ```
  */
 export class ProcessPool<T, R> {
-  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb' | 'smallLane'>> & { name: string; heapLimitMb: number | undefined; laneProcesses: number; handoffMs: number; background: boolean };
+  private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb' | 'smallLane'>> & {
+    name: string;
+    heapLimitMb: number | undefined;
+    laneProcesses: number;
+    handoffMs: number;
+    background: boolean;
+  };
   private readonly slots: Array<Slot<T, R>> = [];
   /** Processes ended for recycling that have not exited yet. */
   private readonly retiring = new Set<Slot<T, R>>();
@@ -431,7 +437,12 @@ export class ProcessPool<T, R> {
       running.watch = setInterval(() => {
         const mb = memoryLimitMb > 0 ? residentMb(pid) : undefined;
         if (mb !== undefined && mb > memoryLimitMb) {
-          this.kill(slot, new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process went over its memory limit of ${memoryLimitMb} MB`, { details: { memory_limit_mb: memoryLimitMb } }));
+          this.kill(
+            slot,
+            new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process went over its memory limit of ${memoryLimitMb} MB`, {
+              details: { memory_limit_mb: memoryLimitMb },
+            }),
+          );
         } else if (handoff && !slot.handedOff && this.workedMs(pid, running) >= this.options.handoffMs) this.handOff(slot);
       }, MEMORY_CHECK_MS);
     }
@@ -460,7 +471,14 @@ export class ProcessPool<T, R> {
     const { taskTimeoutMs, name } = this.options;
     const running = slot.running;
     if (!running || running.grace || taskTimeoutMs <= 0) return;
-    running.timer = setTimeout(() => this.kill(slot, new QuarryError('NODE_TIMEOUT', `the ${name}process did not finish the task within ${taskTimeoutMs} ms`, { details: { timeout_ms: taskTimeoutMs } })), taskTimeoutMs);
+    running.timer = setTimeout(
+      () =>
+        this.kill(
+          slot,
+          new QuarryError('NODE_TIMEOUT', `the ${name}process did not finish the task within ${taskTimeoutMs} ms`, { details: { timeout_ms: taskTimeoutMs } }),
+        ),
+      taskTimeoutMs,
+    );
   }
 
   private onReply(slot: Slot<T, R>, message: WorkerReplyMessage<R>): void {
@@ -520,11 +538,18 @@ export class ProcessPool<T, R> {
     const stderr = slot.stderr.trim();
     if (HEAP_EXHAUSTED.test(stderr)) {
       const limit = heapLimitMb === undefined ? '' : ` (heap limit ${heapLimitMb} MB)`;
-      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory${limit}`, { details: heapLimitMb === undefined ? {} : { heap_limit_mb: heapLimitMb } });
+      return new QuarryError('DOCUMENT_TOO_LARGE', `the ${name}process ran out of memory${limit}`, {
+        details: heapLimitMb === undefined ? {} : { heap_limit_mb: heapLimitMb },
+      });
     }
     const how = signal ? `was killed by ${signal}` : `exited with code ${code ?? 'unknown'}`;
-    const last = stderr.split('\n').filter((l) => l.trim()).at(-1);
-    return new QuarryError('DOCUMENT_CRASHED', `the ${name}process ${how}${last ? `: ${last.trim()}` : ''}`, { details: { ...(signal ? { signal } : { exit_code: code }) } });
+    const last = stderr
+      .split('\n')
+      .filter((l) => l.trim())
+      .at(-1);
+    return new QuarryError('DOCUMENT_CRASHED', `the ${name}process ${how}${last ? `: ${last.trim()}` : ''}`, {
+      details: { ...(signal ? { signal } : { exit_code: code }) },
+    });
   }
 
   /** Kills a process on purpose; its task (if any) fails with `error` right away. */

@@ -13,12 +13,7 @@ export interface PulledStream<T> {
  * backpressure: at most `limit` items exist downstream at any time, however large the source.
  * `accept` may drop an item (returns false) before it takes a slot (incremental skips).
  */
-export function pullSource<T>(
-  iterable: AsyncIterable<T>,
-  limit: number,
-  signal: AbortSignal,
-  accept: (item: T) => Promise<boolean>,
-): PulledStream<T> {
+export function pullSource<T>(iterable: AsyncIterable<T>, limit: number, signal: AbortSignal, accept: (item: T) => Promise<boolean>): PulledStream<T> {
   let inFlight = 0;
   let wake: (() => void) | undefined;
   const items$ = new Observable<T>((subscriber) => {

@@ -69,7 +69,16 @@ export function executeJob(shell: JobShell, deps: JobDeps): Promise<JobSummary> 
       logger.warn('node is taking long', { node, record_id: item.doc.record_id, ms: Math.round(ms) });
     },
   });
-  const stages: StageContext = { jobId: shell.id, signal: shell.signal, stats: shell.stats, emit: shell.emit, logger, stallWarningMs, signals: new DocumentSignals(shell.signal), watchdog };
+  const stages: StageContext = {
+    jobId: shell.id,
+    signal: shell.signal,
+    stats: shell.stats,
+    emit: shell.emit,
+    logger,
+    stallWarningMs,
+    signals: new DocumentSignals(shell.signal),
+    watchdog,
+  };
   return execute({ deps, shell, stages });
 }
 
@@ -88,7 +97,9 @@ async function execute(run: JobRun): Promise<JobSummary> {
     const pulled = pullDocuments(run, source);
     const processed$ = throughNodes(run, opened.nodes, pulled.items$);
     const window = new WriteBehindWindow(writeBehindOf(opened.destinations));
-    await lastValueFrom(processed$.pipe(mergeMap((item) => from(finishDocument(run, item, opened.destinations, window, () => pulled.release())))), { defaultValue: undefined });
+    await lastValueFrom(processed$.pipe(mergeMap((item) => from(finishDocument(run, item, opened.destinations, window, () => pulled.release())))), {
+      defaultValue: undefined,
+    });
   } catch (e) {
     shell.fail(e, deps.logger);
   } finally {
@@ -139,7 +150,13 @@ function throughNodes(run: JobRun, instances: readonly NodeInstance[], items$: O
  * Writes a document that came through the nodes (in the write-behind window), or takes a failed or
  * stopped one as it is, then counts how it ended. `release` hands its pull slot on.
  */
-async function finishDocument(run: JobRun, item: DocumentItem, destinations: readonly DestinationConnector[], window: WriteBehindWindow, release: () => void): Promise<void> {
+async function finishDocument(
+  run: JobRun,
+  item: DocumentItem,
+  destinations: readonly DestinationConnector[],
+  window: WriteBehindWindow,
+  release: () => void,
+): Promise<void> {
   try {
     if (!item.failure && !item.stopped && run.shell.signal.aborted) item.stopped = true;
     if (item.failure || item.stopped) {
@@ -170,7 +187,10 @@ async function writeDocument(item: DocumentItem, destinations: readonly Destinat
         item.stopped = true;
         return;
       }
-      item.failure = { ...failureOf(item.doc, destinations.length > 1 ? `destination#${i}` : 'destination', e), code: isQuarryError(e) ? e.code : 'DESTINATION_WRITE_FAILED' };
+      item.failure = {
+        ...failureOf(item.doc, destinations.length > 1 ? `destination#${i}` : 'destination', e),
+        code: isQuarryError(e) ? e.code : 'DESTINATION_WRITE_FAILED',
+      };
       return;
     }
   }
@@ -184,6 +204,15 @@ async function countDocument(run: JobRun, item: DocumentItem): Promise<void> {
   else if (item.stopped) shell.endDocument({ type: 'document_stopped', record_id: doc.record_id, filename: doc.filename }, deps.logger);
   else {
     if (deps.state && doc.version !== undefined) await deps.state.set(doc.record_id, doc.version);
-    shell.endDocument({ type: 'document_written', record_id: doc.record_id, filename: doc.filename, elements: item.elements.length, ms: Math.round(performance.now() - item.started) }, deps.logger);
+    shell.endDocument(
+      {
+        type: 'document_written',
+        record_id: doc.record_id,
+        filename: doc.filename,
+        elements: item.elements.length,
+        ms: Math.round(performance.now() - item.started),
+      },
+      deps.logger,
+    );
   }
 }

@@ -8,7 +8,14 @@ import type { ConnectorKind } from './records.js';
  * document. A destination is never written to. Rejects with the reason on failure or after
  * `timeoutMs` (the connector's signal is aborted then).
  */
-export async function probeConnector(engine: Engine, kind: ConnectorKind, type: string, config: Record<string, unknown>, logger: Logger, timeoutMs: number): Promise<void> {
+export async function probeConnector(
+  engine: Engine,
+  kind: ConnectorKind,
+  type: string,
+  config: Record<string, unknown>,
+  logger: Logger,
+  timeoutMs: number,
+): Promise<void> {
   const def = kind === 'source' ? engine.registry.source(type) : engine.registry.destination(type);
   const parsed = parseSettings(def.config as SettingsSchema<unknown>, config);
   if (!parsed.ok) throw new Error(`config is invalid: ${parsed.problems.map((p) => `${p.path || '/'}: ${p.message}`).join('; ')}`);

@@ -26,7 +26,13 @@ function sandboxProblems(config: Record<string, unknown>): ServiceProblem[] {
   if (typeof p !== 'string' || p === '') return [];
   const segments = p.replace(/\\/g, '/').split('/');
   if (path.isAbsolute(p) || /^[A-Za-z]:/.test(p) || p.includes('\0') || segments.includes('..')) {
-    return [problemAt('connector.path_outside_workspace', ['config', 'path'], `path ${JSON.stringify(p)} must be relative to the workspace directory and must not contain ".." (local connectors are sandboxed in this service)`)];
+    return [
+      problemAt(
+        'connector.path_outside_workspace',
+        ['config', 'path'],
+        `path ${JSON.stringify(p)} must be relative to the workspace directory and must not contain ".." (local connectors are sandboxed in this service)`,
+      ),
+    ];
   }
   return [];
 }
@@ -35,7 +41,13 @@ function sandboxProblems(config: Record<string, unknown>): ServiceProblem[] {
  * Every problem of a connector's type and config: an unknown type, a config that fails the
  * connector's own schema (paths as JSON pointers under `/config`), a sandboxed path that escapes.
  */
-export function connectorConfigProblems(registry: Registry, kind: ConnectorKind, type: string, config: Record<string, unknown>, policy: LocalConnectorPolicy): ServiceProblem[] {
+export function connectorConfigProblems(
+  registry: Registry,
+  kind: ConnectorKind,
+  type: string,
+  config: Record<string, unknown>,
+  policy: LocalConnectorPolicy,
+): ServiceProblem[] {
   let schema: ReturnType<Registry['source']>['config'];
   try {
     schema = (kind === 'source' ? registry.source(type) : registry.destination(type)).config;
@@ -63,7 +75,12 @@ function configProblems(schema: SettingsSchema<unknown>, config: Record<string, 
 }
 
 /** The config handed to the engine: a sandboxed local path made absolute under the workspace root. */
-export function runtimeConnectorConfig(type: string, config: Record<string, unknown>, workspace: string, policy: LocalConnectorPolicy): Record<string, unknown> {
+export function runtimeConnectorConfig(
+  type: string,
+  config: Record<string, unknown>,
+  workspace: string,
+  policy: LocalConnectorPolicy,
+): Record<string, unknown> {
   if (policy.paths !== 'sandboxed' || type !== policy.type || typeof config.path !== 'string') return config;
   return { ...config, path: path.join(policy.root(workspace), ...config.path.replace(/\\/g, '/').split('/').filter(Boolean)) };
 }

@@ -5,7 +5,14 @@ import { connectorConfigProblems, runtimeConnectorConfig } from './connector-con
 import { sortAndPage } from './list-page.js';
 import type { ConnectorKind, ConnectorRecord } from './records.js';
 import { parseRequest, zodProblems } from './request-problems.js';
-import { connectorCreateBody, connectorListQuery, connectorUpdateBody, type ConnectionCheck, type ConnectorInformation, type DeleteResponse } from './schemas.js';
+import {
+  connectorCreateBody,
+  connectorListQuery,
+  connectorUpdateBody,
+  type ConnectionCheck,
+  type ConnectorInformation,
+  type DeleteResponse,
+} from './schemas.js';
 import { collectSecrets, restoreMaskedSecrets, scrubSecrets } from './secrets.js';
 import type { ServiceContext } from './service-context.js';
 import { notFound, problemAt, requestInvalid, serviceError, type ServiceProblem } from './service-errors.js';
@@ -41,7 +48,16 @@ export async function createConnector(ctx: ServiceContext, workspace: string, ki
   if (typeof raw.name === 'string' && raw.name) problems.push(...(await nameProblems(ctx, workspace, kind, raw.name, undefined)));
   if (problems.length || !parsed.success) throw requestInvalid('body', problems);
   const now = ctx.clock.now().toISOString();
-  const record: ConnectorRecord = { id: randomUUID(), workspace, kind, name: parsed.data.name, type: parsed.data.type, config: parsed.data.config, created_at: now, updated_at: now };
+  const record: ConnectorRecord = {
+    id: randomUUID(),
+    workspace,
+    kind,
+    name: parsed.data.name,
+    type: parsed.data.type,
+    config: parsed.data.config,
+    created_at: now,
+    updated_at: now,
+  };
   await ctx.store.put(CONNECTOR_COLLECTION[kind], record);
   ctx.logger.info(`${kind} connector created`, { workspace, connector_id: record.id, type: record.type });
   return connectorInformation(record);
@@ -82,7 +98,11 @@ export async function deleteConnector(ctx: ServiceContext, workspace: string, ki
   await connectorRecord(ctx, workspace, kind, id);
   const users = (await ctx.store.list('workflows', { workspace })).filter((w) => (kind === 'source' ? w.source_id : w.destination_id) === id);
   if (users.length) {
-    throw serviceError('CONNECTOR_IN_USE', `${kind} ${id} is used by workflow${users.length > 1 ? 's' : ''} ${users.map((w) => w.id).join(', ')}; change or delete them first`, { id, workflow_ids: users.map((w) => w.id) });
+    throw serviceError(
+      'CONNECTOR_IN_USE',
+      `${kind} ${id} is used by workflow${users.length > 1 ? 's' : ''} ${users.map((w) => w.id).join(', ')}; change or delete them first`,
+      { id, workflow_ids: users.map((w) => w.id) },
+    );
   }
   await ctx.store.delete(CONNECTOR_COLLECTION[kind], workspace, id);
   ctx.logger.info(`${kind} connector deleted`, { workspace, connector_id: id });

@@ -55,7 +55,12 @@ export class JobCheckpoint {
 
   private async save(): Promise<void> {
     if (this.stopped) return;
-    const snapshot: JobRecord = { ...this.record, node_stats: this.sources.tracker.stats(), outputs: [...this.sources.outputs], failed_files: [...this.failed] };
+    const snapshot: JobRecord = {
+      ...this.record,
+      node_stats: this.sources.tracker.stats(),
+      outputs: [...this.sources.outputs],
+      failed_files: [...this.failed],
+    };
     try {
       await this.store.put('jobs', snapshot);
     } catch (e) {

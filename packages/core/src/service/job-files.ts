@@ -51,11 +51,14 @@ async function moveFile(from: string, to: string): Promise<void> {
 
 /** Checks the number and sizes of input files against the limits (`INPUT_TOO_LARGE`). */
 export async function checkInputLimits(files: readonly InputFile[], limits: InputLimits): Promise<void> {
-  if (files.length > limits.maxFiles) throw serviceError('INPUT_TOO_LARGE', `at most ${limits.maxFiles} input files per job; got ${files.length}`, { max_files: limits.maxFiles });
+  if (files.length > limits.maxFiles)
+    throw serviceError('INPUT_TOO_LARGE', `at most ${limits.maxFiles} input files per job; got ${files.length}`, { max_files: limits.maxFiles });
   for (const f of files) {
     const size = 'content' in f ? f.content.byteLength : (await stat(f.path)).size;
     if (size > limits.maxFileBytes) {
-      throw serviceError('INPUT_TOO_LARGE', `input file ${JSON.stringify(safeFilename(f.filename))} has ${size} bytes; the limit is ${limits.maxFileBytes}`, { max_file_bytes: limits.maxFileBytes });
+      throw serviceError('INPUT_TOO_LARGE', `input file ${JSON.stringify(safeFilename(f.filename))} has ${size} bytes; the limit is ${limits.maxFileBytes}`, {
+        max_file_bytes: limits.maxFileBytes,
+      });
     }
   }
 }
@@ -103,7 +106,10 @@ export function uploadedFilesSource(files: readonly StagedInput[], uploadedAt: s
               const buf = await readFile(f.path, signal ? { signal } : {});
               return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
             } catch (e) {
-              throw quarryError('DOCUMENT_READ_FAILED', `cannot read uploaded file ${JSON.stringify(f.filename)}: ${errorMessage(e)}`, { cause: e, details: { file_id: f.file_id } });
+              throw quarryError('DOCUMENT_READ_FAILED', `cannot read uploaded file ${JSON.stringify(f.filename)}: ${errorMessage(e)}`, {
+                cause: e,
+                details: { file_id: f.file_id },
+              });
             }
           },
         };

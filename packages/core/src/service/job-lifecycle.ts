@@ -4,7 +4,16 @@ import type { DestinationInput } from '../engine.js';
 import type { StateStore } from '../runtime/state-store.js';
 import { connectorRecord } from './connectors.js';
 import { runtimeConnectorConfig } from './connector-config.js';
-import { checkInputLimits, jobDirs, jobOutputDestination, outputFileId, stageInputFiles, uploadRecordIds, uploadedFilesSource, type InputFile } from './job-files.js';
+import {
+  checkInputLimits,
+  jobDirs,
+  jobOutputDestination,
+  outputFileId,
+  stageInputFiles,
+  uploadRecordIds,
+  uploadedFilesSource,
+  type InputFile,
+} from './job-files.js';
 import type { JobRecord, WorkflowRecord } from './records.js';
 import type { JobInformation, JobType, NodeStat } from './schemas.js';
 import { collectSecrets } from './secrets.js';
@@ -27,10 +36,18 @@ const ACTIVE_JOB_STATUSES = ['SCHEDULED', 'IN_PROGRESS'] as const;
 export async function startJob(ctx: ServiceContext, wf: WorkflowRecord, jobType: JobType, inputFiles: readonly InputFile[]): Promise<JobInformation> {
   const { workspace } = wf;
   if (wf.source_id && inputFiles.length) {
-    throw requestInvalid('body', [problemAt('input.not_allowed', ['input_files'], `workflow ${wf.id} reads from source ${wf.source_id}; input files apply only to a workflow with a local source (no source_id)`)]);
+    throw requestInvalid('body', [
+      problemAt(
+        'input.not_allowed',
+        ['input_files'],
+        `workflow ${wf.id} reads from source ${wf.source_id}; input files apply only to a workflow with a local source (no source_id)`,
+      ),
+    ]);
   }
   if (!wf.source_id && !inputFiles.length) {
-    throw requestInvalid('body', [problemAt('schema.required', ['input_files'], `workflow ${wf.id} has a local source: upload the documents to process as input_files`)]);
+    throw requestInvalid('body', [
+      problemAt('schema.required', ['input_files'], `workflow ${wf.id} has a local source: upload the documents to process as input_files`),
+    ]);
   }
   await checkInputLimits(inputFiles, ctx.limits);
   const plan = ctx.engine.build({ name: wf.name, nodes: nodeRefs(wf.workflow_nodes), reprocess_all: wf.reprocess_all }, { now: ctx.clock.now() });
@@ -39,7 +56,11 @@ export async function startJob(ctx: ServiceContext, wf: WorkflowRecord, jobType:
 
   const key = busyKey(workspace, wf.id);
   const running = ctx.busy.get(key);
-  if (running) throw serviceError('WORKFLOW_BUSY', `workflow ${wf.id} already has job ${running} scheduled or running; a workflow never runs twice at once`, { id: wf.id, job_id: running });
+  if (running)
+    throw serviceError('WORKFLOW_BUSY', `workflow ${wf.id} already has job ${running} scheduled or running; a workflow never runs twice at once`, {
+      id: wf.id,
+      job_id: running,
+    });
   const jobId = randomUUID();
   ctx.busy.set(key, jobId);
   const dirs = jobDirs(ctx.dataDir, jobId);
@@ -51,7 +72,14 @@ export async function startJob(ctx: ServiceContext, wf: WorkflowRecord, jobType:
     const outputs: JobRecord['outputs'] = [];
     const destinations: DestinationInput[] = [];
     if (destination) destinations.push({ type: destination.type, config: runtimeConnectorConfig(destination.type, destination.config, workspace, ctx.local) });
-    if (keepsOutput) destinations.push(jobOutputDestination(dirs.output, (rid) => outputFileId(rid, uploads), (f) => outputs.push(f)));
+    if (keepsOutput)
+      destinations.push(
+        jobOutputDestination(
+          dirs.output,
+          (rid) => outputFileId(rid, uploads),
+          (f) => outputs.push(f),
+        ),
+      );
     const record: JobRecord = {
       id: jobId,
       workspace,
@@ -68,13 +96,27 @@ export async function startJob(ctx: ServiceContext, wf: WorkflowRecord, jobType:
       failed_files: [],
     };
     const statRows = [...record.nodes, { name: 'Destination', type: 'destination', subtype: destination?.type ?? 'local' }];
-    record.node_stats = statRows.map((r) => ({ node_name: r.name, node_type: r.type, node_subtype: r.subtype, ready: 0, in_progress: 0, success: 0, failure: 0 }));
+    record.node_stats = statRows.map((r) => ({
+      node_name: r.name,
+      node_type: r.type,
+      node_subtype: r.subtype,
+      ready: 0,
+      in_progress: 0,
+      success: 0,
+      failure: 0,
+    }));
     await ctx.store.put('jobs', record);
-    const secrets = [...collectSecrets(source?.config ?? {}), ...collectSecrets(destination?.config ?? {}), ...wf.workflow_nodes.flatMap((n) => collectSecrets(n.settings))];
+    const secrets = [
+      ...collectSecrets(source?.config ?? {}),
+      ...collectSecrets(destination?.config ?? {}),
+      ...wf.workflow_nodes.flatMap((n) => collectSecrets(n.settings)),
+    ];
     ctx.runner.submit({
       record,
       plan,
-      source: source ? { type: source.type, config: runtimeConnectorConfig(source.type, source.config, workspace, ctx.local) } : uploadedFilesSource(staged, now),
+      source: source
+        ? { type: source.type, config: runtimeConnectorConfig(source.type, source.config, workspace, ctx.local) }
+        : uploadedFilesSource(staged, now),
       destinations,
       ...(source && !wf.reprocess_all ? { state: documentVersions(ctx, workspace, wf.id) } : {}),
       secrets,

@@ -171,7 +171,13 @@ export class JobRunner {
         ...(prepared.state ? { state: prepared.state } : {}),
       });
       entry.job = job;
-      const checkpoint = new JobCheckpoint(record, { tracker: entry.tracker, outputs: prepared.outputs, secrets: prepared.secrets }, this.deps.store, logger, this.deps.checkpointMs ?? 1000);
+      const checkpoint = new JobCheckpoint(
+        record,
+        { tracker: entry.tracker, outputs: prepared.outputs, secrets: prepared.secrets },
+        this.deps.store,
+        logger,
+        this.deps.checkpointMs ?? 1000,
+      );
       entry.checkpoint = checkpoint;
       job.events$.subscribe((e) => {
         entry.tracker.observe(e);
@@ -195,7 +201,8 @@ export class JobRunner {
         record.message = scrubSecrets(endMessage(summary, entry.stopReason), secrets);
         record.counts = summary.counts;
         record.failed_files = summary.failures.map((f) => ({ document: f.record_id, error: scrubSecrets(`${f.code}: ${f.message}`, secrets) }));
-        if (summary.warnings) record.warnings = summary.warnings.map((w) => ({ document: w.record_id, node: w.node, warning: scrubSecrets(w.message, secrets) }));
+        if (summary.warnings)
+          record.warnings = summary.warnings.map((w) => ({ document: w.record_id, node: w.node, warning: scrubSecrets(w.message, secrets) }));
       } else if (entry.controller.signal.aborted) {
         record.status = 'STOPPED';
         record.message = entry.stopReason ?? 'Job cancelled.';
@@ -210,7 +217,12 @@ export class JobRunner {
       // at once, and no longer finds an on-demand job's workflow.
       await this.deps.onEnded(record);
       await this.deps.store.put('jobs', record);
-      scrubbingLogger(this.deps.logger, secrets).info('job finished', { job_id: record.id, workflow_id: record.workflow_id, status: record.status, ...(record.counts ? { counts: record.counts } : {}) });
+      scrubbingLogger(this.deps.logger, secrets).info('job finished', {
+        job_id: record.id,
+        workflow_id: record.workflow_id,
+        status: record.status,
+        ...(record.counts ? { counts: record.counts } : {}),
+      });
       if (prepared.inputDir) await rm(prepared.inputDir, { recursive: true, force: true });
     } catch (e) {
       this.deps.logger.error('could not store the end of a job', { job_id: record.id, error: scrubSecrets(errorMessage(e), secrets) });

@@ -31,7 +31,11 @@ async function jobRecord(ctx: ServiceContext, workspace: string, id: string): Pr
 /** See `WorkflowService.listJobs`. */
 export async function listJobs(ctx: ServiceContext, workspace: string, query: unknown): Promise<JobInformation[]> {
   const q = parseRequest(jobListQuery, query, 'query');
-  const rows = await ctx.store.list('jobs', { workspace, ...(q.workflow_id ? { workflowId: q.workflow_id } : {}), ...(q.status ? { statuses: [q.status] } : {}) });
+  const rows = await ctx.store.list('jobs', {
+    workspace,
+    ...(q.workflow_id ? { workflowId: q.workflow_id } : {}),
+    ...(q.status ? { statuses: [q.status] } : {}),
+  });
   return sortAndPage(rows, q, (j, k) => j[k]).map(jobInformation);
 }
 
@@ -61,7 +65,8 @@ export async function getFailedFiles(ctx: ServiceContext, workspace: string, id:
 /** See `WorkflowService.cancelJob`. */
 export async function cancelJob(ctx: ServiceContext, workspace: string, id: string): Promise<CancelJobResponse> {
   const job = await jobRecord(ctx, workspace, id);
-  if (!(await ctx.runner.cancel(id))) throw serviceError('JOB_FINISHED', `job ${id} already ended (${job.status}); there is nothing to cancel`, { id, status: job.status });
+  if (!(await ctx.runner.cancel(id)))
+    throw serviceError('JOB_FINISHED', `job ${id} already ended (${job.status}); there is nothing to cancel`, { id, status: job.status });
   return { id, status: 'cancelled', message: 'Job successfully cancelled.' };
 }
 
@@ -69,18 +74,32 @@ export async function cancelJob(ctx: ServiceContext, workspace: string, id: stri
 export async function downloadJobOutput(ctx: ServiceContext, workspace: string, id: string, query: unknown): Promise<JobDownload> {
   const q = parseRequest(downloadQuery, query, 'query');
   const job = await jobRecord(ctx, workspace, id);
-  if (!job.keeps_output) throw serviceError('NOT_FOUND', `job ${id} wrote to a remote destination; only jobs with a local destination keep output for download`, { id });
+  if (!job.keeps_output)
+    throw serviceError('NOT_FOUND', `job ${id} wrote to a remote destination; only jobs with a local destination keep output for download`, { id });
   const last = job.nodes[job.nodes.length - 1];
-  if (q.node_id && q.node_id !== last?.id) throw serviceError('NOT_FOUND', `node ${q.node_id} has no kept output in job ${id}; only the last node's output (node ${last?.id}) is kept`, { id, node_id: q.node_id });
+  if (q.node_id && q.node_id !== last?.id)
+    throw serviceError('NOT_FOUND', `node ${q.node_id} has no kept output in job ${id}; only the last node's output (node ${last?.id}) is kept`, {
+      id,
+      node_id: q.node_id,
+    });
   const out = job.outputs.find((o) => o.file_id === q.file_id);
-  if (!out) throw serviceError('NOT_FOUND', `file ${q.file_id} has no output in job ${id}${job.status === 'IN_PROGRESS' || job.status === 'SCHEDULED' ? ' yet' : ''}`, { id, file_id: q.file_id });
+  if (!out)
+    throw serviceError('NOT_FOUND', `file ${q.file_id} has no output in job ${id}${job.status === 'IN_PROGRESS' || job.status === 'SCHEDULED' ? ' yet' : ''}`, {
+      id,
+      file_id: q.file_id,
+    });
   const input = job.input_files.find((f) => f.file_id === out.file_id);
   const base = input ? input.filename : (out.record_id.split('/').pop() ?? out.file_id);
   return { path: outputPath(jobDirs(ctx.dataDir, id).output, out.file_id), filename: `${base}.json`, contentType: 'application/json' };
 }
 
 /** See `WorkflowService.createOnDemandJob`. */
-export async function createOnDemandJob(ctx: ServiceContext, workspace: string, requestData: unknown, inputFiles: readonly InputFile[]): Promise<JobInformation> {
+export async function createOnDemandJob(
+  ctx: ServiceContext,
+  workspace: string,
+  requestData: unknown,
+  inputFiles: readonly InputFile[],
+): Promise<JobInformation> {
   const req = parseOnDemandRequest(requestData, inputFiles.length, { engine: ctx.engine, templates: ctx.templates, now: ctx.clock.now() });
   await checkInputLimits(inputFiles, ctx.limits);
   const now = ctx.clock.now().toISOString();

@@ -53,7 +53,15 @@ export class NodeStatsTracker {
     for (const p of this.position.values()) at[p]!++;
     let before = 0;
     return this.rows.map((row, i) => {
-      const stat: NodeStat = { node_name: row.name, node_type: row.type, node_subtype: row.subtype, ready: before, in_progress: at[i]!, success: this.success[i]!, failure: this.failure[i]! };
+      const stat: NodeStat = {
+        node_name: row.name,
+        node_type: row.type,
+        node_subtype: row.subtype,
+        ready: before,
+        in_progress: at[i]!,
+        success: this.success[i]!,
+        failure: this.failure[i]!,
+      };
       before += at[i]!;
       return stat;
     });

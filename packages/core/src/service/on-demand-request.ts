@@ -39,13 +39,23 @@ export function parseOnDemandRequest(requestData: unknown, fileCount: number, ct
   let nodes: StoredNode[] = [];
   if (req?.template_id !== undefined && req.job_nodes === undefined) {
     const t = ctx.templates.get(req.template_id);
-    if (!t) problems.push(problemAt('template.not_found', ['request_data', 'template_id'], `template ${JSON.stringify(req.template_id)} not found; known: ${[...ctx.templates.keys()].join(', ')}`));
+    if (!t)
+      problems.push(
+        problemAt(
+          'template.not_found',
+          ['request_data', 'template_id'],
+          `template ${JSON.stringify(req.template_id)} not found; known: ${[...ctx.templates.keys()].join(', ')}`,
+        ),
+      );
     else {
       nodes = assignNodeIds(t.nodes);
       problems.push(...templateProblems(t.id, planProblems(ctx.engine, 'on-demand', nodes, ctx.now), '/request_data/template_id'));
     }
   } else if (req?.job_nodes !== undefined && req.template_id === undefined) {
-    const v = validateWorkflow({ name: 'on-demand', workflow_type: 'custom', workflow_nodes: req.job_nodes }, { mode: 'create', registry: ctx.engine.registry, now: ctx.now });
+    const v = validateWorkflow(
+      { name: 'on-demand', workflow_type: 'custom', workflow_nodes: req.job_nodes },
+      { mode: 'create', registry: ctx.engine.registry, now: ctx.now },
+    );
     if (!v.valid) problems.push(...rebase(v.problems, '/workflow_nodes', '/request_data/job_nodes'));
     else {
       nodes = assignNodeIds(v.value.workflow_nodes ?? []);

@@ -18,5 +18,9 @@ export function planProblems(engine: Engine, name: string, nodes: readonly Store
 
 /** Problems inside a template's nodes, reported at the field that names the template. */
 export function templateProblems(templateId: string, problems: readonly ServiceProblem[], at: string): ServiceProblem[] {
-  return problems.map((p) => ({ code: p.code, path: at, message: `template ${JSON.stringify(templateId)} (${p.path.replace(/^\/workflow_nodes\//, 'node ')}): ${p.message}` }));
+  return problems.map((p) => ({
+    code: p.code,
+    path: at,
+    message: `template ${JSON.stringify(templateId)} (${p.path.replace(/^\/workflow_nodes\//, 'node ')}): ${p.message}`,
+  }));
 }

@@ -38,6 +38,11 @@ export async function scheduleTick(ctx: ServiceContext, workspace: string, id: s
     const job = await startJob(ctx, wf, 'scheduled', []);
     ctx.logger.info('scheduled run started', { workspace, workflow_id: id, slot: slot.toISOString(), job_id: job.id });
   } catch (e) {
-    ctx.logger.error('scheduled run could not start', { workspace, workflow_id: id, slot: slot.toISOString(), error: e instanceof Error ? e.message : String(e) });
+    ctx.logger.error('scheduled run could not start', {
+      workspace,
+      workflow_id: id,
+      slot: slot.toISOString(),
+      error: e instanceof Error ? e.message : String(e),
+    });
   }
 }

@@ -81,7 +81,7 @@ export const connectorCreateBody = z
   .strictObject({
     name: nonEmpty.describe('unique connector name (per workspace and kind)'),
     type: nonEmpty.describe('connector type, e.g. search_index or local'),
-    config: z.record(z.string(), z.unknown()).describe('checked against the connector type\'s config schema'),
+    config: z.record(z.string(), z.unknown()).describe("checked against the connector type's config schema"),
   })
   .meta({ title: 'ConnectorCreate' });
 /** A connector create body. */
@@ -239,7 +239,11 @@ export type WorkflowListQuery = z.output<typeof workflowListQuery>;
 
 /** Job status spellings accepted in list filters: any case, blanks or underscores (and the docs' "im progress"). */
 const jobStatusParam = z.string().transform((s, ctx) => {
-  const norm = s.trim().toUpperCase().replace(/[\s-]+/g, '_').replace(/^IM_PROGRESS$/, 'IN_PROGRESS');
+  const norm = s
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_')
+    .replace(/^IM_PROGRESS$/, 'IN_PROGRESS');
   if ((JOB_STATUSES as readonly string[]).includes(norm)) return norm as (typeof JOB_STATUSES)[number];
   ctx.addIssue({ code: 'custom', message: `status must be one of ${JOB_STATUSES.join(', ')} (any case)` });
   return z.NEVER;
@@ -267,7 +271,7 @@ export type ConnectorListQuery = z.output<typeof connectorListQuery>;
 /** Query of GET /jobs/{id}/download. */
 export const downloadQuery = z.object({
   file_id: nonEmpty.describe('an input file id (see input_file_ids / output_node_files)'),
-  node_id: nonEmpty.optional().describe('the node whose output to fetch; only the last node\'s output is kept'),
+  node_id: nonEmpty.optional().describe("the node whose output to fetch; only the last node's output is kept"),
 });
 /** Parsed download query. */
 export type DownloadQuery = z.output<typeof downloadQuery>;

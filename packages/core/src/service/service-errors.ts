@@ -40,7 +40,10 @@ export function notFound(resource: string, id: string): QuarryError {
 export function requestInvalid(location: 'body' | 'query', problems: ServiceProblem[]): QuarryError {
   const first = problems[0];
   const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-  return serviceError('REQUEST_INVALID', `invalid request ${location}: ${first ? `${first.path || '/'}: ${first.message}` : 'no detail'}${more}`, { location, problems });
+  return serviceError('REQUEST_INVALID', `invalid request ${location}: ${first ? `${first.path || '/'}: ${first.message}` : 'no detail'}${more}`, {
+    location,
+    problems,
+  });
 }
 
 /** A problem at a path given as segments. */

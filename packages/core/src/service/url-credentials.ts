@@ -31,7 +31,14 @@ export function urlCredentials(text: string): UrlCredential[] {
     const colon = authority.slice(0, Math.max(at, 0)).indexOf(':');
     if (at < 0 || colon < 0) continue;
     const start = m.index + m[1]!.length + 2 + colon + 1;
-    out.push({ scheme: m[1]!.toLowerCase(), user: authority.slice(0, colon), password: authority.slice(colon + 1, at), host: authority.slice(at + 1).toLowerCase(), start, end: start + at - colon - 1 });
+    out.push({
+      scheme: m[1]!.toLowerCase(),
+      user: authority.slice(0, colon),
+      password: authority.slice(colon + 1, at),
+      host: authority.slice(at + 1).toLowerCase(),
+      start,
+      end: start + at - colon - 1,
+    });
   }
   return out;
 }

@@ -59,5 +59,11 @@ export function processingStatus(j: JobRecord): JobDetails['processing_status'] 
 
 /** Job details, with live statistics for a job still running. */
 export function jobDetails(j: JobRecord, live: NodeStat[] | undefined): JobDetails {
-  return { id: j.id, processing_status: processingStatus(j), ...(j.message ? { message: j.message } : {}), node_stats: live ?? j.node_stats, ...(j.warnings ? { warnings: j.warnings } : {}) };
+  return {
+    id: j.id,
+    processing_status: processingStatus(j),
+    ...(j.message ? { message: j.message } : {}),
+    node_stats: live ?? j.node_stats,
+    ...(j.warnings ? { warnings: j.warnings } : {}),
+  };
 }

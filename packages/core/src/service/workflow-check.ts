@@ -44,7 +44,14 @@ export async function checkWorkflow(ctx: ServiceContext, workspace: string, body
   if (v.valid) {
     if (v.value.workflow_type === 'template') {
       const t = ctx.templates.get(v.value.template_id ?? '');
-      if (!t) problems.push(problemAt('template.not_found', ['template_id'], `template ${JSON.stringify(v.value.template_id)} not found; known: ${[...ctx.templates.keys()].join(', ')}`));
+      if (!t)
+        problems.push(
+          problemAt(
+            'template.not_found',
+            ['template_id'],
+            `template ${JSON.stringify(v.value.template_id)} not found; known: ${[...ctx.templates.keys()].join(', ')}`,
+          ),
+        );
       else {
         nodes = [...t.nodes];
         problems.push(...templateProblems(t.id, planProblems(ctx.engine, v.value.name, nodes, ctx.clock.now()), '/template_id'));
@@ -54,7 +61,10 @@ export async function checkWorkflow(ctx: ServiceContext, workspace: string, body
       problems.push(...planProblems(ctx.engine, v.value.name, nodes, ctx.clock.now()));
     }
   }
-  for (const [field, kind] of [['source_id', 'source'], ['destination_id', 'destination']] as const) {
+  for (const [field, kind] of [
+    ['source_id', 'source'],
+    ['destination_id', 'destination'],
+  ] as const) {
     const ref = raw[field];
     if (typeof ref === 'string' && ref && !(await ctx.store.get(CONNECTOR_COLLECTION[kind], workspace, ref))) {
       problems.push(problemAt('reference.not_found', [field], `${kind} connector ${ref} not found`));

@@ -89,5 +89,9 @@ export function nodeRefs(nodes: readonly StoredNode[]): WorkflowNodeRef[] {
 
 /** Moves problem paths from one JSON pointer prefix to another. */
 export function rebase(problems: readonly (Problem | ServiceProblem)[], from: string, to: string): ServiceProblem[] {
-  return problems.map((p) => ({ code: p.code, message: p.message, path: p.path === from || p.path.startsWith(`${from}/`) ? to + p.path.slice(from.length) : p.path }));
+  return problems.map((p) => ({
+    code: p.code,
+    message: p.message,
+    path: p.path === from || p.path.startsWith(`${from}/`) ? to + p.path.slice(from.length) : p.path,
+  }));
 }

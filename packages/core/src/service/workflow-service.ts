@@ -4,7 +4,18 @@ import { jobEnded, recoverJobs } from './job-lifecycle.js';
 import * as jobs from './jobs.js';
 import type { ConnectorKind } from './records.js';
 import { scheduleTick, startSchedules } from './schedules.js';
-import type { CancelJobResponse, ConnectionCheck, ConnectorInformation, DeleteResponse, JobDetails, JobFailedFiles, JobInformation, TemplateDetail, TemplateListItem, WorkflowInformation } from './schemas.js';
+import type {
+  CancelJobResponse,
+  ConnectionCheck,
+  ConnectorInformation,
+  DeleteResponse,
+  JobDetails,
+  JobFailedFiles,
+  JobInformation,
+  TemplateDetail,
+  TemplateListItem,
+  WorkflowInformation,
+} from './schemas.js';
 import { createServiceContext, type ServiceContext, type WorkflowServiceOptions } from './service-context.js';
 import type { Store } from './store.js';
 import * as workflows from './workflows.js';

@@ -5,7 +5,14 @@ import { sortAndPage } from './list-page.js';
 import type { WorkflowRecord } from './records.js';
 import { parseRequest } from './request-problems.js';
 import { schedule } from './schedules.js';
-import { workflowListQuery, type DeleteResponse, type JobInformation, type TemplateDetail, type TemplateListItem, type WorkflowInformation } from './schemas.js';
+import {
+  workflowListQuery,
+  type DeleteResponse,
+  type JobInformation,
+  type TemplateDetail,
+  type TemplateListItem,
+  type WorkflowInformation,
+} from './schemas.js';
 import { busyKey, type ServiceContext } from './service-context.js';
 import { notFound, serviceError } from './service-errors.js';
 import type { WorkflowTemplate } from '../plugin/types.js';
@@ -110,7 +117,8 @@ export async function updateWorkflow(ctx: ServiceContext, workspace: string, id:
 export async function deleteWorkflow(ctx: ServiceContext, workspace: string, id: string): Promise<DeleteResponse> {
   const wf = await workflowRecord(ctx, workspace, id);
   const job = ctx.busy.get(busyKey(workspace, id));
-  if (job) throw serviceError('WORKFLOW_BUSY', `workflow ${id} has job ${job} scheduled or running; cancel it before deleting the workflow`, { id, job_id: job });
+  if (job)
+    throw serviceError('WORKFLOW_BUSY', `workflow ${id} has job ${job} scheduled or running; cancel it before deleting the workflow`, { id, job_id: job });
   ctx.scheduler.remove(workspace, id);
   await ctx.store.delete('workflows', workspace, wf.id);
   await ctx.store.deleteDocumentVersions(workspace, wf.id);

@@ -36,7 +36,7 @@ export const CORE_PROBLEM_CODES = {
   'schema.too_short': 'a string or array is empty (or shorter than allowed)',
   'schema.unknown_key': 'a field or setting is not part of the schema',
   'settings.invalid': "a node's settings fail its JSON Schema (zod schemas report schema.* codes)",
-  'settings.not_applicable': "a setting of another subtype of the same node type (e.g. multipage_sections on chunk_by_page)",
+  'settings.not_applicable': 'a setting of another subtype of the same node type (e.g. multipage_sections on chunk_by_page)',
   'template.not_found': 'a template workflow names a template the engine does not know (engine.build)',
   'template.template_id_required': 'a template workflow has no template_id',
   'template.workflow_nodes_not_allowed': 'a template workflow gives workflow_nodes',

@@ -5,7 +5,17 @@ import { dedupeProblems, toProblem, type BodyPath, type PathProblem, type Proble
 import type { WorkflowRegistryView } from '../plugin/types.js';
 import type { SchedulePhrase } from './schedule.js';
 import { asRecord, describeValue } from './schema-helpers.js';
-import { NODE_FIELDS, createFields, nodeTypeField, nonEmpty, normalizeWorkflowType, updateFields, withoutNulls, workflowFields, type WorkflowType } from './workflow-fields.js';
+import {
+  NODE_FIELDS,
+  createFields,
+  nodeTypeField,
+  nonEmpty,
+  normalizeWorkflowType,
+  updateFields,
+  withoutNulls,
+  workflowFields,
+  type WorkflowType,
+} from './workflow-fields.js';
 import { lazySchema, zod } from './zod-lib.js';
 import { workflowRuleProblems } from './workflow-rules.js';
 import { zodIssuesToProblems, type UnknownKeyHandler } from './zod-problems.js';
@@ -62,12 +72,16 @@ const nodeEnvelope = lazySchema(() =>
     name: nonEmpty('node name'),
     type: nodeTypeField(),
     subtype: nonEmpty('node subtype'),
-    settings: zod().record(zod().string(), zod().unknown(), { error: (iss) => `node settings must be an object; got ${describeValue(iss.input)}` }).nullish(),
+    settings: zod()
+      .record(zod().string(), zod().unknown(), { error: (iss) => `node settings must be an object; got ${describeValue(iss.input)}` })
+      .nullish(),
   }),
 );
 
 const topUnknownKey: UnknownKeyHandler = (key, parent) =>
-  parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown field ${JSON.stringify(key)}; workflow fields are ${workflowFields().join(', ')}` };
+  parent.length
+    ? undefined
+    : { code: 'schema.unknown_key', message: `unknown field ${JSON.stringify(key)}; workflow fields are ${workflowFields().join(', ')}` };
 
 const nodeUnknownKey: UnknownKeyHandler = (key, parent) =>
   parent.length ? undefined : { code: 'schema.unknown_key', message: `unknown node field ${JSON.stringify(key)}; a node has ${NODE_FIELDS.join(', ')}` };
@@ -87,12 +101,20 @@ function settingsUnknownKey(def: NodeDefinition<unknown>, registry: WorkflowRegi
         message: `setting ${JSON.stringify(key)} applies only to ${def.type} subtype${siblings.length > 1 ? 's' : ''} ${siblings.join(', ')}, not ${def.subtype}`,
       };
     }
-    return { code: 'schema.unknown_key', message: `unknown setting ${JSON.stringify(key)} for ${def.type}/${def.subtype}; allowed: ${settingKeysOf(def).join(', ') || '(none)'}` };
+    return {
+      code: 'schema.unknown_key',
+      message: `unknown setting ${JSON.stringify(key)} for ${def.type}/${def.subtype}; allowed: ${settingKeysOf(def).join(', ') || '(none)'}`,
+    };
   };
 }
 
 function pointerSegments(pointer: string): string[] {
-  return pointer ? pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')) : [];
+  return pointer
+    ? pointer
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    : [];
 }
 
 function unknownSubtype(type: NodeType, subtype: string, path: BodyPath, registry: WorkflowRegistryView | undefined): PathProblem {
@@ -105,7 +127,12 @@ function unknownSubtype(type: NodeType, subtype: string, path: BodyPath, registr
 }
 
 /** Parses a node's settings with its definition's schema: zod issues keep their codes, JSON Schema problems are `settings.invalid`. */
-function nodeSettingsProblems(def: NodeDefinition<unknown>, raw: Record<string, unknown>, path: BodyPath, registry: WorkflowRegistryView): { parsed?: Record<string, unknown>; problems: PathProblem[] } {
+function nodeSettingsProblems(
+  def: NodeDefinition<unknown>,
+  raw: Record<string, unknown>,
+  path: BodyPath,
+  registry: WorkflowRegistryView,
+): { parsed?: Record<string, unknown>; problems: PathProblem[] } {
   if (isZodSchema(def.settings)) {
     const r = def.settings.safeParse(raw, { reportInput: true });
     if (r.success) return { parsed: asRecord(r.data), problems: [] };
@@ -137,7 +164,12 @@ function validateNode(raw: unknown, index: number, registry: WorkflowRegistryVie
 
   const type = (NODE_TYPES as readonly unknown[]).includes(node.type) ? (node.type as NodeType) : undefined;
   const subtype = typeof node.subtype === 'string' && node.subtype ? node.subtype : undefined;
-  const rawSettings = node.settings === undefined || node.settings === null ? {} : typeof node.settings === 'object' && !Array.isArray(node.settings) ? (node.settings as Record<string, unknown>) : undefined;
+  const rawSettings =
+    node.settings === undefined || node.settings === null
+      ? {}
+      : typeof node.settings === 'object' && !Array.isArray(node.settings)
+        ? (node.settings as Record<string, unknown>)
+        : undefined;
   const settingsPath: BodyPath = [...base, 'settings'];
 
   let def: NodeDefinition<unknown> | undefined;
@@ -192,7 +224,10 @@ export function validateWorkflow(body: unknown, options: ValidateWorkflowOptions
   const mode = options.mode ?? 'create';
   const now = options.now ?? new Date();
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    return { valid: false, problems: [{ code: 'schema.invalid_type', path: '', message: `a workflow body must be a JSON object; got ${describeValue(body)}` }] };
+    return {
+      valid: false,
+      problems: [{ code: 'schema.invalid_type', path: '', message: `a workflow body must be a JSON object; got ${describeValue(body)}` }],
+    };
   }
   const raw = body as Record<string, unknown>;
   const problems: PathProblem[] = [];
@@ -222,4 +257,3 @@ export function validateWorkflow(body: unknown, options: ValidateWorkflowOptions
   const value = nodes ? { ...top, workflow_nodes: nodes.map((n) => n.value as ValidWorkflowNode) } : top;
   return { valid: true, value: value as unknown as ValidWorkflow | ValidWorkflowUpdate, problems: [] };
 }
-

@@ -19,7 +19,12 @@ function nodeObject(def: NodeDefinition<unknown>) {
     id: nonEmpty('node id').optional().describe('node id (present in responses)'),
     name: nonEmpty('node name').describe('node label'),
     type: zod().literal(def.type),
-    subtype: spellings.length > 1 ? zod().enum(spellings).transform(() => def.subtype) : zod().literal(def.subtype),
+    subtype:
+      spellings.length > 1
+        ? zod()
+            .enum(spellings)
+            .transform(() => def.subtype)
+        : zod().literal(def.subtype),
     // prefault (not default) so an omitted settings object is still parsed: required settings are reported.
     settings: settings.prefault({}),
   });
@@ -27,10 +32,13 @@ function nodeObject(def: NodeDefinition<unknown>) {
 
 /** Settings of a node configured by JSON Schema: any object here, checked by the node's schema. */
 function jsonSchemaSettings(def: NodeDefinition<unknown>) {
-  return zod().record(zod().string(), zod().unknown()).superRefine((v, ctx) => {
-    const r = parseSettings(def.settings, v);
-    if (!r.ok) for (const p of r.problems) ctx.addIssue({ code: 'custom', message: `${p.path || 'settings'}: ${p.message}`, params: { code: 'settings.invalid' } });
-  });
+  return zod()
+    .record(zod().string(), zod().unknown())
+    .superRefine((v, ctx) => {
+      const r = parseSettings(def.settings, v);
+      if (!r.ok)
+        for (const p of r.problems) ctx.addIssue({ code: 'custom', message: `${p.path || 'settings'}: ${p.message}`, params: { code: 'settings.invalid' } });
+    });
 }
 
 /** One registered node, by type then subtype (aliases rewritten). */
@@ -49,7 +57,16 @@ function workflowNodeSchema(registry: ListingRegistryView) {
 }
 
 function ruleRefinement(mode: 'create' | 'update', registry: WorkflowRegistryView) {
-  return (v: { workflow_type?: string | null; source_id?: unknown; template_id?: unknown; schedule?: unknown; workflow_nodes?: Array<{ name: string; type: NodeView['type']; subtype: string; settings: unknown }> | null }, ctx: z.RefinementCtx) => {
+  return (
+    v: {
+      workflow_type?: string | null;
+      source_id?: unknown;
+      template_id?: unknown;
+      schedule?: unknown;
+      workflow_nodes?: Array<{ name: string; type: NodeView['type']; subtype: string; settings: unknown }> | null;
+    },
+    ctx: z.RefinementCtx,
+  ) => {
     const nodes: NodeView[] | undefined = v.workflow_nodes?.map((n, index) => ({
       index,
       name: n.name,

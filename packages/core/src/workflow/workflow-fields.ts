@@ -27,9 +27,19 @@ export const workflowTypeField = lazySchema(() =>
       if (normalizeWorkflowType(v)) return;
       const lower = v.trim().toLowerCase();
       if ((NON_OPERATIONAL_WORKFLOW_TYPES as readonly string[]).includes(lower)) {
-        addCodedIssue(ctx, 'workflow_type.non_operational', [], `workflow_type ${JSON.stringify(v)} is non-operational and will be removed in a future release; use "custom" or "template"`);
+        addCodedIssue(
+          ctx,
+          'workflow_type.non_operational',
+          [],
+          `workflow_type ${JSON.stringify(v)} is non-operational and will be removed in a future release; use "custom" or "template"`,
+        );
       } else if (lower === 'auto' || lower === 'automatic') {
-        addCodedIssue(ctx, 'workflow_type.unavailable', [], `workflow_type ${JSON.stringify(v)}: an automatic workflow type is not available; use "custom" or "template"`);
+        addCodedIssue(
+          ctx,
+          'workflow_type.unavailable',
+          [],
+          `workflow_type ${JSON.stringify(v)}: an automatic workflow type is not available; use "custom" or "template"`,
+        );
       } else {
         addCodedIssue(ctx, 'schema.invalid_value', [], `workflow_type must be "custom" or "template"; got ${JSON.stringify(v)}`);
       }
@@ -50,14 +60,21 @@ export const scheduleField = lazySchema(() =>
 );
 
 /** A non-empty id or name. */
-export const nonEmpty = (what: string) => zod().string({ error: (iss) => (iss.input === undefined ? `${what} is required` : `${what} must be a string; got ${describeValue(iss.input)}`) }).min(1, { error: `${what} must not be empty` });
+export const nonEmpty = (what: string) =>
+  zod()
+    .string({ error: (iss) => (iss.input === undefined ? `${what} is required` : `${what} must be a string; got ${describeValue(iss.input)}`) })
+    .min(1, { error: `${what} must not be empty` });
 
 /** A node's `type`: one of the four kinds, with its own code for anything else. */
 export const nodeTypeField = lazySchema(() =>
   zod()
-    .string({ error: (iss) => (iss.input === undefined ? `node type is required: one of ${quoteList(NODE_TYPES)}` : `node type must be a string; got ${describeValue(iss.input)}`) })
+    .string({
+      error: (iss) =>
+        iss.input === undefined ? `node type is required: one of ${quoteList(NODE_TYPES)}` : `node type must be a string; got ${describeValue(iss.input)}`,
+    })
     .superRefine((v, ctx) => {
-      if (!(NODE_TYPES as readonly string[]).includes(v)) addCodedIssue(ctx, 'node.unknown_type', [], `unknown node type ${JSON.stringify(v)}; allowed: ${quoteList(NODE_TYPES)}`);
+      if (!(NODE_TYPES as readonly string[]).includes(v))
+        addCodedIssue(ctx, 'node.unknown_type', [], `unknown node type ${JSON.stringify(v)}; allowed: ${quoteList(NODE_TYPES)}`);
     }),
 );
 

@@ -26,7 +26,11 @@ function topLevelRules(view: WorkflowView, out: PathProblem[]): void {
   const nodesEmpty = view.nodes !== undefined && view.nodes.length === 0;
   if (workflowType === 'template') {
     if (has.workflow_nodes) {
-      out.push({ code: 'template.workflow_nodes_not_allowed', path: ['workflow_nodes'], message: 'a template workflow takes its nodes from the template: omit workflow_nodes (or use workflow_type "custom")' });
+      out.push({
+        code: 'template.workflow_nodes_not_allowed',
+        path: ['workflow_nodes'],
+        message: 'a template workflow takes its nodes from the template: omit workflow_nodes (or use workflow_type "custom")',
+      });
     }
     // On update the stored workflow may already hold the template_id, so only create requires it.
     if (mode === 'create' && !has.template_id) {
@@ -35,22 +39,42 @@ function topLevelRules(view: WorkflowView, out: PathProblem[]): void {
   }
   if (workflowType === 'custom') {
     if (has.template_id) {
-      out.push({ code: 'custom.template_id_not_allowed', path: ['template_id'], message: 'template_id applies only to workflow_type "template"; a custom workflow lists its own workflow_nodes' });
+      out.push({
+        code: 'custom.template_id_not_allowed',
+        path: ['template_id'],
+        message: 'template_id applies only to workflow_type "template"; a custom workflow lists its own workflow_nodes',
+      });
     }
     if (mode === 'create' && (!has.workflow_nodes || nodesEmpty)) {
-      out.push({ code: 'custom.workflow_nodes_required', path: ['workflow_nodes'], message: 'a custom workflow needs workflow_nodes, starting with a partition node' });
+      out.push({
+        code: 'custom.workflow_nodes_required',
+        path: ['workflow_nodes'],
+        message: 'a custom workflow needs workflow_nodes, starting with a partition node',
+      });
     }
   }
   if (nodesEmpty && !(mode === 'create' && workflowType === 'custom') && workflowType !== 'template') {
-    out.push({ code: 'custom.workflow_nodes_required', path: ['workflow_nodes'], message: 'workflow_nodes must not be empty: it needs at least a partition node' });
+    out.push({
+      code: 'custom.workflow_nodes_required',
+      path: ['workflow_nodes'],
+      message: 'workflow_nodes must not be empty: it needs at least a partition node',
+    });
   }
   // A missing source_id on update means "unchanged", so the local-source rules apply to create only.
   if (mode === 'create' && !has.source_id) {
     if (workflowType === 'template') {
-      out.push({ code: 'local.custom_required', path: ['workflow_type'], message: 'a workflow without source_id (local source) must have workflow_type "custom"' });
+      out.push({
+        code: 'local.custom_required',
+        path: ['workflow_type'],
+        message: 'a workflow without source_id (local source) must have workflow_type "custom"',
+      });
     }
     if (has.schedule) {
-      out.push({ code: 'local.schedule_not_allowed', path: ['schedule'], message: 'a workflow without source_id (local source) cannot have a schedule; omit schedule or give a source_id' });
+      out.push({
+        code: 'local.schedule_not_allowed',
+        path: ['schedule'],
+        message: 'a workflow without source_id (local source) cannot have a schedule; omit schedule or give a source_id',
+      });
     }
   }
 }
@@ -62,18 +86,38 @@ function orderRules(nodes: readonly NodeView[], out: PathProblem[]): void {
   const embedders = of('embed');
   const [partition] = partitions;
   if (!partition) {
-    out.push({ code: 'order.partition_required', path: ['workflow_nodes'], message: 'workflow_nodes needs exactly one partition node, placed first; none was found' });
+    out.push({
+      code: 'order.partition_required',
+      path: ['workflow_nodes'],
+      message: 'workflow_nodes needs exactly one partition node, placed first; none was found',
+    });
   } else if (nodes[0] !== partition) {
-    out.push({ code: 'order.partition_not_first', path: nodePath(partition), message: `the partition node ${nodeLabel(partition)} must be the first node (it follows the Source node)` });
+    out.push({
+      code: 'order.partition_not_first',
+      path: nodePath(partition),
+      message: `the partition node ${nodeLabel(partition)} must be the first node (it follows the Source node)`,
+    });
   }
   for (const extra of partitions.slice(1)) {
-    out.push({ code: 'order.multiple_partitions', path: nodePath(extra), message: `only one partition node is allowed; ${nodeLabel(extra)} is another after ${nodeLabel(partition!)}` });
+    out.push({
+      code: 'order.multiple_partitions',
+      path: nodePath(extra),
+      message: `only one partition node is allowed; ${nodeLabel(extra)} is another after ${nodeLabel(partition!)}`,
+    });
   }
   for (const extra of chunkers.slice(1)) {
-    out.push({ code: 'order.multiple_chunkers', path: nodePath(extra), message: `only one chunk node is allowed; ${nodeLabel(extra)} is another after ${nodeLabel(chunkers[0]!)}` });
+    out.push({
+      code: 'order.multiple_chunkers',
+      path: nodePath(extra),
+      message: `only one chunk node is allowed; ${nodeLabel(extra)} is another after ${nodeLabel(chunkers[0]!)}`,
+    });
   }
   for (const extra of embedders.slice(1)) {
-    out.push({ code: 'order.multiple_embedders', path: nodePath(extra), message: `only one embed node is allowed; ${nodeLabel(extra)} is another after ${nodeLabel(embedders[0]!)}` });
+    out.push({
+      code: 'order.multiple_embedders',
+      path: nodePath(extra),
+      message: `only one embed node is allowed; ${nodeLabel(extra)} is another after ${nodeLabel(embedders[0]!)}`,
+    });
   }
   const [chunker] = chunkers;
   if (chunker) {
@@ -89,10 +133,18 @@ function orderRules(nodes: readonly NodeView[], out: PathProblem[]): void {
   if (embedder) {
     const after = nodes.filter((n) => n.index > embedder.index && n.type !== undefined && n.type !== 'embed');
     if (after.length) {
-      out.push({ code: 'order.embed_not_last', path: nodePath(embedder), message: `the embed node ${nodeLabel(embedder)} must be the last node, but ${after.map(nodeLabel).join(', ')} follow${after.length > 1 ? '' : 's'} it` });
+      out.push({
+        code: 'order.embed_not_last',
+        path: nodePath(embedder),
+        message: `the embed node ${nodeLabel(embedder)} must be the last node, but ${after.map(nodeLabel).join(', ')} follow${after.length > 1 ? '' : 's'} it`,
+      });
     }
     if (!chunker) {
-      out.push({ code: 'order.embed_requires_chunker', path: nodePath(embedder), message: `the embed node ${nodeLabel(embedder)} needs a chunk node before it: embedders embed chunks` });
+      out.push({
+        code: 'order.embed_requires_chunker',
+        path: nodePath(embedder),
+        message: `the embed node ${nodeLabel(embedder)} needs a chunk node before it: embedders embed chunks`,
+      });
     }
   }
 }

@@ -61,9 +61,17 @@ export function zodIssuesToProblems(issues: readonly z.core.$ZodIssue[], ctx: Is
           const allowed = issue.code === 'invalid_value' ? `; allowed: ${quoteList(issue.values.map(String))}` : ` (expected ${expectedName(issue.expected)})`;
           out.push({ code: 'schema.required', path, message: custom ? issue.message : `required ${ctx.noun} ${JSON.stringify(key)} is missing${allowed}` });
         } else if (issue.code === 'invalid_type') {
-          out.push({ code: 'schema.invalid_type', path, message: custom ? issue.message : `expected ${expectedName(issue.expected)}, got ${describeValue(value)}` });
+          out.push({
+            code: 'schema.invalid_type',
+            path,
+            message: custom ? issue.message : `expected ${expectedName(issue.expected)}, got ${describeValue(value)}`,
+          });
         } else {
-          out.push({ code: 'schema.invalid_value', path, message: custom ? issue.message : `must be one of ${quoteList(issue.values.map(String))}; got ${describeValue(value)}` });
+          out.push({
+            code: 'schema.invalid_value',
+            path,
+            message: custom ? issue.message : `must be one of ${quoteList(issue.values.map(String))}; got ${describeValue(value)}`,
+          });
         }
         break;
       }
@@ -72,7 +80,15 @@ export function zodIssuesToProblems(issues: readonly z.core.$ZodIssue[], ctx: Is
         const sized = issue.origin === 'string' || issue.origin === 'array' || issue.origin === 'set';
         if (sized && issue.code === 'too_small') {
           const empty = Number(issue.minimum) <= 1;
-          out.push({ code: 'schema.too_short', path, message: custom ? issue.message : empty ? 'must not be empty' : `must have at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}` });
+          out.push({
+            code: 'schema.too_short',
+            path,
+            message: custom
+              ? issue.message
+              : empty
+                ? 'must not be empty'
+                : `must have at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'items'}`,
+          });
         } else {
           out.push({ code: 'schema.out_of_range', path, message: issue.message });
         }

@@ -13,7 +13,12 @@ function scheduler(): TestScheduler {
 }
 
 /** The batches a queue starts, as joined strings, for items arriving on `source`. */
-function batchesOf(source: Observable<string>, options: BatchQueueOptions, run: (batch: string[]) => ObservableInput<unknown>, weight?: (item: string) => number): Observable<string> {
+function batchesOf(
+  source: Observable<string>,
+  options: BatchQueueOptions,
+  run: (batch: string[]) => ObservableInput<unknown>,
+  weight?: (item: string) => number,
+): Observable<string> {
   return new Observable<string>((sub) => {
     const queue = new BatchQueue<string>(options, {
       run: (batch) => {
@@ -96,12 +101,15 @@ describe('BatchQueue in virtual time', () => {
     const ts = scheduler();
     ts.run(({ hot, cold, expectObservable }) => {
       const out = new Observable<string>((sub) => {
-        const queue = new BatchQueue<string>({ maxItems: 3, flushMs: 0, scheduler: ts }, {
-          run: (batch) => {
-            sub.next(batch.join(''));
-            return cold('--|');
+        const queue = new BatchQueue<string>(
+          { maxItems: 3, flushMs: 0, scheduler: ts },
+          {
+            run: (batch) => {
+              sub.next(batch.join(''));
+              return cold('--|');
+            },
           },
-        });
+        );
         return source.subscribe({ next: (group) => queue.pushAll([...group]), complete: () => queue.end() });
       });
       const source = hot('x-y|', { x: 'ab', y: 'cdefg' });
@@ -126,16 +134,19 @@ describe('BatchQueue in virtual time', () => {
       let retried = false;
       const source = hot('(ab)c|');
       const out = new Observable<string>((sub) => {
-        const queue: BatchQueue<string> = new BatchQueue<string>({ maxItems: 2, flushMs: 1, scheduler: ts }, {
-          run: (batch) => {
-            sub.next(batch.join(''));
-            if (!retried && batch.includes('a')) {
-              retried = true;
-              queue.requeue(['a']);
-            }
-            return cold('--|');
+        const queue: BatchQueue<string> = new BatchQueue<string>(
+          { maxItems: 2, flushMs: 1, scheduler: ts },
+          {
+            run: (batch) => {
+              sub.next(batch.join(''));
+              if (!retried && batch.includes('a')) {
+                retried = true;
+                queue.requeue(['a']);
+              }
+              return cold('--|');
+            },
           },
-        });
+        );
         return source.subscribe({ next: (i) => queue.push(i), complete: () => queue.end() });
       });
       // c arrives at 4 and waits its 1 ms.
@@ -148,13 +159,16 @@ describe('BatchQueue in virtual time', () => {
     ts.run(({ hot, cold, expectObservable }) => {
       const source = hot('(xyz)|', { x: 'a1', y: 'a2', z: 'b1' });
       const out = new Observable<string>((sub) => {
-        const queue = new BatchQueue<string>({ flushMs: 1, concurrency: 3, scheduler: ts }, {
-          key: (item) => item[0]!,
-          run: (batch) => {
-            sub.next(batch.join(','));
-            return cold('---|');
+        const queue = new BatchQueue<string>(
+          { flushMs: 1, concurrency: 3, scheduler: ts },
+          {
+            key: (item) => item[0]!,
+            run: (batch) => {
+              sub.next(batch.join(','));
+              return cold('---|');
+            },
           },
-        });
+        );
         return source.subscribe({ next: (i) => queue.push(i), complete: () => queue.end() });
       });
       expectObservable(out).toBe('-x--y', { x: 'a1,b1', y: 'a2' });
@@ -166,13 +180,16 @@ describe('BatchQueue in virtual time', () => {
     ts.run(({ hot, cold, expectObservable }) => {
       const source = hot('axb|');
       const out = new Observable<string>((sub) => {
-        const queue = new BatchQueue<string>({ maxWeight: 10, flushMs: 100, concurrency: 2, scheduler: ts }, {
-          admit: (item) => (item === 'x' ? undefined : 6),
-          run: (batch) => {
-            sub.next(batch.join(''));
-            return cold('-|');
+        const queue = new BatchQueue<string>(
+          { maxWeight: 10, flushMs: 100, concurrency: 2, scheduler: ts },
+          {
+            admit: (item) => (item === 'x' ? undefined : 6),
+            run: (batch) => {
+              sub.next(batch.join(''));
+              return cold('-|');
+            },
           },
-        });
+        );
         // Pushed weightless, weighed when cut: 6 each, so two never share a batch.
         return source.subscribe({ next: (i) => queue.push(i, 0), complete: () => queue.end() });
       });
@@ -194,12 +211,15 @@ describe('BatchQueue in virtual time', () => {
     ts.run(({ hot, cold, expectObservable }) => {
       const source = hot('a-b-|');
       const out = new Observable<string>((sub) => {
-        const queue = new BatchQueue<string>({ maxItems: 1, flushMs: 0, scheduler: ts }, {
-          run: (batch) => {
-            sub.next(batch.join(''));
-            return batch[0] === 'a' ? cold('-#', undefined, new Error('down')) : cold('-|');
+        const queue = new BatchQueue<string>(
+          { maxItems: 1, flushMs: 0, scheduler: ts },
+          {
+            run: (batch) => {
+              sub.next(batch.join(''));
+              return batch[0] === 'a' ? cold('-#', undefined, new Error('down')) : cold('-|');
+            },
           },
-        });
+        );
         return source.subscribe({
           next: (i) => {
             try {

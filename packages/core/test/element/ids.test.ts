@@ -34,14 +34,21 @@ const el = (text: string, page?: number, extra: Partial<Element['metadata']> = {
 
 describe('element ids', () => {
   it('hashes filename, text, page and sequence like the reference', () => {
-    const expected = createHash('sha256').update('report.pdfHello1' + '0').digest('hex').slice(0, 32);
+    const expected = createHash('sha256')
+      .update('report.pdfHello1' + '0')
+      .digest('hex')
+      .slice(0, 32);
     expect(hashElementId('report.pdf', 'Hello', 1, 0)).toBe(expected);
     expect(hashElementId(undefined, 'x', undefined, 2)).toBe(createHash('sha256').update('NonexNone2').digest('hex').slice(0, 32));
   });
 
   it('counts the sequence per page number across the document and uses the basename', () => {
     const els = assignElementIds([el('a', 1), el('a', 2), el('a', 1)], { unique: false });
-    expect(els.map((e) => e.element_id)).toEqual([hashElementId('report.pdf', 'a', 1, 0), hashElementId('report.pdf', 'a', 2, 0), hashElementId('report.pdf', 'a', 1, 1)]);
+    expect(els.map((e) => e.element_id)).toEqual([
+      hashElementId('report.pdf', 'a', 1, 0),
+      hashElementId('report.pdf', 'a', 2, 0),
+      hashElementId('report.pdf', 'a', 1, 1),
+    ]);
   });
 
   it('is deterministic without unique ids and random with them', () => {
@@ -77,7 +84,10 @@ describe('element ids', () => {
       const reference = JSON.parse(readFileSync(path.join(expectedDir, name), 'utf8')) as Array<{ element_id: string }>;
       const elements = reference.map((e) => elementFromJSON({ ...e, element_id: 'x' }));
       assignElementIds(elements, { unique: false });
-      expect(elements.map((e) => e.element_id), name).toEqual(reference.map((e) => e.element_id));
+      expect(
+        elements.map((e) => e.element_id),
+        name,
+      ).toEqual(reference.map((e) => e.element_id));
     }
   });
 });

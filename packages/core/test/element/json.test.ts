@@ -4,10 +4,22 @@ import { elementFromJSON, elementsFromJSON, elementToJSON, ELEMENT_TYPES, Quarry
 describe('element JSON', () => {
   it('maps the reference type aliases onto canonical types', () => {
     const cases: Array<[string, string]> = [
-      ['Paragraph', 'NarrativeText'], ['Text', 'NarrativeText'], ['Abstract', 'NarrativeText'], ['Threading', 'NarrativeText'],
-      ['BulletedText', 'ListItem'], ['List-item', 'ListItem'], ['Section-header', 'Title'], ['Headline', 'Title'],
-      ['Page-header', 'Header'], ['Page-footer', 'Footer'], ['Footnote', 'Footer'], ['Caption', 'FigureCaption'],
-      ['Figure', 'Image'], ['Picture', 'Image'], ['TableChunk', 'TableChunk'], ['CompositeElement', 'CompositeElement'],
+      ['Paragraph', 'NarrativeText'],
+      ['Text', 'NarrativeText'],
+      ['Abstract', 'NarrativeText'],
+      ['Threading', 'NarrativeText'],
+      ['BulletedText', 'ListItem'],
+      ['List-item', 'ListItem'],
+      ['Section-header', 'Title'],
+      ['Headline', 'Title'],
+      ['Page-header', 'Header'],
+      ['Page-footer', 'Footer'],
+      ['Footnote', 'Footer'],
+      ['Caption', 'FigureCaption'],
+      ['Figure', 'Image'],
+      ['Picture', 'Image'],
+      ['TableChunk', 'TableChunk'],
+      ['CompositeElement', 'CompositeElement'],
     ];
     for (const [input, expected] of cases) expect(elementFromJSON({ type: input, text: 'x' }).type).toBe(expected);
   });
@@ -21,7 +33,15 @@ describe('element JSON', () => {
       type: 'Table',
       element_id: 'abc',
       text: 'a b',
-      metadata: { text_as_html: '<table><tr><td>a</td></tr></table>', languages: ['eng'], links: [], custom_field: 7, page_number: 2, parent_id: null, data_source: { url: 'file:///x', version: null } },
+      metadata: {
+        text_as_html: '<table><tr><td>a</td></tr></table>',
+        languages: ['eng'],
+        links: [],
+        custom_field: 7,
+        page_number: 2,
+        parent_id: null,
+        data_source: { url: 'file:///x', version: null },
+      },
     };
     const json = elementToJSON(elementFromJSON(input));
     expect(json).toEqual({
@@ -39,7 +59,15 @@ describe('element JSON', () => {
   });
 
   it('names the bad field and position', () => {
-    expect(() => elementsFromJSON([{ type: 'Title', text: 'ok' }, { type: 'Nope', text: '' }], { source: 'x.json' })).toThrowError(/unknown element type "Nope" \(x\.json\/1\)/);
+    expect(() =>
+      elementsFromJSON(
+        [
+          { type: 'Title', text: 'ok' },
+          { type: 'Nope', text: '' },
+        ],
+        { source: 'x.json' },
+      ),
+    ).toThrowError(/unknown element type "Nope" \(x\.json\/1\)/);
     expect(() => elementFromJSON({ type: 'Title', text: 3 })).toThrowError(/"text" must be a string/);
     expect(() => elementFromJSON({ type: 'Title', metadata: [] })).toThrowError(/"metadata" must be an object/);
     try {

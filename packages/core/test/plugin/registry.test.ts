@@ -18,7 +18,14 @@ function codeOf(fn: () => void): string | undefined {
 describe('Registry', () => {
   it('registers nodes, connectors and models and lists them', () => {
     const r = new Registry();
-    r.register(definePlugin({ name: 'a', engine: `^${ENGINE_VERSION}`, nodes: [node('chunk_by_x'), node('chunk_by_y')], embeddingModels: [{ provider: 'p', model_name: 'm', dimensions: 3, max_tokens: 10, max_characters: 35 }] }));
+    r.register(
+      definePlugin({
+        name: 'a',
+        engine: `^${ENGINE_VERSION}`,
+        nodes: [node('chunk_by_x'), node('chunk_by_y')],
+        embeddingModels: [{ provider: 'p', model_name: 'm', dimensions: 3, max_tokens: 10, max_characters: 35 }],
+      }),
+    );
     expect(r.nodeSubtypes('chunk')).toEqual(['chunk_by_x', 'chunk_by_y']);
     expect(r.embeddingModel('p', 'm')?.dimensions).toBe(3);
     expect(r.pluginNames()).toEqual(['a']);
@@ -84,6 +91,10 @@ describe('Registry', () => {
     const engine = createEngine().use(rtfPlugin);
     expect(engine.registry.errorCodes().get('RTF_GROUP_UNBALANCED')).toEqual({ description: 'an RTF group is never closed', owner: 'quarry-rtf' });
     const e = unbalancedGroup('memo.rtf', 812);
-    expect(e.toJSON()).toEqual({ code: 'RTF_GROUP_UNBALANCED', message: 'memo.rtf: the RTF group opened at byte 812 is never closed', details: { filename: 'memo.rtf', offset: 812 } });
+    expect(e.toJSON()).toEqual({
+      code: 'RTF_GROUP_UNBALANCED',
+      message: 'memo.rtf: the RTF group opened at byte 812 is never closed',
+      details: { filename: 'memo.rtf', offset: 812 },
+    });
   });
 });

@@ -12,10 +12,22 @@ describe('parseSettings', () => {
   });
 
   it('accepts JSON Schema settings (plain-JS plugins) with defaults via ajv', () => {
-    const schema = { type: 'object', properties: { size: { type: 'integer', default: 5 }, name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+    const schema = {
+      type: 'object',
+      properties: { size: { type: 'integer', default: 5 }, name: { type: 'string' } },
+      required: ['name'],
+      additionalProperties: false,
+    };
     expect(parseSettings(schema, { name: 'n' })).toEqual({ ok: true, value: { name: 'n', size: 5 } });
     const bad = parseSettings(schema, { size: 1.5, extra: true });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problems).toEqual(expect.arrayContaining([{ path: '/name', message: expect.stringContaining('name') }, { path: '/extra', message: 'unknown setting' }, { path: '/size', message: 'must be integer' }]));
+    if (!bad.ok)
+      expect(bad.problems).toEqual(
+        expect.arrayContaining([
+          { path: '/name', message: expect.stringContaining('name') },
+          { path: '/extra', message: 'unknown setting' },
+          { path: '/size', message: 'must be integer' },
+        ]),
+      );
   });
 });

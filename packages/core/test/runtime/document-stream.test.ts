@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createEngine, defineNode, isQuarryError, type Element, type Flow, type SourceConnector, type SourceDocument, type StreamedDocument } from '../../src/index.js';
+import {
+  createEngine,
+  defineNode,
+  isQuarryError,
+  type Element,
+  type Flow,
+  type SourceConnector,
+  type SourceDocument,
+  type StreamedDocument,
+} from '../../src/index.js';
 import { lineSplitter, memoryDestination, memorySource, planOf } from '../helpers.js';
 
 const engine = createEngine();
@@ -78,7 +87,7 @@ describe('engine.stream', () => {
     expect(ahead).toBeLessThanOrEqual(3 + 2 + 1);
   });
 
-  it('runs ahead of the loop when the buffer allows it (the bound above is the buffer\'s doing)', async () => {
+  it("runs ahead of the loop when the buffer allows it (the bound above is the buffer's doing)", async () => {
     const source = countingSource(120);
     let ahead = 0;
     let consumed = 0;
@@ -122,7 +131,7 @@ describe('engine.stream', () => {
     expect(summary.counts).toMatchObject({ written: 1, failed: 0, stopped: 1 });
   });
 
-  it('cancels the job when the loop throws, and the loop\'s error comes out', async () => {
+  it("cancels the job when the loop throws, and the loop's error comes out", async () => {
     const source = countingSource(1000);
     const stream = engine.stream(planOf([lineSplitter]), { source, concurrency: 2 });
     await expect(
@@ -134,7 +143,7 @@ describe('engine.stream', () => {
     expect(source.closed).toBe(true);
   });
 
-  it('throws when the job cannot run, with the error\'s code', async () => {
+  it("throws when the job cannot run, with the error's code", async () => {
     const stream = engine.stream(planOf([lineSplitter]), { source: { type: 'nowhere' } });
     const err = await (async () => {
       for await (const _doc of stream) return undefined;
@@ -144,7 +153,7 @@ describe('engine.stream', () => {
     expect((await stream.done).status).toBe('FAILED');
   });
 
-  it('throws JOB_ABORTED when the caller\'s signal cancels the job mid-loop', async () => {
+  it("throws JOB_ABORTED when the caller's signal cancels the job mid-loop", async () => {
     const ac = new AbortController();
     const got: string[] = [];
     const err = await (async () => {

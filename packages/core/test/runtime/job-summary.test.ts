@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { countDocumentEnd, summarizeJob, type DocumentEnd, type JobTally } from '../../src/runtime/job-summary.js';
 
 function tally(ends: DocumentEnd[], extra: Partial<JobTally> = {}): JobTally {
-  const t: JobTally = { job_id: 'j', startedAt: new Date(0), stopped: false, counts: { total: ends.length, written: 0, failed: 0, skipped: 0, stopped: 0, elements: 0 }, failures: [], nodes: [], ...extra };
+  const t: JobTally = {
+    job_id: 'j',
+    startedAt: new Date(0),
+    stopped: false,
+    counts: { total: ends.length, written: 0, failed: 0, skipped: 0, stopped: 0, elements: 0 },
+    failures: [],
+    nodes: [],
+    ...extra,
+  };
   for (const end of ends) countDocumentEnd(t, end);
   return t;
 }

@@ -82,7 +82,11 @@ describe('operator node stage (marbles)', () => {
   it('matches a batching operator’s results back to their documents, in the order it emits them', () => {
     const v = items('abcd');
     // Batches of two, answered in reverse: results arrive out of document order.
-    const batching: OperatorFunction<Flow, FlowResult> = (flows) => flows.pipe(bufferCount(2), concatMap((batch) => from(batch.reverse().map(upper))));
+    const batching: OperatorFunction<Flow, FlowResult> = (flows) =>
+      flows.pipe(
+        bufferCount(2),
+        concatMap((batch) => from(batch.reverse().map(upper))),
+      );
     const { stage, stats } = stageOf(batching);
     scheduler().run(({ cold, expectObservable }) => {
       // A group takes as many frames as its characters: (ba) at 2, (dc) at 6, the end at 10.
@@ -94,7 +98,12 @@ describe('operator node stage (marbles)', () => {
   it('turns a failed flow result into that document’s failure, with the node named by the operator', () => {
     const v = items('ab');
     const failing: OperatorFunction<Flow, FlowResult> = (flows) =>
-      flows.pipe(map((f): FlowResult => (f.document.record_id === 'b' ? { document: f.document, error: new QuarryError('PROVIDER_ERROR', 'no vector for b'), node: 'embedder' } : upper(f))));
+      flows.pipe(
+        map(
+          (f): FlowResult =>
+            f.document.record_id === 'b' ? { document: f.document, error: new QuarryError('PROVIDER_ERROR', 'no vector for b'), node: 'embedder' } : upper(f),
+        ),
+      );
     const { stage, stats } = stageOf(failing);
     scheduler().run(({ cold, expectObservable }) => {
       expectObservable(cold('a-b|', v).pipe(stage)).toBe('a-b|', v);

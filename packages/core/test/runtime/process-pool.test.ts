@@ -61,7 +61,11 @@ describe('ProcessPool', () => {
 
   it('fails a task alone with the coded error its worker reports', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 2 });
-    const [ok, bad, plain] = await Promise.allSettled([probes.run({ word: 'x', ms: 1 }), probes.run({ word: 'fail', ms: 1 }), probes.run({ word: 'oops', ms: 1 })]);
+    const [ok, bad, plain] = await Promise.allSettled([
+      probes.run({ word: 'x', ms: 1 }),
+      probes.run({ word: 'fail', ms: 1 }),
+      probes.run({ word: 'oops', ms: 1 }),
+    ]);
     expect(ok).toMatchObject({ status: 'fulfilled', value: { word: 'X' } });
     const e = (bad as PromiseRejectedResult).reason as Error;
     expect(isQuarryError(e) && e.code).toBe('FILE_UNREADABLE');
@@ -81,7 +85,11 @@ describe('ProcessPool', () => {
   it('fails the task of a process killed by a signal (a native crash) with DOCUMENT_CRASHED', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
     const first = await probes.run({ word: 'a', ms: 1 });
-    await expect(probes.run({ word: 'segv', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_CRASHED', message: expect.stringMatching(/^the probe process was killed by SIGSEGV/), details: { signal: 'SIGSEGV' } });
+    await expect(probes.run({ word: 'segv', ms: 1 })).rejects.toMatchObject({
+      code: 'DOCUMENT_CRASHED',
+      message: expect.stringMatching(/^the probe process was killed by SIGSEGV/),
+      details: { signal: 'SIGSEGV' },
+    });
     const next = await probes.run({ word: 'b', ms: 1 });
     expect(next.pid).not.toBe(first.pid);
   }, 30_000);
@@ -104,11 +112,14 @@ describe('ProcessPool', () => {
 
   it('fails the task of a process that exhausts its heap with DOCUMENT_TOO_LARGE', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', heapLimitMb: 64 });
-    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: 'the probe process ran out of memory (heap limit 64 MB)' });
+    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({
+      code: 'DOCUMENT_TOO_LARGE',
+      message: 'the probe process ran out of memory (heap limit 64 MB)',
+    });
     await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
   }, 60_000);
 
-  it('runs its processes with Node\'s own heap limit unless given one, and names the limit a process ran out of', async () => {
+  it("runs its processes with Node's own heap limit unless given one, and names the limit a process ran out of", async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
     const plain = await probes.run({ word: 'heap', ms: 1 });
     expect(plain.heapLimitMb).toBe(Math.round(getHeapStatistics().heap_size_limit / 2 ** 20));
@@ -119,20 +130,30 @@ describe('ProcessPool', () => {
     // A limit the pool did not set (here through execArgv) is the one the process reported.
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', execArgv: ['--max-old-space-size=64'] });
     const { heapLimitMb } = await probes.run({ word: 'heap', ms: 1 });
-    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: `the probe process ran out of memory (heap limit ${heapLimitMb} MB)`, details: { heap_limit_mb: heapLimitMb } });
+    await expect(probes.run({ word: 'oom', ms: 1 })).rejects.toMatchObject({
+      code: 'DOCUMENT_TOO_LARGE',
+      message: `the probe process ran out of memory (heap limit ${heapLimitMb} MB)`,
+      details: { heap_limit_mb: heapLimitMb },
+    });
   }, 60_000);
 
   it('fails a task whose result cannot be serialized, and keeps its process', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
     const first = await probes.run({ word: 'a', ms: 1 });
-    await expect(probes.run({ word: 'clone', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringMatching(/^the result cannot be sent back: .*could not be cloned/) });
+    await expect(probes.run({ word: 'clone', ms: 1 })).rejects.toMatchObject({
+      code: 'NODE_FAILED',
+      message: expect.stringMatching(/^the result cannot be sent back: .*could not be cloned/),
+    });
     expect((await probes.run({ word: 'after', ms: 1 })).pid).toBe(first.pid);
   }, 30_000);
 
   it('rejects a task that cannot be sent to a process, and runs the next one', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe' });
     const unsendable = { word: 'fn', ms: 1, call: () => 1 } as Probe;
-    await expect(probes.run(unsendable)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/^the task cannot be sent to a probe process: .*could not be cloned/) });
+    await expect(probes.run(unsendable)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/^the task cannot be sent to a probe process: .*could not be cloned/),
+    });
     await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
   }, 30_000);
 
@@ -207,31 +228,35 @@ describe('ProcessPool', () => {
     expect(done).toEqual(['S1', 'S2', 'S3', 'BIG1 withdrawn', 'BIG2']);
   }, 30_000);
 
-  it.skipIf(process.platform !== 'linux')('runs the other processes at background priority, and hands a lane task that works past its time to a fresh lane process', async () => {
-    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200, background: true } });
-    const holdBig = new AbortController();
-    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
-    const [general] = probes.pids;
-    await until(() => getPriority(general!) === backgroundNiceness());
-    // Small in cost, long in work: it burns CPU in the lane's one process until it is withdrawn.
-    const holdLong = new AbortController();
-    const long = probes.run({ word: 'spin', ms: 0 }, { signal: holdLong.signal, cost: 1 }).catch(() => 'withdrawn');
-    await until(() => probes!.pids.length === 2);
-    const laneProcess = probes.pids[1]!;
-    expect(getPriority(laneProcess)).toBe(getPriority());
-    await until(() => getPriority(laneProcess) === backgroundNiceness());
-    // Handed off: the next small task starts in a fresh lane process, at normal priority.
-    const quick = await probes.run({ word: 'quick', ms: 1 }, { cost: 1 });
-    expect([general, laneProcess]).not.toContain(quick.pid);
-    expect(getPriority(quick.pid)).toBe(getPriority());
-    holdLong.abort();
-    expect(await long).toBe('withdrawn');
-    // The handed-off process is ended after its task; the fresh one stays the lane's.
-    await until(() => !probes!.pids.includes(laneProcess));
-    expect(probes.pids).toContain(quick.pid);
-    holdBig.abort();
-    await big;
-  }, 30_000);
+  it.skipIf(process.platform !== 'linux')(
+    'runs the other processes at background priority, and hands a lane task that works past its time to a fresh lane process',
+    async () => {
+      probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200, background: true } });
+      const holdBig = new AbortController();
+      const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+      const [general] = probes.pids;
+      await until(() => getPriority(general!) === backgroundNiceness());
+      // Small in cost, long in work: it burns CPU in the lane's one process until it is withdrawn.
+      const holdLong = new AbortController();
+      const long = probes.run({ word: 'spin', ms: 0 }, { signal: holdLong.signal, cost: 1 }).catch(() => 'withdrawn');
+      await until(() => probes!.pids.length === 2);
+      const laneProcess = probes.pids[1]!;
+      expect(getPriority(laneProcess)).toBe(getPriority());
+      await until(() => getPriority(laneProcess) === backgroundNiceness());
+      // Handed off: the next small task starts in a fresh lane process, at normal priority.
+      const quick = await probes.run({ word: 'quick', ms: 1 }, { cost: 1 });
+      expect([general, laneProcess]).not.toContain(quick.pid);
+      expect(getPriority(quick.pid)).toBe(getPriority());
+      holdLong.abort();
+      expect(await long).toBe('withdrawn');
+      // The handed-off process is ended after its task; the fresh one stays the lane's.
+      await until(() => !probes!.pids.includes(laneProcess));
+      expect(probes.pids).toContain(quick.pid);
+      holdBig.abort();
+      await big;
+    },
+    30_000,
+  );
 
   it('withdraws a queued task whose signal aborts without running it', async () => {
     pool = new ProcessPool({ workerUrl, size: 1 });
@@ -297,12 +322,16 @@ describe('ProcessPool', () => {
     ['keeps the caller alive through close() while a grandchild holds a process stderr', 'close-lingering', 'done LINGER'],
     ['keeps the caller alive until a crashed task settles while a grandchild holds its stderr', 'crash-lingering', 'failed DOCUMENT_CRASHED'],
     ['lets the caller exit with a prestarted process no pool took', 'prestart', 'done UNUSED'],
-  ])('%s', (_, mode, out) => {
-    const script = fileURLToPath(new URL('../support/idle-pool-script.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, mode], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
-    expect(r.stderr).toBe('');
-    expect(r.signal).toBeNull();
-    expect(r.status).toBe(0);
-    expect(r.stdout.trim()).toBe(out);
-  }, 70_000);
+  ])(
+    '%s',
+    (_, mode, out) => {
+      const script = fileURLToPath(new URL('../support/idle-pool-script.ts', import.meta.url));
+      const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, mode], { cwd: repoRoot, encoding: 'utf8', timeout: 60_000 });
+      expect(r.stderr).toBe('');
+      expect(r.signal).toBeNull();
+      expect(r.status).toBe(0);
+      expect(r.stdout.trim()).toBe(out);
+    },
+    70_000,
+  );
 });

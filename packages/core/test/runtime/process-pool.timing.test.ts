@@ -19,18 +19,28 @@ describe('ProcessPool, in time', () => {
     probes = undefined;
   });
 
-  it.runIf(process.platform === 'linux')('kills a process whose resident memory goes over the limit, outside the heap too', async () => {
-    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', memoryLimitMb: 300 });
-    const t0 = Date.now();
-    await expect(probes.run({ word: 'native', ms: 1 })).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE', message: 'the probe process went over its memory limit of 300 MB' });
-    expect(Date.now() - t0).toBeLessThan(20_000);
-    await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
-  }, 60_000);
+  it.runIf(process.platform === 'linux')(
+    'kills a process whose resident memory goes over the limit, outside the heap too',
+    async () => {
+      probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', memoryLimitMb: 300 });
+      const t0 = Date.now();
+      await expect(probes.run({ word: 'native', ms: 1 })).rejects.toMatchObject({
+        code: 'DOCUMENT_TOO_LARGE',
+        message: 'the probe process went over its memory limit of 300 MB',
+      });
+      expect(Date.now() - t0).toBeLessThan(20_000);
+      await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
+    },
+    60_000,
+  );
 
   it('kills a process whose task runs past the time limit with NODE_TIMEOUT', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, name: 'probe', taskTimeoutMs: 500 });
     const t0 = Date.now();
-    await expect(probes.run({ word: 'loop', ms: 1 })).rejects.toMatchObject({ code: 'NODE_TIMEOUT', message: 'the probe process did not finish the task within 500 ms' });
+    await expect(probes.run({ word: 'loop', ms: 1 })).rejects.toMatchObject({
+      code: 'NODE_TIMEOUT',
+      message: 'the probe process did not finish the task within 500 ms',
+    });
     expect(Date.now() - t0).toBeLessThan(5_000);
     await expect(probes.run({ word: 'after', ms: 1 })).resolves.toMatchObject({ word: 'AFTER' });
   }, 30_000);

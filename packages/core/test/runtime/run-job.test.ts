@@ -29,7 +29,12 @@ describe('runJob', () => {
 
   it('turns a warning a node logs for a document into a document_warning event and a summary entry', async () => {
     const logged: { message: string; fields?: Record<string, unknown> }[] = [];
-    const logger = { debug() {}, info() {}, warn: (message: string, fields?: Record<string, unknown>) => logged.push({ message, ...(fields ? { fields } : {}) }), error() {} };
+    const logger = {
+      debug() {},
+      info() {},
+      warn: (message: string, fields?: Record<string, unknown>) => logged.push({ message, ...(fields ? { fields } : {}) }),
+      error() {},
+    };
     const ocr = defineNode({
       type: 'prompter',
       subtype: 'ocr-like',
@@ -72,14 +77,25 @@ describe('runJob', () => {
     expect(summary.counts).toMatchObject({ total: 5, written: 3, failed: 2 });
     expect([...dest.records.keys()].sort()).toEqual(['doc-0.txt', 'doc-2.txt', 'doc-4.txt']);
     const byId = Object.fromEntries(summary.failures.map((f) => [f.record_id, f]));
-    expect(byId['doc-1.txt']).toEqual({ record_id: 'doc-1.txt', filename: 'doc-1.txt', node: 'picky', code: 'FILE_UNREADABLE', message: 'cannot read doc-1.txt' });
+    expect(byId['doc-1.txt']).toEqual({
+      record_id: 'doc-1.txt',
+      filename: 'doc-1.txt',
+      node: 'picky',
+      code: 'FILE_UNREADABLE',
+      message: 'cannot read doc-1.txt',
+    });
     expect(byId['doc-3.txt']).toMatchObject({ node: 'picky', code: 'NODE_FAILED', message: 'boom' });
     expect(summary.nodes.find((n) => n.node === 'picky')).toMatchObject({ success: 3, failure: 2 });
   });
 
   it('reports a destination failure per document', async () => {
     const dest = memoryDestination();
-    const flaky = { async write(flow: Flow) { if (flow.document.record_id === 'doc-1.txt') throw new Error('disk full'); await dest.write(flow); } };
+    const flaky = {
+      async write(flow: Flow) {
+        if (flow.document.record_id === 'doc-1.txt') throw new Error('disk full');
+        await dest.write(flow);
+      },
+    };
     const summary = await engine.run(planOf([lineSplitter]), { source: memorySource(['a', 'b', 'c']), destination: flaky }).done;
     expect(summary.counts).toMatchObject({ written: 2, failed: 1 });
     expect(summary.failures[0]).toMatchObject({ record_id: 'doc-1.txt', node: 'destination', code: 'DESTINATION_WRITE_FAILED', message: 'disk full' });
@@ -105,7 +121,13 @@ describe('runJob', () => {
     const source = memorySource(Array.from({ length: 40 }, (_, i) => `t${i}`));
     const dest = memoryDestination();
     let maxAhead = 0;
-    const watched = { ...dest, async write(flow: Flow) { maxAhead = Math.max(maxAhead, source.pulled - dest.writes.length); await dest.write(flow); } };
+    const watched = {
+      ...dest,
+      async write(flow: Flow) {
+        maxAhead = Math.max(maxAhead, source.pulled - dest.writes.length);
+        await dest.write(flow);
+      },
+    };
     const summary = await engine.run(planOf([lineSplitter, slow]), { source, destination: watched, concurrency: 3 }).done;
     expect(summary.counts.written).toBe(40);
     expect(peak).toBeLessThanOrEqual(3);
@@ -143,7 +165,11 @@ describe('runJob', () => {
           writing--;
         },
       };
-      const summary = await engine.run(planOf([lineSplitter, busy]), { source: memorySource(Array.from({ length: 30 }, (_, i) => `w${i}`)), destination: slowWrites, concurrency: 2 }).done;
+      const summary = await engine.run(planOf([lineSplitter, busy]), {
+        source: memorySource(Array.from({ length: 30 }, (_, i) => `w${i}`)),
+        destination: slowWrites,
+        concurrency: 2,
+      }).done;
       expect(summary.counts.written).toBe(30);
       expect([...dest.writes].sort()).toEqual(Array.from({ length: 30 }, (_, i) => `doc-${i}.txt`).sort());
       return peak;
@@ -227,7 +253,12 @@ describe('runJob', () => {
       settings: z.object({}),
       create: () => ({ process: (flow: Flow) => (flow.document.record_id === 'doc-1.txt' ? new Promise<Element[]>(() => {}) : flow.elements) }),
     });
-    const job = engine.run(planOf([lineSplitter, hang]), { source: memorySource(['a', 'b', 'c']), destination: memoryDestination(), stallWarningMs: 30, nodeTimeoutMs: 150 });
+    const job = engine.run(planOf([lineSplitter, hang]), {
+      source: memorySource(['a', 'b', 'c']),
+      destination: memoryDestination(),
+      stallWarningMs: 30,
+      nodeTimeoutMs: 150,
+    });
     const events = collect(job.events$);
     const summary = await job.done;
     expect(events.find((e) => e.type === 'node_stalled')).toMatchObject({ record_id: 'doc-1.txt', node: 'hang' });
@@ -249,10 +280,11 @@ describe('runJob', () => {
             mergeMap((batch) => {
               batches.push(batch.length);
               return from(
-                batch.map((f): FlowResult =>
-                  f.document.record_id === 'doc-4.txt'
-                    ? { document: f.document, error: new QuarryError('NODE_FAILED', 'provider refused') }
-                    : { ...f, elements: f.elements.map((e) => ({ ...e, embeddings: [e.text.length] })) },
+                batch.map(
+                  (f): FlowResult =>
+                    f.document.record_id === 'doc-4.txt'
+                      ? { document: f.document, error: new QuarryError('NODE_FAILED', 'provider refused') }
+                      : { ...f, elements: f.elements.map((e) => ({ ...e, embeddings: [e.text.length] })) },
                 ),
               );
             }),
@@ -260,7 +292,11 @@ describe('runJob', () => {
       }),
     });
     const dest = memoryDestination();
-    const summary = await engine.run(planOf([lineSplitter, batcher]), { source: memorySource(['a', 'bb', 'ccc', 'dddd', 'e', 'ff', 'g']), destination: dest, concurrency: 4 }).done;
+    const summary = await engine.run(planOf([lineSplitter, batcher]), {
+      source: memorySource(['a', 'bb', 'ccc', 'dddd', 'e', 'ff', 'g']),
+      destination: dest,
+      concurrency: 4,
+    }).done;
     expect(summary.counts).toMatchObject({ written: 6, failed: 1 });
     expect(summary.failures[0]).toMatchObject({ record_id: 'doc-4.txt', node: 'batcher', message: 'provider refused' });
     expect(dest.records.get('doc-3.txt')![0]!.embeddings).toEqual([4]);
@@ -280,20 +316,30 @@ describe('runJob', () => {
   it('skips unchanged documents on an incremental run and picks up a changed one', async () => {
     const state = new MemoryStateStore();
     const plan = planOf([lineSplitter]);
-    const first = await engine.run(plan, { source: memorySource(['a', 'b', 'c'], ['1', '1', '1']), destination: memoryDestination(), state, reprocessAll: false }).done;
+    const first = await engine.run(plan, {
+      source: memorySource(['a', 'b', 'c'], ['1', '1', '1']),
+      destination: memoryDestination(),
+      state,
+      reprocessAll: false,
+    }).done;
     expect(first.counts).toMatchObject({ written: 3, skipped: 0 });
     const dest = memoryDestination();
     const second = await engine.run(plan, { source: memorySource(['a', 'B', 'c'], ['1', '2', '1']), destination: dest, state, reprocessAll: false }).done;
     expect(second.counts).toMatchObject({ total: 3, written: 1, skipped: 2 });
     expect(dest.writes).toEqual(['doc-1.txt']);
-    const full = await engine.run(plan, { source: memorySource(['a', 'B', 'c'], ['1', '2', '1']), destination: memoryDestination(), state, reprocessAll: true }).done;
+    const full = await engine.run(plan, { source: memorySource(['a', 'B', 'c'], ['1', '2', '1']), destination: memoryDestination(), state, reprocessAll: true })
+      .done;
     expect(full.counts).toMatchObject({ written: 3, skipped: 0 });
   });
 
   it('does not record a version when the write failed, so the next run retries it', async () => {
     const state = new MemoryStateStore();
     const plan = planOf([lineSplitter]);
-    const failing = { async write() { throw new Error('offline'); } };
+    const failing = {
+      async write() {
+        throw new Error('offline');
+      },
+    };
     await engine.run(plan, { source: memorySource(['a'], ['1']), destination: failing, state, reprocessAll: false }).done;
     expect(await state.get('doc-0.txt')).toBeUndefined();
     const retry = await engine.run(plan, { source: memorySource(['a'], ['1']), destination: memoryDestination(), state, reprocessAll: false }).done;
@@ -301,8 +347,12 @@ describe('runJob', () => {
   });
 
   it('fails the job, not the process, when the source cannot list', async () => {
-    // biome-ignore lint/correctness/useYield: a source that fails before its first document.
-    const broken = { async *list(): AsyncIterable<never> { throw new QuarryError('SOURCE_NOT_FOUND', 'no such directory: /nope'); } };
+    const broken = {
+      // biome-ignore lint/correctness/useYield: a source that fails before its first document.
+      async *list(): AsyncIterable<never> {
+        throw new QuarryError('SOURCE_NOT_FOUND', 'no such directory: /nope');
+      },
+    };
     const summary = await engine.run(planOf([lineSplitter]), { source: broken, destination: memoryDestination() }).done;
     expect(summary.status).toBe('FAILED');
     expect(summary.error).toEqual({ code: 'SOURCE_NOT_FOUND', message: 'no such directory: /nope' });
@@ -311,7 +361,12 @@ describe('runJob', () => {
   it('maps events into a progress stream', async () => {
     const job = engine.run(planOf([lineSplitter]), { source: memorySource(['a', 'b', 'c']), destination: memoryDestination() });
     const progress: number[] = [];
-    job.events$.pipe(filter((e) => e.type === 'document_written'), map((_, i) => i + 1)).subscribe((n) => progress.push(n));
+    job.events$
+      .pipe(
+        filter((e) => e.type === 'document_written'),
+        map((_, i) => i + 1),
+      )
+      .subscribe((n) => progress.push(n));
     await job.done;
     expect(progress).toEqual([1, 2, 3]);
   });

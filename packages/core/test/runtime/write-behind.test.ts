@@ -129,7 +129,12 @@ describe('WriteBehindWindow', () => {
     const write = async (): Promise<void> => {};
     expect(writeBehindOf([])).toBe(0);
     expect(writeBehindOf([{ write }])).toBe(0);
-    expect(writeBehindOf([{ write, writeBehind: 64 }, { write, writeBehind: 8.7 }])).toBe(8);
+    expect(
+      writeBehindOf([
+        { write, writeBehind: 64 },
+        { write, writeBehind: 8.7 },
+      ]),
+    ).toBe(8);
     expect(writeBehindOf([{ write, writeBehind: 64 }, { write }])).toBe(0);
     expect(writeBehindOf([{ write, writeBehind: -3 }])).toBe(0);
   });

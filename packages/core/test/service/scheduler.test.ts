@@ -65,10 +65,14 @@ describe('Scheduler', () => {
     const clock = new ManualClock('2025-01-01T00:00:00Z');
     const logger = captureLogger();
     let calls = 0;
-    const scheduler = new Scheduler(clock, () => {
-      calls++;
-      throw new Error('tick broke');
-    }, logger);
+    const scheduler = new Scheduler(
+      clock,
+      () => {
+        calls++;
+        throw new Error('tick broke');
+      },
+      logger,
+    );
     scheduler.set('acme', 'w1', '*/15 * * * *');
     scheduler.set('acme', 'w2', '*/15 * * * *');
     scheduler.remove('acme', 'w2');

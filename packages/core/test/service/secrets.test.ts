@@ -14,7 +14,18 @@ const config = {
 
 describe('secrets', () => {
   it('recognises secret keys', () => {
-    for (const k of ['search_api_key', 'api_key', 'api_key_id', 'password', 'bearer_auth', 'client_secret', 'token', 'provider_api_key', 'unstructured_api_key']) expect(isSecretKey(k)).toBe(true);
+    for (const k of [
+      'search_api_key',
+      'api_key',
+      'api_key_id',
+      'password',
+      'bearer_auth',
+      'client_secret',
+      'token',
+      'provider_api_key',
+      'unstructured_api_key',
+    ])
+      expect(isSecretKey(k)).toBe(true);
     for (const k of ['hosts', 'index_name', 'username', 'path', 'ca_certs', 'model_name']) expect(isSecretKey(k)).toBe(false);
   });
 
@@ -43,7 +54,11 @@ describe('secrets', () => {
     expect(secrets.sort()).toEqual(['c2VhcmNoLWtleS0xMjM0', 'hunter2-password', 'list-key-5555', 'tok-987654321'].sort());
     const b64 = Buffer.from('hunter2-password').toString('base64');
     expect(scrubSecrets(`auth failed with hunter2-password (${b64})`, secrets)).toBe(`auth failed with ${SECRET_MASK} (${SECRET_MASK})`);
-    expect(scrubValue({ error: new Error('key tok-987654321 refused'), n: 1, list: ['list-key-5555'] }, secrets)).toEqual({ error: `key ${SECRET_MASK} refused`, n: 1, list: [SECRET_MASK] });
+    expect(scrubValue({ error: new Error('key tok-987654321 refused'), n: 1, list: ['list-key-5555'] }, secrets)).toEqual({
+      error: `key ${SECRET_MASK} refused`,
+      n: 1,
+      list: [SECRET_MASK],
+    });
   });
 
   describe('passwords in URLs', () => {
@@ -75,20 +90,29 @@ describe('secrets', () => {
       const moved = { ...masked, hosts: [masked.hosts[2]!, masked.hosts[0]!, `https://elastic:${SECRET_MASK}@evil.example:9200`] };
       expect(restoreMaskedSecrets(moved, withUrls).hosts).toEqual([withUrls.hosts[2], withUrls.hosts[0], `https://elastic:${SECRET_MASK}@evil.example:9200`]);
       // A new password is taken as sent.
-      expect(restoreMaskedSecrets({ hosts: ['https://elastic:brand-new@es-1.example:9200'] }, withUrls).hosts).toEqual(['https://elastic:brand-new@es-1.example:9200']);
+      expect(restoreMaskedSecrets({ hosts: ['https://elastic:brand-new@es-1.example:9200'] }, withUrls).hosts).toEqual([
+        'https://elastic:brand-new@es-1.example:9200',
+      ]);
     });
 
     it('collects URL passwords (as written, decoded, and the user:password pair) and scrubs them anywhere', () => {
       const secrets = collectSecrets(withUrls);
-      expect(secrets.sort()).toEqual(['bare-pass-77', 'elastic:bare-pass-77', 'elastic:s3cr@t-pass', 's3cr%40t-pass', 's3cr@t-pass', 'svc:tok-in-url-42', 'tok-in-url-42'].sort());
+      expect(secrets.sort()).toEqual(
+        ['bare-pass-77', 'elastic:bare-pass-77', 'elastic:s3cr@t-pass', 's3cr%40t-pass', 's3cr@t-pass', 'svc:tok-in-url-42', 'tok-in-url-42'].sort(),
+      );
       const basic = Buffer.from('elastic:s3cr@t-pass').toString('base64');
-      expect(scrubSecrets(`401 from es-1 (Authorization: Basic ${basic}); password s3cr@t-pass refused`, secrets)).toBe(`401 from es-1 (Authorization: Basic ${SECRET_MASK}); password ${SECRET_MASK} refused`);
+      expect(scrubSecrets(`401 from es-1 (Authorization: Basic ${basic}); password s3cr@t-pass refused`, secrets)).toBe(
+        `401 from es-1 (Authorization: Basic ${SECRET_MASK}); password ${SECRET_MASK} refused`,
+      );
     });
 
     it('masks URL passwords in any text, known or not, however short', () => {
       expect(maskUrlPasswords('GET https://u:pw@h:9200/_bulk failed', SECRET_MASK)).toBe(`GET https://u:${SECRET_MASK}@h:9200/_bulk failed`);
       expect(scrubSecrets('connecting to http://a:b@h', [])).toBe(`connecting to http://a:${SECRET_MASK}@h`);
-      expect(scrubValue({ list: ['http://a:bc@h'], error: new Error('at http://x:yz@h') }, [])).toEqual({ list: [`http://a:${SECRET_MASK}@h`], error: `at http://x:${SECRET_MASK}@h` });
+      expect(scrubValue({ list: ['http://a:bc@h'], error: new Error('at http://x:yz@h') }, [])).toEqual({
+        list: [`http://a:${SECRET_MASK}@h`],
+        error: `at http://x:${SECRET_MASK}@h`,
+      });
       expect(maskUrlPasswords('mail me: a@b.example, https://host.example/@user', SECRET_MASK)).toBe('mail me: a@b.example, https://host.example/@user');
     });
   });

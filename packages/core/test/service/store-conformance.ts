@@ -73,7 +73,16 @@ export function storeConformance(name: string, open: () => Promise<Store>, reope
 
     it('lists oldest first, filtered by workspace, workflow and status', async () => {
       const s = await open();
-      const connector: ConnectorRecord = { id: 'c1', workspace: 'acme', created_at: '2025-01-01T00:00:00.000Z', updated_at: '2025-01-01T00:00:00.000Z', kind: 'source', name: 'src', type: 'local', config: { path: 'in' } };
+      const connector: ConnectorRecord = {
+        id: 'c1',
+        workspace: 'acme',
+        created_at: '2025-01-01T00:00:00.000Z',
+        updated_at: '2025-01-01T00:00:00.000Z',
+        kind: 'source',
+        name: 'src',
+        type: 'local',
+        config: { path: 'in' },
+      };
       await s.put('sources', connector);
       await s.put('jobs', jobRow('j3', 'acme', 'w1', 'COMPLETED', '2025-01-03T00:00:00.000Z'));
       await s.put('jobs', jobRow('j1', 'acme', 'w1', 'IN_PROGRESS', '2025-01-01T00:00:00.000Z'));
@@ -105,17 +114,23 @@ export function storeConformance(name: string, open: () => Promise<Store>, reope
       await s.close();
     });
 
-    if (reopen) it('keeps every row across close and reopen', async () => {
-      const s = await open();
-      await s.put('workflows', workflowRow('w1', 'acme', '2025-01-01T00:00:00.000Z', { schedule: 'every 15 minutes', last_scheduled_run: '2025-01-01T00:15:00.000Z' }));
-      await s.put('jobs', jobRow('j1', 'acme', 'w1', 'COMPLETED', '2025-01-01T00:00:00.000Z'));
-      await s.setDocumentVersion('acme', 'w1', 'a.txt', 'v1');
-      await s.close();
-      const again = await reopen(s);
-      expect(await again.get('workflows', 'acme', 'w1')).toEqual(workflowRow('w1', 'acme', '2025-01-01T00:00:00.000Z', { schedule: 'every 15 minutes', last_scheduled_run: '2025-01-01T00:15:00.000Z' }));
-      expect((await again.list('jobs', { workspace: 'acme' })).map((j) => j.id)).toEqual(['j1']);
-      expect(await again.getDocumentVersion('acme', 'w1', 'a.txt')).toBe('v1');
-      await again.close();
-    });
+    if (reopen)
+      it('keeps every row across close and reopen', async () => {
+        const s = await open();
+        await s.put(
+          'workflows',
+          workflowRow('w1', 'acme', '2025-01-01T00:00:00.000Z', { schedule: 'every 15 minutes', last_scheduled_run: '2025-01-01T00:15:00.000Z' }),
+        );
+        await s.put('jobs', jobRow('j1', 'acme', 'w1', 'COMPLETED', '2025-01-01T00:00:00.000Z'));
+        await s.setDocumentVersion('acme', 'w1', 'a.txt', 'v1');
+        await s.close();
+        const again = await reopen(s);
+        expect(await again.get('workflows', 'acme', 'w1')).toEqual(
+          workflowRow('w1', 'acme', '2025-01-01T00:00:00.000Z', { schedule: 'every 15 minutes', last_scheduled_run: '2025-01-01T00:15:00.000Z' }),
+        );
+        expect((await again.list('jobs', { workspace: 'acme' })).map((j) => j.id)).toEqual(['j1']);
+        expect(await again.getDocumentVersion('acme', 'w1', 'a.txt')).toBe('v1');
+        await again.close();
+      });
   });
 }

@@ -3,7 +3,21 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
-import { createEngine, defineDestination, defineNode, definePlugin, defineSource, QuarryError, sleep, type Element, type Engine, type Logger, type SourceDocument, type TemplateNode, type WorkflowTemplate } from '../../src/index.js';
+import {
+  createEngine,
+  defineDestination,
+  defineNode,
+  definePlugin,
+  defineSource,
+  QuarryError,
+  sleep,
+  type Element,
+  type Engine,
+  type Logger,
+  type SourceDocument,
+  type TemplateNode,
+  type WorkflowTemplate,
+} from '../../src/index.js';
 
 /**
  * A small but real plugin for service tests: a partitioner implementing the SPEC.md
@@ -25,8 +39,21 @@ export interface TestPlugin {
 /** Settings of the text partitioner: the SPEC.md unstructured_api settings, kept as given. */
 const partitionSettings = z.object({ strategy: z.enum(['fast', 'hi_res']) }).passthrough();
 
-const templateNode = (id: string, type: TemplateNode['type'], subtype: string, settings: Record<string, unknown> = {}): TemplateNode => ({ id, name: id, type, subtype, settings });
-const template = (id: string, nodes: TemplateNode[]): WorkflowTemplate => ({ id, name: id, description: `${id} (test)`, version: '1.0.0', last_updated: '2025-11-01T00:00:00.000Z', nodes });
+const templateNode = (id: string, type: TemplateNode['type'], subtype: string, settings: Record<string, unknown> = {}): TemplateNode => ({
+  id,
+  name: id,
+  type,
+  subtype,
+  settings,
+});
+const template = (id: string, nodes: TemplateNode[]): WorkflowTemplate => ({
+  id,
+  name: id,
+  description: `${id} (test)`,
+  version: '1.0.0',
+  last_updated: '2025-11-01T00:00:00.000Z',
+  nodes,
+});
 
 /** Templates the test plugin supplies: two its nodes can run, two that need nodes it lacks. */
 const TEST_TEMPLATES: WorkflowTemplate[] = [
@@ -38,7 +65,10 @@ const TEST_TEMPLATES: WorkflowTemplate[] = [
     templateNode('hre-table', 'prompter', 'anthropic_table_description', { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }),
     templateNode('hre-ner', 'prompter', 'anthropic_ner', { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }),
   ]),
-  template('hi_res_and_chunk', [templateNode('hrc-p', 'partition', 'unstructured_api', { strategy: 'hi_res' }), templateNode('hrc-c', 'chunk', 'chunk_by_title', { max_characters: 1500 })]),
+  template('hi_res_and_chunk', [
+    templateNode('hrc-p', 'partition', 'unstructured_api', { strategy: 'hi_res' }),
+    templateNode('hrc-c', 'chunk', 'chunk_by_title', { max_characters: 1500 }),
+  ]),
 ];
 
 export function testEngine(): TestPlugin {
@@ -56,7 +86,14 @@ export function testEngine(): TestPlugin {
         return text
           .split('\n')
           .filter((l) => l.trim())
-          .map((line, i): Element => ({ element_id: `${flow.document.record_id}#${i}`, type: 'NarrativeText', text: line, metadata: { filename: flow.document.filename } }));
+          .map(
+            (line, i): Element => ({
+              element_id: `${flow.document.record_id}#${i}`,
+              type: 'NarrativeText',
+              text: line,
+              metadata: { filename: flow.document.filename },
+            }),
+          );
       },
     }),
   });
@@ -94,7 +131,13 @@ export function testEngine(): TestPlugin {
         for (const name of (await readdir(config.path)).sort()) {
           const file = path.join(config.path, name);
           const content = await readFile(file);
-          const doc: SourceDocument = { record_id: name, filename: name, version: content.toString('base64'), data_source: {}, read: async () => new Uint8Array(content) };
+          const doc: SourceDocument = {
+            record_id: name,
+            filename: name,
+            version: content.toString('base64'),
+            data_source: {},
+            read: async () => new Uint8Array(content),
+          };
           yield doc;
         }
       },
@@ -112,7 +155,12 @@ export function testEngine(): TestPlugin {
   });
   const vaultDestination = defineDestination({
     type: 'vault',
-    config: z.strictObject({ url: z.string().url(), api_key: z.string().min(8), auth: z.strictObject({ token: z.string() }).optional(), index_name: z.string().default('docs') }),
+    config: z.strictObject({
+      url: z.string().url(),
+      api_key: z.string().min(8),
+      auth: z.strictObject({ token: z.string() }).optional(),
+      index_name: z.string().default('docs'),
+    }),
     create: (config) => ({
       async write(flow) {
         if (flow.elements.some((e) => e.text.includes('LEAK'))) throw new Error(`vault rejected key ${config.api_key} at ${config.url}`);
@@ -121,7 +169,14 @@ export function testEngine(): TestPlugin {
     }),
   });
   const engine = createEngine().use(
-    definePlugin({ name: 'service-test', engine: '*', nodes: [textPartition, failWord, gateNode], sources: [localSource], destinations: [localDestination, vaultDestination], templates: TEST_TEMPLATES }),
+    definePlugin({
+      name: 'service-test',
+      engine: '*',
+      nodes: [textPartition, failWord, gateNode],
+      sources: [localSource],
+      destinations: [localDestination, vaultDestination],
+      templates: TEST_TEMPLATES,
+    }),
   );
   return {
     engine,

@@ -53,7 +53,11 @@ describe('WorkflowService: workflows', () => {
   it('creates a workflow and returns workflow_information', async () => {
     const svc = await open();
     const src = await svc.createConnector(WS, 'source', { name: 'inbox', type: 'local', config: { path: 'inbox' } });
-    const dst = await svc.createConnector(WS, 'destination', { name: 'vault', type: 'vault', config: { url: 'https://vault.example', api_key: 'vault-secret-key-1' } });
+    const dst = await svc.createConnector(WS, 'destination', {
+      name: 'vault',
+      type: 'vault',
+      config: { url: 'https://vault.example', api_key: 'vault-secret-key-1' },
+    });
     const wf = await svc.createWorkflow(WS, {
       name: 'Daily docs',
       source_id: src.id,
@@ -72,7 +76,9 @@ describe('WorkflowService: workflows', () => {
       reprocess_all: true,
     });
     expect(wf.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(wf.workflow_nodes).toEqual([{ id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }]);
+    expect(wf.workflow_nodes).toEqual([
+      { id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'Partitioner', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } },
+    ]);
     expect(wf.created_at).toBe(wf.updated_at);
     expect(await svc.getWorkflow(WS, wf.id)).toEqual(wf);
     expect(svc.nextScheduledRun(WS, wf.id)).toBeInstanceOf(Date);
@@ -116,7 +122,11 @@ describe('WorkflowService: workflows', () => {
     const u = await rejection(svc.createWorkflow(WS, { name: 't', workflow_type: 'template', template_id: 'nope', source_id: src.id }));
     expect(problemsOf(u)).toEqual([['template.not_found', '/template_id']]);
     const ok = await svc.createWorkflow(WS, { name: 't', workflow_type: 'template', template_id: 'fast_partition', source_id: src.id });
-    expect(ok).toMatchObject({ workflow_type: 'template', template_id: 'fast_partition', workflow_nodes: [{ type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }] });
+    expect(ok).toMatchObject({
+      workflow_type: 'template',
+      template_id: 'fast_partition',
+      workflow_nodes: [{ type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast' } }],
+    });
   });
 
   it('lists with filters, sorting and pages, within the workspace only', async () => {
@@ -141,7 +151,11 @@ describe('WorkflowService: workflows', () => {
     const e = await rejection(svc.listWorkflows(WS, { page: '0', status: 'sleeping', created_since: 'yesterday' }));
     expect(e.code).toBe('REQUEST_INVALID');
     expect(e.details.location).toBe('query');
-    expect(problemsOf(e).map(([, p]) => p).sort()).toEqual(['/created_since', '/page', '/status']);
+    expect(
+      problemsOf(e)
+        .map(([, p]) => p)
+        .sort(),
+    ).toEqual(['/created_since', '/page', '/status']);
     expect((await svc.listWorkflows(OTHER)).map((w) => w.name)).toEqual(['alpha']);
     expect((await rejection(svc.getWorkflow(OTHER, ids[0]!))).code).toBe('NOT_FOUND');
   });
@@ -153,7 +167,13 @@ describe('WorkflowService: workflows', () => {
     const wf = await svc.createWorkflow(WS, { ...localWorkflow('w', [failNode]), source_id: src.id, schedule: 'daily' });
     clock.advance(1000);
     const renamed = await svc.updateWorkflow(WS, wf.id, { name: 'renamed', reprocess_all: false });
-    expect(renamed).toMatchObject({ name: 'renamed', reprocess_all: false, sources: [src.id], schedule: { crontab_entries: [{ cron_expression: '0 0 * * *' }] }, created_at: wf.created_at });
+    expect(renamed).toMatchObject({
+      name: 'renamed',
+      reprocess_all: false,
+      sources: [src.id],
+      schedule: { crontab_entries: [{ cron_expression: '0 0 * * *' }] },
+      created_at: wf.created_at,
+    });
     expect(renamed.updated_at).not.toBe(wf.updated_at);
     // Node ids sent back are kept; a node without id gets a new one.
     expect(renamed.workflow_nodes.map((n) => n.id)).toEqual(wf.workflow_nodes.map((n) => n.id));
@@ -195,7 +215,14 @@ describe('WorkflowService: runs and jobs', () => {
   it('runs on uploaded files, counts per node and keeps the output for download', async () => {
     const svc = await open();
     const wf = await svc.createWorkflow(WS, localWorkflow('w', [failNode]));
-    const job = await svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a.txt', 'first line\nsecond line'), textFile('bad.txt', 'please FAIL'), textFile('a.txt', 'same name'), textFile('odd.txt', 'please WARN')] });
+    const job = await svc.runWorkflow(WS, wf.id, {
+      inputFiles: [
+        textFile('a.txt', 'first line\nsecond line'),
+        textFile('bad.txt', 'please FAIL'),
+        textFile('a.txt', 'same name'),
+        textFile('odd.txt', 'please WARN'),
+      ],
+    });
     expect(['SCHEDULED', 'IN_PROGRESS']).toContain(job.status);
     expect(job).toMatchObject({ workflow_id: wf.id, workflow_name: 'w', job_type: 'persistent' });
     expect(job.input_file_ids).toHaveLength(4);
@@ -223,7 +250,9 @@ describe('WorkflowService: runs and jobs', () => {
     expect(dl.filename).toBe('a.txt.json');
     const elements = JSON.parse(await readFile(dl.path, 'utf8')) as Array<{ text: string; type: string }>;
     expect(elements.map((e) => e.text)).toEqual(['first line', 'second line']);
-    expect(JSON.parse(await readFile((await svc.downloadJobOutput(WS, job.id, { file_id: a2, node_id: wf.workflow_nodes[1]!.id })).path, 'utf8'))[0].text).toBe('same name');
+    expect(JSON.parse(await readFile((await svc.downloadJobOutput(WS, job.id, { file_id: a2, node_id: wf.workflow_nodes[1]!.id })).path, 'utf8'))[0].text).toBe(
+      'same name',
+    );
     expect((await rejection(svc.downloadJobOutput(WS, job.id, { file_id: bad }))).code).toBe('NOT_FOUND');
     expect((await rejection(svc.downloadJobOutput(WS, job.id, { file_id: a1, node_id: wf.workflow_nodes[0]!.id }))).code).toBe('NOT_FOUND');
     expect((await rejection(svc.downloadJobOutput(WS, job.id, {}))).code).toBe('REQUEST_INVALID');
@@ -236,7 +265,9 @@ describe('WorkflowService: runs and jobs', () => {
     const svc = await open({ inputLimits: { maxFiles: 2, maxFileBytes: 10 } });
     const wf = await svc.createWorkflow(WS, localWorkflow('w'));
     expect((await rejection(svc.runWorkflow(WS, wf.id))).code).toBe('REQUEST_INVALID');
-    expect((await rejection(svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a', '1'), textFile('b', '2'), textFile('c', '3')] }))).code).toBe('INPUT_TOO_LARGE');
+    expect((await rejection(svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a', '1'), textFile('b', '2'), textFile('c', '3')] }))).code).toBe(
+      'INPUT_TOO_LARGE',
+    );
     expect((await rejection(svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a', '12345678901')] }))).code).toBe('INPUT_TOO_LARGE');
     await svc.updateWorkflow(WS, wf.id, { status: 'inactive' });
     const e = await rejection(svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('a', '1')] }));
@@ -311,10 +342,19 @@ describe('WorkflowService: runs and jobs', () => {
   it('lists every problem of an on-demand request', async () => {
     const svc = await open();
     const e = await rejection(svc.createOnDemandJob(WS, { job_nodes: [{ name: 'C', type: 'chunk', subtype: 'chunk_by_title' }] }, []));
-    expect(problemsOf(e)).toEqual(expect.arrayContaining([['order.partition_required', '/request_data/job_nodes'], ['schema.required', '/input_files']]));
+    expect(problemsOf(e)).toEqual(
+      expect.arrayContaining([
+        ['order.partition_required', '/request_data/job_nodes'],
+        ['schema.required', '/input_files'],
+      ]),
+    );
     expect(problemsOf(await rejection(svc.createOnDemandJob(WS, '{not json', [textFile('a', 'b')])))).toEqual([['schema.invalid_type', '/request_data']]);
-    expect(problemsOf(await rejection(svc.createOnDemandJob(WS, { template_id: 'fast_partition', job_nodes: [] }, [textFile('a', 'b')])))).toEqual([['request.template_or_nodes', '/request_data']]);
-    expect(problemsOf(await rejection(svc.createOnDemandJob(WS, { template_id: 'hi_res_and_chunk' }, [textFile('a', 'b')])))).toEqual([['node.unknown_subtype', '/request_data/template_id']]);
+    expect(problemsOf(await rejection(svc.createOnDemandJob(WS, { template_id: 'fast_partition', job_nodes: [] }, [textFile('a', 'b')])))).toEqual([
+      ['request.template_or_nodes', '/request_data'],
+    ]);
+    expect(problemsOf(await rejection(svc.createOnDemandJob(WS, { template_id: 'hi_res_and_chunk' }, [textFile('a', 'b')])))).toEqual([
+      ['node.unknown_subtype', '/request_data/template_id'],
+    ]);
     expect(await svc.listWorkflows(WS)).toEqual([]);
   });
 
@@ -343,18 +383,31 @@ describe('WorkflowService: connectors and secrets', () => {
     const svc = await open();
     const e = await rejection(svc.createConnector(WS, 'destination', { name: '', type: 'vault', config: { url: 'not a url', api_key: 'short', extra: 1 } }));
     expect(e.code).toBe('REQUEST_INVALID');
-    expect(problemsOf(e)).toEqual([['schema.too_short', '/name'], ['schema.invalid_value', '/config/url'], ['schema.too_short', '/config/api_key'], ['schema.unknown_key', '/config/extra']]);
-    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'ftp', config: {} })))).toEqual([['connector.unknown_type', '/type']]);
-    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: '../../etc' } })))).toEqual([['connector.path_outside_workspace', '/config/path']]);
-    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: '/etc' } })))).toEqual([['connector.path_outside_workspace', '/config/path']]);
+    expect(problemsOf(e)).toEqual([
+      ['schema.too_short', '/name'],
+      ['schema.invalid_value', '/config/url'],
+      ['schema.too_short', '/config/api_key'],
+      ['schema.unknown_key', '/config/extra'],
+    ]);
+    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'ftp', config: {} })))).toEqual([
+      ['connector.unknown_type', '/type'],
+    ]);
+    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: '../../etc' } })))).toEqual([
+      ['connector.path_outside_workspace', '/config/path'],
+    ]);
+    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: '/etc' } })))).toEqual([
+      ['connector.path_outside_workspace', '/config/path'],
+    ]);
     expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', config: {} })))).toEqual([['schema.required', '/type']]);
     await svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: 'in' } });
-    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: 'in2' } })))).toEqual([['name.taken', '/name']]);
+    expect(problemsOf(await rejection(svc.createConnector(WS, 'source', { name: 'x', type: 'local', config: { path: 'in2' } })))).toEqual([
+      ['name.taken', '/name'],
+    ]);
     // Names are unique per kind and workspace.
     await svc.createConnector(WS, 'destination', { name: 'x', type: 'local', config: { path: 'out' } });
     await svc.createConnector(OTHER, 'source', { name: 'x', type: 'local', config: { path: 'in' } });
     expect((await svc.listConnectors(WS, 'source')).map((c) => c.name)).toEqual(['x']);
-    expect((await svc.listConnectors(WS, 'destination', { type: 'vault' }))).toEqual([]);
+    expect(await svc.listConnectors(WS, 'destination', { type: 'vault' })).toEqual([]);
   });
 
   it('checks connections: a source must list, a destination is only created', async () => {
@@ -366,7 +419,11 @@ describe('WorkflowService: connectors and secrets', () => {
     await mkdir(path.join(tmp.dir, 'workspaces', WS, 'files', 'inbox'), { recursive: true });
     expect(await svc.checkConnection(WS, 'source', src.id)).toMatchObject({ status: 'SUCCESS', reported_at: expect.any(String) });
     expect((await svc.getConnectionCheck(WS, 'source', src.id)).status).toBe('SUCCESS');
-    const dst = await svc.createConnector(WS, 'destination', { name: 'vault', type: 'vault', config: { url: 'https://vault.example', api_key: 'vault-secret-key-1' } });
+    const dst = await svc.createConnector(WS, 'destination', {
+      name: 'vault',
+      type: 'vault',
+      config: { url: 'https://vault.example', api_key: 'vault-secret-key-1' },
+    });
     expect((await svc.checkConnection(WS, 'destination', dst.id)).status).toBe('SUCCESS');
     expect(plugin.vault.size).toBe(0);
     expect((await rejection(svc.checkConnection(OTHER, 'destination', dst.id))).code).toBe('NOT_FOUND');
@@ -377,19 +434,35 @@ describe('WorkflowService: connectors and secrets', () => {
     const svc = await open({ logger });
     const secret = 'vault-secret-key-42';
     const token = 'nested-token-777';
-    const dst = await svc.createConnector(WS, 'destination', { name: 'vault', type: 'vault', config: { url: 'https://vault.example', api_key: secret, auth: { token } } });
+    const dst = await svc.createConnector(WS, 'destination', {
+      name: 'vault',
+      type: 'vault',
+      config: { url: 'https://vault.example', api_key: secret, auth: { token } },
+    });
     expect(dst.config).toEqual({ url: 'https://vault.example', api_key: SECRET_MASK, auth: SECRET_MASK });
     // GET then PUT with the masks keeps the secrets; the new index name is taken.
     const updated = await svc.updateConnector(WS, 'destination', dst.id, { config: { ...dst.config, auth: { token: SECRET_MASK }, index_name: 'docs-2' } });
     expect(updated.config).toMatchObject({ api_key: SECRET_MASK, index_name: 'docs-2' });
     const wf = await svc.createWorkflow(WS, { ...localWorkflow('w'), destination_id: dst.id });
-    const job = await svc.waitForJob(WS, (await svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('ok.txt', 'fine'), textFile('leak.txt', 'LEAK please')] })).id);
+    const job = await svc.waitForJob(
+      WS,
+      (await svc.runWorkflow(WS, wf.id, { inputFiles: [textFile('ok.txt', 'fine'), textFile('leak.txt', 'LEAK please')] })).id,
+    );
     // The vault got the document with the stored (unmasked) key: it only rejects LEAK documents.
     expect([...plugin.vault.keys()]).toEqual(['ok.txt']);
     expect(job.output_node_files).toEqual([]);
     const failed = await svc.getFailedFiles(WS, job.id);
-    expect(failed.failed_files).toEqual([{ document: 'leak.txt', error: `DESTINATION_WRITE_FAILED: vault rejected key ${SECRET_MASK} at https://vault.example` }]);
-    const everything = JSON.stringify([await svc.listConnectors(WS, 'destination'), await svc.getConnector(WS, 'destination', dst.id), await svc.listJobs(WS), failed, await svc.getJobDetails(WS, job.id), logger.lines]);
+    expect(failed.failed_files).toEqual([
+      { document: 'leak.txt', error: `DESTINATION_WRITE_FAILED: vault rejected key ${SECRET_MASK} at https://vault.example` },
+    ]);
+    const everything = JSON.stringify([
+      await svc.listConnectors(WS, 'destination'),
+      await svc.getConnector(WS, 'destination', dst.id),
+      await svc.listJobs(WS),
+      failed,
+      await svc.getJobDetails(WS, job.id),
+      logger.lines,
+    ]);
     expect(everything).not.toContain(secret);
     expect(everything).not.toContain(token);
     expect(logger.lines.some((l) => l.includes('document failed') && l.includes(SECRET_MASK))).toBe(true);
@@ -404,7 +477,10 @@ describe('WorkflowService: connectors and secrets', () => {
     expect(wf.workflow_nodes[0]!.settings).not.toHaveProperty('provider_api_key');
     const templates = svc.listTemplates();
     expect(templates.find((t) => t.id === 'fast_partition')).toMatchObject({ available: true, requires: [] });
-    expect(templates.find((t) => t.id === 'hi_res_and_enrichment')).toMatchObject({ available: false, requires: ['prompter/anthropic_image_description', 'prompter/anthropic_table_description', 'prompter/anthropic_ner'] });
+    expect(templates.find((t) => t.id === 'hi_res_and_enrichment')).toMatchObject({
+      available: false,
+      requires: ['prompter/anthropic_image_description', 'prompter/anthropic_table_description', 'prompter/anthropic_ner'],
+    });
     expect(svc.getTemplate('hi_res_partition').nodes[0]).toMatchObject({ type: 'partition', settings: { strategy: 'hi_res' } });
     expect(() => svc.getTemplate('nonexistent_template')).toThrow('Template nonexistent_template not found');
   });
@@ -425,7 +501,10 @@ describe('WorkflowService: schedules and restarts', () => {
     expect(await svc.listJobs(WS)).toEqual([]);
     plugin.closeGate();
     clock.set('2025-01-01T00:15:00Z');
-    const [first] = await until(async () => { const j = await svc.listJobs(WS); return j.length ? j : undefined; }, 'the scheduled job');
+    const [first] = await until(async () => {
+      const j = await svc.listJobs(WS);
+      return j.length ? j : undefined;
+    }, 'the scheduled job');
     expect(first).toMatchObject({ job_type: 'scheduled', workflow_id: wf.id, created_at: '2025-01-01T00:15:00.000Z' });
     await until(async () => (await svc.getJob(WS, first!.id)).status === 'IN_PROGRESS', 'the job to run');
     clock.set('2025-01-01T00:30:00Z');
@@ -452,14 +531,23 @@ describe('WorkflowService: schedules and restarts', () => {
     // A crash left jobs unfinished, and a leftover on-demand workflow.
     await store.put('jobs', jobRow('crashed-1', WS, wf.id, 'IN_PROGRESS', '2025-01-01T00:05:00.000Z'));
     await store.put('jobs', jobRow('crashed-2', WS, wf.id, 'SCHEDULED', '2025-01-01T00:06:00.000Z'));
-    await store.put('workflows', { ...(await store.get('workflows', WS, wf.id))!, id: 'ephemeral-1', name: 'on-demand x', ephemeral: true, schedule: undefined });
+    await store.put('workflows', {
+      ...(await store.get('workflows', WS, wf.id))!,
+      id: 'ephemeral-1',
+      name: 'on-demand x',
+      ephemeral: true,
+      schedule: undefined,
+    });
     // Down over the 00:15 and 00:30 slots.
     clock.set('2025-01-01T00:31:00Z');
     const second = await open({ clock });
     expect(await second.getWorkflow(WS, wf.id)).toMatchObject({ name: 'w', sources: [src.id] });
     expect((await second.getConnector(WS, 'source', src.id)).name).toBe('inbox');
     const jobs = await second.listJobs(WS, { sort_direction: 'asc' });
-    expect(jobs.map((j) => [j.id, j.status])).toEqual([['crashed-1', 'FAILED'], ['crashed-2', 'FAILED']]);
+    expect(jobs.map((j) => [j.id, j.status])).toEqual([
+      ['crashed-1', 'FAILED'],
+      ['crashed-2', 'FAILED'],
+    ]);
     expect(jobs[0]!.message).toMatch(/stopped while this job was IN_PROGRESS/);
     expect((await second.listWorkflows(WS)).map((w) => w.id)).toEqual([wf.id]);
     expect(second.nextScheduledRun(WS, wf.id)?.toISOString()).toBe('2025-01-01T00:45:00.000Z');

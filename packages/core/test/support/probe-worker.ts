@@ -35,9 +35,10 @@ const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid
   }
   if (task.word === 'crash') process.exit(3);
   if (task.word === 'segv') process.kill(process.pid, 'SIGSEGV');
-  if (task.word === 'uncaught') setTimeout(() => {
-    throw new Error('boom outside the task');
-  }, 0);
+  if (task.word === 'uncaught')
+    setTimeout(() => {
+      throw new Error('boom outside the task');
+    }, 0);
   if (task.word === 'rejection') void Promise.reject(new Error('nobody awaits this'));
   if (task.word === 'oom') {
     const hoard: number[][] = [];

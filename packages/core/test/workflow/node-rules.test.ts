@@ -31,11 +31,21 @@ const whisper = defineNode({ type: 'prompter', subtype: 'whisper', settings: z.s
 const lines = defineNode({
   type: 'chunk',
   subtype: 'lines',
-  settings: { type: 'object', properties: { max_characters: { type: 'integer', minimum: 1 }, max_lines: { type: 'integer', minimum: 1, default: 3 } }, additionalProperties: false },
+  settings: {
+    type: 'object',
+    properties: { max_characters: { type: 'integer', minimum: 1 }, max_lines: { type: 'integer', minimum: 1, default: 3 } },
+    additionalProperties: false,
+  },
   chunkMaxCharacters: (s) => ({ max: typeof s.max_characters === 'number' ? s.max_characters : 300, unset: s.max_characters === undefined }),
   create: passThrough,
 });
-const vectors = defineNode({ type: 'embed', subtype: 'vectors', settings: z.strictObject({ model_name: z.string() }), registeredModelsOnly: true, create: passThrough });
+const vectors = defineNode({
+  type: 'embed',
+  subtype: 'vectors',
+  settings: z.strictObject({ model_name: z.string() }),
+  registeredModelsOnly: true,
+  create: passThrough,
+});
 
 function registry(): Registry {
   const r = new Registry();
@@ -62,12 +72,19 @@ describe('validateWorkflow: the rules registered nodes declare', () => {
 
   it("runs a node's own check against the rest of the workflow", () => {
     const r = validateWorkflow(body([node('partition', 'plain', { mode: 'paragraphs' }), node('prompter', 'shout')]), { registry: registry() });
-    expect(r.problems).toEqual([{ code: 'enrichment.no_output_with_fast', path: '/workflow_nodes/1', message: '"shout" (workflow_nodes/1) finds no lines to shout after paragraph mode' }]);
+    expect(r.problems).toEqual([
+      { code: 'enrichment.no_output_with_fast', path: '/workflow_nodes/1', message: '"shout" (workflow_nodes/1) finds no lines to shout after paragraph mode' },
+    ]);
   });
 
   it('words unknown settings and subtypes as the node says, else names sibling subtypes or the allowed keys', () => {
     const r = validateWorkflow(
-      body([node('partition', 'plain', { depth: 1 }), node('prompter', 'shout', { whisper: true, volume: 12 }), node('prompter', 'loud_shout'), node('prompter', 'murmur')]),
+      body([
+        node('partition', 'plain', { depth: 1 }),
+        node('prompter', 'shout', { whisper: true, volume: 12 }),
+        node('prompter', 'loud_shout'),
+        node('prompter', 'murmur'),
+      ]),
       { registry: registry() },
     );
     expect(r.problems).toEqual([
@@ -88,13 +105,23 @@ describe('validateWorkflow: the rules registered nodes declare', () => {
 
   it("applies rule 5 with the chunker's declared maximum and the embedder's registered models", () => {
     const r = registry();
-    expect(codesAt(validateWorkflow(body([node('partition', 'plain'), node('chunk', 'lines'), node('embed', 'vectors', { model_name: 'small' })]), { registry: r }).problems)).toEqual([
-      'order.max_characters_exceeds_model @ /workflow_nodes/1/settings/max_characters',
-    ]);
-    expect(validateWorkflow(body([node('partition', 'plain'), node('chunk', 'lines', { max_characters: 200 }), node('embed', 'vectors', { model_name: 'small' })]), { registry: r }).valid).toBe(true);
-    expect(codesAt(validateWorkflow(body([node('partition', 'plain'), node('chunk', 'lines'), node('embed', 'vectors', { model_name: 'large' })]), { registry: r }).problems)).toEqual([
-      'embed.unknown_model @ /workflow_nodes/2/settings/model_name',
-    ]);
+    expect(
+      codesAt(
+        validateWorkflow(body([node('partition', 'plain'), node('chunk', 'lines'), node('embed', 'vectors', { model_name: 'small' })]), { registry: r })
+          .problems,
+      ),
+    ).toEqual(['order.max_characters_exceeds_model @ /workflow_nodes/1/settings/max_characters']);
+    expect(
+      validateWorkflow(body([node('partition', 'plain'), node('chunk', 'lines', { max_characters: 200 }), node('embed', 'vectors', { model_name: 'small' })]), {
+        registry: r,
+      }).valid,
+    ).toBe(true);
+    expect(
+      codesAt(
+        validateWorkflow(body([node('partition', 'plain'), node('chunk', 'lines'), node('embed', 'vectors', { model_name: 'large' })]), { registry: r })
+          .problems,
+      ),
+    ).toEqual(['embed.unknown_model @ /workflow_nodes/2/settings/model_name']);
   });
 
   it('knows no subtype without a registry, but still checks the workflow shape', () => {

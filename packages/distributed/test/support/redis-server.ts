@@ -13,7 +13,8 @@ export function redisServerBinary(): string | undefined {
 }
 
 /** Why Redis tests are skipped, or undefined when they can run. */
-export const redisSkipReason = redisServerBinary() === undefined ? 'redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)' : undefined;
+export const redisSkipReason =
+  redisServerBinary() === undefined ? 'redis-server is not installed (apt-get install -y redis-server; .ci/run installs it)' : undefined;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -39,9 +40,13 @@ export async function startRedisServer(): Promise<RedisServer> {
   if (!bin) throw new Error(redisSkipReason);
   const dir = mkdtempSync(path.join(tmpdir(), 'quarry-redis-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    bin,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   await new Promise<void>((resolve, reject) => {
     const onData = (b: Buffer): void => {

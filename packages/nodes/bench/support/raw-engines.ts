@@ -8,7 +8,15 @@ import { instantiatePdfium } from '../../src/partition/formats/pdf/pdfium/module
 /** Raw pdf.js (quarry's vendored copy): every page's `getTextContent`, nothing else. */
 export async function rawTextContent(bytes: Uint8Array): Promise<number> {
   const pdfjs = await loadPdfjs();
-  const doc = await pdfjs.getDocument({ data: bytes.slice(), ...pdfjsAssetDirs(), cMapPacked: true, disableFontFace: true, useSystemFonts: false, isEvalSupported: false, verbosity: 0 }).promise;
+  const doc = await pdfjs.getDocument({
+    data: bytes.slice(),
+    ...pdfjsAssetDirs(),
+    cMapPacked: true,
+    disableFontFace: true,
+    useSystemFonts: false,
+    isEvalSupported: false,
+    verbosity: 0,
+  }).promise;
   let items = 0;
   for (let p = 1; p <= doc.numPages; p++) {
     const page = await doc.getPage(p);

@@ -9,4 +9,10 @@ export const chunkByCharacterSettings = chunkerSettings('chunk_by_character', CH
 export type ChunkByCharacterSettings = z.output<typeof chunkByCharacterSettings>;
 
 /** `chunk_by_character`: the reference library's `basic` strategy. */
-export const chunkByCharacterNode = chunkerNode('chunk_by_character', chunkByCharacterSettings, chunkByCharacter, 'fills chunks up to max_characters regardless of sections', ['basic']);
+export const chunkByCharacterNode = chunkerNode(
+  'chunk_by_character',
+  chunkByCharacterSettings,
+  chunkByCharacter,
+  'fills chunks up to max_characters regardless of sections',
+  ['basic'],
+);

@@ -18,4 +18,6 @@ export const chunkByTitleSettings = chunkerSettings(
 export type ChunkByTitleSettings = z.output<typeof chunkByTitleSettings>;
 
 /** `chunk_by_title`: sections start at titles (and pages unless multipage_sections). */
-export const chunkByTitleNode = chunkerNode('chunk_by_title', chunkByTitleSettings, chunkByTitle, 'keeps sections together; small sections are combined', ['by_title']);
+export const chunkByTitleNode = chunkerNode('chunk_by_title', chunkByTitleSettings, chunkByTitle, 'keeps sections together; small sections are combined', [
+  'by_title',
+]);

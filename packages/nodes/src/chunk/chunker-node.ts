@@ -31,7 +31,11 @@ export type ChunkFunction = (elements: Element[], options: ChunkingOptions) => E
  * schema, so that the `chunk` helper's names and settings types come from the chunkers
  * `plugin.ts` registers, with nothing listed twice.
  */
-export type ChunkerDefinition<Sub extends string = string, Schema extends ZodType = ZodType, Aliases extends readonly string[] = readonly string[]> = NodeDefinition<z.output<Schema>> & {
+export type ChunkerDefinition<
+  Sub extends string = string,
+  Schema extends ZodType = ZodType,
+  Aliases extends readonly string[] = readonly string[],
+> = NodeDefinition<z.output<Schema>> & {
   readonly type: 'chunk';
   readonly subtype: Sub;
   readonly aliases: Aliases;

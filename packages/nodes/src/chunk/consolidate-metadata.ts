@@ -2,14 +2,7 @@ import type { Element, ElementMetadata } from '@quarry/core';
 import { pyStrip } from './python-text.js';
 
 /** How the metadata values of a chunk's elements become the chunk's value (reference a10). */
-export type ConsolidationStrategy =
-  | 'FIRST'
-  | 'LIST_CONCATENATE'
-  | 'LIST_UNIQUE'
-  | 'STRING_CONCATENATE'
-  | 'DICT_LIST_UNIQUE'
-  | 'DROP'
-  | 'ENTITIES_CONCATENATE';
+export type ConsolidationStrategy = 'FIRST' | 'LIST_CONCATENATE' | 'LIST_UNIQUE' | 'STRING_CONCATENATE' | 'DICT_LIST_UNIQUE' | 'DROP' | 'ENTITIES_CONCATENATE';
 
 const S = (strategy: ConsolidationStrategy, fields: string[]): Array<[string, ConsolidationStrategy]> => fields.map((f) => [f, strategy]);
 
@@ -21,9 +14,24 @@ const S = (strategy: ConsolidationStrategy, fields: string[]): Array<[string, Co
  */
 export const FIELD_CONSOLIDATION_STRATEGIES: ReadonlyMap<string, ConsolidationStrategy> = new Map([
   ...S('FIRST', [
-    'attached_to_filename', 'bcc_recipient', 'cc_recipient', 'data_source', 'email_message_id', 'file_directory',
-    'filename', 'filetype', 'last_modified', 'page_name', 'page_number', 'sent_from', 'sent_to', 'signature',
-    'subject', 'table_as_cells', 'table_extraction_method', 'url',
+    'attached_to_filename',
+    'bcc_recipient',
+    'cc_recipient',
+    'data_source',
+    'email_message_id',
+    'file_directory',
+    'filename',
+    'filetype',
+    'last_modified',
+    'page_name',
+    'page_number',
+    'sent_from',
+    'sent_to',
+    'signature',
+    'subject',
+    'table_as_cells',
+    'table_extraction_method',
+    'url',
   ]),
   ...S('LIST_CONCATENATE', ['emphasized_text_contents', 'emphasized_text_tags', 'link_texts', 'link_urls']),
   ...S('LIST_UNIQUE', ['languages']),
@@ -31,10 +39,30 @@ export const FIELD_CONSOLIDATION_STRATEGIES: ReadonlyMap<string, ConsolidationSt
   ...S('DICT_LIST_UNIQUE', ['enrichment_origins']),
   ...S('ENTITIES_CONCATENATE', ['entities']),
   ...S('DROP', [
-    'category_depth', 'chunk_index', 'coordinates', 'detection_class_prob', 'detection_origin', 'header_footer_type',
-    'image_base64', 'image_mime_type', 'image_path', 'image_url', 'is_continuation', 'is_extracted', 'key_value_pairs',
-    'link_start_indexes', 'links', 'max_characters', 'num_carried_over_header_rows', 'orig_elements', 'parent_id',
-    'routing', 'routing_score', 'segment_start_seconds', 'segment_end_seconds', 'table_id',
+    'category_depth',
+    'chunk_index',
+    'coordinates',
+    'detection_class_prob',
+    'detection_origin',
+    'header_footer_type',
+    'image_base64',
+    'image_mime_type',
+    'image_path',
+    'image_url',
+    'is_continuation',
+    'is_extracted',
+    'key_value_pairs',
+    'link_start_indexes',
+    'links',
+    'max_characters',
+    'num_carried_over_header_rows',
+    'orig_elements',
+    'parent_id',
+    'routing',
+    'routing_score',
+    'segment_start_seconds',
+    'segment_end_seconds',
+    'table_id',
   ]),
 ]);
 

@@ -113,7 +113,9 @@ export async function contextualizeChunks(chunks: readonly Element[], documentEl
       p = llm
         .chat({
           system: SYSTEM,
-          messages: [{ role: 'user', content: prompt(document.length <= max ? document : documentWindow(document, chunkPosition(document, text, position), max), text) }],
+          messages: [
+            { role: 'user', content: prompt(document.length <= max ? document : documentWindow(document, chunkPosition(document, text, position), max), text) },
+          ],
           maxTokens: 256,
           temperature: 0,
           ...(options.signal ? { signal: options.signal } : {}),

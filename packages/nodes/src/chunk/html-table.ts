@@ -108,13 +108,20 @@ function escapeText(s: string): string {
 function escapeAttribute(s: string): string {
   return s.replace(/[&<>"\n\r\t]/g, (c) => {
     switch (c) {
-      case '&': return '&amp;';
-      case '<': return '&lt;';
-      case '>': return '&gt;';
-      case '"': return '&quot;';
-      case '\n': return '&#10;';
-      case '\r': return '&#13;';
-      default: return '&#9;';
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '"':
+        return '&quot;';
+      case '\n':
+        return '&#10;';
+      case '\r':
+        return '&#13;';
+      default:
+        return '&#9;';
     }
   });
 }

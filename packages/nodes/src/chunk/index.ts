@@ -34,6 +34,16 @@ export { chunkByCharacterNode, chunkByCharacterSettings, type ChunkByCharacterSe
 export { chunkByTitleNode, chunkByTitleSettings, type ChunkByTitleSettings } from './chunk-by-title.node.js';
 export { chunkByPageNode, chunkByPageSettings, type ChunkByPageSettings } from './chunk-by-page.node.js';
 export { chunkBySimilarityNode, chunkBySimilarityNodeSettings, type ChunkBySimilarityNodeSettings } from './chunk-by-similarity.node.js';
-export { CONTEXTUAL_CHUNKING_SERVICE, CONTEXTUAL_DEFAULT, CONTEXTUAL_CONCURRENCY, CONTEXTUAL_MAX_DOCUMENT_CHARS, contextualConfig, contextualLlm, contextualizeChunks, type ContextualChunkingConfig, type ContextualizeOptions } from './contextual.js';
+export {
+  CONTEXTUAL_CHUNKING_SERVICE,
+  CONTEXTUAL_DEFAULT,
+  CONTEXTUAL_CONCURRENCY,
+  CONTEXTUAL_MAX_DOCUMENT_CHARS,
+  contextualConfig,
+  contextualLlm,
+  contextualizeChunks,
+  type ContextualChunkingConfig,
+  type ContextualizeOptions,
+} from './contextual.js';
 export { createSimilarityEmbedder, embeddingRef, type EmbeddingRef, type SimilarityEmbedder } from './similarity-embedder.js';
 export { chunkerNode, chunkerProcess, type ChunkerDefinition, type ChunkFunction, type DocumentChunker } from './chunker-node.js';

@@ -39,7 +39,8 @@ export function pyStrip(s: string): string {
 
 // A whitespace run that " ".join(s.split()) changes: one starting with whitespace other than a
 // space, or a space followed by more whitespace. A lone space between words is left alone.
-const CHANGED_RUN = /[\t\n\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*| [\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
+const CHANGED_RUN =
+  /[\t\n\v\f\r\x1c-\x1f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*| [\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/g;
 
 // Text that `joinLines` cannot take: two spaces in a row, or Python whitespace other than " " and
 // "\n".

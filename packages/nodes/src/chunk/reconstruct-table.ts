@@ -76,7 +76,11 @@ function textWithoutCarriedHeaders(chunk: Element): string {
   if (count === 0) return chunk.text;
   const rows = topLevelRows(chunk.metadata.text_as_html);
   if (!rows || count > rows.length) return chunk.text;
-  const header = rows.slice(0, count).flatMap((r) => cellsOf(r).map(cellText)).filter(Boolean).join(' ');
+  const header = rows
+    .slice(0, count)
+    .flatMap((r) => cellsOf(r).map(cellText))
+    .filter(Boolean)
+    .join(' ');
   if (!header) return chunk.text;
   const text = pyLstrip(chunk.text);
   if (text === header) return '';

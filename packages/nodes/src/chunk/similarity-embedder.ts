@@ -119,13 +119,19 @@ export async function createSimilarityEmbedder(ref: EmbeddingRef, deps: { servic
     };
   }
   if (!(REMOTE_EMBED_SUBTYPES as readonly string[]).includes(ref.subtype)) {
-    throw quarryError('SETTINGS_INVALID', `chunk_by_similarity cannot embed with embedder subtype ${JSON.stringify(ref.subtype)}; known: local, ${REMOTE_EMBED_SUBTYPES.join(', ')}`);
+    throw quarryError(
+      'SETTINGS_INVALID',
+      `chunk_by_similarity cannot embed with embedder subtype ${JSON.stringify(ref.subtype)}; known: local, ${REMOTE_EMBED_SUBTYPES.join(', ')}`,
+    );
   }
   const subtype = ref.subtype as RemoteEmbedSubtype;
   const settings = parse(REMOTE_SETTINGS[subtype] as z.ZodType<RemoteEmbedSettings>, ref.settings, `chunk_by_similarity embedding (${subtype})`);
   const info = findEmbeddingModel(subtype, settings.model_name);
   if (!info) {
-    throw quarryError('SETTINGS_INVALID', `unknown ${subtype} embedding model ${JSON.stringify(settings.model_name)}; known ${subtype} models: ${embeddingModelNames(subtype).join(', ')}`);
+    throw quarryError(
+      'SETTINGS_INVALID',
+      `unknown ${subtype} embedding model ${JSON.stringify(settings.model_name)}; known ${subtype} models: ${embeddingModelNames(subtype).join(', ')}`,
+    );
   }
   const remote = await createRemoteBackend(subtype, settings, info, { pool: providerPool(deps.services), logger: deps.logger });
   const limits = defaultBatchLimits(subtype, info.model_name);

@@ -60,7 +60,12 @@ function tableChunksOf(table: Element, overlapPrefix: string, ctx: ChunkContext,
   }
 
   if (!htmlTable || !html || opts.max_characters < MIN_HTML_SPLIT_MAX_CHARACTERS) {
-    return makeTableChunks(table, ctx.splitter.pieces(textWithOverlap).map((t) => [t, undefined]), 0, orig);
+    return makeTableChunks(
+      table,
+      ctx.splitter.pieces(textWithOverlap).map((t) => [t, undefined]),
+      0,
+      orig,
+    );
   }
 
   let headerRowCount = 0;
@@ -69,12 +74,7 @@ function tableChunksOf(table: Element, overlapPrefix: string, ctx: ChunkContext,
   return makeTableChunks(table, [...splitter.subtables()], splitter.carriedOverHeaderRowCount, orig);
 }
 
-function makeTableChunks(
-  table: Element,
-  pieces: Array<[string, string | undefined]>,
-  carriedOverHeaderRows: number,
-  orig: Element[] | undefined,
-): Element[] {
+function makeTableChunks(table: Element, pieces: Array<[string, string | undefined]>, carriedOverHeaderRows: number, orig: Element[] | undefined): Element[] {
   const tableId = randomUuid();
   return pieces.map(([text, html], chunkIndex): Element => {
     const metadata: ElementMetadata = tableChunkBaseMetadata(table);
@@ -137,7 +137,10 @@ class CellAccumulator {
 
   flush(): TextAndHtml | undefined {
     if (this.cells.length === 0) return undefined;
-    const text = this.cells.filter((c) => c.text).map((c) => c.text).join(' ');
+    const text = this.cells
+      .filter((c) => c.text)
+      .map((c) => c.text)
+      .join(' ');
     const html = `<table><tr>${this.cells.map((c) => c.html).join('')}</tr></table>`;
     this.cells = [];
     return [text, html];

@@ -10,4 +10,8 @@ export const azureOpenAIEmbedSettings = remoteEmbedSettings('azure_openai', {
 export type AzureOpenAIEmbedSettings = z.output<typeof azureOpenAIEmbedSettings>;
 
 /** `azure_openai` embedder: embeds chunks with Azure OpenAI (text-embedding-3-small/large, ada-002). */
-export const azureOpenAIEmbedNode = remoteEmbedNode('azure_openai', 'embeds chunks with Azure OpenAI (text-embedding-3-small/large, ada-002)', azureOpenAIEmbedSettings);
+export const azureOpenAIEmbedNode = remoteEmbedNode(
+  'azure_openai',
+  'embeds chunks with Azure OpenAI (text-embedding-3-small/large, ada-002)',
+  azureOpenAIEmbedSettings,
+);

@@ -136,7 +136,8 @@ export function embedOperator<P>(backend: EmbedBackend<P>, options: BatchOptions
             tokens,
             controller.signal,
           );
-          if (vectors.length !== live.length) throw providerError('PROVIDER_ERROR', `${backend.label} returned ${vectors.length} vectors for ${live.length} inputs`);
+          if (vectors.length !== live.length)
+            throw providerError('PROVIDER_ERROR', `${backend.label} returned ${vectors.length} vectors for ${live.length} inputs`);
           const dims = backend.dimensions;
           const wrong = dims === undefined ? undefined : vectors.find((v) => v.length !== dims);
           if (wrong) throw providerError('EMBED_DIMENSIONS_MISMATCH', `${backend.label} returned vectors of ${wrong.length} dimensions; the model has ${dims}`);

@@ -3,7 +3,14 @@
  * `local`, the model registry behind node ordering rule 5, and the cross-document batching operator.
  */
 export { EMBEDDING_MODELS, CHARS_PER_TOKEN, embeddingModelNames, findEmbeddingModel, maxCharactersFor, usesOpenAITokenizer } from './embedding-models.js';
-export { REMOTE_EMBED_COMMON_SHAPE, REMOTE_EMBED_SUBTYPES, remoteEmbedNode, remoteEmbedSettings, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-embed-node.js';
+export {
+  REMOTE_EMBED_COMMON_SHAPE,
+  REMOTE_EMBED_SUBTYPES,
+  remoteEmbedNode,
+  remoteEmbedSettings,
+  type RemoteEmbedSettings,
+  type RemoteEmbedSubtype,
+} from './remote-embed-node.js';
 export { embedOperator, type BatchOptions, type EmbedBackend, type PreparedInput } from './batch-operator.js';
 export { LOCAL_DTYPES, loadLocalModel, type LocalDtype, type LocalModel, type LocalModelInfo, type LocalModelSettings } from './local-model.js';
 export { createRemoteBackend, defaultBatchLimits, type RemoteBackend } from './remote-backend.js';

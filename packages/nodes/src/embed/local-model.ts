@@ -105,7 +105,9 @@ export async function loadLocalModel(settings: LocalModelSettings, options: Load
   const { tokenizer, model } = lease.weights;
 
   const sbert = readJson(path.join(dir, 'sentence_bert_config.json'));
-  const limits = [positive(config.max_position_embeddings), positive(tokenizer.model_max_length), positive(sbert?.max_seq_length)].filter((v): v is number => v !== undefined);
+  const limits = [positive(config.max_position_embeddings), positive(tokenizer.model_max_length), positive(sbert?.max_seq_length)].filter(
+    (v): v is number => v !== undefined,
+  );
   const max_tokens = limits.length ? Math.min(...limits) : 512;
   const padId = typeof tokenizer.pad_token_id === 'number' ? tokenizer.pad_token_id : 0;
   const info: LocalModelInfo = { model_name: settings.model_name ?? path.basename(dir), dimensions, max_tokens };

@@ -8,7 +8,10 @@ const int = (min: number, max: number, what: string) => z.number().int().min(min
 
 /** Settings of the `local` embedder (transformers.js, ONNX model from a directory). */
 export const localEmbedSettings = strictSettings('embed/local', {
-  model_path: z.string({ error: 'model_path is required: a directory holding config.json, tokenizer.json and onnx/model.onnx' }).min(1).describe('model directory'),
+  model_path: z
+    .string({ error: 'model_path is required: a directory holding config.json, tokenizer.json and onnx/model.onnx' })
+    .min(1)
+    .describe('model directory'),
   model_name: z.string().min(1).nullish().describe('name recorded for the model; default the directory name'),
   pooling: z.enum(['mean', 'cls']).default('mean').describe('how token vectors become one vector'),
   normalize: z.boolean().default(true).describe('scale vectors to unit length'),
@@ -36,7 +39,9 @@ function checkChunkerFits(ctx: NodeCreateContext, info: LocalModelInfo): void {
   const limit = maxCharactersFor(info.max_tokens);
   if (max > limit) {
     const message = `the chunker's max_characters ${max}${unset ? ' (unset: the library default)' : ''} exceeds ${limit}, the recommended maximum chunk size of local embedding model ${info.model_name} (${info.max_tokens} tokens x 3.5); set max_characters to ${limit} or less`;
-    throw quarryError('WORKFLOW_INVALID', message, { details: { problems: [{ code: 'order.max_characters_exceeds_model', path: `/workflow_nodes/${index}/settings/max_characters`, message }] } });
+    throw quarryError('WORKFLOW_INVALID', message, {
+      details: { problems: [{ code: 'order.max_characters_exceeds_model', path: `/workflow_nodes/${index}/settings/max_characters`, message }] },
+    });
   }
 }
 
@@ -72,4 +77,3 @@ export const localEmbedNode: NodeDefinition<LocalEmbedSettings> = defineNode<Loc
     return { operator: (octx) => embedOperator(model.backend, options, octx), close: () => model.close() };
   },
 });
-

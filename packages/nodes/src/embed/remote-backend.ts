@@ -53,7 +53,9 @@ export function defaultBatchLimits(subtype: RemoteEmbedSubtype, model: string): 
       // Voyage: 1000 inputs; 120 000 tokens for the smallest per-request budget of its models.
       return { maxInputs: 128, maxTokens: 120_000 };
     case 'bedrock':
-      return model.startsWith('cohere.') ? { maxInputs: BEDROCK_COHERE_MAX_TEXTS, maxTokens: BEDROCK_COHERE_MAX_TEXTS * 512 } : { maxInputs: 32, maxTokens: 32 * 8192 };
+      return model.startsWith('cohere.')
+        ? { maxInputs: BEDROCK_COHERE_MAX_TEXTS, maxTokens: BEDROCK_COHERE_MAX_TEXTS * 512 }
+        : { maxInputs: 32, maxTokens: 32 * 8192 };
     case 'ibm':
       return { maxInputs: 256, maxTokens: 256 * 512 };
     case 'togetherai':

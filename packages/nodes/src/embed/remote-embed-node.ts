@@ -13,7 +13,12 @@ export const optionalString = (what: string) => z.string().min(1).nullish().desc
 /** Settings every remote embedder takes. Omitted optional values fall back to the environment or defaults. */
 export const REMOTE_EMBED_COMMON_SHAPE = {
   model_name: z
-    .string({ error: (iss) => (iss.input === undefined ? 'model_name is required: an embedding model of the subtype (provider)' : `model_name must be a string; got ${JSON.stringify(iss.input)}`) })
+    .string({
+      error: (iss) =>
+        iss.input === undefined
+          ? 'model_name is required: an embedding model of the subtype (provider)'
+          : `model_name must be a string; got ${JSON.stringify(iss.input)}`,
+    })
     .min(1)
     .describe('embedding model of the subtype (provider)'),
   api_key: optionalString('API key; default: the provider environment variable'),
@@ -49,7 +54,10 @@ export function remoteEmbedNode(subtype: RemoteEmbedSubtype, description: string
     create: async (s, ctx) => {
       const info = findEmbeddingModel(subtype, s.model_name);
       if (!info) {
-        throw quarryError('SETTINGS_INVALID', `unknown ${subtype} embedding model ${JSON.stringify(s.model_name)}; known ${subtype} models: ${embeddingModelNames(subtype).join(', ')}`);
+        throw quarryError(
+          'SETTINGS_INVALID',
+          `unknown ${subtype} embedding model ${JSON.stringify(s.model_name)}; known ${subtype} models: ${embeddingModelNames(subtype).join(', ')}`,
+        );
       }
       const remote = await createRemoteBackend(subtype, s, info, { pool: providerPool(ctx.services), logger: ctx.logger });
       const limits = defaultBatchLimits(subtype, info.model_name);

@@ -18,7 +18,20 @@ export interface FlatChunk<D> {
 }
 
 /** Element metadata fields a flat document carries back to the chunker (those chunking reads or keeps). */
-const ELEMENT_FIELDS = ['filename', 'file_directory', 'filetype', 'last_modified', 'page_number', 'page_name', 'languages', 'parent_id', 'category_depth', 'text_as_html', 'table_id', 'url'] as const;
+const ELEMENT_FIELDS = [
+  'filename',
+  'file_directory',
+  'filetype',
+  'last_modified',
+  'page_number',
+  'page_name',
+  'languages',
+  'parent_id',
+  'category_depth',
+  'text_as_html',
+  'table_id',
+  'url',
+] as const;
 const TYPES = new Set<string>(ELEMENT_TYPES);
 
 /**
@@ -32,7 +45,10 @@ const TYPES = new Set<string>(ELEMENT_TYPES);
  * const chunks = await chunkFlatDocuments(docs.map((d) => ({ text: d.pageContent, metadata: d.metadata })), { max_characters: 1000 });
  * ```
  */
-export async function chunkFlatDocuments<D extends FlatDocument>(documents: readonly D[], settings: ChunkSettingsOf['chunk_by_title']): Promise<Array<FlatChunk<D>>> {
+export async function chunkFlatDocuments<D extends FlatDocument>(
+  documents: readonly D[],
+  settings: ChunkSettingsOf['chunk_by_title'],
+): Promise<Array<FlatChunk<D>>> {
   const out: Array<FlatChunk<D>> = [];
   for (const group of groups(documents)) {
     const first = group.documents[0]!;

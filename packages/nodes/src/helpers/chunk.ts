@@ -89,7 +89,12 @@ export async function chunkerDefinition(name: string, plugins: readonly Plugin[]
  * const same = await chunk(elements, 'by_title', { max_characters: 1000, overlap: 100 });
  * ```
  */
-export async function chunk<S extends ChunkerName | (string & {})>(elements: Element[], subtype: S, settings?: ChunkSettingsFor<S>, options: ChunkCallOptions = {}): Promise<Element[]> {
+export async function chunk<S extends ChunkerName | (string & {})>(
+  elements: Element[],
+  subtype: S,
+  settings?: ChunkSettingsFor<S>,
+  options: ChunkCallOptions = {},
+): Promise<Element[]> {
   const { plugins = [], ...call } = options;
   const definition = await chunkerDefinition(subtype, plugins);
   const first = elements[0]?.metadata.filename ?? 'elements';

@@ -65,7 +65,8 @@ export async function* documentParts(input: DocumentsInput, options: DocumentPar
       continue;
     }
     // A workflow without a chunk node gives elements: chunks mode chunks them by title here.
-    const elements = mode === 'chunks' && 'engine' in input && !doc.elements.some((e) => CHUNK_TYPES.has(e.type)) ? await chunk(doc.elements, 'chunk_by_title') : doc.elements;
+    const elements =
+      mode === 'chunks' && 'engine' in input && !doc.elements.some((e) => CHUNK_TYPES.has(e.type)) ? await chunk(doc.elements, 'chunk_by_title') : doc.elements;
     yield* partsOf(elements, { source: doc.source, ...(doc.path === undefined ? {} : { path: doc.path }) }, mode);
   }
 }
@@ -73,7 +74,8 @@ export async function* documentParts(input: DocumentsInput, options: DocumentPar
 function fail(doc: DocumentElements, options: DocumentPartsOptions): void {
   const error = doc.error!;
   const policy = options.onFailure ?? 'skip';
-  if (policy === 'throw') throw QuarryError.from(error.code, `${doc.source} failed in ${error.node}: ${error.message}`, { details: { source: doc.source, node: error.node } });
+  if (policy === 'throw')
+    throw QuarryError.from(error.code, `${doc.source} failed in ${error.node}: ${error.message}`, { details: { source: doc.source, node: error.node } });
   if (typeof policy === 'function') {
     policy(doc);
     return;

@@ -49,7 +49,18 @@ export async function partition(input: string | Uint8Array, options: PartitionOp
   const bytes = typeof input === 'string' ? await readPath(input, signal) : input;
   const filename = givenName ?? (typeof input === 'string' ? basename(input) : 'document');
   const directory = typeof input === 'string' && dirname(input) !== '.' ? dirname(input) : undefined;
-  const request = requestFor({ record_id: filename, filename, ...(directory ? { file_directory: directory } : {}), ...(filetype ? { filetype } : {}), data_source: {}, read: async () => bytes }, settings, BUILTIN_FORMATS);
+  const request = requestFor(
+    {
+      record_id: filename,
+      filename,
+      ...(directory ? { file_directory: directory } : {}),
+      ...(filetype ? { filetype } : {}),
+      data_source: {},
+      read: async () => bytes,
+    },
+    settings,
+    BUILTIN_FORMATS,
+  );
   return partitionFile(bytes, {
     ...request,
     strategy: strategy ?? 'auto',

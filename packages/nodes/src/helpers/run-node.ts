@@ -25,13 +25,26 @@ export function checkSettings<S>(definition: NodeDefinition<S>, settings: Record
  * Runs one built-in node on one document outside a job, as a workflow would: settings checked with
  * {@link checkSettings}, the node created, called once and closed.
  */
-export async function runNodeOnce<S>(definition: NodeDefinition<S>, settings: Record<string, unknown>, flow: Flow, options: HelperCallOptions): Promise<Element[]> {
+export async function runNodeOnce<S>(
+  definition: NodeDefinition<S>,
+  settings: Record<string, unknown>,
+  flow: Flow,
+  options: HelperCallOptions,
+): Promise<Element[]> {
   const parsed = checkSettings(definition, settings);
   const signal = options.signal ?? new AbortController().signal;
   const logger = options.logger ?? silentLogger;
   const ref = { name: definition.subtype, type: definition.type, subtype: definition.subtype, settings };
-  const node = await definition.create(parsed, { node: ref, nodes: [ref], logger, signal, services: options.services ?? new Services(), formats: BUILTIN_FORMATS });
-  if (!isProcessNode(node)) throw quarryError('INVALID_ARGUMENT', `${definition.type} node "${definition.subtype}" works across documents and cannot be called on one`);
+  const node = await definition.create(parsed, {
+    node: ref,
+    nodes: [ref],
+    logger,
+    signal,
+    services: options.services ?? new Services(),
+    formats: BUILTIN_FORMATS,
+  });
+  if (!isProcessNode(node))
+    throw quarryError('INVALID_ARGUMENT', `${definition.type} node "${definition.subtype}" works across documents and cannot be called on one`);
   try {
     const result = await node.process(flow, { signal, logger, nodeName: definition.subtype });
     return Array.isArray(result) ? result : result.elements;

@@ -74,7 +74,11 @@ async function bitmapUrl(bitmap: PdfiumBitmap, quality: number): Promise<string>
   const sharp = await loadSharp().catch(() => undefined);
   if (sharp) {
     const { width, height, rgba } = bitmap;
-    return jpegUrl(await sharp(rgba, { raw: { width, height, channels: 4 } }).jpeg({ quality }).toBuffer());
+    return jpegUrl(
+      await sharp(rgba, { raw: { width, height, channels: 4 } })
+        .jpeg({ quality })
+        .toBuffer(),
+    );
   }
   const png = new PNG({ width: bitmap.width, height: bitmap.height });
   png.data = Buffer.from(bitmap.rgba.buffer, bitmap.rgba.byteOffset, bitmap.rgba.byteLength);
@@ -127,7 +131,8 @@ async function imageFilePages(bytes: Uint8Array, filename: string, options: Page
     image = await openImage(bytes, filename);
   } catch (e) {
     // Without sharp the pages are drawn blank; anything else is the file's fault.
-    if (isQuarryError(e) && e.code === 'OPTIONAL_DEPENDENCY_MISSING') return { images: [], totalPages: 0, warnings: [`the pages cannot be pictured: ${e.message}`] };
+    if (isQuarryError(e) && e.code === 'OPTIONAL_DEPENDENCY_MISSING')
+      return { images: [], totalPages: 0, warnings: [`the pages cannot be pictured: ${e.message}`] };
     throw e;
   }
   const { pages } = image.header;

@@ -100,9 +100,7 @@ function snippet(text: string, max: number): string {
 }
 
 function renderSheet(sheet: Sheet, boxes: string[]): string {
-  const picture = sheet.image
-    ? `<img src="${sheet.image.dataUrl}" alt="page ${sheet.page}" width="${sheet.image.width}" height="${sheet.image.height}">`
-    : '';
+  const picture = sheet.image ? `<img src="${sheet.image.dataUrl}" alt="page ${sheet.page}" width="${sheet.image.width}" height="${sheet.image.height}">` : '';
   return [
     `<section class="page" id="page-${sheet.page}" data-page="${sheet.page}">`,
     `<h2>Page ${sheet.page}${sheet.image ? '' : ' (no picture)'}</h2>`,
@@ -179,7 +177,8 @@ export async function renderInspection(elements: readonly Element[], documentByt
 
   const depths = outlineDepths(elements);
   const items = elements.map((e, i) => {
-    const table = e.type === 'Table' && typeof e.metadata.text_as_html === 'string' ? `<div class="table-view">${safeTableHtml(e.metadata.text_as_html)}</div>` : '';
+    const table =
+      e.type === 'Table' && typeof e.metadata.text_as_html === 'string' ? `<div class="table-view">${safeTableHtml(e.metadata.text_as_html)}</div>` : '';
     const text = table ? snippet(e.text, 200) : snippet(e.text, 600);
     const noBox = boxes[i] && !sheets.has(boxes[i]!.page) ? '<span class="nobox">(page not pictured)</span>' : '';
     return (
@@ -192,7 +191,10 @@ export async function renderInspection(elements: readonly Element[], documentByt
   const typeCounts = new Map<string, number>();
   for (const e of elements) typeCounts.set(e.type, (typeCounts.get(e.type) ?? 0) + 1);
   const legend = [...typeCounts]
-    .map(([type, n]) => `<li data-type="${escapeHtml(type)}"><span class="swatch" style="${style(elementTypeColor(type))}"></span>${escapeHtml(type)} <span class="count">(${n})</span></li>`)
+    .map(
+      ([type, n]) =>
+        `<li data-type="${escapeHtml(type)}"><span class="swatch" style="${style(elementTypeColor(type))}"></span>${escapeHtml(type)} <span class="count">(${n})</span></li>`,
+    )
     .join('');
 
   const pages = [...sheets.values()].sort((a, b) => a.page - b.page);
@@ -210,7 +212,13 @@ export async function renderInspection(elements: readonly Element[], documentByt
     pages.length ? `${pages.length} page${pages.length === 1 ? '' : 's'} shown` : '',
   ].filter(Boolean);
 
-  const data = elements.map((e, i) => ({ type: e.type, element_id: e.element_id, text: e.text, page: boxes[i]?.page ?? e.metadata.page_number, metadata: shownMetadata(e.metadata) }));
+  const data = elements.map((e, i) => ({
+    type: e.type,
+    element_id: e.element_id,
+    text: e.text,
+    page: boxes[i]?.page ?? e.metadata.page_number,
+    metadata: shownMetadata(e.metadata),
+  }));
   const side = [
     `<ol class="list">${items.join('')}</ol>`,
     '<section class="details" id="details"><h3 class="d-title">Details</h3><p class="d-text">Click a box or an entry of the list to see its type, text and metadata.</p><pre class="d-meta"></pre></section>',

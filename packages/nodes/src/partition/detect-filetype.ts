@@ -20,10 +20,45 @@ export function fileExtension(filename: string): string {
 }
 
 // Text formats whose extension the reference trusts over content sniffing.
-const TEXT_EXTENSIONS = new Set(['.eml', '.p7s', '.md', '.markdown', '.rtf', '.html', '.htm', '.xhtml', '.xml', '.rst', '.org', '.csv', '.tsv', '.tab', '.json', '.ndjson', '.jsonl']);
+const TEXT_EXTENSIONS = new Set([
+  '.eml',
+  '.p7s',
+  '.md',
+  '.markdown',
+  '.rtf',
+  '.html',
+  '.htm',
+  '.xhtml',
+  '.xml',
+  '.rst',
+  '.org',
+  '.csv',
+  '.tsv',
+  '.tab',
+  '.json',
+  '.ndjson',
+  '.jsonl',
+]);
 const ZIP_OR_OLE = new Set(['application/zip', 'application/x-cfb']);
 const SNIFF_BYTES = 65536;
-const MAIL_HEADERS = new Set(['from', 'to', 'cc', 'subject', 'date', 'message-id', 'mime-version', 'received', 'return-path', 'delivered-to', 'reply-to', 'in-reply-to', 'references', 'content-type', 'x-mailer', 'sender']);
+const MAIL_HEADERS = new Set([
+  'from',
+  'to',
+  'cc',
+  'subject',
+  'date',
+  'message-id',
+  'mime-version',
+  'received',
+  'return-path',
+  'delivered-to',
+  'reply-to',
+  'in-reply-to',
+  'references',
+  'content-type',
+  'x-mailer',
+  'sender',
+]);
 
 /**
  * Detects a document's type from its bytes, with the file name's extension as a fallback.
@@ -94,7 +129,7 @@ const SIGNED_DATA_OID = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0
  */
 export function isSignedData(bytes: Uint8Array): boolean {
   if (bytes[0] !== 0x30) return false;
-  const lengthBytes = bytes[1]! & 0x80 ? (bytes[1]! & 0x7f) : 0;
+  const lengthBytes = bytes[1]! & 0x80 ? bytes[1]! & 0x7f : 0;
   const at = 2 + lengthBytes;
   return SIGNED_DATA_OID.every((b, k) => bytes[at + k] === b);
 }

@@ -96,7 +96,13 @@ export function partitionLimits(env: NodeJS.ProcessEnv = process.env): Partition
  * // scan.png: 2500000000 pixels, over the limit of 100000000 pixels (set QUARRY_MAX_IMAGE_PIXELS to raise it)
  * ```
  */
-export function limitError(code: ErrorCode, limit: keyof PartitionLimits, filename: string, found: number, limits: PartitionLimits = partitionLimits()): QuarryError {
+export function limitError(
+  code: ErrorCode,
+  limit: keyof PartitionLimits,
+  filename: string,
+  found: number,
+  limits: PartitionLimits = partitionLimits(),
+): QuarryError {
   const { env, unit } = SPECS[limit];
   return new QuarryError(code, `${filename}: ${found} ${unit}, over the limit of ${limits[limit]} ${unit} (set ${env} to raise it)`, {
     details: { filename, limit: env, limit_value: limits[limit], found },

@@ -45,12 +45,14 @@ async function decodeGrey(image: Uint8Array): Promise<GreyImage | undefined> {
 export async function stackRegions(image: Uint8Array, boxes: readonly OcrBox[], pad: number): Promise<Uint8Array | undefined> {
   const grey = await decodeGrey(image);
   if (!grey || boxes.length === 0) return undefined;
-  const clip = boxes.map((b) => ({
-    x0: Math.max(0, Math.floor(b.x0)),
-    y0: Math.max(0, Math.floor(b.y0)),
-    x1: Math.min(grey.width, Math.ceil(b.x1)),
-    y1: Math.min(grey.height, Math.ceil(b.y1)),
-  })).filter((b) => b.x1 > b.x0 && b.y1 > b.y0);
+  const clip = boxes
+    .map((b) => ({
+      x0: Math.max(0, Math.floor(b.x0)),
+      y0: Math.max(0, Math.floor(b.y0)),
+      x1: Math.min(grey.width, Math.ceil(b.x1)),
+      y1: Math.min(grey.height, Math.ceil(b.y1)),
+    }))
+    .filter((b) => b.x1 > b.x0 && b.y1 > b.y0);
   if (clip.length === 0) return undefined;
   const width = Math.max(...clip.map((b) => b.x1 - b.x0)) + 2 * pad;
   const height = clip.reduce((h, b) => h + b.y1 - b.y0 + pad, pad);

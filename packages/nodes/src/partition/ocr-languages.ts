@@ -21,10 +21,43 @@ export const AUTO_LANGUAGE = 'auto';
 
 // ISO 639-1 -> Tesseract codes, for the languages users most often pass that way.
 const ISO_639_1: Readonly<Record<string, string>> = {
-  ar: 'ara', bg: 'bul', cs: 'ces', da: 'dan', de: 'deu', el: 'ell', en: 'eng', es: 'spa', et: 'est', fa: 'fas',
-  fi: 'fin', fr: 'fra', he: 'heb', hi: 'hin', hr: 'hrv', hu: 'hun', id: 'ind', it: 'ita', ja: 'jpn', ko: 'kor',
-  lt: 'lit', lv: 'lav', nl: 'nld', no: 'nor', pl: 'pol', pt: 'por', ro: 'ron', ru: 'rus', sk: 'slk', sl: 'slv',
-  sr: 'srp', sv: 'swe', th: 'tha', tr: 'tur', uk: 'ukr', vi: 'vie', zh: 'chi_sim',
+  ar: 'ara',
+  bg: 'bul',
+  cs: 'ces',
+  da: 'dan',
+  de: 'deu',
+  el: 'ell',
+  en: 'eng',
+  es: 'spa',
+  et: 'est',
+  fa: 'fas',
+  fi: 'fin',
+  fr: 'fra',
+  he: 'heb',
+  hi: 'hin',
+  hr: 'hrv',
+  hu: 'hun',
+  id: 'ind',
+  it: 'ita',
+  ja: 'jpn',
+  ko: 'kor',
+  lt: 'lit',
+  lv: 'lav',
+  nl: 'nld',
+  no: 'nor',
+  pl: 'pol',
+  pt: 'por',
+  ro: 'ron',
+  ru: 'rus',
+  sk: 'slk',
+  sl: 'slv',
+  sr: 'srp',
+  sv: 'swe',
+  th: 'tha',
+  tr: 'tur',
+  uk: 'ukr',
+  vi: 'vie',
+  zh: 'chi_sim',
 };
 
 /**
@@ -33,7 +66,33 @@ const ISO_639_1: Readonly<Record<string, string>> = {
  * other installed Latin-script language). The README carries this table.
  */
 export const SCRIPT_LANGUAGES: Readonly<Record<string, readonly string[]>> = {
-  Latin: ['eng', 'deu', 'fra', 'spa', 'ita', 'por', 'nld', 'pol', 'ces', 'slk', 'slv', 'hrv', 'hun', 'ron', 'swe', 'dan', 'nor', 'fin', 'est', 'lav', 'lit', 'tur', 'vie', 'ind', 'cat'],
+  Latin: [
+    'eng',
+    'deu',
+    'fra',
+    'spa',
+    'ita',
+    'por',
+    'nld',
+    'pol',
+    'ces',
+    'slk',
+    'slv',
+    'hrv',
+    'hun',
+    'ron',
+    'swe',
+    'dan',
+    'nor',
+    'fin',
+    'est',
+    'lav',
+    'lit',
+    'tur',
+    'vie',
+    'ind',
+    'cat',
+  ],
   Fraktur: ['frk', 'deu'],
   Cyrillic: ['rus', 'ukr', 'bel', 'bul', 'mkd', 'srp'],
   Greek: ['ell'],
@@ -142,7 +201,10 @@ export function wantsAutoLanguages(languages: readonly string[] | undefined): bo
 }
 
 function splitCodes(languages: readonly string[]): string[] {
-  return languages.flatMap((l) => l.split(/[+,]/)).map((l) => l.trim().toLowerCase()).filter(Boolean);
+  return languages
+    .flatMap((l) => l.split(/[+,]/))
+    .map((l) => l.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 /**
@@ -184,7 +246,8 @@ export function languagesForScript(script: string | null): ScriptLanguages {
   if (found.length > 0) return { found };
   const install = `Install ${ocrDataPackage(candidates[0]!)} beside quarry to read it`;
   const standIn = CJK_SCRIPTS.has(script) ? resolveOcrLanguages(CJK_FALLBACK).found[0] : undefined;
-  if (standIn) return { found: [standIn], warning: `OCR detected ${script} script but no ${script} language data is installed; read with ${standIn.code}. ${install}` };
+  if (standIn)
+    return { found: [standIn], warning: `OCR detected ${script} script but no ${script} language data is installed; read with ${standIn.code}. ${install}` };
   return { found: eng(), warning: `OCR detected ${script} script but no ${script} language data is installed; read as English (eng). ${install}` };
 }
 

@@ -190,7 +190,11 @@ async function startDetector(logger: Logger | undefined): Promise<TesseractWorke
   await loadTesseract();
   const osd = resolveOcrLanguages(['osd']).found[0];
   if (!osd) {
-    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `script detection needs ${ocrDataPackage('osd')}, which is not installed: npm install ${ocrDataPackage('osd')}`, { details: { languages: ['osd'] } });
+    throw new QuarryError(
+      'OCR_LANGUAGE_UNAVAILABLE',
+      `script detection needs ${ocrDataPackage('osd')}, which is not installed: npm install ${ocrDataPackage('osd')}`,
+      { details: { languages: ['osd'] } },
+    );
   }
   return createWorker('osd', 0, { langPath: osd.dir, legacyCore: true, legacyLang: true }, logger);
 }
@@ -306,9 +310,13 @@ export async function ocrImage(image: Uint8Array, options: OcrOptions = {}): Pro
   if (found.length === 0) {
     // Without the engine, say so before anything about its language data.
     await loadTesseract();
-    throw new QuarryError('OCR_LANGUAGE_UNAVAILABLE', `no OCR data is installed for ${missing.join(', ')}: npm install ${missing.map(ocrDataPackage).join(' ')}`, {
-      details: { languages: missing },
-    });
+    throw new QuarryError(
+      'OCR_LANGUAGE_UNAVAILABLE',
+      `no OCR data is installed for ${missing.join(', ')}: npm install ${missing.map(ocrDataPackage).join(' ')}`,
+      {
+        details: { languages: missing },
+      },
+    );
   }
   if (missing.length > 0) warnings.unshift(missingLanguagesWarning(missing, found));
   const data = await recognize(found, image, options);
@@ -464,7 +472,12 @@ function spacedWords(line: TesseractLineData): OcrWord[] {
       const n = prev.text.length;
       prev.confidence = (prev.confidence * n + word.confidence * word.text.length) / (n + word.text.length);
       prev.text += word.text;
-      prev.bbox = { x0: Math.min(prev.bbox.x0, word.bbox.x0), y0: Math.min(prev.bbox.y0, word.bbox.y0), x1: Math.max(prev.bbox.x1, word.bbox.x1), y1: Math.max(prev.bbox.y1, word.bbox.y1) };
+      prev.bbox = {
+        x0: Math.min(prev.bbox.x0, word.bbox.x0),
+        y0: Math.min(prev.bbox.y0, word.bbox.y0),
+        x1: Math.max(prev.bbox.x1, word.bbox.x1),
+        y1: Math.max(prev.bbox.y1, word.bbox.y1),
+      };
     } else out.push(word);
     if (i >= 0) at = i + w.text.length;
   }

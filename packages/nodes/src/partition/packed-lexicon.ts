@@ -41,7 +41,9 @@ function standIn(array: boolean, load: () => PackedData): object {
       const v = one(key);
       if (v === WHOLE) return Reflect.getOwnPropertyDescriptor(whole(), key);
       if (v === undefined) return undefined;
-      return key === 'length' && array ? { value: v, writable: true, enumerable: false, configurable: false } : { value: v, writable: true, enumerable: true, configurable: true };
+      return key === 'length' && array
+        ? { value: v, writable: true, enumerable: false, configurable: false }
+        : { value: v, writable: true, enumerable: true, configurable: true };
     },
     ownKeys: () => Reflect.ownKeys(whole()),
     set: (_, key, value) => Reflect.set(whole(), key, value),

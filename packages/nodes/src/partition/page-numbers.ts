@@ -10,7 +10,9 @@ import { quarryError } from '@quarry/core/errors';
 export function validStartingPageNumber(value: unknown): number {
   if (value === undefined) return 1;
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    throw quarryError('INVALID_ARGUMENT', `starting_page_number must be an integer, got ${JSON.stringify(value)}`, { details: { starting_page_number: value } });
+    throw quarryError('INVALID_ARGUMENT', `starting_page_number must be an integer, got ${JSON.stringify(value)}`, {
+      details: { starting_page_number: value },
+    });
   }
   return value;
 }

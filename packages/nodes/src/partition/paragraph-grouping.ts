@@ -11,7 +11,8 @@ import { sentTokenize } from './text-tokenize.js';
 const PARAGRAPH_SPLIT = /\s*\n\s*/u;
 const BLANK_LINE_SPLIT = /\s*\n\s*\n\s*/u;
 const E_BULLET = /^e(?=\s)/gmu;
-const NON_ASCII_BULLET = '[\\u0095\\u2022\\u2023\\u2043\\u3164\\u204C\\u204D\\u2219\\u25CB\\u25CF\\u25D8\\u25E6\\u2619\\u2765\\u2767\\u29BE\\u29BF\\uF0B7\\u00B7]';
+const NON_ASCII_BULLET =
+  '[\\u0095\\u2022\\u2023\\u2043\\u3164\\u204C\\u204D\\u2219\\u25CB\\u25CF\\u25D8\\u25E6\\u2619\\u2765\\u2767\\u29BE\\u29BF\\uF0B7\\u00B7]';
 // Where a new bullet item starts: before a non-ASCII bullet anywhere, or before "-" / "*" at the
 // start of a line. The reference also breaks at "-" and "*" inside a line, which cuts "well-known"
 // in two.

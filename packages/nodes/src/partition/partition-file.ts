@@ -145,7 +145,11 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
       const limits = partitionLimits();
       if (depth > limits.maxEmbeddingDepth) throw limitError('DOCUMENT_TOO_COMPLEX', 'maxEmbeddingDepth', filename, depth + 1, limits);
       const { pages: _pages, ...inherited } = request;
-      const nested = await partitionDocument(inner, { ...inherited, filename: innerName, filetype: undefined, file_directory: undefined, last_modified: undefined }, depth + 1);
+      const nested = await partitionDocument(
+        inner,
+        { ...inherited, filename: innerName, filetype: undefined, file_directory: undefined, last_modified: undefined },
+        depth + 1,
+      );
       for (const el of nested) el.metadata.attached_to_filename ??= filename;
       return nested;
     },
@@ -160,10 +164,14 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     throwIfAborted(signal, filename);
     // A library's own failure (a TypeError inside a parser, a reader's internal message) is no
     // sentence for a user: they learn the file could not be read; the message stays in details.
-    throw quarryError('FILE_UNREADABLE', `${filename}: cannot be read as ${format.name.toUpperCase()} (${detected.mime}): the file is damaged or not what its type says`, {
-      cause: e,
-      details: { filename, filetype: detected.mime, partitioner: format.name, reason: errorMessage(e) },
-    });
+    throw quarryError(
+      'FILE_UNREADABLE',
+      `${filename}: cannot be read as ${format.name.toUpperCase()} (${detected.mime}): the file is damaged or not what its type says`,
+      {
+        cause: e,
+        details: { filename, filetype: detected.mime, partitioner: format.name, reason: errorMessage(e) },
+      },
+    );
   }
   throwIfAborted(signal, filename);
 
@@ -230,4 +238,3 @@ function validate(request: PartitionFileRequest): void {
 function throwIfAborted(signal: AbortSignal, filename: string): void {
   if (signal.aborted) throw quarryError('JOB_ABORTED', `partitioning ${filename} was aborted`, { details: { filename } });
 }
-

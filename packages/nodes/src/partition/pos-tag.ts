@@ -115,7 +115,17 @@ export function isCommonEnglishWord(word: string): boolean {
 }
 
 const INFLECTIONS: ReadonlyArray<readonly [string, string]> = [
-  ['ies', 'y'], ['es', ''], ['s', ''], ['ied', 'y'], ['ed', ''], ['ed', 'e'], ['ing', ''], ['ing', 'e'], ['ly', ''], ['er', ''], ['est', ''],
+  ['ies', 'y'],
+  ['es', ''],
+  ['s', ''],
+  ['ied', 'y'],
+  ['ed', ''],
+  ['ed', 'e'],
+  ['ing', ''],
+  ['ing', 'e'],
+  ['ly', ''],
+  ['er', ''],
+  ['est', ''],
 ];
 
 /**

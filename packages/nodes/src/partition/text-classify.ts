@@ -111,7 +111,7 @@ const BMP_LETTER = new Uint8Array(0x10000);
 const LETTER_RE = /\p{L}/u;
 
 function isLetterUnit(c: number): boolean {
-  if (c < 0x80) return ((c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a);
+  if (c < 0x80) return (c | 0x20) >= 0x61 && (c | 0x20) <= 0x7a;
   let v = BMP_LETTER[c]!;
   if (v === 0) {
     v = LETTER_RE.test(String.fromCharCode(c)) ? 1 : 2;

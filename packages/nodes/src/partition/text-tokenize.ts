@@ -37,7 +37,10 @@ export function sentTokenize(text: string): string[] {
 function endsSentence(text: string, periodIndex: number): boolean {
   let i = periodIndex;
   while (i > 0 && !/\s/u.test(text[i - 1]!)) i--;
-  const word = text.slice(i, periodIndex).replace(/^["'“‘([]+/u, '').toLowerCase();
+  const word = text
+    .slice(i, periodIndex)
+    .replace(/^["'“‘([]+/u, '')
+    .toLowerCase();
   if (ABBREVIATIONS.has(word)) return false;
   if (/^\p{L}$/u.test(word)) return false;
   return true;
@@ -119,7 +122,9 @@ export function countWordsWithoutPunctuation(text: string): number {
 function isJsWhitespace(c: number): boolean {
   if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
   if (c < 0xa0) return false;
-  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+  return (
+    c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff
+  );
 }
 
 /** Removes every Unicode punctuation character (category P), like the reference's `remove_punctuation`. */

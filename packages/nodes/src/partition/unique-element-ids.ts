@@ -1,7 +1,4 @@
 import { z } from 'zod';
 
 /** `unique_element_ids`, shared by every partitioner. */
-export const uniqueElementIds = z
-  .boolean()
-  .default(true)
-  .describe('true: UUID element ids; false: SHA-256 of the element text');
+export const uniqueElementIds = z.boolean().default(true).describe('true: UUID element ids; false: SHA-256 of the element text');

@@ -49,7 +49,6 @@ export const EXTRACT_IMAGE_BLOCK_TYPES = [
   'UncategorizedText',
 ] as const;
 
-
 /** Partitioning strategies of the `unstructured_api` subtype: High Res and Fast. */
 export const UNSTRUCTURED_API_STRATEGIES = ['fast', 'hi_res'] as const;
 

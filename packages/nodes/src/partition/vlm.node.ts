@@ -10,7 +10,8 @@ export const VLM_OUTPUT_FORMATS = ['text/html', 'application/json'] as const;
 
 const vlmProvider = z
   .enum([...PROVIDER_SPELLINGS, 'auto'], {
-    error: (iss) => `provider must be one of "anthropic", "bedrock", "openai", "vertexai", "auto" (or provider_a..provider_d); got ${JSON.stringify(iss.input)}`,
+    error: (iss) =>
+      `provider must be one of "anthropic", "bedrock", "openai", "vertexai", "auto" (or provider_a..provider_d); got ${JSON.stringify(iss.input)}`,
   })
   .transform((v): Provider | 'auto' => (v === 'auto' ? 'auto' : (normalizeProvider(v) as Provider)));
 
@@ -21,11 +22,18 @@ const vlmShape = {
     .string()
     .min(1)
     .optional()
-    .describe('provider-specific model id; default claude-sonnet-4-20250514 (anthropic/auto), us.anthropic.claude-sonnet-4-20250514-v1:0 (bedrock), gpt-4o (openai), gemini-2.0-flash-001 (vertexai)'),
+    .describe(
+      'provider-specific model id; default claude-sonnet-4-20250514 (anthropic/auto), us.anthropic.claude-sonnet-4-20250514-v1:0 (bedrock), gpt-4o (openai), gemini-2.0-flash-001 (vertexai)',
+    ),
   output_format: oneOf(VLM_OUTPUT_FORMATS, 'output_format').default('text/html'),
   format_html: z.boolean().default(true).describe('prettifies generated HTML'),
   unique_element_ids: uniqueElementIds,
-  is_dynamic: z.boolean({ error: (iss) => (iss.input === undefined ? 'is_dynamic is required: true for Auto, false for VLM' : `is_dynamic must be a boolean; got ${JSON.stringify(iss.input)}`) }).describe('required: true for Auto (dynamic page routing), false for VLM'),
+  is_dynamic: z
+    .boolean({
+      error: (iss) =>
+        iss.input === undefined ? 'is_dynamic is required: true for Auto, false for VLM' : `is_dynamic must be a boolean; got ${JSON.stringify(iss.input)}`,
+    })
+    .describe('required: true for Auto (dynamic page routing), false for VLM'),
   allow_fast: z.boolean().optional().describe('allows routing pages to Fast; Auto: required and true; VLM: default true'),
 };
 
@@ -60,7 +68,6 @@ export const partitionVlmSettings = strictSettings('partition/vlm', vlmShape)
 export type PartitionVlmSettings = z.output<typeof partitionVlmSettings>;
 /** Auto/VLM partitioner settings as written. */
 export type PartitionVlmSettingsInput = z.input<typeof partitionVlmSettings>;
-
 
 /**
  * The Auto (`is_dynamic: true`) and VLM (`is_dynamic: false`) partitioners

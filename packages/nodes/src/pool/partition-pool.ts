@@ -129,7 +129,11 @@ export class PartitionPool {
       ...(options.maxDocumentsPerProcess === undefined ? {} : { maxTasksPerProcess: options.maxDocumentsPerProcess }),
       ...(options.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: options.idleTimeoutMs }),
       ...(options.abortGraceMs === undefined ? {} : { abortGraceMs: options.abortGraceMs }),
-      smallLane: { maxCost: options.smallDocumentBytes ?? DEFAULT_SMALL_DOCUMENT_BYTES, processes: options.smallLaneProcesses ?? 1, background: options.backgroundPriority ?? false },
+      smallLane: {
+        maxCost: options.smallDocumentBytes ?? DEFAULT_SMALL_DOCUMENT_BYTES,
+        processes: options.smallLaneProcesses ?? 1,
+        background: options.backgroundPriority ?? false,
+      },
     });
   }
 
@@ -148,7 +152,11 @@ export class PartitionPool {
    * plus the pool's. Given `{ path }`, the process reads the file itself (a server's staged upload
    * then never sits whole in the caller's memory).
    */
-  async partition(input: Uint8Array | { path: string }, request: Omit<PartitionFileRequest, 'signal' | 'logger'>, options: PooledPartitionOptions = {}): Promise<Element[]> {
+  async partition(
+    input: Uint8Array | { path: string },
+    request: Omit<PartitionFileRequest, 'signal' | 'logger'>,
+    options: PooledPartitionOptions = {},
+  ): Promise<Element[]> {
     let result: PartitionTaskResult;
     try {
       // The size in bytes is the cost that decides whether a document may take the small lane.
@@ -156,7 +164,8 @@ export class PartitionPool {
       const task = input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request };
       result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), cost });
     } catch (e) {
-      if (isQuarryError(e) && POOL_CODES.has(e.code)) throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
+      if (isQuarryError(e) && POOL_CODES.has(e.code))
+        throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });
       throw e;
     }
     if (options.logger) for (const entry of result.log) options.logger[entry.level](entry.message, entry.fields);

@@ -4,4 +4,8 @@ import { taskNodes } from './prompter-node.js';
 import { imageDescriptionTask } from './image-description.js';
 
 /** Image description nodes: anthropic, bedrock, openai, vertexai (`<provider>_image_description`, settings `provider_type` and `model`). */
-export const imageDescriptionNodes = taskNodes<PrompterSettings>('image_description', imageDescriptionTask, prompterSettings as unknown as ZodType<PrompterSettings>);
+export const imageDescriptionNodes = taskNodes<PrompterSettings>(
+  'image_description',
+  imageDescriptionTask,
+  prompterSettings as unknown as ZodType<PrompterSettings>,
+);

@@ -1,5 +1,19 @@
 /** Built-in entity types of the Unstructured workflow API's NER node. */
-export const NER_ENTITY_TYPES = ['PERSON', 'ORGANIZATION', 'LOCATION', 'DATE', 'TIME', 'EVENT', 'MONEY', 'PERCENT', 'FACILITY', 'PRODUCT', 'ROLE', 'DOCUMENT', 'DATASET'] as const;
+export const NER_ENTITY_TYPES = [
+  'PERSON',
+  'ORGANIZATION',
+  'LOCATION',
+  'DATE',
+  'TIME',
+  'EVENT',
+  'MONEY',
+  'PERCENT',
+  'FACILITY',
+  'PRODUCT',
+  'ROLE',
+  'DOCUMENT',
+  'DATASET',
+] as const;
 
 /** Built-in relationship types of the Unstructured workflow API's NER node, by entity pair. */
 export const NER_RELATIONSHIP_TYPES: ReadonlyArray<{ pair: string; relationships: readonly string[] }> = [

@@ -36,20 +36,34 @@ export function prompterNode<S>(
       const { provider, model } = bind(parsed);
       const llm = prompterLlm(provider, model, { services: ctx.services, logger: ctx.logger });
       return {
-        process: (flow, pctx) => runEnrichment(flow.elements, task, plan, { llm, settings: parsed, signal: pctx.signal }, { concurrency: ENRICHMENT_CONCURRENCY, logger: pctx.logger }),
+        process: (flow, pctx) =>
+          runEnrichment(
+            flow.elements,
+            task,
+            plan,
+            { llm, settings: parsed, signal: pctx.signal },
+            { concurrency: ENRICHMENT_CONCURRENCY, logger: pctx.logger },
+          ),
       };
     },
   });
 }
 
-const bindSettings = (s: { provider_type: ProviderName; model: string }): { provider: ProviderName; model: string } => ({ provider: s.provider_type, model: s.model });
+const bindSettings = (s: { provider_type: ProviderName; model: string }): { provider: ProviderName; model: string } => ({
+  provider: s.provider_type,
+  model: s.model,
+});
 
 /**
  * The `<provider>_<task>` nodes of one task, one per provider the task allows
  * (`anthropic_image_description`, `openai_ner`, ...), each also spelled with the provider's
  * neutral alias (`provider_a_ner`) and carrying the prompter rules.
  */
-export function taskNodes<S extends { provider_type: ProviderName; model: string }>(task: PrompterTask, run: EnrichmentTask<S>, settings: ZodType<S>): Array<NodeDefinition<S>> {
+export function taskNodes<S extends { provider_type: ProviderName; model: string }>(
+  task: PrompterTask,
+  run: EnrichmentTask<S>,
+  settings: ZodType<S>,
+): Array<NodeDefinition<S>> {
   return PROMPTER_TASKS[task].map((provider) => {
     const aliases = Object.entries(PROVIDER_ALIASES)
       .filter(([, real]) => real === provider)

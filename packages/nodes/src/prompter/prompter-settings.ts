@@ -12,7 +12,12 @@ const providerType = z
   .transform((v): Provider => normalizeProvider(v) as Provider)
   .describe('the provider word of the subtype (aliases provider_a..provider_d accepted)');
 
-const model = z.string({ error: (iss) => (iss.input === undefined ? 'model is required: a provider-specific model id' : `model must be a string; got ${JSON.stringify(iss.input)}`) }).min(1).describe('provider-specific model id');
+const model = z
+  .string({
+    error: (iss) => (iss.input === undefined ? 'model is required: a provider-specific model id' : `model must be a string; got ${JSON.stringify(iss.input)}`),
+  })
+  .min(1)
+  .describe('provider-specific model id');
 
 /** Settings every `<provider>_<task>` prompter takes: `provider_type` and `model`. */
 export const PROMPTER_SHAPE = { provider_type: providerType, model };

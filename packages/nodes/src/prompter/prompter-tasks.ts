@@ -50,7 +50,10 @@ export function parsePrompterSubtype(subtype: string): PrompterSubtype | undefin
  * The problem for a prompter subtype nothing registers: a task given a provider it does not allow
  * (`prompter.provider_not_allowed`), else `node.unknown_subtype` explaining the subtype's shape.
  */
-export function prompterUnknownSubtype(subtype: string, registered: readonly string[]): { code: 'prompter.provider_not_allowed' | 'node.unknown_subtype'; message: string } {
+export function prompterUnknownSubtype(
+  subtype: string,
+  registered: readonly string[],
+): { code: 'prompter.provider_not_allowed' | 'node.unknown_subtype'; message: string } {
   const parsed = parsePrompterSubtype(subtype);
   if (parsed?.provider && parsed.task !== TWOPASS_TABLE2HTML) {
     const allowed = PROMPTER_TASKS[parsed.task];

@@ -10,7 +10,11 @@ export function tableContent(el: Element): { image?: ImagePart; body: string } |
   const image = elementImage(el);
   const html = typeof el.metadata.text_as_html === 'string' ? el.metadata.text_as_html.trim() : '';
   const text = el.text.trim();
-  const body = html ? `The table as HTML (extracted automatically, may contain errors):\n${html}` : text ? `The table's text (extracted automatically, cell order may be lost):\n${text}` : '';
+  const body = html
+    ? `The table as HTML (extracted automatically, may contain errors):\n${html}`
+    : text
+      ? `The table's text (extracted automatically, cell order may be lost):\n${text}`
+      : '';
   if (!image && !body) return undefined;
   return { ...(image ? { image } : {}), body };
 }

@@ -4,4 +4,8 @@ import { taskNodes } from './prompter-node.js';
 import { tableDescriptionTask } from './table-description.js';
 
 /** Table description nodes: anthropic, bedrock, openai, vertexai (`<provider>_table_description`, settings `provider_type` and `model`). */
-export const tableDescriptionNodes = taskNodes<PrompterSettings>('table_description', tableDescriptionTask, prompterSettings as unknown as ZodType<PrompterSettings>);
+export const tableDescriptionNodes = taskNodes<PrompterSettings>(
+  'table_description',
+  tableDescriptionTask,
+  prompterSettings as unknown as ZodType<PrompterSettings>,
+);

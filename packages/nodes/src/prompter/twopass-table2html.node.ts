@@ -28,7 +28,10 @@ export const twopassTable2htmlNode = prompterNode<TwopassTable2htmlSettings>(
     check: prompterProblems,
     unknownSetting: (key) =>
       key === 'provider_type' || key === 'model'
-        ? { code: 'prompter.twopass_settings_not_allowed', message: `twopass_table2html takes no ${key}: the agentic table-to-HTML node chooses its own provider and model` }
+        ? {
+            code: 'prompter.twopass_settings_not_allowed',
+            message: `twopass_table2html takes no ${key}: the agentic table-to-HTML node chooses its own provider and model`,
+          }
         : undefined,
   },
 );

@@ -45,7 +45,10 @@ export function createAnthropicProvider(opts: ProviderOptions = {}): Provider {
   const chat = async (req: ChatRequest): Promise<ChatResult> => {
     const c = await client();
     const system = req.json ? [req.system, JSON_INSTRUCTION].filter(Boolean).join('\n\n') : req.system;
-    const chars = req.messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : m.content.reduce((k, p) => k + (p.type === 'text' ? p.text.length : 6000), 0)), 0);
+    const chars = req.messages.reduce(
+      (n, m) => n + (typeof m.content === 'string' ? m.content.length : m.content.reduce((k, p) => k + (p.type === 'text' ? p.text.length : 6000), 0)),
+      0,
+    );
     const tokens = estimateTokens(system ?? '') + Math.ceil(chars / 4) + req.maxTokens;
     return callProvider(ctx, { operation: 'chat', model: req.model, tokens, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
       const res = await c.messages.create(
@@ -60,7 +63,8 @@ export function createAnthropicProvider(opts: ProviderOptions = {}): Provider {
       );
       const blocks = Array.isArray(res.content) ? res.content : [];
       const text = blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
-      if (!blocks.some((b) => b.type === 'text')) throw providerError('PROVIDER_ERROR', 'anthropic chat returned no text block', { provider: 'anthropic', model: req.model });
+      if (!blocks.some((b) => b.type === 'text'))
+        throw providerError('PROVIDER_ERROR', 'anthropic chat returned no text block', { provider: 'anthropic', model: req.model });
       const usage = { inputTokens: res.usage?.input_tokens ?? 0, outputTokens: res.usage?.output_tokens ?? 0 };
       return { value: { text: req.json ? stripJsonFence(text) : text, usage }, tokens: usage.inputTokens + usage.outputTokens };
     });

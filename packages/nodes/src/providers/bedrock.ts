@@ -77,7 +77,10 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
   const invoke = async (modelId: string, body: Record<string, unknown>, tokens: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> => {
     const { runtime, client } = await sdk();
     return callProvider(ctx, { operation: 'embeddings', model: modelId, tokens, ...(signal ? { signal } : {}) }, async (s) => {
-      const res = await client.send(new runtime.InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }), { abortSignal: s });
+      const res = await client.send(
+        new runtime.InvokeModelCommand({ modelId, contentType: 'application/json', accept: 'application/json', body: JSON.stringify(body) }),
+        { abortSignal: s },
+      );
       const json = parseJson(res.body, 'InvokeModel');
       const count = json.inputTextTokenCount;
       return { value: json, ...(typeof count === 'number' ? { tokens: count } : {}) };
@@ -93,7 +96,10 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
         const json = await invoke(req.model, { texts, input_type: 'search_document', truncate: 'NONE' }, share * texts.length, req.signal);
         const got = json.embeddings;
         if (!Array.isArray(got) || got.length !== texts.length || !got.every(isVector)) {
-          throw providerError('PROVIDER_ERROR', `bedrock ${req.model} returned no embeddings array of ${texts.length} vectors`, { provider: 'bedrock', model: req.model });
+          throw providerError('PROVIDER_ERROR', `bedrock ${req.model} returned no embeddings array of ${texts.length} vectors`, {
+            provider: 'bedrock',
+            model: req.model,
+          });
         }
         vectors.push(...got);
       }
@@ -112,7 +118,8 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
         const i = next++;
         const body = req.model.startsWith('amazon.titan-embed-text-v2') ? { inputText: req.inputs[i], normalize: true } : { inputText: req.inputs[i] };
         const json = await invoke(req.model, body, share, signal);
-        if (!isVector(json.embedding)) throw providerError('PROVIDER_ERROR', `bedrock ${req.model} returned no embedding`, { provider: 'bedrock', model: req.model });
+        if (!isVector(json.embedding))
+          throw providerError('PROVIDER_ERROR', `bedrock ${req.model} returned no embedding`, { provider: 'bedrock', model: req.model });
         vectors[i] = json.embedding;
         if (typeof json.inputTextTokenCount === 'number') inputTokens += json.inputTextTokenCount;
       }
@@ -134,7 +141,13 @@ export function createBedrockProvider(opts: ProviderOptions = {}): Provider {
   const chat = async (req: ChatRequest): Promise<ChatResult> => {
     const { runtime, client } = await sdk();
     const system = req.json ? [req.system, JSON_INSTRUCTION].filter(Boolean).join('\n\n') : req.system;
-    const tokens = estimateTokens(system ?? '') + req.messages.reduce((n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')), 0) + req.maxTokens;
+    const tokens =
+      estimateTokens(system ?? '') +
+      req.messages.reduce(
+        (n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')),
+        0,
+      ) +
+      req.maxTokens;
     return callProvider(ctx, { operation: 'chat', model: req.model, tokens, ...(req.signal ? { signal: req.signal } : {}) }, async (s) => {
       const res = await client.send(
         new runtime.ConverseCommand({

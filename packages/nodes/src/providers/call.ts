@@ -156,7 +156,9 @@ class AttemptFailed extends Error {
 function finalError(ctx: CallContext, opts: CallOptions, failure: Failure, error: unknown, attempts: number, tooLong: boolean): QuarryError {
   const status = failure.status ? `HTTP ${failure.status} ` : '';
   const after = attempts > 1 ? ` after ${attempts} attempts` : '';
-  const wait = tooLong ? ` (the provider asked to wait ${Math.round(failure.retryAfterMs! / 1000)} s, more than the ${Math.round(ctx.policy.maxRetryAfterMs / 1000)} s allowed)` : '';
+  const wait = tooLong
+    ? ` (the provider asked to wait ${Math.round(failure.retryAfterMs! / 1000)} s, more than the ${Math.round(ctx.policy.maxRetryAfterMs / 1000)} s allowed)`
+    : '';
   const raw = error instanceof Error ? error.message : typeof error === 'string' ? error : '';
   const detail = raw ? `: ${redactSecrets(raw, ctx.secrets).slice(0, 400)}` : '';
   const model = opts.model ? ` (model ${opts.model})` : '';

@@ -97,11 +97,19 @@ export function resolve(opts: ProviderOptions, value: string | undefined, names:
 /** Throws PROVIDER_NOT_CONFIGURED naming the setting and the environment variables. */
 export function requireSetting(provider: ProviderName, value: string | undefined, setting: string, names: readonly string[]): string {
   if (value) return value;
-  throw providerError('PROVIDER_NOT_CONFIGURED', `${provider}: no ${setting}; set it in the node settings or in the environment (${names.join(' or ')})`, { provider });
+  throw providerError('PROVIDER_NOT_CONFIGURED', `${provider}: no ${setting}; set it in the node settings or in the environment (${names.join(' or ')})`, {
+    provider,
+  });
 }
 
 /** The call context of a provider: pool limiter for the key, policy, secrets to redact. */
-export function callContext(provider: ProviderName, opts: ProviderOptions, pool: ProviderPool, keyParts: ReadonlyArray<string | undefined>, secrets: ReadonlyArray<string | undefined>): CallContext {
+export function callContext(
+  provider: ProviderName,
+  opts: ProviderOptions,
+  pool: ProviderPool,
+  keyParts: ReadonlyArray<string | undefined>,
+  secrets: ReadonlyArray<string | undefined>,
+): CallContext {
   return {
     provider,
     secrets,

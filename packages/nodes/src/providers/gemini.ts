@@ -71,7 +71,13 @@ export function createGeminiProvider(opts: ProviderOptions = {}): Provider {
 
   const chat = async (req: ChatRequest): Promise<ChatResult> => {
     const ai = await client();
-    const tokens = estimateTokens(req.system ?? '') + req.messages.reduce((n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')), 0) + req.maxTokens;
+    const tokens =
+      estimateTokens(req.system ?? '') +
+      req.messages.reduce(
+        (n, m) => n + estimateTokens(typeof m.content === 'string' ? m.content : m.content.map((p) => (p.type === 'text' ? p.text : '')).join('')),
+        0,
+      ) +
+      req.maxTokens;
     return callProvider(ctx, { operation: 'chat', model: req.model, tokens, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
       const capture = retryAfterCapture();
       try {
@@ -88,9 +94,13 @@ export function createGeminiProvider(opts: ProviderOptions = {}): Provider {
           },
         });
         const text = res.text;
-        if (typeof text !== 'string') throw providerError('PROVIDER_ERROR', 'vertexai chat returned no text (blocked or empty candidate)', { provider: 'vertexai', model: req.model });
+        if (typeof text !== 'string')
+          throw providerError('PROVIDER_ERROR', 'vertexai chat returned no text (blocked or empty candidate)', { provider: 'vertexai', model: req.model });
         const usage = { inputTokens: res.usageMetadata?.promptTokenCount ?? 0, outputTokens: res.usageMetadata?.candidatesTokenCount ?? 0 };
-        return { value: { text: req.json ? stripJsonFence(text) : text, usage }, ...(res.usageMetadata ? { tokens: usage.inputTokens + usage.outputTokens } : {}) };
+        return {
+          value: { text: req.json ? stripJsonFence(text) : text, usage },
+          ...(res.usageMetadata ? { tokens: usage.inputTokens + usage.outputTokens } : {}),
+        };
       } catch (e) {
         throw capture.attach(e);
       }
@@ -99,23 +109,30 @@ export function createGeminiProvider(opts: ProviderOptions = {}): Provider {
 
   const embed = async (req: EmbedRequest): Promise<EmbedResult> => {
     const ai = await client();
-    return callProvider(ctx, { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
-      const capture = retryAfterCapture();
-      try {
-        const res = await ai.models.embedContent({
-          model: req.model,
-          contents: req.inputs,
-          config: { abortSignal: signal, httpOptions: { fetch: capture.fetch }, taskType: 'RETRIEVAL_DOCUMENT' },
-        });
-        const vectors = (res.embeddings ?? []).map((e) => e.values ?? []);
-        if (vectors.length !== req.inputs.length || vectors.some((v) => v.length === 0)) {
-          throw providerError('PROVIDER_ERROR', `vertexai embeddings returned ${vectors.length} vectors for ${req.inputs.length} inputs`, { provider: 'vertexai', model: req.model });
+    return callProvider(
+      ctx,
+      { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) },
+      async (signal) => {
+        const capture = retryAfterCapture();
+        try {
+          const res = await ai.models.embedContent({
+            model: req.model,
+            contents: req.inputs,
+            config: { abortSignal: signal, httpOptions: { fetch: capture.fetch }, taskType: 'RETRIEVAL_DOCUMENT' },
+          });
+          const vectors = (res.embeddings ?? []).map((e) => e.values ?? []);
+          if (vectors.length !== req.inputs.length || vectors.some((v) => v.length === 0)) {
+            throw providerError('PROVIDER_ERROR', `vertexai embeddings returned ${vectors.length} vectors for ${req.inputs.length} inputs`, {
+              provider: 'vertexai',
+              model: req.model,
+            });
+          }
+          return { value: { vectors, usage: { inputTokens: req.estimatedTokens ?? 0, outputTokens: 0 } } };
+        } catch (e) {
+          throw capture.attach(e);
         }
-        return { value: { vectors, usage: { inputTokens: req.estimatedTokens ?? 0, outputTokens: 0 } } };
-      } catch (e) {
-        throw capture.attach(e);
-      }
-    });
+      },
+    );
   };
 
   return { name: 'vertexai', chat, embed };

@@ -86,7 +86,12 @@ export interface RetiredModel {
 /** The provider_a and provider_b models of an older generation retired on 2025-10-22 (as the Unstructured Platform lists them). */
 export const RETIRED_MODELS: readonly RetiredModel[] = [
   { model: 'claude-3-5-sonnet-20241022', provider: 'anthropic', retired: '2025-10-22', replacement: 'claude-sonnet-4-20250514' },
-  { model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0', provider: 'bedrock', retired: '2025-10-22', replacement: 'us.anthropic.claude-sonnet-4-20250514-v1:0' },
+  {
+    model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0',
+    provider: 'bedrock',
+    retired: '2025-10-22',
+    replacement: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
+  },
 ];
 
 /** The retirement record of `model` when it is retired at `now`; undefined otherwise. */

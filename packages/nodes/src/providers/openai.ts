@@ -16,12 +16,17 @@ type ChatContent = OpenAI.Chat.Completions.ChatCompletionContentPart;
 function toOpenAIMessage(m: ChatMessage): OpenAI.Chat.Completions.ChatCompletionMessageParam {
   if (typeof m.content === 'string') return { role: m.role, content: m.content };
   if (m.role === 'assistant') return { role: 'assistant', content: m.content.map((p) => (p.type === 'text' ? p.text : '')).join('') };
-  const parts: ChatContent[] = m.content.map((p) => (p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `data:${p.mimeType};base64,${p.data}` } }));
+  const parts: ChatContent[] = m.content.map((p) =>
+    p.type === 'text' ? { type: 'text', text: p.text } : { type: 'image_url', image_url: { url: `data:${p.mimeType};base64,${p.data}` } },
+  );
   return { role: 'user', content: parts };
 }
 
 function messageChars(messages: ChatMessage[]): number {
-  return messages.reduce((n, m) => n + (typeof m.content === 'string' ? m.content.length : m.content.reduce((k, p) => k + (p.type === 'text' ? p.text.length : 3000), 0)), 0);
+  return messages.reduce(
+    (n, m) => n + (typeof m.content === 'string' ? m.content.length : m.content.reduce((k, p) => k + (p.type === 'text' ? p.text.length : 3000), 0)),
+    0,
+  );
 }
 
 /**
@@ -64,26 +69,36 @@ export function createOpenAIProvider(name: OpenAICompatibleName, opts: ProviderO
 
   const embed = async (req: EmbedRequest): Promise<EmbedResult> => {
     const c = await client();
-    return callProvider(ctx, { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
-      // Voyage accepts only base64 or its default; the SDK then decodes the float32 base64 itself.
-      const body: OpenAI.Embeddings.EmbeddingCreateParams & { input_type?: string; truncation?: boolean } =
-        name === 'voyageai'
-          ? { model: req.model, input: req.inputs, input_type: 'document', truncation: false }
-          : { model: req.model, input: req.inputs, encoding_format: 'float' };
-      const res = await c.embeddings.create(body, { signal });
-      const data = [...(res.data ?? [])].sort((a, b) => a.index - b.index);
-      if (data.length !== req.inputs.length) {
-        throw providerError('PROVIDER_ERROR', `${name} embeddings returned ${data.length} vectors for ${req.inputs.length} inputs`, { provider: name, model: req.model });
-      }
-      const vectors = data.map((d) => Array.from(d.embedding as ArrayLike<number>));
-      const tokens = res.usage?.prompt_tokens ?? res.usage?.total_tokens;
-      return { value: { vectors, usage: { inputTokens: tokens ?? 0, outputTokens: 0 } }, ...(tokens === undefined ? {} : { tokens }) };
-    });
+    return callProvider(
+      ctx,
+      { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) },
+      async (signal) => {
+        // Voyage accepts only base64 or its default; the SDK then decodes the float32 base64 itself.
+        const body: OpenAI.Embeddings.EmbeddingCreateParams & { input_type?: string; truncation?: boolean } =
+          name === 'voyageai'
+            ? { model: req.model, input: req.inputs, input_type: 'document', truncation: false }
+            : { model: req.model, input: req.inputs, encoding_format: 'float' };
+        const res = await c.embeddings.create(body, { signal });
+        const data = [...(res.data ?? [])].sort((a, b) => a.index - b.index);
+        if (data.length !== req.inputs.length) {
+          throw providerError('PROVIDER_ERROR', `${name} embeddings returned ${data.length} vectors for ${req.inputs.length} inputs`, {
+            provider: name,
+            model: req.model,
+          });
+        }
+        const vectors = data.map((d) => Array.from(d.embedding as ArrayLike<number>));
+        const tokens = res.usage?.prompt_tokens ?? res.usage?.total_tokens;
+        return { value: { vectors, usage: { inputTokens: tokens ?? 0, outputTokens: 0 } }, ...(tokens === undefined ? {} : { tokens }) };
+      },
+    );
   };
 
   const chat = async (req: ChatRequest): Promise<ChatResult> => {
     const c = await client();
-    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [...(req.system ? [{ role: 'system' as const, content: req.system }] : []), ...req.messages.map(toOpenAIMessage)];
+    const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
+      ...(req.system ? [{ role: 'system' as const, content: req.system }] : []),
+      ...req.messages.map(toOpenAIMessage),
+    ];
     const tokens = estimateTokens(req.system ?? '') + Math.ceil(messageChars(req.messages) / 4) + req.maxTokens;
     return callProvider(ctx, { operation: 'chat', model: req.model, tokens, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
       const res = await c.chat.completions.create(

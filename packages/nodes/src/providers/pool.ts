@@ -13,7 +13,10 @@ export const PROVIDER_POOL_SERVICE: ServiceKey<ProviderPool> = serviceKey<Provid
 
 /** A short, one-way identity of a credential: raw keys never become map keys or log fields. */
 export function credentialId(...parts: ReadonlyArray<string | undefined>): string {
-  return createHash('sha256').update(parts.map((p) => p ?? '').join('\u0000')).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(parts.map((p) => p ?? '').join('\u0000'))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**

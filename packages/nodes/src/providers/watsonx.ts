@@ -75,7 +75,8 @@ export function createWatsonxProvider(opts: ProviderOptions = {}): Provider {
     await failIfNotOk(res, 'IBM Cloud IAM token exchange', res.status === 400 ? 401 : res.status);
     const json = (await res.json()) as { access_token?: unknown; expires_in?: unknown; expiration?: unknown };
     if (typeof json.access_token !== 'string') throw providerError('PROVIDER_ERROR', 'IBM Cloud IAM returned no access_token', { provider: 'ibm' });
-    const expiresAt = typeof json.expiration === 'number' ? json.expiration * 1000 : now + (typeof json.expires_in === 'number' ? json.expires_in : 3600) * 1000;
+    const expiresAt =
+      typeof json.expiration === 'number' ? json.expiration * 1000 : now + (typeof json.expires_in === 'number' ? json.expires_in : 3600) * 1000;
     token = { value: json.access_token, expiresAt };
     secrets.push(json.access_token);
     return json.access_token;
@@ -84,24 +85,31 @@ export function createWatsonxProvider(opts: ProviderOptions = {}): Provider {
   const embed = async (req: EmbedRequest): Promise<EmbedResult> => {
     const scope = projectId ? { project_id: projectId } : spaceId ? { space_id: spaceId } : undefined;
     if (!scope) requireSetting('ibm', undefined, 'project_id (or space_id)', [...env.projectId, ...env.spaceId]);
-    return callProvider(ctx, { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) }, async (signal) => {
-      const bearer = await accessToken();
-      const res = await fetch(`${baseURL}/ml/v1/text/embeddings?version=${WATSONX_API_VERSION}`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ inputs: req.inputs, model_id: req.model, ...scope }),
-        signal,
-      });
-      if (res.status === 401) token = undefined;
-      await failIfNotOk(res, 'watsonx.ai embeddings');
-      const json = (await res.json()) as { results?: Array<{ embedding?: unknown }>; input_token_count?: unknown };
-      const vectors = (json.results ?? []).map((r) => r.embedding);
-      if (vectors.length !== req.inputs.length || !vectors.every((v): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number'))) {
-        throw providerError('PROVIDER_ERROR', `ibm embeddings returned ${vectors.length} vectors for ${req.inputs.length} inputs`, { provider: 'ibm', model: req.model });
-      }
-      const tokens = typeof json.input_token_count === 'number' ? json.input_token_count : undefined;
-      return { value: { vectors, usage: { inputTokens: tokens ?? 0, outputTokens: 0 } }, ...(tokens === undefined ? {} : { tokens }) };
-    });
+    return callProvider(
+      ctx,
+      { operation: 'embeddings', model: req.model, tokens: req.estimatedTokens ?? 0, ...(req.signal ? { signal: req.signal } : {}) },
+      async (signal) => {
+        const bearer = await accessToken();
+        const res = await fetch(`${baseURL}/ml/v1/text/embeddings?version=${WATSONX_API_VERSION}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify({ inputs: req.inputs, model_id: req.model, ...scope }),
+          signal,
+        });
+        if (res.status === 401) token = undefined;
+        await failIfNotOk(res, 'watsonx.ai embeddings');
+        const json = (await res.json()) as { results?: Array<{ embedding?: unknown }>; input_token_count?: unknown };
+        const vectors = (json.results ?? []).map((r) => r.embedding);
+        if (vectors.length !== req.inputs.length || !vectors.every((v): v is number[] => Array.isArray(v) && v.every((x) => typeof x === 'number'))) {
+          throw providerError('PROVIDER_ERROR', `ibm embeddings returned ${vectors.length} vectors for ${req.inputs.length} inputs`, {
+            provider: 'ibm',
+            model: req.model,
+          });
+        }
+        const tokens = typeof json.input_token_count === 'number' ? json.input_token_count : undefined;
+        return { value: { vectors, usage: { inputTokens: tokens ?? 0, outputTokens: 0 } }, ...(tokens === undefined ? {} : { tokens }) };
+      },
+    );
   };
 
   return { name: 'ibm', embed };

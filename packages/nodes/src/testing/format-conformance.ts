@@ -65,7 +65,9 @@ export function testFormatConformance(format: FormatDefinition, samples: readonl
       for (const el of elements) {
         expect(TYPES.has(el.type), `element type ${el.type}`).toBe(true);
         expect(typeof el.text).toBe('string');
-        expect(el.metadata.filename === sample.filename || el.metadata.attached_to_filename !== undefined, `metadata.filename ${el.metadata.filename}`).toBe(true);
+        expect(el.metadata.filename === sample.filename || el.metadata.attached_to_filename !== undefined, `metadata.filename ${el.metadata.filename}`).toBe(
+          true,
+        );
         if (!el.metadata.attached_to_filename) expect(el.metadata.filetype).toBe(canonicalMimeType(format.mimeTypes[0]!));
       }
       expect(new Set(elements.map((e) => e.element_id)).size).toBe(elements.length);

@@ -8,7 +8,11 @@ const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f
 describe('chunkByCharacter', () => {
   it('fills chunks with whole elements and ignores titles as boundaries', () => {
     const chunks = chunkByCharacter(
-      [el('Title', 'Introduction'), el('NarrativeText', 'Lorem ipsum dolor sit amet consectetur adipiscing elit.'), el('NarrativeText', 'In rhoncus ipsum sed lectus porta volutpat.')],
+      [
+        el('Title', 'Introduction'),
+        el('NarrativeText', 'Lorem ipsum dolor sit amet consectetur adipiscing elit.'),
+        el('NarrativeText', 'In rhoncus ipsum sed lectus porta volutpat.'),
+      ],
       { max_characters: 70 },
     );
     expect(texts(chunks)).toEqual(['Introduction\n\nLorem ipsum dolor sit amet consectetur adipiscing elit.', 'In rhoncus ipsum sed lectus porta volutpat.']);
@@ -25,7 +29,12 @@ describe('chunkByCharacter', () => {
   });
 
   it('splits an oversized element and marks the continuations', () => {
-    const source = el('NarrativeText', "'Lorem ipsum dolor' means 'Thank you very much'.", { filename: 'foo.docx', languages: ['lat'], parent_id: 'x', category_depth: 0 });
+    const source = el('NarrativeText', "'Lorem ipsum dolor' means 'Thank you very much'.", {
+      filename: 'foo.docx',
+      languages: ['lat'],
+      parent_id: 'x',
+      category_depth: 0,
+    });
     const chunks = chunkByCharacter([source], { max_characters: 20 });
     expect(texts(chunks)).toEqual(["'Lorem ipsum dolor'", "means 'Thank you", "very much'."]);
     expect(chunks.map((c) => c.metadata.is_continuation)).toEqual([undefined, true, true]);
@@ -51,7 +60,11 @@ describe('chunkByCharacter', () => {
   });
 
   it('adds overlap between whole-element chunks with overlap_all', () => {
-    const chunks = chunkByCharacter([el('NarrativeText', 'a'.repeat(30)), el('NarrativeText', 'b'.repeat(30))], { max_characters: 40, overlap: 5, overlap_all: true });
+    const chunks = chunkByCharacter([el('NarrativeText', 'a'.repeat(30)), el('NarrativeText', 'b'.repeat(30))], {
+      max_characters: 40,
+      overlap: 5,
+      overlap_all: true,
+    });
     expect(texts(chunks)).toEqual(['a'.repeat(30), `aaaaa\n\n${'b'.repeat(30)}`]);
   });
 
@@ -124,7 +137,10 @@ describe('chunkByCharacter', () => {
   });
 
   it('does not mutate its input', () => {
-    const input = [el('NarrativeText', 'one  two', { parent_id: 'p', languages: ['eng'] }), el('Table', 'a b', { text_as_html: '<table><tr><td>a b</td></tr></table>' })];
+    const input = [
+      el('NarrativeText', 'one  two', { parent_id: 'p', languages: ['eng'] }),
+      el('Table', 'a b', { text_as_html: '<table><tr><td>a b</td></tr></table>' }),
+    ];
     const before = JSON.stringify(input);
     chunkByCharacter(input, { max_characters: 5 });
     expect(JSON.stringify(input)).toBe(before);

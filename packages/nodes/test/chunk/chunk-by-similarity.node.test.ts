@@ -63,7 +63,11 @@ describe('chunk_by_similarity node', () => {
     const cos = await tinyCosine(A, B);
     const threshold = Math.max(0.01, Math.min(0.99, Math.floor(cos * 100) / 100));
     expect(cos).toBeGreaterThanOrEqual(threshold); // precondition: the tiny model's vectors are not orthogonal
-    const { run, instance } = await createNode(chunkBySimilarityNode, { similarity_threshold: threshold, max_characters: 70, embedding: { subtype: 'local', model_path: modelDir } });
+    const { run, instance } = await createNode(chunkBySimilarityNode, {
+      similarity_threshold: threshold,
+      max_characters: 70,
+      embedding: { subtype: 'local', model_path: modelDir },
+    });
     try {
       const out = await run([el('NarrativeText', A), el('NarrativeText', B), el('NarrativeText', A)]);
       expect(texts(out)).toEqual([`${A}\n\n${B}`, A]);
@@ -75,7 +79,11 @@ describe('chunk_by_similarity node', () => {
   it('settings.embedding wins over the embed node, and long elements are cut to the model limit rather than failing', async () => {
     const missing: WorkflowNodeRef = { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: path.join(dir, 'absent') } };
     const long = `${A} ${'word '.repeat(100)}`.trim();
-    const { run, instance } = await createNode(chunkBySimilarityNode, { similarity_threshold: 0.99, max_characters: 2000, embedding: { subtype: 'local', model_path: shortModelDir } }, [missing]);
+    const { run, instance } = await createNode(
+      chunkBySimilarityNode,
+      { similarity_threshold: 0.99, max_characters: 2000, embedding: { subtype: 'local', model_path: shortModelDir } },
+      [missing],
+    );
     try {
       const out = await run([el('NarrativeText', long), el('NarrativeText', long)]);
       expect(texts(out)).toEqual([`${long}\n\n${long}`]);
@@ -86,7 +94,12 @@ describe('chunk_by_similarity node', () => {
 
   it('embeds with a remote embedder (OpenAI wire) through the provider layer', async () => {
     server = await startLoopbackServer(openAIWire(() => 1536));
-    const embed: WorkflowNodeRef = { name: 'Embedder', type: 'embed', subtype: 'openai', settings: { model_name: 'text-embedding-3-small', api_key: 'sk-test-0123456789abcdef', base_url: server.url } };
+    const embed: WorkflowNodeRef = {
+      name: 'Embedder',
+      type: 'embed',
+      subtype: 'openai',
+      settings: { model_name: 'text-embedding-3-small', api_key: 'sk-test-0123456789abcdef', base_url: server.url },
+    };
     const { run } = await createNode(chunkBySimilarityNode, { similarity_threshold: 0.5 }, [embed]);
     const out = await run([el('Title', 'Cats'), el('Title', 'Cats'), el('NarrativeText', 'Dogs bark loudly.')]);
     // fakeVector gives equal texts equal vectors and different texts near-orthogonal ones.

@@ -32,7 +32,11 @@ describe('chunkByTitle', () => {
     ];
     const options = { combine_text_under_n_chars: 0, unique_element_ids: false };
     const chunks = chunkByTitle(doc(), options);
-    expect(chunks.map((c) => [c.text, c.metadata.page_number])).toEqual([['Summary\n\nSales rose.', 1], ['Outlook', 1], ['Risks', 2]]);
+    expect(chunks.map((c) => [c.text, c.metadata.page_number])).toEqual([
+      ['Summary\n\nSales rose.', 1],
+      ['Outlook', 1],
+      ['Risks', 2],
+    ]);
     expect(chunks.map((c) => c.element_id)).toEqual([
       hashElementId('report.pdf', 'Summary\n\nSales rose.', 1, 0),
       hashElementId('report.pdf', 'Outlook', 1, 1),
@@ -62,7 +66,11 @@ describe('chunkByTitle', () => {
       return el(next() % 4 === 0 ? 'Title' : 'NarrativeText', text, { page_number: 1 + (i >> 3) });
     });
     const swapped = source.map((e) => ({ ...e, text: swap(e.text, astral, stand) }));
-    for (const options of [{ max_characters: 50 }, { max_characters: 35, overlap: 4, overlap_all: true }, { max_characters: 80, combine_text_under_n_chars: 60, multipage_sections: false }]) {
+    for (const options of [
+      { max_characters: 50 },
+      { max_characters: 35, overlap: 4, overlap_all: true },
+      { max_characters: 80, combine_text_under_n_chars: 60, multipage_sections: false },
+    ]) {
       const got = chunkByTitle(source, options);
       const want = chunkByTitle(swapped, options);
       expect(texts(got)).toEqual(texts(want).map((t) => swap(t, stand, astral)));
@@ -73,7 +81,14 @@ describe('chunkByTitle', () => {
   });
 
   it('merges small sections across titles by default but not across tables', () => {
-    const chunks = chunkByTitle([el('Title', 'One'), el('NarrativeText', 'Body one.'), el('Title', 'Two'), el('NarrativeText', 'Body two.'), el('Table', 'T'), el('Title', 'Three')]);
+    const chunks = chunkByTitle([
+      el('Title', 'One'),
+      el('NarrativeText', 'Body one.'),
+      el('Title', 'Two'),
+      el('NarrativeText', 'Body two.'),
+      el('Table', 'T'),
+      el('Title', 'Three'),
+    ]);
     expect(texts(chunks)).toEqual(['One\n\nBody one.\n\nTwo\n\nBody two.', 'T', 'Three']);
   });
 });

@@ -5,7 +5,11 @@ import { PreChunk } from '../../src/chunk/pre-chunk.js';
 import { el } from './helpers.js';
 
 const combined = (pcs: PreChunk[], opts: ChunkingOptions): PreChunk[] => [...combinePreChunks(pcs, opts)];
-const pc = (...t: string[]) => PreChunk.of(t.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)), '');
+const pc = (...t: string[]) =>
+  PreChunk.of(
+    t.map((x) => el(x.startsWith('T:') ? 'Table' : 'NarrativeText', x)),
+    '',
+  );
 
 describe('combinePreChunks', () => {
   it('merges while the accumulated text is under the threshold and the result fits', () => {

@@ -84,11 +84,23 @@ describe('consolidateMetadata', () => {
 
   it('merges enrichment_origins and entities without duplicates', () => {
     const md = consolidateMetadata([
-      el('Title', 'x', { enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] }, entities: { items: [{ entity: 'A', type: 'ORG' }], relationships: [] } }),
-      el('Title', 'y', { enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] }, entities: { items: [{ entity: 'B', type: 'PER' }], relationships: [] } }),
+      el('Title', 'x', {
+        enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] },
+        entities: { items: [{ entity: 'A', type: 'ORG' }], relationships: [] },
+      }),
+      el('Title', 'y', {
+        enrichment_origins: { ner: [{ type: 'ner', provider: 'p' }] },
+        entities: { items: [{ entity: 'B', type: 'PER' }], relationships: [] },
+      }),
     ]);
     expect(md.enrichment_origins).toEqual({ ner: [{ type: 'ner', provider: 'p' }] });
-    expect(md.entities).toEqual({ items: [{ entity: 'A', type: 'ORG' }, { entity: 'B', type: 'PER' }], relationships: [] });
+    expect(md.entities).toEqual({
+      items: [
+        { entity: 'A', type: 'ORG' },
+        { entity: 'B', type: 'PER' },
+      ],
+      relationships: [],
+    });
   });
 });
 
@@ -106,14 +118,19 @@ describe('consolidateMetadata across chunks', () => {
       () => ({ entities: { items: [{ entity: 'E', type: 'T' }], relationships: [] }, languages: [], data_source: { url: 'u' } }),
       () => ({}),
     ];
-    return Array.from({ length: 300 }, () => Array.from({ length: 1 + (next() % 3) }, () => el('NarrativeText', 't', (shapes[next() % shapes.length] as () => Record<string, unknown>)())));
+    return Array.from({ length: 300 }, () =>
+      Array.from({ length: 1 + (next() % 3) }, () => el('NarrativeText', 't', (shapes[next() % shapes.length] as () => Record<string, unknown>)())),
+    );
   }
 
   it('gives each chunk the same metadata, key order included, whatever chunk came before', () => {
     const sets = metadataSets(3);
     const inOrder = sets.map((elements) => consolidateMetadata(elements));
     // The same chunks in reverse, and each after a chunk of another shape.
-    const reversed = [...sets].reverse().map((elements) => consolidateMetadata(elements)).reverse();
+    const reversed = [...sets]
+      .reverse()
+      .map((elements) => consolidateMetadata(elements))
+      .reverse();
     const interleaved = sets.map((elements, i) => {
       consolidateMetadata((sets[(i * 7 + 3) % sets.length] as Element[]).slice(0, 1));
       return consolidateMetadata(elements);
@@ -184,7 +201,10 @@ describe('table chunk metadata and orig_elements', () => {
   });
 
   it('round-trips orig_elements through the compressed form', () => {
-    const chunks = chunkByCharacter([el('Title', 'Intro', { filename: 'a.pdf', page_number: 1 }), el('NarrativeText', 'Body text.', { filename: 'a.pdf', page_number: 1 })]);
+    const chunks = chunkByCharacter([
+      el('Title', 'Intro', { filename: 'a.pdf', page_number: 1 }),
+      el('NarrativeText', 'Body text.', { filename: 'a.pdf', page_number: 1 }),
+    ]);
     const orig = origElementsOf(chunks[0] as Element) as Element[];
     expect(orig.map((e) => e.text)).toEqual(['Intro', 'Body text.']);
     expect(decodeOrigElements(encodeOrigElements(orig))).toEqual(orig);
@@ -192,7 +212,7 @@ describe('table chunk metadata and orig_elements', () => {
 });
 
 describe.skipIf(!existsSync(handbookChunks))(`reference chunks with compressed orig_elements (needs ${handbookChunks})`, () => {
-  it('decodes every chunk\'s orig_elements and re-chunks them into the same chunks', () => {
+  it("decodes every chunk's orig_elements and re-chunks them into the same chunks", () => {
     const reference = elementsFromJSON(JSON.parse(readFileSync(handbookChunks, 'utf8')), { source: 'handbook-1p.docx.chunks.json' });
     const sources: Element[] = [];
     for (const chunk of reference) {

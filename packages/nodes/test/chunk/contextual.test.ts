@@ -31,7 +31,12 @@ describe('contextualizeChunks', () => {
     const docText = texts(doc).join('\n\n');
     server = await startChatServer('anthropic', contextAnswer(docText));
     const llm = prompterLlm('anthropic', 'claude-sonnet-4-20250514', { services: new Services(), logger: silentLogger });
-    const chunks = [el('CompositeElement', 'Revenue\n\nRevenue grew.'), el('CompositeElement', 'Costs\n\nCosts fell.'), el('CompositeElement', 'Revenue\n\nRevenue grew.'), el('CompositeElement', '')];
+    const chunks = [
+      el('CompositeElement', 'Revenue\n\nRevenue grew.'),
+      el('CompositeElement', 'Costs\n\nCosts fell.'),
+      el('CompositeElement', 'Revenue\n\nRevenue grew.'),
+      el('CompositeElement', ''),
+    ];
     const out = await contextualizeChunks(chunks, doc, { llm });
     expect(texts(out)).toEqual([
       'Prefix: From the Acme annual report, about Revenue.; Original: Revenue\n\nRevenue grew.',
@@ -84,7 +89,11 @@ describe('contextual_chunking_strategy "v1" on the chunker nodes', () => {
     const { run } = await createNode(chunkByCharacterNode, { contextual_chunking_strategy: 'v1', max_characters: 20 }, [], services);
     server.inject({ status: 429, headers: { 'retry-after': '0' }, body: { error: { message: 'slow down', type: 'rate_limit_error' } } });
     const out = await run([el('NarrativeText', 'First paragraph.'), el('NarrativeText', 'Second paragraph.'), el('NarrativeText', 'Third one.')]);
-    expect(texts(out)).toEqual(['Prefix: An excerpt; Original: First paragraph.', 'Prefix: An excerpt; Original: Second paragraph.', 'Prefix: An excerpt; Original: Third one.']);
+    expect(texts(out)).toEqual([
+      'Prefix: An excerpt; Original: First paragraph.',
+      'Prefix: An excerpt; Original: Second paragraph.',
+      'Prefix: An excerpt; Original: Third one.',
+    ]);
     expect(chats('openai', server).every((s) => s.model === 'gpt-4o-mini')).toBe(true);
     expect(server.requests).toHaveLength(4);
   });

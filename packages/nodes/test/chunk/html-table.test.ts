@@ -8,7 +8,10 @@ describe('parseHtmlTable', () => {
         ' <tbody><tr style="x"><td>gh \ti</td><td/><td>\n jk l </td></tr></tbody>\n</table>\n ',
     );
     expect(table?.html).toBe('<table><tr><td rowspan="2">a b c</td><td/><td>def</td></tr><tr><td>gh i</td><td/><td>jk l</td></tr></table>');
-    expect(table?.rows.map((r) => r.cellTexts)).toEqual([['a b c', 'def'], ['gh i', 'jk l']]);
+    expect(table?.rows.map((r) => r.cellTexts)).toEqual([
+      ['a b c', 'def'],
+      ['gh i', 'jk l'],
+    ]);
     expect(table?.rows.map((r) => r.textLength)).toEqual(['a b c def'.length, 'gh i jk l'.length]);
   });
 

@@ -85,7 +85,12 @@ describe('preChunks', () => {
 
   it('prefixes the next pre-chunk with the overlap tail when overlap_all, but not across tables', () => {
     const opts = chunkingOptions('basic', { max_characters: 30, overlap: 6, overlap_all: true });
-    const pcs = [...preChunks([el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')], opts)];
+    const pcs = [
+      ...preChunks(
+        [el('NarrativeText', 'first sentence here.'), el('NarrativeText', 'second sentence here.'), el('Table', 'tab'), el('NarrativeText', 'after table')],
+        opts,
+      ),
+    ];
     expect(pcs.map((p) => p.text)).toEqual(['first sentence here.', 'here.\n\nsecond sentence here.', 'tab', 'after table']);
   });
 
@@ -105,7 +110,14 @@ describe('preChunks', () => {
 describe('preChunks segments and lengths', () => {
   it('gives each pre-chunk exactly its own segments, a short one after a long one included', () => {
     const opts = chunkingOptions('basic', { max_characters: 20 });
-    const items = [el('NarrativeText', 'a'), el('NarrativeText', 'b'), el('PageBreak', ''), el('NarrativeText', 'c'), el('NarrativeText', 'd'.repeat(18)), el('NarrativeText', 'e')];
+    const items = [
+      el('NarrativeText', 'a'),
+      el('NarrativeText', 'b'),
+      el('PageBreak', ''),
+      el('NarrativeText', 'c'),
+      el('NarrativeText', 'd'.repeat(18)),
+      el('NarrativeText', 'e'),
+    ];
     expect([...preChunks(items, opts)].map((pc) => [pc.elements.map((e) => e.text), pc.body, pc.segmentCount])).toEqual([
       [['a', 'b', '', 'c'], 'a\n\nb\n\nc', 3],
       [['d'.repeat(18)], 'd'.repeat(18), 1],
@@ -116,8 +128,34 @@ describe('preChunks segments and lengths', () => {
   // Every Python whitespace character, JavaScript-only whitespace, surrogates (paired and lone),
   // private-use and noncharacter code units.
   const specials = [
-    '\t', '\v', '\f', '\r', '\x1c', '\x1d', '\x1e', '\x1f', '\x85', '\xa0', '\u1680', '\u2000', '\u2005', '\u200a', '\u200b',
-    '\u2028', '\u2029', '\u202a', '\u202f', '\u205f', '\u3000', '\ufeff', '😀', '\ud800', '\udfff', '\ue000', '\uf8ff', '\ufdd0',
+    '\t',
+    '\v',
+    '\f',
+    '\r',
+    '\x1c',
+    '\x1d',
+    '\x1e',
+    '\x1f',
+    '\x85',
+    '\xa0',
+    '\u1680',
+    '\u2000',
+    '\u2005',
+    '\u200a',
+    '\u200b',
+    '\u2028',
+    '\u2029',
+    '\u202a',
+    '\u202f',
+    '\u205f',
+    '\u3000',
+    '\ufeff',
+    '😀',
+    '\ud800',
+    '\udfff',
+    '\ue000',
+    '\uf8ff',
+    '\ufdd0',
     '\ufdef',
   ];
 

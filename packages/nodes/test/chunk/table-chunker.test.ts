@@ -22,7 +22,10 @@ const headedTable = () =>
 
 describe('tableChunks', () => {
   it('emits one Table with stripped text and compact HTML when both fit', () => {
-    const table = el('Table', '  Key\n  Value  ', { text_as_html: '<table class="c"> <tr> <th>Key</th> </tr> <tr> <td>Value</td> </tr> </table>', parent_id: 'x' });
+    const table = el('Table', '  Key\n  Value  ', {
+      text_as_html: '<table class="c"> <tr> <th>Key</th> </tr> <tr> <td>Value</td> </tr> </table>',
+      parent_id: 'x',
+    });
     const [chunk, ...rest] = run(table, { include_orig_elements: true });
     expect(rest).toEqual([]);
     expect(chunk?.type).toBe('Table');
@@ -86,7 +89,12 @@ describe('tableChunks', () => {
       expect(c.text.length).toBeLessThanOrEqual(27);
       expect(c.metadata.text_as_html).toBe(`<table><tr><td>${c.text}</td></tr></table>`);
     }
-    expect(chunks.slice(2).map((c) => c.text).join(' ')).toBe(long);
+    expect(
+      chunks
+        .slice(2)
+        .map((c) => c.text)
+        .join(' '),
+    ).toBe(long);
   });
 
   it('splits as plain text below 50 characters or without HTML, keeping inner spacing', () => {
@@ -97,7 +105,10 @@ describe('tableChunks', () => {
       ['TableChunk', 'Lorem ipsum   dolor sit amet', undefined],
     ]);
     const noHtml = run(el('Table', 'x '.repeat(60)), { max_characters: 60 });
-    expect(noHtml.map((c) => [c.text.length, c.metadata.text_as_html])).toEqual([[59, undefined], [59, undefined]]);
+    expect(noHtml.map((c) => [c.text.length, c.metadata.text_as_html])).toEqual([
+      [59, undefined],
+      [59, undefined],
+    ]);
   });
 
   it('puts an overlap prefix before the table text (only without table isolation)', () => {

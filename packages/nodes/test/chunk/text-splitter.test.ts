@@ -5,14 +5,45 @@ describe('TextSplitter', () => {
   // Expected pieces computed with the reference library's _TextSplitter algorithm.
   it.each([
     ["'Lorem ipsum dolor' means 'Thank you very much'.", 20, 5, ["'Lorem ipsum dolor'", "lor' means 'Thank", "hank you very much'."]],
-    ["The quick brown fox jumps over the lazy dog and keeps running far away", 25, 8, ["The quick brown fox jumps", "x jumps over the lazy dog", "azy dog and keeps running", "running far away"]],
-    ["abc def\nghi jkl mno\npqr stu vwx yz", 12, 0, ["abc def", "ghi jkl mno", "pqr stu vwx", "yz"]],
-    ["abc def\nghi jkl mno\npqr stu vwx yz", 12, 4, ["abc def", "def ghi jkl", "jkl mno", "mno pqr stu", "stu vwx yz"]],
-    ["word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word ", 17, 6, ["word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word word", "word word "]],
-    ["xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 10, 3, ["xxxxxxxxxx", "xxxxxxxxxx", "xxxxxxxxxx", "xxxxxxxxxx", "xxxxxxxxxx", "xxxxxxxxxx", "xxxxxxxx"]],
-    ["a    b    c    d    e    f    g", 6, 2, ["a    b", "b c", "c d", "d e", "e f", "f g"]],
-    ["short", 10, 2, ["short"]],
-    ["aaaa bbbb", 4, 0, ["aaaa", "bbbb"]],
+    [
+      'The quick brown fox jumps over the lazy dog and keeps running far away',
+      25,
+      8,
+      ['The quick brown fox jumps', 'x jumps over the lazy dog', 'azy dog and keeps running', 'running far away'],
+    ],
+    ['abc def\nghi jkl mno\npqr stu vwx yz', 12, 0, ['abc def', 'ghi jkl mno', 'pqr stu vwx', 'yz']],
+    ['abc def\nghi jkl mno\npqr stu vwx yz', 12, 4, ['abc def', 'def ghi jkl', 'jkl mno', 'mno pqr stu', 'stu vwx yz']],
+    [
+      'word word word word word word word word word word word word word word word word word word word word word word word word word word word word word word ',
+      17,
+      6,
+      [
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word word',
+        'word word ',
+      ],
+    ],
+    [
+      'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx',
+      10,
+      3,
+      ['xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxxxxxxx', 'xxxxxxxx'],
+    ],
+    ['a    b    c    d    e    f    g', 6, 2, ['a    b', 'b c', 'c d', 'd e', 'e f', 'f g']],
+    ['short', 10, 2, ['short']],
+    ['aaaa bbbb', 4, 0, ['aaaa', 'bbbb']],
   ] as Array<[string, number, number, string[]]>)('splits %j at max %i overlap %i', (text, max, overlap, expected) => {
     expect(new TextSplitter(max, overlap).pieces(text)).toEqual(expected);
   });

@@ -90,7 +90,10 @@ describe('embedOperator', () => {
   it('closes a batch before it would exceed the token budget', async () => {
     const b = backend();
     await run([flow('a', ['one two three', 'four five', 'six seven eight nine', 'ten'])], b, { maxTokens: 5 });
-    expect(b.batches).toEqual([['one two three', 'four five'], ['six seven eight nine', 'ten']]);
+    expect(b.batches).toEqual([
+      ['one two three', 'four five'],
+      ['six seven eight nine', 'ten'],
+    ]);
   });
 
   it('flushes a partial batch after flushMs while the input is still open', async () => {
@@ -110,7 +113,11 @@ describe('embedOperator', () => {
     const b = backend({ hold });
     const input = new Subject<Flow>();
     const results: FlowResult[] = [];
-    const done = new Promise<void>((resolve) => input.pipe(embedOperator(b, { maxInputs: 10, maxTokens: 1000, flushMs: 0, concurrency: 1 }, ctx())).subscribe({ next: (r) => results.push(r), complete: resolve }));
+    const done = new Promise<void>((resolve) =>
+      input
+        .pipe(embedOperator(b, { maxInputs: 10, maxTokens: 1000, flushMs: 0, concurrency: 1 }, ctx()))
+        .subscribe({ next: (r) => results.push(r), complete: resolve }),
+    );
     input.next(flow('a', ['a0']));
     input.next(flow('b', ['b0']));
     input.next(flow('c', ['c0']));
@@ -167,7 +174,12 @@ describe('embedOperator', () => {
     const b = backend({ fail: (batch) => (batch.includes('poison') ? providerError('PROVIDER_BAD_REQUEST', 'input too long') : undefined) });
     const results = byId(await run([flow('a', ['a0']), flow('b', ['poison', 'b1']), flow('c', ['c0'])], b, { maxInputs: 10 }));
     expect(b.batches[0]).toEqual(['a0', 'poison', 'b1', 'c0']);
-    expect(b.batches.slice(1).map((x) => x.join(',')).sort()).toEqual(['a0', 'c0', 'poison,b1']);
+    expect(
+      b.batches
+        .slice(1)
+        .map((x) => x.join(','))
+        .sort(),
+    ).toEqual(['a0', 'c0', 'poison,b1']);
     expect(isFailedFlow(results.get('a')!)).toBe(false);
     expect(isFailedFlow(results.get('c')!)).toBe(false);
     const bad = results.get('b')!;
@@ -194,7 +206,9 @@ describe('embedOperator', () => {
     const input = new Subject<Flow>();
     const results: FlowResult[] = [];
     const done = new Promise<void>((resolve) =>
-      input.pipe(embedOperator(counting, { maxInputs: 2, maxTokens: Infinity, flushMs: 0, concurrency: 1, prepareOnDispatch: true }, ctx())).subscribe({ next: (r) => results.push(r), complete: resolve }),
+      input
+        .pipe(embedOperator(counting, { maxInputs: 2, maxTokens: Infinity, flushMs: 0, concurrency: 1, prepareOnDispatch: true }, ctx()))
+        .subscribe({ next: (r) => results.push(r), complete: resolve }),
     );
     input.next(flow('a', ['a0']));
     input.next(flow('b', ['b0', 'b1']));
@@ -239,7 +253,9 @@ describe('embedOperator', () => {
     const input = new Subject<Flow>();
     const results: FlowResult[] = [];
     const done = new Promise<void>((resolve) =>
-      input.pipe(embedOperator(b, { maxInputs: 1, maxTokens: 1000, flushMs: 0, concurrency: 1 }, ctx(controller.signal))).subscribe({ next: (r) => results.push(r), complete: resolve }),
+      input
+        .pipe(embedOperator(b, { maxInputs: 1, maxTokens: 1000, flushMs: 0, concurrency: 1 }, ctx(controller.signal)))
+        .subscribe({ next: (r) => results.push(r), complete: resolve }),
     );
     input.next(flow('a', ['a0']));
     input.next(flow('b', ['b0']));

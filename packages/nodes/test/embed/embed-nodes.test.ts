@@ -20,7 +20,6 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 const docsDir = path.join(repoRoot, 'examples', 'docs');
 const KEY = 'sk-engine-test-0123456789abcdefghij';
 
-
 function memoryDestination(): DestinationConnector & { flows: Map<string, Element[]> } {
   const flows = new Map<string, Element[]>();
   return {
@@ -53,7 +52,14 @@ afterEach(async () => {
 describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over examples/docs', () => {
   it('partition -> chunk_by_title -> embed(local) writes a vector of the model dimension on every chunk', async () => {
     const engine = createEngine().use(nodesPlugin);
-    const plan = engine.build({ name: 'local-embed', nodes: [partition, chunk({ max_characters: 500 }), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: modelDir, batch_size: 8 } }] });
+    const plan = engine.build({
+      name: 'local-embed',
+      nodes: [
+        partition,
+        chunk({ max_characters: 500 }),
+        { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: modelDir, batch_size: 8 } },
+      ],
+    });
     const destination = memoryDestination();
     const summary: JobSummary = await engine.run(plan, { source: folderSource(docsDir), destination, concurrency: 3 }).done;
     expect(summary.status).toBe('COMPLETED');
@@ -83,7 +89,10 @@ describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over exam
 
   it('rule 5 for the local model: a max_characters above max tokens x 3.5 fails the job naming both numbers', async () => {
     const engine = createEngine().use(nodesPlugin);
-    const plan = engine.build({ name: 'too-big', nodes: [partition, chunk({ max_characters: 2000 }), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: modelDir } }] });
+    const plan = engine.build({
+      name: 'too-big',
+      nodes: [partition, chunk({ max_characters: 2000 }), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: modelDir } }],
+    });
     const summary = await engine.run(plan, { source: folderSource(docsDir), destination: memoryDestination() }).done;
     expect(summary.status).toBe('FAILED');
     expect(summary.error?.code).toBe('WORKFLOW_INVALID');
@@ -92,7 +101,10 @@ describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over exam
 
   it('a missing model directory fails the job with EMBED_MODEL_UNAVAILABLE', async () => {
     const engine = createEngine().use(nodesPlugin);
-    const plan = engine.build({ name: 'missing', nodes: [partition, chunk(), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: path.join(dir, 'absent') } }] });
+    const plan = engine.build({
+      name: 'missing',
+      nodes: [partition, chunk(), { name: 'Embedder', type: 'embed', subtype: 'local', settings: { model_path: path.join(dir, 'absent') } }],
+    });
     const summary = await engine.run(plan, { source: folderSource(docsDir) }).done;
     expect(summary.error?.code).toBe('EMBED_MODEL_UNAVAILABLE');
   });
@@ -140,7 +152,13 @@ describe('workflow validation with the model registry', () => {
 
   it('registry facts: d4 table plus IBM model cards, max_characters = tokens x 3.5', () => {
     const get = (provider: string, name: string) => EMBEDDING_MODELS.find((m) => m.provider === provider && m.model_name === name);
-    expect(get('azure_openai', 'text-embedding-3-large')).toEqual({ provider: 'azure_openai', model_name: 'text-embedding-3-large', dimensions: 3072, max_tokens: 8192, max_characters: 28672 });
+    expect(get('azure_openai', 'text-embedding-3-large')).toEqual({
+      provider: 'azure_openai',
+      model_name: 'text-embedding-3-large',
+      dimensions: 3072,
+      max_tokens: 8192,
+      max_characters: 28672,
+    });
     expect(get('bedrock', 'amazon.titan-embed-image-v1')).toMatchObject({ dimensions: 1024, max_characters: 896 });
     expect(get('voyageai', 'voyage-code-2')).toMatchObject({ dimensions: 1536, max_tokens: 16000, max_characters: 56000 });
     expect(get('ibm', 'sentence-transformers/all-minilm-l6-v2')).toMatchObject({ dimensions: 384, max_tokens: 256, max_characters: 896 });
@@ -157,7 +175,16 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
     const engine = createEngine().use(nodesPlugin);
     const plan = engine.build({
       name: 'openai-embed',
-      nodes: [partition, chunk({ max_characters: 400 }), { name: 'Embedder', type: 'embed', subtype: 'openai', settings: { model_name: 'text-embedding-3-small', api_key: KEY, base_url: `${server.url}/v1`, batch_size: 16 } }],
+      nodes: [
+        partition,
+        chunk({ max_characters: 400 }),
+        {
+          name: 'Embedder',
+          type: 'embed',
+          subtype: 'openai',
+          settings: { model_name: 'text-embedding-3-small', api_key: KEY, base_url: `${server.url}/v1`, batch_size: 16 },
+        },
+      ],
     });
     const destination = memoryDestination();
     const summary = await engine.run(plan, { source: folderSource(docsDir), destination, concurrency: 4 }).done;
@@ -182,7 +209,12 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
       nodes: [
         partition,
         chunk({ max_characters: 400 }),
-        { name: 'Embedder', type: 'embed', subtype: 'openai', settings: { model_name: 'text-embedding-3-small', api_key: KEY, base_url: `${server.url}/v1`, max_retries: 2, batch_size: 1, concurrency: 1 } },
+        {
+          name: 'Embedder',
+          type: 'embed',
+          subtype: 'openai',
+          settings: { model_name: 'text-embedding-3-small', api_key: KEY, base_url: `${server.url}/v1`, max_retries: 2, batch_size: 1, concurrency: 1 },
+        },
       ],
     });
     const summary = await engine.run(plan, { source: folderSource(docsDir), destination: memoryDestination(), concurrency: 1 }).done;
@@ -200,7 +232,11 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
     const plan = engine.build({
       name: 'azure',
       workflow_type: 'custom',
-      workflow_nodes: [partition, chunk({ max_characters: 500 }), { name: 'Embedder', type: 'embed', subtype: 'azure_openai', settings: { model_name: 'text-embedding-3-small' } }],
+      workflow_nodes: [
+        partition,
+        chunk({ max_characters: 500 }),
+        { name: 'Embedder', type: 'embed', subtype: 'azure_openai', settings: { model_name: 'text-embedding-3-small' } },
+      ],
     });
     const destination = memoryDestination();
     const summary = await engine.run(plan, { source: folderSource(docsDir), destination }).done;
@@ -214,7 +250,12 @@ describe.skipIf(!existsSync(docsDir))('remote embedders through the engine (loop
 describe('remote backend token counting', () => {
   it('counts OpenAI-model tokens exactly with tiktoken and enforces the model limit', async () => {
     const info = EMBEDDING_MODELS.find((m) => m.provider === 'openai' && m.model_name === 'text-embedding-3-small')!;
-    const remote = await createRemoteBackend('openai', { model_name: info.model_name, api_key: KEY, base_url: 'http://127.0.0.1:9', flush_ms: 0, concurrency: 1, timeout_ms: 1000, max_retries: 0 }, info, { pool: new ProviderPool(), logger: silentLogger });
+    const remote = await createRemoteBackend(
+      'openai',
+      { model_name: info.model_name, api_key: KEY, base_url: 'http://127.0.0.1:9', flush_ms: 0, concurrency: 1, timeout_ms: 1000, max_retries: 0 },
+      info,
+      { pool: new ProviderPool(), logger: silentLogger },
+    );
     try {
       // cl100k_base: "hello world" is two tokens
       expect(remote.backend.prepare('hello world').tokens).toBe(2);
@@ -226,7 +267,12 @@ describe('remote backend token counting', () => {
 
   it('leaves the limit to the provider for models with their own tokenizer', async () => {
     const info = EMBEDDING_MODELS.find((m) => m.provider === 'voyageai' && m.model_name === 'voyage-3')!;
-    const remote = await createRemoteBackend('voyageai', { model_name: info.model_name, api_key: KEY, flush_ms: 0, concurrency: 1, timeout_ms: 1000, max_retries: 0 }, info, { pool: new ProviderPool(), logger: silentLogger });
+    const remote = await createRemoteBackend(
+      'voyageai',
+      { model_name: info.model_name, api_key: KEY, flush_ms: 0, concurrency: 1, timeout_ms: 1000, max_retries: 0 },
+      info,
+      { pool: new ProviderPool(), logger: silentLogger },
+    );
     expect(remote.backend.maxInputTokens).toBeUndefined();
     remote.close();
   });
@@ -235,7 +281,12 @@ describe('remote backend token counting', () => {
 describe('nodesPlugin', () => {
   it('registers every embedder subtype and every known model', () => {
     const engine = createEngine().use(nodesPlugin);
-    expect(engine.registry.nodeSubtypes('embed')).toEqual((nodesPlugin.nodes ?? []).filter((n) => n.type === 'embed').map((n) => n.subtype).sort());
+    expect(engine.registry.nodeSubtypes('embed')).toEqual(
+      (nodesPlugin.nodes ?? [])
+        .filter((n) => n.type === 'embed')
+        .map((n) => n.subtype)
+        .sort(),
+    );
     expect(engine.registry.embeddingModels()).toHaveLength(EMBEDDING_MODELS.length);
   });
 });

@@ -8,7 +8,12 @@ import { loadLocalModel, type LocalModel } from '../../src/embed/local-model.js'
 import { writeTinyBert } from '../support/tiny-bert.js';
 import { caught } from '../support/caught.js';
 
-const TEXTS = ['The quick brown fox jumps over the lazy dog.', 'Invoice total amount: 42 dollars.', 'hello', 'A longer sentence about documents, pages and tables in a report.'];
+const TEXTS = [
+  'The quick brown fox jumps over the lazy dog.',
+  'Invoice total amount: 42 dollars.',
+  'hello',
+  'A longer sentence about documents, pages and tables in a report.',
+];
 
 let dir: string;
 let modelDir: string;

@@ -7,10 +7,18 @@ const guide = fileURLToPath(new URL('../../../../examples/docs/field-guide.md', 
 const csv = fileURLToPath(new URL('../../../../examples/docs/reading-list.csv', import.meta.url));
 
 describe('documentElements', () => {
-  it('gives each file\'s elements, chunked when asked, and a file that fails as an item with its error', async () => {
+  it("gives each file's elements, chunked when asked, and a file that fails as an item with its error", async () => {
     const items = [];
-    for await (const doc of documentElements({ paths: [guide, '/nonexistent/x.pdf', csv], chunk: { subtype: 'chunk_by_title', settings: { max_characters: 200 } } })) items.push(doc);
-    expect(items.map((d) => [d.source, d.error?.code])).toEqual([[guide, undefined], ['/nonexistent/x.pdf', 'DOCUMENT_READ_FAILED'], [csv, undefined]]);
+    for await (const doc of documentElements({
+      paths: [guide, '/nonexistent/x.pdf', csv],
+      chunk: { subtype: 'chunk_by_title', settings: { max_characters: 200 } },
+    }))
+      items.push(doc);
+    expect(items.map((d) => [d.source, d.error?.code])).toEqual([
+      [guide, undefined],
+      ['/nonexistent/x.pdf', 'DOCUMENT_READ_FAILED'],
+      [csv, undefined],
+    ]);
     expect(items[0]!.elements.every((e) => e.text.length <= 200 && e.type !== 'Title')).toBe(true);
     expect(items[1]).toMatchObject({ filename: 'x.pdf', elements: [], error: { node: 'partition' } });
   });
@@ -23,7 +31,11 @@ describe('chunkFlatDocuments', () => {
     const other = { text: 'A plain note.\n\nWith two paragraphs of its own.', metadata: { author: 'ada' } };
     const chunks = await chunkFlatDocuments([...flat, other], { max_characters: 200 });
     const expected = await chunk(elements, 'chunk_by_title', { max_characters: 200 });
-    expect(chunks.slice(0, expected.length).map((c) => [c.text, c.metadata.type, c.metadata.filename])).toEqual(expected.map((c) => [c.text, c.type, 'field-guide.md']));
-    expect(chunks.slice(expected.length).map((c) => [c.text, c.first, c.metadata.filename])).toEqual([['A plain note.\n\nWith two paragraphs of its own.', other, undefined]]);
+    expect(chunks.slice(0, expected.length).map((c) => [c.text, c.metadata.type, c.metadata.filename])).toEqual(
+      expected.map((c) => [c.text, c.type, 'field-guide.md']),
+    );
+    expect(chunks.slice(expected.length).map((c) => [c.text, c.first, c.metadata.filename])).toEqual([
+      ['A plain note.\n\nWith two paragraphs of its own.', other, undefined],
+    ]);
   });
 });

@@ -13,7 +13,10 @@ const html = fileURLToPath(new URL('../../../../examples/docs/quarterly-notes.ht
 const pdf = path.join(CORPUS_DIR, 'all-number-table.pdf');
 
 async function codeOf(p: Promise<unknown>): Promise<{ code: string; message: string; details: Record<string, unknown> }> {
-  const e = await p.then(() => undefined, (err: unknown) => err);
+  const e = await p.then(
+    () => undefined,
+    (err: unknown) => err,
+  );
   if (!isQuarryError(e)) throw new Error(`expected a QuarryError, got ${String(e)}`);
   return { code: e.code, message: e.message, details: e.details };
 }
@@ -21,7 +24,11 @@ async function codeOf(p: Promise<unknown>): Promise<{ code: string; message: str
 describe('partition()', () => {
   it('partitions a path: elements typed, with the file name and directory of the path', async () => {
     const elements = await partition(guide, { strategy: 'fast', unique_element_ids: false });
-    expect(elements[0]).toMatchObject({ type: 'Title', text: 'Quarry Field Guide', metadata: { filename: 'field-guide.md', file_directory: path.dirname(guide), filetype: 'text/markdown' } });
+    expect(elements[0]).toMatchObject({
+      type: 'Title',
+      text: 'Quarry Field Guide',
+      metadata: { filename: 'field-guide.md', file_directory: path.dirname(guide), filetype: 'text/markdown' },
+    });
     expect(elements.length).toBeGreaterThan(5);
   });
 
@@ -103,7 +110,9 @@ describe('chunk()', () => {
     expect((await chunk(elements, 'by_page', settings)).map((c) => c.text)).toEqual((await chunk(elements, 'chunk_by_page', settings)).map((c) => c.text));
     const wrong = await codeOf(chunk(elements, 'by_section', {}));
     expect(wrong.code).toBe('SETTINGS_INVALID');
-    expect(wrong.message).toBe('unknown chunker "by_section": expected one of chunk_by_character (basic), chunk_by_page (by_page), chunk_by_similarity (by_similarity), chunk_by_title (by_title)');
+    expect(wrong.message).toBe(
+      'unknown chunker "by_section": expected one of chunk_by_character (basic), chunk_by_page (by_page), chunk_by_similarity (by_similarity), chunk_by_title (by_title)',
+    );
     expect(wrong.details.valid).toHaveLength(4);
   });
 });

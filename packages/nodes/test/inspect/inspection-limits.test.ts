@@ -7,7 +7,20 @@ const boxed = (page: number): Element => ({
   element_id: `e${page}`,
   type: 'NarrativeText',
   text: `on page ${page}`,
-  metadata: { page_number: page, coordinates: { points: [[10, 10], [10, 20], [50, 20], [50, 10]], system: 'PixelSpace', layout_width: 612, layout_height: 792 } },
+  metadata: {
+    page_number: page,
+    coordinates: {
+      points: [
+        [10, 10],
+        [10, 20],
+        [50, 20],
+        [50, 10],
+      ],
+      system: 'PixelSpace',
+      layout_width: 612,
+      layout_height: 792,
+    },
+  },
 });
 
 describe('renderInspection limits', () => {

@@ -38,14 +38,19 @@ async function seen(page: Page) {
           i: Number(b.dataset.i),
           type: b.dataset.type!,
           label: b.querySelector('.num')!.textContent,
-          visible: r.width > 0 && r.height > 0 && r.left >= sheet.left - 1 && r.right <= sheet.right + 1 && r.top >= sheet.top - 1 && r.bottom <= sheet.bottom + 1,
+          visible:
+            r.width > 0 && r.height > 0 && r.left >= sheet.left - 1 && r.right <= sheet.right + 1 && r.top >= sheet.top - 1 && r.bottom <= sheet.bottom + 1,
           left: (r.left - sheet.left) / sheet.width,
         };
       });
       return { page: Number(s.dataset.page), pictured: !!img && img.complete && img.naturalWidth > 0, boxes };
     });
     const legend = [...document.querySelectorAll('.legend li')].map((l: Dom) => String(l.dataset.type));
-    const list = [...document.querySelectorAll('.list li')].map((l: Dom) => ({ type: l.querySelector('.badge')!.textContent, text: l.querySelector('.text')!.textContent, indent: parseFloat(getComputedStyle(l).marginLeft) }));
+    const list = [...document.querySelectorAll('.list li')].map((l: Dom) => ({
+      type: l.querySelector('.badge')!.textContent,
+      text: l.querySelector('.text')!.textContent,
+      indent: parseFloat(getComputedStyle(l).marginLeft),
+    }));
     return { sheets, legend, list, notes: [...document.querySelectorAll('.note')].map((n: Dom) => String(n.textContent)) };
   });
 }
@@ -65,7 +70,10 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
       const html = await renderInspection(columns, columnsBytes, { filename: 'multi-column-2p.pdf', caption: 'strategy fast' });
       const { page, trouble } = await openReport(browser, dir, 'multi-column.html', html);
       const view = await seen(page);
-      expect(view.sheets.map((s) => [s.page, s.pictured])).toEqual([[1, true], [2, true]]);
+      expect(view.sheets.map((s) => [s.page, s.pictured])).toEqual([
+        [1, true],
+        [2, true],
+      ]);
       for (const sheet of view.sheets) expect(sheet.boxes.length).toBeGreaterThan(0);
       const boxes = view.sheets.flatMap((s) => s.boxes);
       expect(withCoordinates(columns)).toBe(columns.length);
@@ -150,7 +158,17 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
   });
 
   it('shows hostile element text and table HTML as text: nothing of it runs or loads', async () => {
-    const coordinates = { points: [[10, 10], [10, 40], [200, 40], [200, 10]] as Array<[number, number]>, system: 'PixelSpace', layout_width: 400, layout_height: 300 };
+    const coordinates = {
+      points: [
+        [10, 10],
+        [10, 40],
+        [200, 40],
+        [200, 10],
+      ] as Array<[number, number]>,
+      system: 'PixelSpace',
+      layout_width: 400,
+      layout_height: 300,
+    };
     const elements: QuarryElement[] = [
       { element_id: 'a', type: 'Title', text: '<script>alert("title")</script><img src=x onerror="alert(1)">', metadata: { page_number: 1, coordinates } },
       {
@@ -158,7 +176,8 @@ describe.skipIf(chromiumSkipReason !== undefined)(`renderInspection in Chromium$
         type: 'Table',
         text: 'cell',
         metadata: {
-          text_as_html: '<table><tr><td colspan="2" onclick="alert(2)">a &lt;b&gt;<script>alert(3)</script><img src="https://example.com/x.png"></td></tr><tr><td>c</td><td><a href="javascript:alert(4)">d</a></td></tr>',
+          text_as_html:
+            '<table><tr><td colspan="2" onclick="alert(2)">a &lt;b&gt;<script>alert(3)</script><img src="https://example.com/x.png"></td></tr><tr><td>c</td><td><a href="javascript:alert(4)">d</a></td></tr>',
         },
       },
       { element_id: 'c', type: 'NarrativeText', text: '</script><script>alert(5)</script>"\'&', metadata: { parent_id: 'b' } },

@@ -33,15 +33,20 @@ describe.skipIf(!existsSync(longPdf))('cancelling in the middle of a long PDF, i
     const destination: DestinationConnector = { write: async ({ document }) => void written.push(document.record_id) };
     const bytes = new Uint8Array(readFileSync(longPdf));
     const job = engine.run(plan, {
-      source: { async *list() { yield { record_id: 'DA-619p.pdf', filename: 'DA-619p.pdf', data_source: { record_locator: {} }, read: async () => bytes }; } },
+      source: {
+        async *list() {
+          yield { record_id: 'DA-619p.pdf', filename: 'DA-619p.pdf', data_source: { record_locator: {} }, read: async () => bytes };
+        },
+      },
       destination,
     });
     let cancelledAt = 0;
     job.events$.subscribe((event) => {
-      if (event.type === 'document_started') setTimeout(() => {
-        cancelledAt = performance.now();
-        job.cancel();
-      }, CANCEL_AFTER_MS);
+      if (event.type === 'document_started')
+        setTimeout(() => {
+          cancelledAt = performance.now();
+          job.cancel();
+        }, CANCEL_AFTER_MS);
     });
     const summary: JobSummary = await job.done;
     expect(cancelledAt).toBeGreaterThan(0);

@@ -13,7 +13,9 @@ const parents = (els: Element[]) => Object.fromEntries(setElementHierarchy(els).
 
 describe('setElementHierarchy', () => {
   it('nests body text under titles and deeper titles under shallower ones', () => {
-    expect(parents([el('h1', 'Title', 0), el('p1', 'NarrativeText'), el('h2', 'Title', 1), el('li', 'ListItem', 1), el('h1b', 'Title', 0), el('t', 'Table')])).toEqual({
+    expect(
+      parents([el('h1', 'Title', 0), el('p1', 'NarrativeText'), el('h2', 'Title', 1), el('li', 'ListItem', 1), el('h1b', 'Title', 0), el('t', 'Table')]),
+    ).toEqual({
       h1: undefined,
       p1: 'h1',
       h2: 'h1',

@@ -37,6 +37,8 @@ describe('e-mails nested 200 deep', () => {
     const elements = await partitionFile(nestedEml(200), { filename: 'nested.eml', strategy: 'fast', logger });
     expect(elements.map((e) => e.text)).toEqual(['Level 200', 'Level 199', 'Level 198']);
     expect(logger.warnings).toHaveLength(1);
-    expect(logger.warnings[0]).toBe('level-198.eml: attachment level-197.eml, nested 3 levels deep, past the limit of 2 levels left out (set QUARRY_MAX_EMBEDDING_DEPTH to raise it)');
+    expect(logger.warnings[0]).toBe(
+      'level-198.eml: attachment level-197.eml, nested 3 levels deep, past the limit of 2 levels left out (set QUARRY_MAX_EMBEDDING_DEPTH to raise it)',
+    );
   });
 });

@@ -45,7 +45,21 @@ describe('fuzz: mutated corpus documents through the partition pool', () => {
     expect(Buffer.compare(mutant(sources, parsed.seed, parsed.index).bytes, again.bytes)).toBe(0);
     // Every mutation kind occurs, and a mutant differs from its source.
     const kinds = new Set(mutants(sources, 1, 400).map((m) => m.mutation.replace(/\(.*$/, '')));
-    for (const k of ['truncate', 'flip-bits', 'zero', 'duplicate', 'zip-data', 'zip-local-header', 'zip-central-header', 'zip-size', 'pdf-startxref', 'pdf-xref', 'pdf-trailer', 'pdf-objstm']) expect(kinds).toContain(k);
+    for (const k of [
+      'truncate',
+      'flip-bits',
+      'zero',
+      'duplicate',
+      'zip-data',
+      'zip-local-header',
+      'zip-central-header',
+      'zip-size',
+      'pdf-startxref',
+      'pdf-xref',
+      'pdf-trailer',
+      'pdf-objstm',
+    ])
+      expect(kinds).toContain(k);
     for (const m of a) expect(Buffer.compare(m.bytes, sources.find((s) => s.name === m.source)!.bytes)).not.toBe(0);
   });
 
@@ -53,7 +67,14 @@ describe('fuzz: mutated corpus documents through the partition pool', () => {
   afterAll(() => pool.close());
 
   it(`partitions ${DOCUMENT_MUTANTS + IMAGE_MUTANTS} mutants (fast) to elements or coded, readable errors: no crash, hang or internals`, async () => {
-    const set = [...mutants(sources.filter((s) => !isImage(s)), SEED, DOCUMENT_MUTANTS), ...mutants(sources.filter(isImage), SEED, IMAGE_MUTANTS)];
+    const set = [
+      ...mutants(
+        sources.filter((s) => !isImage(s)),
+        SEED,
+        DOCUMENT_MUTANTS,
+      ),
+      ...mutants(sources.filter(isImage), SEED, IMAGE_MUTANTS),
+    ];
     pool.warm();
     const t0 = performance.now();
     const results = await partitionMutants(pool, set, PROCESSES, { strategy: 'fast' });

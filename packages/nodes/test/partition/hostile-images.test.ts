@@ -44,13 +44,17 @@ function writeHostile(name: string): string {
 }
 
 describe('hostile images, each partitioned in a child process', () => {
-  it.each(Object.entries(HOSTILE_IMAGE_CODES))('%s gives %s and the child exits normally', async (name, code) => {
-    const r = await probeFile(writeHostile(name), PROBE);
-    expect(r.outcome, `${r.detail} ${r.stderrLine ?? ''}`).toBe('error');
-    expect(r.detail).toMatch(new RegExp(`^${code}: ${name.replace('.', '\\.')}: `));
-    if (code === 'FILE_TOO_LARGE') expect(r.detail).toContain('QUARRY_MAX_IMAGE_PIXELS');
-    expect(r.peakRssMb).toBeLessThan(PEAK_RSS_MB);
-  }, 120_000);
+  it.each(Object.entries(HOSTILE_IMAGE_CODES))(
+    '%s gives %s and the child exits normally',
+    async (name, code) => {
+      const r = await probeFile(writeHostile(name), PROBE);
+      expect(r.outcome, `${r.detail} ${r.stderrLine ?? ''}`).toBe('error');
+      expect(r.detail).toMatch(new RegExp(`^${code}: ${name.replace('.', '\\.')}: `));
+      if (code === 'FILE_TOO_LARGE') expect(r.detail).toContain('QUARRY_MAX_IMAGE_PIXELS');
+      expect(r.peakRssMb).toBeLessThan(PEAK_RSS_MB);
+    },
+    120_000,
+  );
 
   it('corrupt-images.eml keeps its body and the child exits normally', async () => {
     const r = await probeFile(writeHostile('corrupt-images.eml'), PROBE);
@@ -114,7 +118,11 @@ describe('a page just under the pixel limit, OCR’d', () => {
       ctx.font = '120px QuarryTestSans';
       for (let i = 0; i < 6; i++) ctx.fillText('Line ' + (i + 1) + ' of the quarry survey report for granite', 400, 800 + i * 1400);
       writeFileSync(process.argv[1], canvas.toBuffer('image/png'));`;
-    const made = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], { cwd: path.join(root, 'packages/nodes'), encoding: 'utf8', timeout: 120_000 });
+    const made = spawnSync(process.execPath, ['--input-type=module', '-e', script, file], {
+      cwd: path.join(root, 'packages/nodes'),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(made.status, made.stderr).toBe(0);
     const partition = `
       import { readFileSync } from 'node:fs';

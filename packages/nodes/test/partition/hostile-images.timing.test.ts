@@ -19,11 +19,15 @@ const dir = mkdtempSync(path.join(tmpdir(), 'hostile-images-timing-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('hostile images are refused quickly', () => {
-  it.each(IMAGES)('%s is refused within 10 s', async (name) => {
-    const file = path.join(dir, name);
-    writeFileSync(file, HOSTILE_GENERATORS[name]!().bytes);
-    const r = await probeFile(file, { strategy: 'fast', timeoutMs: 60_000, heapMb: 1024 });
-    expect(r.outcome, r.detail).toBe('error');
-    expect(r.ms).toBeLessThan(BOUND_MS);
-  }, 120_000);
+  it.each(IMAGES)(
+    '%s is refused within 10 s',
+    async (name) => {
+      const file = path.join(dir, name);
+      writeFileSync(file, HOSTILE_GENERATORS[name]!().bytes);
+      const r = await probeFile(file, { strategy: 'fast', timeoutMs: 60_000, heapMb: 1024 });
+      expect(r.outcome, r.detail).toBe('error');
+      expect(r.ms).toBeLessThan(BOUND_MS);
+    },
+    120_000,
+  );
 });

@@ -61,7 +61,10 @@ describe('applyLanguages', () => {
   it('writes caller languages as given, normalized', () => {
     const els = [el(FRENCH), el(ENGLISH)];
     applyLanguages(els, { languages: ['fr', 'en'] });
-    expect(els.map((e) => e.metadata.languages)).toEqual([['fra', 'eng'], ['fra', 'eng']]);
+    expect(els.map((e) => e.metadata.languages)).toEqual([
+      ['fra', 'eng'],
+      ['fra', 'eng'],
+    ]);
   });
 
   it('treats "auto" as detect', () => {

@@ -107,6 +107,10 @@ describe('a page in two scripts, under auto languages', () => {
     const r = await ocrImage(png);
     expect(r.script).toBe('Latin');
     expect(r.text).toContain('Quarry reads scanned pages and finds the script');
-    expect(r.warnings).toEqual([expect.stringMatching(/^OCR found 3 lines in Cyrillic script but no Cyrillic language data is installed; read with eng\. Install @tesseract\.js-data\/rus /)]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(
+        /^OCR found 3 lines in Cyrillic script but no Cyrillic language data is installed; read with eng\. Install @tesseract\.js-data\/rus /,
+      ),
+    ]);
   }, 180_000);
 });

@@ -27,7 +27,7 @@ describe('a requested OCR language without installed data', () => {
     expect(logger.warnings).toEqual([{ message: expect.stringContaining('@tesseract.js-data/jpn'), fields: { filename: 'scan.png', pages: [1] } }]);
   }, 120_000);
 
-  it('in a PDF read with OCR, is on the elements of every OCR\'d page and logged once for all of them', async () => {
+  it("in a PDF read with OCR, is on the elements of every OCR'd page and logged once for all of them", async () => {
     const page = (n: number) => ({ texts: textLines([`Chapter ${n} of the scanned report`, 'The figures below were checked twice'], 72, 18) });
     const pdf = makePdf([page(1), page(2), page(3)]);
     const logger = recordingLogger();
@@ -35,7 +35,9 @@ describe('a requested OCR language without installed data', () => {
     const elements = await partitionFile(pdf, { filename: 'report.pdf', strategy: 'ocr_only', ocr_languages: ['eng', 'jpn'], pages: new Set([2, 3]), logger });
     expect(new Set(elements.map((e) => e.metadata.page_number))).toEqual(new Set([2, 3]));
     for (const el of elements) expect(el.metadata.ocr_warnings).toEqual([expect.stringContaining('@tesseract.js-data/jpn')]);
-    expect(logger.warnings).toEqual([{ message: expect.stringContaining('no OCR data is installed for jpn'), fields: { filename: 'report.pdf', pages: [2, 3] } }]);
+    expect(logger.warnings).toEqual([
+      { message: expect.stringContaining('no OCR data is installed for jpn'), fields: { filename: 'report.pdf', pages: [2, 3] } },
+    ]);
   }, 180_000);
 
   it('leaves metadata and logger alone when every language is installed', async () => {

@@ -18,7 +18,9 @@ describe('groupBrokenParagraphs', () => {
     expect(groupBrokenParagraphs('○ The big red fox\nis walking down the lane.\n○ At the end of the lane\nthe fox met a bear.')).toBe(
       '○ The big red fox is walking down the lane.\n\n○ At the end of the lane the fox met a bear.',
     );
-    expect(groupBrokenParagraphs('- first item has words\n- second item with a well-known word')).toBe('- first item has words\n\n- second item with a well-known word');
+    expect(groupBrokenParagraphs('- first item has words\n- second item with a well-known word')).toBe(
+      '- first item has words\n\n- second item with a well-known word',
+    );
   });
 
   it('reads an OCR "e" at a line start as a bullet', () => {
@@ -33,7 +35,9 @@ describe('autoParagraphGrouper', () => {
   });
 
   it('groups by blank lines when they are common', () => {
-    expect(autoParagraphGrouper('A long line that goes on\nand on across lines.\n\nNext paragraph starts right here\nand it ends here.\n').split('\n\n')).toHaveLength(2);
+    expect(
+      autoParagraphGrouper('A long line that goes on\nand on across lines.\n\nNext paragraph starts right here\nand it ends here.\n').split('\n\n'),
+    ).toHaveLength(2);
   });
 });
 

@@ -32,7 +32,6 @@ async function codeOf(p: Promise<unknown>): Promise<string | undefined> {
   return isQuarryError(e) ? e.code : undefined;
 }
 
-
 describe('partitionFile', () => {
   it('writes the shared metadata on every element', async () => {
     const out = await partitionFile(DOC, {
@@ -75,9 +74,16 @@ describe('partitionFile', () => {
   it('numbers pages from starting_page_number before hashing, so a page range sent alone keeps its ids', async () => {
     // Every page opens with the same running header: hashed with the file's own page numbers, the
     // split's first page would collide with page 1 of the whole document.
-    const page = (n: number): FixturePage => ({ texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here in full detail.`]) });
+    const page = (n: number): FixturePage => ({
+      texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here in full detail.`]),
+    });
     const whole = await partitionFile(makePdf([page(1), page(2), page(3)]), { filename: 'report.pdf', strategy: 'fast', unique_element_ids: false });
-    const tail = await partitionFile(makePdf([page(2), page(3)]), { filename: 'report.pdf', strategy: 'fast', unique_element_ids: false, starting_page_number: 2 });
+    const tail = await partitionFile(makePdf([page(2), page(3)]), {
+      filename: 'report.pdf',
+      strategy: 'fast',
+      unique_element_ids: false,
+      starting_page_number: 2,
+    });
     const onPages23 = whole.filter((e) => (e.metadata.page_number ?? 0) >= 2);
     expect(tail.map((e) => [e.metadata.page_number, e.text])).toEqual(onPages23.map((e) => [e.metadata.page_number, e.text]));
     expect(tail.map((e) => e.element_id)).toEqual(onPages23.map((e) => e.element_id));
@@ -87,12 +93,15 @@ describe('partitionFile', () => {
   });
 
   // Documents whose elements come out with the reference's texts, so their ids must be the reference's.
-  it.skipIf(!hasCorpus).each(['book-war-and-peace-1p.txt', 'factbook.xml', 'docx-tables.docx'])('gives %s the ids of its reference output (skipped without ../shared/corpus)', async (name) => {
-    const out = await partitionFile(corpusBytes(name), { filename: name, unique_element_ids: false });
-    const reference = expectedElements(name);
-    expect(out.map((e) => e.text)).toEqual(reference.map((e) => e.text));
-    expect(out.map((e) => e.element_id)).toEqual(reference.map((e) => e.element_id));
-  });
+  it.skipIf(!hasCorpus).each(['book-war-and-peace-1p.txt', 'factbook.xml', 'docx-tables.docx'])(
+    'gives %s the ids of its reference output (skipped without ../shared/corpus)',
+    async (name) => {
+      const out = await partitionFile(corpusBytes(name), { filename: name, unique_element_ids: false });
+      const reference = expectedElements(name);
+      expect(out.map((e) => e.text)).toEqual(reference.map((e) => e.text));
+      expect(out.map((e) => e.element_id)).toEqual(reference.map((e) => e.element_id));
+    },
+  );
 
   it('removes excluded element types and re-points orphaned children', async () => {
     const out = await partitionFile(DOC, { filename: 'q3.txt', exclude_elements: ['Title', 'ListItem'] });
@@ -119,7 +128,39 @@ describe('partitionFile', () => {
 
   it('fails with FILE_EMPTY, FILETYPE_UNSUPPORTED and INVALID_ARGUMENT', async () => {
     expect(await codeOf(partitionFile(new Uint8Array(), { filename: 'empty.txt' }))).toBe('FILE_EMPTY');
-    const wav = new Uint8Array([...utf8('RIFF'), 36, 0, 0, 0, ...utf8('WAVEfmt '), 16, 0, 0, 0, 1, 0, 1, 0, 0x44, 0xac, 0, 0, 0x88, 0x58, 1, 0, 2, 0, 16, 0, ...utf8('data'), 0, 0, 0, 0]);
+    const wav = new Uint8Array([
+      ...utf8('RIFF'),
+      36,
+      0,
+      0,
+      0,
+      ...utf8('WAVEfmt '),
+      16,
+      0,
+      0,
+      0,
+      1,
+      0,
+      1,
+      0,
+      0x44,
+      0xac,
+      0,
+      0,
+      0x88,
+      0x58,
+      1,
+      0,
+      2,
+      0,
+      16,
+      0,
+      ...utf8('data'),
+      0,
+      0,
+      0,
+      0,
+    ]);
     const err = await partitionFile(wav, { filename: 'sound.wav' }).catch((e: unknown) => e);
     expect(isQuarryError(err) && err.code).toBe('FILETYPE_UNSUPPORTED');
     expect((err as Error).message).toContain('sound.wav');

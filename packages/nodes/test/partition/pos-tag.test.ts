@@ -19,7 +19,7 @@ const SENTENCES = [
   'Geese flew over the aardwolves while the zymurgist brewed.',
   'She was unhappier than the oxen, and the criteria were unclear.',
   'Aachen hosted 3.5 million visitors in the 1990s; prices rose 12%.',
-  'Xyzzy frobnicated the quux, didn\'t it?',
+  "Xyzzy frobnicated the quux, didn't it?",
   'Termination of the Agreement shall be effective upon written notice.',
 ];
 
@@ -31,7 +31,12 @@ function freshPosTags(texts: string[]): { value: string; pos: string }[][] {
     const texts = JSON.parse(readFileSync(0, 'utf8'));
     process.stdout.write(JSON.stringify(texts.map((t) => posTag(t))));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { input: JSON.stringify(texts), maxBuffer: 64 * 1024 * 1024 }).toString()) as { value: string; pos: string }[][];
+  return JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      input: JSON.stringify(texts),
+      maxBuffer: 64 * 1024 * 1024,
+    }).toString(),
+  ) as { value: string; pos: string }[][];
 }
 
 /** Tags of `texts` from wink-pos-tagger loading its own dictionaries, in a plain Node process. */
@@ -42,11 +47,14 @@ function plainWinkTags(texts: string[]): { value: string; pos: string }[][] {
     const tags = texts.map((t) => tagger.tagSentence(t).filter((x) => x.tag === 'word').map((x) => ({ value: x.value, pos: x.pos })));
     process.stdout.write(JSON.stringify(tags));
   `;
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(texts), maxBuffer: 64 * 1024 * 1024 }).toString()) as { value: string; pos: string }[][];
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { input: JSON.stringify(texts), maxBuffer: 64 * 1024 * 1024 }).toString()) as {
+    value: string;
+    pos: string;
+  }[][];
 }
 
 describe('the packed tagger dictionaries', () => {
-  it('are the data of wink-lexicon\'s modules, and the tagger is given them', () => {
+  it("are the data of wink-lexicon's modules, and the tagger is given them", () => {
     const manifest = JSON.parse(readFileSync(new URL('manifest.json', VENDOR), 'utf8')) as { version: string; modules: string[] };
     expect(manifest.version).toBe((fromTagger('wink-lexicon/package.json') as { version: string }).version);
     expect(manifest.modules).toContain('wn-words.js');
@@ -77,7 +85,12 @@ describe('the packed tagger dictionaries', () => {
     const texts = [...SENTENCES];
     for (const doc of ['book-war-and-peace-1p.txt', 'UDHR_first_article_all.txt']) {
       const url = new URL(doc, CORPUS);
-      if (existsSync(url)) texts.push(...readFileSync(url, 'utf8').split(/\n+/).filter((line) => line.trim()));
+      if (existsSync(url))
+        texts.push(
+          ...readFileSync(url, 'utf8')
+            .split(/\n+/)
+            .filter((line) => line.trim()),
+        );
     }
     if (texts.length === SENTENCES.length) console.warn('shared corpus absent: tagging the built-in sentences only');
     const expected = plainWinkTags(texts);

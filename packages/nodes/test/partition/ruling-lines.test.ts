@@ -29,8 +29,22 @@ describe('eraseRulingLines', () => {
     });
     const painted = eraseRulingLines(px, w, h, 1);
     expect(painted).toBeGreaterThan(3 * 380 * 2);
-    for (const [x, y] of [[100, 10], [100, 11], [100, 9], [11, 150], [200, 50], [389, 120], [300, 191]] as const) expect(px[y * w + x]).toBe(255);
-    for (const [x, y] of [[40, 15], [21, 30], [212, 120]] as const) expect(px[y * w + x]).toBe(0);
+    for (const [x, y] of [
+      [100, 10],
+      [100, 11],
+      [100, 9],
+      [11, 150],
+      [200, 50],
+      [389, 120],
+      [300, 191],
+    ] as const)
+      expect(px[y * w + x]).toBe(255);
+    for (const [x, y] of [
+      [40, 15],
+      [21, 30],
+      [212, 120],
+    ] as const)
+      expect(px[y * w + x]).toBe(0);
   });
 
   it('leaves dark areas, thick strokes and short rules alone', () => {

@@ -148,7 +148,7 @@ describe('underNonAlphaRatio fast path', () => {
   it('agrees with the per-character Unicode definition on mixed scripts, digits and astral characters', () => {
     const pool = ['a', 'Z', '1', '.', ' ', '\n', 'é', 'ß', 'Ж', '中', '٣', '😀', '𝐀', '\u00a0', '-', 'ﬁ', '\u3000'];
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let n = 0; n < 500; n++) {
       const text = Array.from({ length: 1 + Math.floor(rand() * 30) }, () => pool[Math.floor(rand() * pool.length)]).join('');
       for (const t of [0.3, 0.5, 0.8]) expect(underNonAlphaRatio(text, t), JSON.stringify(text)).toBe(reference(text, t));

@@ -37,7 +37,9 @@ describe('files of one 100 MB line, each in a child process', () => {
     it(`refuses ${name} from its bytes, naming QUARRY_MAX_LINE_BYTES`, async () => {
       const r = await probeFile(oneLineFile(name, unit, LINE_MB), { strategy: 'fast', timeoutMs: PROBE_TIMEOUT_MS, heapMb: 4096 });
       expect(r.outcome).toBe('error');
-      expect(r.detail).toBe(`FILE_TOO_LARGE: ${name}: ${LINE_MB * 2 ** 20} bytes, over the limit of ${16 * 2 ** 20} bytes (set QUARRY_MAX_LINE_BYTES to raise it)`);
+      expect(r.detail).toBe(
+        `FILE_TOO_LARGE: ${name}: ${LINE_MB * 2 ** 20} bytes, over the limit of ${16 * 2 ** 20} bytes (set QUARRY_MAX_LINE_BYTES to raise it)`,
+      );
       expect(r.partitionRssMb).toBeLessThan(MAX_PARTITION_RSS_MB);
     }, 200_000);
   }

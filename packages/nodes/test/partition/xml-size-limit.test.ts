@@ -28,7 +28,9 @@ describe('XML parts past maxXmlBytes', () => {
       // The heap bound is the one partitioning processes get; without the limit the child runs out of it.
       const r = await probeFile(at, { strategy: 'fast', timeoutMs: 120_000, heapMb: 1024 });
       expect(r.outcome, r.detail).toBe('error');
-      expect(r.detail).toMatch(new RegExp(`^FILE_TOO_LARGE: ${file.name}: \\d+ bytes of XML, over the limit of 33554432 bytes of XML \\(set QUARRY_MAX_XML_BYTES to raise it\\)$`));
+      expect(r.detail).toMatch(
+        new RegExp(`^FILE_TOO_LARGE: ${file.name}: \\d+ bytes of XML, over the limit of 33554432 bytes of XML \\(set QUARRY_MAX_XML_BYTES to raise it\\)$`),
+      );
       if (r.peakRssMb > 0) expect(r.peakRssMb).toBeLessThan(PEAK_RSS_BOUND_MB);
     }, 240_000);
   }

@@ -13,7 +13,10 @@ function entries(): Map<string, string> {
   const out = new Map<string, string>();
   for (const dir of ['core', 'nodes']) {
     const pkgDir = path.join(root, 'packages', dir);
-    const { name, exports } = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { name: string; exports: Record<string, { source: string }> };
+    const { name, exports } = JSON.parse(readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as {
+      name: string;
+      exports: Record<string, { source: string }>;
+    };
     for (const [sub, entry] of Object.entries(exports)) out.set(name + sub.slice(1), path.join(pkgDir, entry.source));
   }
   return out;
@@ -62,14 +65,20 @@ describe('lean import graphs of quarry partition', () => {
   // engines, OCR, type sniffing, globbing and semver load with their first use.
   it('the nodes index loads neither hi_res (OCR, pdf.js) nor file-type, tinyglobby or semver', () => {
     const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/index.ts'));
-    const heavy = ['partition/formats/pdf/hi-res.ts', 'partition/ocr.ts', 'partition/formats/pdf/pdfjs/render.ts', 'inspect/table-markup.ts'].map((f) => path.join(root, 'packages/nodes/src', f));
+    const heavy = ['partition/formats/pdf/hi-res.ts', 'partition/ocr.ts', 'partition/formats/pdf/pdfjs/render.ts', 'inspect/table-markup.ts'].map((f) =>
+      path.join(root, 'packages/nodes/src', f),
+    );
     expect(heavy.filter((f) => loaded.has(f))).toEqual([]);
     expect(['file-type', 'file-type/core', 'tinyglobby', 'semver', 'rxjs', 'ajv', 'croner'].filter((m) => loaded.has(m))).toEqual([]);
   });
 
   it('the PDF partitioner loads hi_res only when a document needs it', () => {
     const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/partition/formats/pdf/index.ts'));
-    expect([path.join(root, 'packages/nodes/src/partition/formats/pdf/hi-res.ts'), path.join(root, 'packages/nodes/src/partition/ocr.ts')].filter((f) => loaded.has(f))).toEqual([]);
+    expect(
+      [path.join(root, 'packages/nodes/src/partition/formats/pdf/hi-res.ts'), path.join(root, 'packages/nodes/src/partition/ocr.ts')].filter((f) =>
+        loaded.has(f),
+      ),
+    ).toEqual([]);
   });
 
   // zod loads with the first schema (workflow/zod-lib.ts): a plugin's settings, a workflow to validate.

@@ -2,7 +2,19 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createEngine, definePlugin, ENGINE_VERSION, isQuarryError, Services, type DestinationConnector, type Job, type Element, type JobSummary, type SourceConnector, type SourceDocument } from '@quarry/core';
+import {
+  createEngine,
+  definePlugin,
+  ENGINE_VERSION,
+  isQuarryError,
+  Services,
+  type DestinationConnector,
+  type Job,
+  type Element,
+  type JobSummary,
+  type SourceConnector,
+  type SourceDocument,
+} from '@quarry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../../src/index.js';
 import { testFormat } from '../support/test-formats.js';
@@ -25,14 +37,29 @@ function generated(n: number): SourceDocument[] {
   const enc = new TextEncoder();
   return Array.from({ length: n }, (_, i) => {
     const kind = i % 3;
-    if (kind === 0) return doc(`note-${i}.md`, enc.encode(`# Note ${i}\n\nThe first paragraph of note ${i} says what it is about.\n\n- one\n- two\n\n## Details\n\nMore text for ${i}.\n`));
-    if (kind === 1) return doc(`page-${i}.html`, enc.encode(`<html><body><h1>Page ${i}</h1><p>Body text of page ${i}, long enough to be narrative text.</p><table><tr><td>a</td><td>${i}</td></tr></table></body></html>`));
+    if (kind === 0)
+      return doc(
+        `note-${i}.md`,
+        enc.encode(`# Note ${i}\n\nThe first paragraph of note ${i} says what it is about.\n\n- one\n- two\n\n## Details\n\nMore text for ${i}.\n`),
+      );
+    if (kind === 1)
+      return doc(
+        `page-${i}.html`,
+        enc.encode(
+          `<html><body><h1>Page ${i}</h1><p>Body text of page ${i}, long enough to be narrative text.</p><table><tr><td>a</td><td>${i}</td></tr></table></body></html>`,
+        ),
+      );
     return doc(`rows-${i}.csv`, enc.encode(`name,value\nalpha,${i}\nbeta,${i * 2}\n`));
   });
 }
 
 function listSource(docs: SourceDocument[]): SourceConnector {
-  return { count: async () => docs.length, async *list() { yield* docs; } };
+  return {
+    count: async () => docs.length,
+    async *list() {
+      yield* docs;
+    },
+  };
 }
 
 async function run(
@@ -74,31 +101,47 @@ describe('PartitionPool', () => {
     }
   }, 120_000);
 
-  it.skipIf(!existsSync(corpusDocs))('gives the same elements for corpus PDFs, HTML and DOCX (skipped: /work/shared/corpus/docs absent)', async () => {
-    const names = ['reliance.pdf', 'multi-column-2p.pdf', 'example-10k-1p.html', 'handbook-1p.docx', 'stanley-cups.csv'];
-    const docs = names.map((n) => doc(n, new Uint8Array(readFileSync(path.join(corpusDocs, n)))));
-    const inProcess = await run(docs);
-    pool = new PartitionPool({ size: 2 });
-    const pooled = await run(docs, pool);
-    expect(pooled.summary.counts).toMatchObject({ total: names.length, written: names.length, failed: 0 });
-    for (const n of names) {
-      expect(inProcess.out.get(n)!.length).toBeGreaterThan(0);
-      expect(pooled.out.get(n)).toEqual(inProcess.out.get(n));
-    }
-    // The source's bytes were copied, not moved: they can be read again.
-    expect((await docs[0]!.read(new AbortController().signal)).byteLength).toBeGreaterThan(0);
-  }, 120_000);
+  it.skipIf(!existsSync(corpusDocs))(
+    'gives the same elements for corpus PDFs, HTML and DOCX (skipped: /work/shared/corpus/docs absent)',
+    async () => {
+      const names = ['reliance.pdf', 'multi-column-2p.pdf', 'example-10k-1p.html', 'handbook-1p.docx', 'stanley-cups.csv'];
+      const docs = names.map((n) => doc(n, new Uint8Array(readFileSync(path.join(corpusDocs, n)))));
+      const inProcess = await run(docs);
+      pool = new PartitionPool({ size: 2 });
+      const pooled = await run(docs, pool);
+      expect(pooled.summary.counts).toMatchObject({ total: names.length, written: names.length, failed: 0 });
+      for (const n of names) {
+        expect(inProcess.out.get(n)!.length).toBeGreaterThan(0);
+        expect(pooled.out.get(n)).toEqual(inProcess.out.get(n));
+      }
+      // The source's bytes were copied, not moved: they can be read again.
+      expect((await docs[0]!.read(new AbortController().signal)).byteLength).toBeGreaterThan(0);
+    },
+    120_000,
+  );
 
   it("partitions a plugin's format in the child processes, which import its module there", async () => {
     const withPlugin = createEngine()
       .use(nodesPlugin)
       .use(definePlugin({ name: 'my-html', engine: `^${ENGINE_VERSION}`, formats: [testFormat('my-html', ['text/html'], 'myHtmlPartitioner')] }));
     const out = new Map<string, string[]>();
-    const job = withPlugin.run(withPlugin.build({ name: 'plugin-format', nodes: plan.nodes.map((n) => ({ name: n.name, type: n.type, subtype: n.subtype, settings: n.settings })) }), {
-      source: listSource([doc('a.html', new TextEncoder().encode('<p>Ignored by the plugin format.</p>')), doc('b.md', new TextEncoder().encode('# Kept\n'))]),
-      destination: { write: async ({ document, elements }) => void out.set(document.record_id, elements.map((e) => e.text)) },
-      services: new Services().set(PARTITION_POOL_SERVICE, (pool = new PartitionPool({ size: 1 }))),
-    });
+    const job = withPlugin.run(
+      withPlugin.build({ name: 'plugin-format', nodes: plan.nodes.map((n) => ({ name: n.name, type: n.type, subtype: n.subtype, settings: n.settings })) }),
+      {
+        source: listSource([
+          doc('a.html', new TextEncoder().encode('<p>Ignored by the plugin format.</p>')),
+          doc('b.md', new TextEncoder().encode('# Kept\n')),
+        ]),
+        destination: {
+          write: async ({ document, elements }) =>
+            void out.set(
+              document.record_id,
+              elements.map((e) => e.text),
+            ),
+        },
+        services: new Services().set(PARTITION_POOL_SERVICE, (pool = new PartitionPool({ size: 1 }))),
+      },
+    );
     expect((await job.done).counts).toMatchObject({ written: 2, failed: 0 });
     expect(Object.fromEntries(out)).toEqual({ 'a.html': ['partitioned by my-html'], 'b.md': ['Kept'] });
   }, 60_000);
@@ -121,7 +164,11 @@ describe('PartitionPool', () => {
     expect(summary.counts).toMatchObject({ total: 7, written: 6, failed: 1 });
     expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'poison.txt', node: 'partition', code: 'DOCUMENT_CRASHED' })]);
     expect(summary.failures[0]!.message).toBe('poison.txt: the partition process was killed by SIGSEGV');
-    expect([...out.keys()].sort()).toEqual(generated(6).map((d) => d.record_id).sort());
+    expect([...out.keys()].sort()).toEqual(
+      generated(6)
+        .map((d) => d.record_id)
+        .sort(),
+    );
     // A new process takes new documents.
     const again = await run(generated(3), pool);
     expect(again.summary.counts).toMatchObject({ written: 3, failed: 0 });
@@ -146,21 +193,33 @@ describe('PartitionPool', () => {
     // warms up: a second is too tight for that on a loaded 2-core machine.
     pool = new PartitionPool({ size: 1, workerUrl: crashingWorker, documentTimeoutMs: 5_000 });
     const e = await pool.partition(enc.encode('blocks'), { filename: 'hang.txt' }).catch((err: unknown) => err);
-    expect(e).toMatchObject({ code: 'NODE_TIMEOUT', message: 'hang.txt: the partition process did not finish the task within 5000 ms', details: { filename: 'hang.txt', timeout_ms: 5000 } });
+    expect(e).toMatchObject({
+      code: 'NODE_TIMEOUT',
+      message: 'hang.txt: the partition process did not finish the task within 5000 ms',
+      details: { filename: 'hang.txt', timeout_ms: 5000 },
+    });
     await expect(pool.partition(enc.encode('Hello there, this is a sentence.'), { filename: 'ok.txt' })).resolves.toHaveLength(1);
   }, 60_000);
 
-  it.runIf(process.platform === 'linux' && existsSync(corpusDocs))('returns the memory a big document left in its process once the process idles (memory from /proc, in a process of its own)', () => {
-    const script = fileURLToPath(new URL('../support/recycle-script.ts', import.meta.url));
-    const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, path.join(corpusDocs, 'DA-619p.pdf')], { cwd: repoRoot, encoding: 'utf8', timeout: 240_000 });
-    expect(r.status, r.stderr).toBe(0);
-    const m = JSON.parse(r.stdout) as { elements: number; freshMb: number; afterMb: number; recycledMb: number; replaced: boolean };
-    expect(m.elements).toBeGreaterThan(1000);
-    // The 619 pages grew the process; its idle replacement is back near where the first one started.
-    expect(m.afterMb, JSON.stringify(m)).toBeGreaterThan(m.freshMb * 1.5);
-    expect(m.replaced).toBe(true);
-    expect(m.recycledMb, JSON.stringify(m)).toBeLessThan(m.freshMb * 1.25);
-  }, 250_000);
+  it.runIf(process.platform === 'linux' && existsSync(corpusDocs))(
+    'returns the memory a big document left in its process once the process idles (memory from /proc, in a process of its own)',
+    () => {
+      const script = fileURLToPath(new URL('../support/recycle-script.ts', import.meta.url));
+      const r = spawnSync(process.execPath, ['--conditions=source', '--import', 'tsx', script, path.join(corpusDocs, 'DA-619p.pdf')], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        timeout: 240_000,
+      });
+      expect(r.status, r.stderr).toBe(0);
+      const m = JSON.parse(r.stdout) as { elements: number; freshMb: number; afterMb: number; recycledMb: number; replaced: boolean };
+      expect(m.elements).toBeGreaterThan(1000);
+      // The 619 pages grew the process; its idle replacement is back near where the first one started.
+      expect(m.afterMb, JSON.stringify(m)).toBeGreaterThan(m.freshMb * 1.5);
+      expect(m.replaced).toBe(true);
+      expect(m.recycledMb, JSON.stringify(m)).toBeLessThan(m.freshMb * 1.25);
+    },
+    250_000,
+  );
 
   it('stops a cancelled job within a second although a process is blocked, and the pool serves the next job', async () => {
     const enc = new TextEncoder();

@@ -11,7 +11,15 @@ const nodesRoot = fileURLToPath(new URL('../../', import.meta.url));
 const bundle = path.join(nodesRoot, 'dist/pool/partition-worker.bundle.js');
 const corpusDocs = path.resolve(nodesRoot, '../../../shared/corpus/docs');
 const built = existsSync(bundle) && existsSync(path.join(nodesRoot, 'dist/partition/formats/pdf.js'));
-const DOCS = ['UDHR_first_article_all.txt', 'codeblock.md', 'example-10k-1p.html', 'fake-email-attachment.eml', 'handbook-1p.docx', 'multi-column-2p.pdf', 'stanley-cups.csv'];
+const DOCS = [
+  'UDHR_first_article_all.txt',
+  'codeblock.md',
+  'example-10k-1p.html',
+  'fake-email-attachment.eml',
+  'handbook-1p.docx',
+  'multi-column-2p.pdf',
+  'stanley-cups.csv',
+];
 
 /** Each document's elements from a one-process pool running `workerUrl`, as JSON. */
 async function partitionAll(workerUrl: URL, docs: Array<{ name: string; bytes: Uint8Array }>): Promise<string[]> {

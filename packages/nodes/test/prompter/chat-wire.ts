@@ -5,7 +5,15 @@ import { Services } from '@quarry/core';
  * the prompter and contextual chunking tests share: environment pointing the SDKs at a loopback
  * server, and a node context.
  */
-import { silentLogger, type Element, type NodeCreateContext, type NodeDefinition, type NodeInstance, type ProcessNode, type WorkflowNodeRef } from '@quarry/core';
+import {
+  silentLogger,
+  type Element,
+  type NodeCreateContext,
+  type NodeDefinition,
+  type NodeInstance,
+  type ProcessNode,
+  type WorkflowNodeRef,
+} from '@quarry/core';
 import { vi } from 'vitest';
 import { startLoopbackServer, type Handler, type LoopbackServer, type RecordedRequest, type Reply } from '../support/loopback-server.js';
 
@@ -40,14 +48,31 @@ export function readChat(provider: ChatProvider, req: RecordedRequest): ChatSeen
     const messages = (b.messages ?? []) as Array<{ role: string; content: unknown }>;
     const last = messages.filter((m) => m.role === 'user').pop();
     const system = typeof b.system === 'string' ? b.system : textOf(b.system);
-    return { text: textOf(last?.content), images: JSON.stringify(messages).split('"type":"image"').length - 1, system, model: String(b.model), jsonMode: false, req };
+    return {
+      text: textOf(last?.content),
+      images: JSON.stringify(messages).split('"type":"image"').length - 1,
+      system,
+      model: String(b.model),
+      jsonMode: false,
+      req,
+    };
   }
   if (provider === 'openai') {
     if (!req.path.endsWith('/chat/completions')) return undefined;
     const messages = (b.messages ?? []) as Array<{ role: string; content: unknown }>;
     const last = messages.filter((m) => m.role === 'user').pop();
-    const system = messages.filter((m) => m.role === 'system' || m.role === 'developer').map((m) => textOf(m.content)).join('\n');
-    return { text: textOf(last?.content), images: JSON.stringify(messages).split('"type":"image_url"').length - 1, system, model: String(b.model), jsonMode: obj(b.response_format).type === 'json_object', req };
+    const system = messages
+      .filter((m) => m.role === 'system' || m.role === 'developer')
+      .map((m) => textOf(m.content))
+      .join('\n');
+    return {
+      text: textOf(last?.content),
+      images: JSON.stringify(messages).split('"type":"image_url"').length - 1,
+      system,
+      model: String(b.model),
+      jsonMode: obj(b.response_format).type === 'json_object',
+      req,
+    };
   }
   if (provider === 'bedrock') {
     const m = /^\/model\/([^/]+)\/converse$/.exec(req.path);
@@ -78,16 +103,50 @@ export function readChat(provider: ChatProvider, req: RecordedRequest): ChatSeen
 function reply(provider: ChatProvider, model: string, text: string): Reply {
   switch (provider) {
     case 'anthropic':
-      return { status: 200, body: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 12, output_tokens: 9 } } };
+      return {
+        status: 200,
+        body: {
+          id: 'msg_1',
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [{ type: 'text', text }],
+          stop_reason: 'end_turn',
+          stop_sequence: null,
+          usage: { input_tokens: 12, output_tokens: 9 },
+        },
+      };
     case 'openai':
       return {
         status: 200,
-        body: { id: 'chatcmpl-1', object: 'chat.completion', created: 1, model, choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }], usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 } },
+        body: {
+          id: 'chatcmpl-1',
+          object: 'chat.completion',
+          created: 1,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, finish_reason: 'stop', logprobs: null }],
+          usage: { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 },
+        },
       };
     case 'bedrock':
-      return { status: 200, body: { output: { message: { role: 'assistant', content: [{ text }] } }, stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, metrics: { latencyMs: 1 } } };
+      return {
+        status: 200,
+        body: {
+          output: { message: { role: 'assistant', content: [{ text }] } },
+          stopReason: 'end_turn',
+          usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+          metrics: { latencyMs: 1 },
+        },
+      };
     case 'vertexai':
-      return { status: 200, body: { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 }, modelVersion: model } };
+      return {
+        status: 200,
+        body: {
+          candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 },
+          modelVersion: model,
+        },
+      };
   }
 }
 
@@ -101,7 +160,13 @@ export function chatWire(provider: ChatProvider, answer: Answer): Handler {
 }
 
 /** Test credentials; none is real. */
-export const KEYS = { anthropic: 'sk-ant-test-0123456789abcdef', openai: 'sk-test-0123456789abcdefghij', google: 'AIza-test-0123456789', awsId: 'AKIATESTKEY0123', awsSecret: 'awsSecretTest0123456789' };
+export const KEYS = {
+  anthropic: 'sk-ant-test-0123456789abcdef',
+  openai: 'sk-test-0123456789abcdefghij',
+  google: 'AIza-test-0123456789',
+  awsId: 'AKIATESTKEY0123',
+  awsSecret: 'awsSecretTest0123456789',
+};
 
 /** Starts a loopback server for `provider` and points that provider's SDK at it through the environment. */
 export async function startChatServer(provider: ChatProvider, answer: Answer): Promise<LoopbackServer> {

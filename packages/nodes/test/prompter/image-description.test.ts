@@ -21,14 +21,23 @@ const MODELS: Record<ChatProvider, string> = {
 
 describe('image_description', () => {
   it('registers one node per provider SPEC.md allows', () => {
-    expect(imageDescriptionNodes.map((n) => n.subtype).sort()).toEqual(['anthropic_image_description', 'bedrock_image_description', 'openai_image_description', 'vertexai_image_description']);
+    expect(imageDescriptionNodes.map((n) => n.subtype).sort()).toEqual([
+      'anthropic_image_description',
+      'bedrock_image_description',
+      'openai_image_description',
+      'vertexai_image_description',
+    ]);
   });
 
   for (const provider of ['anthropic', 'openai', 'bedrock', 'vertexai'] as const) {
     it(`${provider}: describes each Image with a stored picture, over the SDK's wire format, and records the origin`, async () => {
       server = await startChatServer(provider, (seen) => `A bar chart (${seen.images} image) of revenue by year.`);
       const { run } = await createNode(node(provider), { provider_type: provider, model: MODELS[provider] }, [hiRes()]);
-      const input = [el('Title', 'Annual report'), el('Image', 'Revenue 2023', { image_base64: PNG_1X1, image_mime_type: 'image/png' }), el('Image', 'no pixels')];
+      const input = [
+        el('Title', 'Annual report'),
+        el('Image', 'Revenue 2023', { image_base64: PNG_1X1, image_mime_type: 'image/png' }),
+        el('Image', 'no pixels'),
+      ];
       const out = await run(input);
       expect(out).toHaveLength(3);
       expect(out[0]).toEqual(input[0]);

@@ -26,7 +26,19 @@ describe('the built-in NER prompt', () => {
   it('passes the override rules core checks, and lists every SPEC.md type', () => {
     expect(nerPromptIssues(NER_DEFAULT_PROMPT)).toEqual([]);
     for (const t of NER_ENTITY_TYPES) expect(NER_DEFAULT_PROMPT).toContain(t);
-    for (const rel of ['works_for', 'has_office_in', 'died_on', 'colleague_of', 'owned_by', 'held_in', 'has_role', 'mentions', 'located_in', 'referenced_in', 'dated']) {
+    for (const rel of [
+      'works_for',
+      'has_office_in',
+      'died_on',
+      'colleague_of',
+      'owned_by',
+      'held_in',
+      'has_role',
+      'mentions',
+      'located_in',
+      'referenced_in',
+      'dated',
+    ]) {
       expect(NER_DEFAULT_PROMPT).toContain(rel);
     }
     for (const m of NER_PROMPT_MARKERS) expect(NER_DEFAULT_PROMPT).toContain(m);
@@ -56,7 +68,9 @@ describe('ner nodes', () => {
 
   for (const provider of ['anthropic', 'openai'] as const) {
     it(`${provider}: writes metadata.entities with the built-in prompt and records the origin`, async () => {
-      server = await startChatServer(provider, (seen) => (seen.text.includes('[START OF TEXT]\nAda Lovelace was born in London.\n[END OF TEXT]') ? JSON.stringify(ANSWER) : '{}'));
+      server = await startChatServer(provider, (seen) =>
+        seen.text.includes('[START OF TEXT]\nAda Lovelace was born in London.\n[END OF TEXT]') ? JSON.stringify(ANSWER) : '{}',
+      );
       const model = provider === 'anthropic' ? 'claude-sonnet-4-20250514' : 'gpt-4o';
       // NER runs after any partitioner, Fast included: it reads text, not images.
       const fast = { name: 'P', type: 'partition' as const, subtype: 'unstructured_api', settings: { strategy: 'fast' } };
@@ -73,9 +87,14 @@ describe('ner nodes', () => {
   }
 
   it('sends prompt_interface_overrides.prompt.user with {{text}} replaced by the element text', async () => {
-    const override = 'Find only ORGANIZATION entities. Return JSON with "items" ({"entity", "type"}) and "relationships" ({"from", "relationship", "to"}).\n[START OF TEXT]\n{{text}}\n[END OF TEXT]';
+    const override =
+      'Find only ORGANIZATION entities. Return JSON with "items" ({"entity", "type"}) and "relationships" ({"from", "relationship", "to"}).\n[START OF TEXT]\n{{text}}\n[END OF TEXT]';
     server = await startChatServer('openai', () => JSON.stringify({ items: [{ entity: 'Acme', type: 'ORGANIZATION' }], relationships: [] }));
-    const { run } = await createNode(node('openai_ner'), { provider_type: 'openai', model: 'gpt-4o', prompt_interface_overrides: { prompt: { user: override } } });
+    const { run } = await createNode(node('openai_ner'), {
+      provider_type: 'openai',
+      model: 'gpt-4o',
+      prompt_interface_overrides: { prompt: { user: override } },
+    });
     const out = await run([el('NarrativeText', 'Acme hired Bob.')]);
     expect(chats('openai', server)[0]!.text).toBe(override.replace('{{text}}', 'Acme hired Bob.'));
     expect(out[0]!.metadata.entities).toEqual({ items: [{ entity: 'Acme', type: 'ORGANIZATION' }], relationships: [] });
@@ -83,6 +102,12 @@ describe('ner nodes', () => {
 
   it('rejects an override without the text placeholder (core schema)', () => {
     const schema = node('anthropic_ner').settings as { safeParse(v: unknown): { success: boolean } };
-    expect(schema.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: 'list entities as JSON items' } } }).success).toBe(false);
+    expect(
+      schema.safeParse({
+        provider_type: 'anthropic',
+        model: 'claude-sonnet-4-20250514',
+        prompt_interface_overrides: { prompt: { user: 'list entities as JSON items' } },
+      }).success,
+    ).toBe(false);
   });
 });

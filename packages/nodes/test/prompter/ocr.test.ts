@@ -18,10 +18,18 @@ describe('generative ocr', () => {
     expect(ocrNodes.map((n) => n.subtype).sort()).toEqual(['anthropic_ocr', 'bedrock_ocr', 'openai_ocr']);
   });
 
-  it("reads only extract_image_block_types, skipping Images an image description node handles", async () => {
+  it('reads only extract_image_block_types, skipping Images an image description node handles', async () => {
     server = await startChatServer('anthropic', () => '  Transcribed text  ');
-    const imageDescription = { name: 'Describe', type: 'prompter' as const, subtype: 'anthropic_image_description', settings: { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' } };
-    const { run } = await createNode(node('anthropic_ocr'), { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }, [hiRes(['NarrativeText', 'Image', 'Table']), imageDescription]);
+    const imageDescription = {
+      name: 'Describe',
+      type: 'prompter' as const,
+      subtype: 'anthropic_image_description',
+      settings: { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' },
+    };
+    const { run } = await createNode(node('anthropic_ocr'), { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' }, [
+      hiRes(['NarrativeText', 'Image', 'Table']),
+      imageDescription,
+    ]);
     const input = [
       el('NarrativeText', 'Teh scanned txt', pic),
       el('Title', 'A title with a picture', pic),

@@ -9,7 +9,9 @@ describe('parseJsonObject', () => {
   });
   it('rejects arrays, scalars and broken JSON with ENRICHMENT_RESPONSE_INVALID naming the task', () => {
     for (const bad of ['[1, 2]', '42', '{"a": ', 'nothing']) {
-      expect(() => parseJsonObject(bad, 'openai ner')).toThrow(expect.objectContaining({ code: 'ENRICHMENT_RESPONSE_INVALID', message: expect.stringContaining('openai ner') }));
+      expect(() => parseJsonObject(bad, 'openai ner')).toThrow(
+        expect.objectContaining({ code: 'ENRICHMENT_RESPONSE_INVALID', message: expect.stringContaining('openai ner') }),
+      );
     }
   });
 });

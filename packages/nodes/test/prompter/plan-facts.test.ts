@@ -4,7 +4,12 @@ import { planFacts } from '../../src/prompter/plan-facts.js';
 describe('planFacts', () => {
   it('reads the partitioner variant, image block types (aliases resolved) and description nodes', () => {
     const facts = planFacts([
-      { name: 'P', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'hi_res', extract_image_block_types: ['Figure', 'List-item', 'Table', 'Bogus'] } },
+      {
+        name: 'P',
+        type: 'partition',
+        subtype: 'unstructured_api',
+        settings: { strategy: 'hi_res', extract_image_block_types: ['Figure', 'List-item', 'Table', 'Bogus'] },
+      },
       { name: 'D', type: 'prompter', subtype: 'provider_a_table_description', settings: {} },
       { name: 'O', type: 'prompter', subtype: 'anthropic_ocr', settings: {} },
     ]);

@@ -124,7 +124,10 @@ describe('through the engine', () => {
         ],
       });
       const written: Element[] = [];
-      const summary: JobSummary = await engine.run(plan, { source: folderSource(dir), destination: { write: async (flow) => void written.push(...flow.elements) } }).done;
+      const summary: JobSummary = await engine.run(plan, {
+        source: folderSource(dir),
+        destination: { write: async (flow) => void written.push(...flow.elements) },
+      }).done;
       expect(summary.status).toBe('COMPLETED');
       expect(written).toHaveLength(1);
       expect(written[0]!.text).toBe('Prefix: A note on Ada Lovelace; Original: Ada Lovelace was born in London.\n\nShe worked with Charles Babbage.');

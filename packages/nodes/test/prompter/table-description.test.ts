@@ -17,7 +17,10 @@ describe('table_description', () => {
   it('vertexai: summarises a Table from its HTML and picture; text_as_html is kept', async () => {
     server = await startChatServer('vertexai', (seen) => (seen.text.includes('<td>2023</td>') ? 'Revenue was 10 in 2023.' : 'wrong input'));
     const { run } = await createNode(node('vertexai_table_description'), { provider_type: 'vertexai', model: 'gemini-2.0-flash-001' }, [hiRes()]);
-    const out = await run([el('NarrativeText', 'Intro.'), el('Table', 'Year Revenue 2023 10', { text_as_html: HTML, image_base64: PNG_1X1, image_mime_type: 'image/png' })]);
+    const out = await run([
+      el('NarrativeText', 'Intro.'),
+      el('Table', 'Year Revenue 2023 10', { text_as_html: HTML, image_base64: PNG_1X1, image_mime_type: 'image/png' }),
+    ]);
     expect(out[1]!.text).toBe('Revenue was 10 in 2023.');
     expect(out[1]!.metadata.text_as_html).toBe(HTML);
     expect(out[1]!.metadata.enrichment_origins).toEqual({ text: [{ type: 'table_description', provider: 'vertexai', model: 'gemini-2.0-flash-001' }] });

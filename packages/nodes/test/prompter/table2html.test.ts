@@ -36,7 +36,9 @@ describe('table2html', () => {
 
   for (const provider of ['anthropic', 'openai'] as const) {
     it(`${provider}: writes text_as_html from the table picture and records its origin`, async () => {
-      server = await startChatServer(provider, (seen) => (seen.images === 1 ? '```html\n<table>\n<thead><tr><th>Year</th></tr></thead>\n<tbody><tr><td>2023</td></tr></tbody>\n</table>\n```' : 'no image'));
+      server = await startChatServer(provider, (seen) =>
+        seen.images === 1 ? '```html\n<table>\n<thead><tr><th>Year</th></tr></thead>\n<tbody><tr><td>2023</td></tr></tbody>\n</table>\n```' : 'no image',
+      );
       const model = provider === 'anthropic' ? 'claude-opus-4-5-20251101' : 'gpt-4o';
       const { run } = await createNode(node(`${provider}_table2html`), { provider_type: provider, model }, [hiRes()]);
       const out = await run([el('Table', 'Year 2023', { image_base64: PNG_1X1, image_mime_type: 'image/png' }), el('NarrativeText', 'not a table')]);

@@ -22,7 +22,15 @@ describe('anthropic provider on @anthropic-ai/sdk', () => {
     const r = await p.chat!({
       model: 'claude-sonnet-4-20250514',
       system: 'describe images',
-      messages: [{ role: 'user', content: [{ type: 'image', mimeType: 'image/jpeg', data: '/9j/4AAQ' }, { type: 'text', text: 'what is this?' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', mimeType: 'image/jpeg', data: '/9j/4AAQ' },
+            { type: 'text', text: 'what is this?' },
+          ],
+        },
+      ],
       maxTokens: 64,
     });
     expect(JSON.parse(r.text)).toEqual({ echo: 'what is this?', images: 1, system: 'describe images' });
@@ -34,7 +42,15 @@ describe('anthropic provider on @anthropic-ai/sdk', () => {
     expect(req.json).toMatchObject({
       model: 'claude-sonnet-4-20250514',
       max_tokens: 64,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } }, { type: 'text', text: 'what is this?' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/jpeg', data: '/9j/4AAQ' } },
+            { type: 'text', text: 'what is this?' },
+          ],
+        },
+      ],
     });
   });
 

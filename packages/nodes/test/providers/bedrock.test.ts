@@ -30,7 +30,9 @@ describe('bedrock provider on @aws-sdk/client-bedrock-runtime', () => {
     expect(req.path).toBe('/model/amazon.titan-embed-text-v2%3A0/invoke');
     expect(req.json).toEqual({ inputText: 'first text', normalize: true });
     // SigV4: the credential scope names the key id, region and service; the secret never travels.
-    expect(req.headers.authorization).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${ACCESS}/\\d{8}/us-west-2/bedrock/aws4_request, SignedHeaders=[:a-z0-9;-]+, Signature=[0-9a-f]{64}$`));
+    expect(req.headers.authorization).toMatch(
+      new RegExp(`^AWS4-HMAC-SHA256 Credential=${ACCESS}/\\d{8}/us-west-2/bedrock/aws4_request, SignedHeaders=[:a-z0-9;-]+, Signature=[0-9a-f]{64}$`),
+    );
     expect(req.headers['x-amz-date']).toMatch(/^\d{8}T\d{6}Z$/);
     expect(JSON.stringify(req.headers)).not.toContain(SECRET);
   });
@@ -49,7 +51,15 @@ describe('bedrock provider on @aws-sdk/client-bedrock-runtime', () => {
     const r = await provider(server.url).chat!({
       model: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
       system: 'sys',
-      messages: [{ role: 'user', content: [{ type: 'image', mimeType: 'image/png', data: Buffer.from('png-bytes').toString('base64') }, { type: 'text', text: 'describe' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', mimeType: 'image/png', data: Buffer.from('png-bytes').toString('base64') },
+            { type: 'text', text: 'describe' },
+          ],
+        },
+      ],
       maxTokens: 20,
       temperature: 0.2,
     });
@@ -104,7 +114,9 @@ describe('bedrock provider on @aws-sdk/client-bedrock-runtime', () => {
 
   it('reads AWS_* credentials, region and endpoint from the environment', async () => {
     server = await startLoopbackServer(bedrockWire(), { http2: true });
-    const p = createBedrockProvider({ env: { AWS_ACCESS_KEY_ID: ACCESS, AWS_SECRET_ACCESS_KEY: SECRET, AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_BEDROCK_RUNTIME: server.url } });
+    const p = createBedrockProvider({
+      env: { AWS_ACCESS_KEY_ID: ACCESS, AWS_SECRET_ACCESS_KEY: SECRET, AWS_REGION: 'eu-central-1', AWS_ENDPOINT_URL_BEDROCK_RUNTIME: server.url },
+    });
     await p.embed!({ model: 'amazon.titan-embed-text-v1', inputs: ['x'] });
     expect(server.requests[0]!.headers.authorization).toContain(`${ACCESS}/`);
     expect(server.requests[0]!.headers.authorization).toContain('/eu-central-1/bedrock/aws4_request');

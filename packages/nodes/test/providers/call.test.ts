@@ -8,7 +8,15 @@ import { caught } from '../support/caught.js';
 
 function context(over: Partial<CallContext> = {}): CallContext & { sleeps: number[] } {
   const { clock, sleeps } = recordingClock();
-  return { provider: 'test', secrets: ['s3cr3t-key-0123456789'], policy: { ...DEFAULT_RETRY_POLICY, ...over.policy }, clock, random: () => 0.5, sleeps, ...over };
+  return {
+    provider: 'test',
+    secrets: ['s3cr3t-key-0123456789'],
+    policy: { ...DEFAULT_RETRY_POLICY, ...over.policy },
+    clock,
+    random: () => 0.5,
+    sleeps,
+    ...over,
+  };
 }
 
 describe('callProvider', () => {
@@ -58,7 +66,9 @@ describe('callProvider', () => {
     const limiter = new RateLimiter({ requestsPerMinute: 1 });
     await limiter.acquire();
     const controller = new AbortController();
-    const pending = caught(callProvider(context({ limiter, clock: undefined }), { operation: 'embeddings', tokens: 0, signal: controller.signal }, async () => ({ value: 1 })));
+    const pending = caught(
+      callProvider(context({ limiter, clock: undefined }), { operation: 'embeddings', tokens: 0, signal: controller.signal }, async () => ({ value: 1 })),
+    );
     controller.abort(new Error('stop'));
     const e = await pending;
     expect(isQuarryError(e) && e.code).toBe('JOB_ABORTED');

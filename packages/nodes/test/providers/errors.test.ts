@@ -28,7 +28,10 @@ describe('provider errors', () => {
   });
 
   it('sanitizedCause keeps the name and a redacted message, nothing else', () => {
-    const original = Object.assign(new Error('failed for token t0k3n-0123456789abcdef'), { name: 'APIError', headers: { authorization: 'Bearer t0k3n-0123456789abcdef' } });
+    const original = Object.assign(new Error('failed for token t0k3n-0123456789abcdef'), {
+      name: 'APIError',
+      headers: { authorization: 'Bearer t0k3n-0123456789abcdef' },
+    });
     const c = sanitizedCause(original, ['t0k3n-0123456789abcdef']);
     expect(c.name).toBe('APIError');
     expect(c.message).toBe('failed for token [redacted]');

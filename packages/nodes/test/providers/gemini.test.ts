@@ -21,7 +21,15 @@ describe('vertexai (Gemini) provider on @google/genai', () => {
     const r = await p.chat!({
       model: 'gemini-2.0-flash-001',
       system: 'be exact',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'table?' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'table?' },
+            { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+          ],
+        },
+      ],
       maxTokens: 30,
       json: true,
     });

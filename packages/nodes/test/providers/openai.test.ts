@@ -37,7 +37,15 @@ describe('openai provider on the OpenAI SDK', () => {
     const r = await p.chat!({
       model: 'gpt-4o',
       system: 'be brief',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'describe' }, { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'describe' },
+            { type: 'image', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+          ],
+        },
+      ],
       maxTokens: 50,
       temperature: 0,
       json: true,
@@ -80,7 +88,13 @@ describe('openai provider on the OpenAI SDK', () => {
     server = await startLoopbackServer(openAIWire(dims));
     server.inject(openAIError(500, 'internal'), 4);
     const { clock, sleeps } = recordingClock();
-    const p = createOpenAIProvider('openai', { apiKey: KEY, baseURL: `${server.url}/v1`, clock, random: () => 0.5, retry: { maxRetries: 3, baseDelayMs: 100 } });
+    const p = createOpenAIProvider('openai', {
+      apiKey: KEY,
+      baseURL: `${server.url}/v1`,
+      clock,
+      random: () => 0.5,
+      retry: { maxRetries: 3, baseDelayMs: 100 },
+    });
     const e = await caught(p.embed!({ model: 'text-embedding-3-small', inputs: ['x'] }));
     expect(isQuarryError(e) && e.code).toBe('PROVIDER_UNAVAILABLE');
     expect((e as Error).message).toMatch(/HTTP 500 .*after 4 attempts/);

@@ -1,6 +1,13 @@
 import { Services } from '@quarry/core';
 import { describe, expect, it } from 'vitest';
-import { credentialId, PROVIDER_POOL_SERVICE, ProviderPool, providerPool, SHARED_RATE_BUDGETS_SERVICE, type SharedRateBudgets } from '../../src/providers/pool.js';
+import {
+  credentialId,
+  PROVIDER_POOL_SERVICE,
+  ProviderPool,
+  providerPool,
+  SHARED_RATE_BUDGETS_SERVICE,
+  type SharedRateBudgets,
+} from '../../src/providers/pool.js';
 import { RateLimiter, type RateLimits } from '../../src/providers/rate-limiter.js';
 
 describe('providerPool', () => {

@@ -34,7 +34,11 @@ describe('ibm (watsonx.ai) provider', () => {
 
   it('retries a 429 with Retry-After', async () => {
     server = await startLoopbackServer(watsonxWire(() => 384, TOKEN));
-    server.inject({ status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ code: 'rate_limit', message: 'slow' }] } }, 1, (r) => r.path === '/ml/v1/text/embeddings');
+    server.inject(
+      { status: 429, headers: { 'retry-after': '1' }, body: { errors: [{ code: 'rate_limit', message: 'slow' }] } },
+      1,
+      (r) => r.path === '/ml/v1/text/embeddings',
+    );
     const { clock, sleeps } = recordingClock();
     const p = createWatsonxProvider({ apiKey: KEY, baseURL: server.url, iamURL: server.url, spaceId: 'space-1', clock });
     const r = await p.embed!({ model: 'sentence-transformers/all-minilm-l6-v2', inputs: ['x'] });
@@ -44,7 +48,11 @@ describe('ibm (watsonx.ai) provider', () => {
 
   it('reports an unknown key as PROVIDER_AUTH without echoing it', async () => {
     server = await startLoopbackServer(watsonxWire(() => 384, TOKEN));
-    server.inject({ status: 400, body: { errorCode: 'BXNIM0415E', errorMessage: `Provided API key could not be found: ${KEY}` } }, 1, (r) => r.path === '/identity/token');
+    server.inject(
+      { status: 400, body: { errorCode: 'BXNIM0415E', errorMessage: `Provided API key could not be found: ${KEY}` } },
+      1,
+      (r) => r.path === '/identity/token',
+    );
     const p = createWatsonxProvider({ apiKey: KEY, baseURL: server.url, iamURL: server.url, projectId: 'p' });
     const e = await caught(p.embed!({ model: 'sentence-transformers/all-minilm-l6-v2', inputs: ['x'] }));
     expect(isQuarryError(e) && e.code).toBe('PROVIDER_AUTH');

@@ -89,7 +89,11 @@ function adler32(data: Uint8Array): number {
  */
 function zlibStored(data: Uint8Array): Uint8Array {
   const len = data.byteLength;
-  return concatBytes([Uint8Array.from([0x78, 0x01, 0x01, len & 0xff, len >>> 8, ~len & 0xff, (~len >>> 8) & 0xff]), data, Uint8Array.from(u32be(adler32(data)))]);
+  return concatBytes([
+    Uint8Array.from([0x78, 0x01, 0x01, len & 0xff, len >>> 8, ~len & 0xff, (~len >>> 8) & 0xff]),
+    data,
+    Uint8Array.from(u32be(adler32(data))),
+  ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -119,7 +123,12 @@ function pngHeader(width: number, height: number, colorType: number): Uint8Array
  * failed allocation is a fatal assert: SIGILL. Now the header check refuses it: FILE_TOO_LARGE.
  */
 export function hugeHeaderPng(): HostileFile {
-  const bytes = concatBytes([PNG_SIGNATURE, pngHeader(50_000, 50_000, PNG_RGB), pngChunk('IDAT', zlibStored(new Uint8Array(6))), pngChunk('IEND', new Uint8Array(0))]);
+  const bytes = concatBytes([
+    PNG_SIGNATURE,
+    pngHeader(50_000, 50_000, PNG_RGB),
+    pngChunk('IDAT', zlibStored(new Uint8Array(6))),
+    pngChunk('IEND', new Uint8Array(0)),
+  ]);
   return { name: 'huge-header.png', bytes, expect: 'error', description: 'PNG header claiming 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
 }
 
@@ -172,7 +181,12 @@ export function blackPng(width: number, height: number): Uint8Array {
   const row = new Uint8Array(1 + width * 3);
   const rowDeflated = deflatePiece(row);
   const adler = ((((row.byteLength * height) % 65521) << 16) | 1) >>> 0;
-  const zlib = concatBytes([Uint8Array.from([0x78, 0x01]), ...new Array<Uint8Array>(height).fill(rowDeflated), deflateRawSync(new Uint8Array(0)), Uint8Array.from(u32be(adler))]);
+  const zlib = concatBytes([
+    Uint8Array.from([0x78, 0x01]),
+    ...new Array<Uint8Array>(height).fill(rowDeflated),
+    deflateRawSync(new Uint8Array(0)),
+    Uint8Array.from(u32be(adler)),
+  ]);
   return concatBytes([PNG_SIGNATURE, pngHeader(width, height, PNG_RGB), pngChunk('IDAT', zlib), pngChunk('IEND', new Uint8Array(0))]);
 }
 
@@ -243,7 +257,13 @@ function grayScan(side: number): Uint8Array {
 export function badHuffmanJpeg(): HostileFile {
   const counts = new Array<number>(16).fill(17);
   const symbols = Array.from({ length: 17 * 16 }, (_, i) => i & 0xff);
-  return { name: 'bad-huffman.jpg', bytes: grayJpeg(counts, symbols), expect: 'error', description: 'JPEG with a Huffman table of 272 codes', strategies: IMAGE_STRATEGIES };
+  return {
+    name: 'bad-huffman.jpg',
+    bytes: grayJpeg(counts, symbols),
+    expect: 'error',
+    description: 'JPEG with a Huffman table of 272 codes',
+    strategies: IMAGE_STRATEGIES,
+  };
 }
 
 /** The same JPEG with the standard DC table: a control that decodes. */
@@ -276,7 +296,11 @@ export function wholeGrayJpeg(): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 
 function base64Lines(bytes: Uint8Array): string {
-  return (Buffer.from(bytes).toString('base64').match(/.{1,76}/g) ?? []).join('\r\n');
+  return (
+    Buffer.from(bytes)
+      .toString('base64')
+      .match(/.{1,76}/g) ?? []
+  ).join('\r\n');
 }
 
 /**
@@ -315,7 +339,13 @@ export function corruptImagesEml(): HostileFile {
     `--${boundary}--`,
     '',
   ];
-  return { name: 'corrupt-images.eml', bytes: utf8(lines.join('\r\n')), expect: 'ok', description: 'e-mail with the corrupt PNG and JPEG attached', strategies: FAST_ONLY };
+  return {
+    name: 'corrupt-images.eml',
+    bytes: utf8(lines.join('\r\n')),
+    expect: 'ok',
+    description: 'e-mail with the corrupt PNG and JPEG attached',
+    strategies: FAST_ONLY,
+  };
 }
 
 /**
@@ -448,7 +478,13 @@ function pdfWithCffFont(cff: Uint8Array): Uint8Array {
  * pdf.js patch ends the charset at the end of the font; the page is read with a fallback font.
  */
 export function cffCharsetLoopPdf(): HostileFile {
-  return { name: 'cff-charset-loop.pdf', bytes: pdfWithCffFont(charsetLoopCff()), expect: 'ok', description: 'PDF with a CFF font whose charset runs off its end', strategies: FAST_ONLY };
+  return {
+    name: 'cff-charset-loop.pdf',
+    bytes: pdfWithCffFont(charsetLoopCff()),
+    expect: 'ok',
+    description: 'PDF with a CFF font whose charset runs off its end',
+    strategies: FAST_ONLY,
+  };
 }
 
 /**
@@ -461,7 +497,8 @@ export function cffCharsetLoopPdf(): HostileFile {
  */
 export function brokenXrefPdf(): HostileFile {
   const text = (s: string): Uint8Array => pdfStream('', latin1(`BT /F1 12 Tf 72 720 Td (${s}) Tj ET`));
-  const page = (contents: number): string => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 7 0 R >> >> /Contents ${contents} 0 R >>`;
+  const page = (contents: number): string =>
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 7 0 R >> >> /Contents ${contents} 0 R >>`;
   const pageObjects = new Set([3, 5]);
   const bytes = pdfFile(
     [
@@ -504,7 +541,13 @@ export function inlinePageTreePdf(levels: number): Uint8Array {
  * (`DOCUMENT_TOO_COMPLEX`, over `QUARRY_MAX_PDF_PAGES`).
  */
 export function hundredThousandPagesPdf(): HostileFile {
-  return { name: 'hundred-thousand-pages.pdf', bytes: inlinePageTreePdf(5), expect: 'error', description: 'PDF of 1-2 KB whose page tree holds 100,000 pages', strategies: FAST_ONLY };
+  return {
+    name: 'hundred-thousand-pages.pdf',
+    bytes: inlinePageTreePdf(5),
+    expect: 'error',
+    description: 'PDF of 1-2 KB whose page tree holds 100,000 pages',
+    strategies: FAST_ONLY,
+  };
 }
 
 /** The side, in points, of {@link giantPageScanPdf}'s page: 69 inches, 193 M pixels at 200 dpi. */
@@ -525,10 +568,20 @@ export function giantPageScanPdf(): HostileFile {
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${GIANT_PAGE_POINTS} ${GIANT_PAGE_POINTS}] /Resources << /XObject << /Im1 5 0 R >> /Font << /F1 6 0 R >> >> /Contents 4 0 R >>`,
     pdfStream('', latin1(`q ${GIANT_PAGE_POINTS} 0 0 ${GIANT_PAGE_POINTS} 0 0 cm /Im1 Do Q BT /F1 400 Tf 500 300 Td (GIANT SCAN) Tj ET`)),
-    pdfStream(`/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(pixels)),
+    pdfStream(
+      `/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`,
+      deflateSync(pixels),
+    ),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]);
-  return { name: 'giant-page-scan.pdf', bytes, expect: 'ok', description: 'PDF scan whose one page is 5000 x 5000 pt', strategies: ['hi_res'], timeoutSeconds: 120 };
+  return {
+    name: 'giant-page-scan.pdf',
+    bytes,
+    expect: 'ok',
+    description: 'PDF scan whose one page is 5000 x 5000 pt',
+    strategies: ['hi_res'],
+    timeoutSeconds: 120,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -557,7 +610,18 @@ function u32le(n: number): number[] {
 
 // Version 2.0, no flags, deflate, DOS time 00:00 and date 1980-01-01: fixed, so output is too.
 function zipEntryFields(e: ZipEntry): number[] {
-  return [...u16le(20), ...u16le(0), ...u16le(8), ...u16le(0), ...u16le(0x21), ...u32le(e.crc), ...u32le(e.deflated.byteLength), ...u32le(e.size), ...u16le(e.name.length), ...u16le(0)];
+  return [
+    ...u16le(20),
+    ...u16le(0),
+    ...u16le(8),
+    ...u16le(0),
+    ...u16le(0x21),
+    ...u32le(e.crc),
+    ...u32le(e.deflated.byteLength),
+    ...u32le(e.size),
+    ...u16le(e.name.length),
+    ...u16le(0),
+  ];
 }
 
 /** A ZIP archive (no ZIP64: every size stays under 4 GB). */
@@ -567,12 +631,26 @@ function zipArchive(entries: readonly ZipEntry[]): Uint8Array {
   let at = 0;
   for (const e of entries) {
     const local = concatBytes([Uint8Array.from([...u32le(0x04034b50), ...zipEntryFields(e)]), latin1(e.name), e.deflated]);
-    central.push(concatBytes([Uint8Array.from([...u32le(0x02014b50), ...u16le(20), ...zipEntryFields(e), ...u16le(0), ...u16le(0), ...u16le(0), ...u32le(0), ...u32le(at)]), latin1(e.name)]));
+    central.push(
+      concatBytes([
+        Uint8Array.from([...u32le(0x02014b50), ...u16le(20), ...zipEntryFields(e), ...u16le(0), ...u16le(0), ...u16le(0), ...u32le(0), ...u32le(at)]),
+        latin1(e.name),
+      ]),
+    );
     parts.push(local);
     at += local.byteLength;
   }
   const directory = concatBytes(central);
-  const end = Uint8Array.from([...u32le(0x06054b50), ...u16le(0), ...u16le(0), ...u16le(entries.length), ...u16le(entries.length), ...u32le(directory.byteLength), ...u32le(at), ...u16le(0)]);
+  const end = Uint8Array.from([
+    ...u32le(0x06054b50),
+    ...u16le(0),
+    ...u16le(0),
+    ...u16le(entries.length),
+    ...u16le(entries.length),
+    ...u32le(directory.byteLength),
+    ...u32le(at),
+    ...u16le(0),
+  ]);
   return concatBytes([...parts, directory, end]);
 }
 
@@ -659,7 +737,13 @@ export function nestedSdtDocx(depth = NESTED_SDT_DEPTH): HostileFile {
     '<w:p><w:r><w:t>Deep inside.</w:t></w:r></w:p>' +
     '</w:sdtContent></w:sdt>'.repeat(depth) +
     DOCUMENT_TAIL;
-  return { name: 'nested-sdt.docx', bytes: docxPackage(deflatedEntry('word/document.xml', utf8(xml))), expect: 'ok', description: `DOCX with ${depth.toLocaleString('en-US')} nested w:sdt elements`, strategies: FAST_ONLY };
+  return {
+    name: 'nested-sdt.docx',
+    bytes: docxPackage(deflatedEntry('word/document.xml', utf8(xml))),
+    expect: 'ok',
+    description: `DOCX with ${depth.toLocaleString('en-US')} nested w:sdt elements`,
+    strategies: FAST_ONLY,
+  };
 }
 
 /** Rows in the huge XLSX: 4M of 64 bytes each, 256 MB (under the 256 MiB part limit). */
@@ -701,7 +785,14 @@ export function fourMillionRowsXlsx(): HostileFile {
     deflatedEntry('xl/_rels/workbook.xml.rels', utf8(workbookRels)),
     sheet,
   ]);
-  return { name: 'four-million-rows.xlsx', bytes, expect: 'error', description: 'XLSX whose sheet XML is 256 MB (4M rows)', strategies: FAST_ONLY, timeoutSeconds: 150 };
+  return {
+    name: 'four-million-rows.xlsx',
+    bytes,
+    expect: 'error',
+    description: 'XLSX whose sheet XML is 256 MB (4M rows)',
+    strategies: FAST_ONLY,
+    timeoutSeconds: 150,
+  };
 }
 
 const SML_NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
@@ -744,7 +835,13 @@ export function hugeHeaderTiff(): HostileFile {
     tiffEntry(279, TIFF_LONG, 16), // StripByteCounts
   ].flat();
   const bytes = Uint8Array.from([0x49, 0x49, 0x2a, 0x00, ...u32le(8), ...u16le(entryCount), ...entries, ...u32le(0), ...new Array<number>(16).fill(0x80)]);
-  return { name: 'huge-header.tiff', bytes, expect: 'error', description: 'TIFF claiming 50,000 x 50,000 pixels with 16 bytes of data', strategies: IMAGE_STRATEGIES };
+  return {
+    name: 'huge-header.tiff',
+    bytes,
+    expect: 'error',
+    description: 'TIFF claiming 50,000 x 50,000 pixels with 16 bytes of data',
+    strategies: IMAGE_STRATEGIES,
+  };
 }
 
 /**
@@ -774,7 +871,13 @@ export function hugeSecondPageTiff(): HostileFile {
     return [...u16le(entryCount), ...entries, ...u32le(next)];
   };
   const bytes = Uint8Array.from([0x49, 0x49, 0x2a, 0x00, ...u32le(firstAt), ...ifd(16, secondAt), ...ifd(50_000, 0), ...new Array<number>(256).fill(0x80)]);
-  return { name: 'huge-second-page.tiff', bytes, expect: 'error', description: 'TIFF whose second page claims 50,000 x 50,000 pixels', strategies: IMAGE_STRATEGIES };
+  return {
+    name: 'huge-second-page.tiff',
+    bytes,
+    expect: 'error',
+    description: 'TIFF whose second page claims 50,000 x 50,000 pixels',
+    strategies: IMAGE_STRATEGIES,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -798,7 +901,13 @@ export function hugeFrameGif(): HostileFile {
     // LZW minimum code size 2, one sub-block of 4 bytes, end of data; then the trailer.
     Uint8Array.from([2, 4, 0x84, 0x8f, 0xa9, 0x02, 0, 0x3b]),
   ]);
-  return { name: 'huge-frame.gif', bytes, expect: 'error', description: 'GIF of a 16 x 16 screen holding a 50,000 x 50,000 frame', strategies: IMAGE_STRATEGIES };
+  return {
+    name: 'huge-frame.gif',
+    bytes,
+    expect: 'error',
+    description: 'GIF of a 16 x 16 screen holding a 50,000 x 50,000 frame',
+    strategies: IMAGE_STRATEGIES,
+  };
 }
 
 function u24le(n: number): number[] {
@@ -812,7 +921,8 @@ function u24le(n: number): number[] {
  */
 export function hugeHeaderWebp(): HostileFile {
   const side = 50_000;
-  const riffChunk = (type: string, data: Uint8Array): Uint8Array => concatBytes([latin1(type), Uint8Array.from(u32le(data.byteLength)), data, new Uint8Array(data.byteLength % 2)]);
+  const riffChunk = (type: string, data: Uint8Array): Uint8Array =>
+    concatBytes([latin1(type), Uint8Array.from(u32le(data.byteLength)), data, new Uint8Array(data.byteLength % 2)]);
   const vp8x = riffChunk('VP8X', Uint8Array.from([0, 0, 0, 0, ...u24le(side - 1), ...u24le(side - 1)]));
   // VP8L: signature 0x2f, then width - 1 and height - 1 in 14 bits each, alpha 0, version 0.
   const max = 16_383;

@@ -94,7 +94,13 @@ async function runChild(file: string, strategy: ProbeStrategy): Promise<void> {
     report({ kind: 'ok', elements: elements.length, maxRssMb: maxRssMb(), partitionPeakMb: partitionPeakMb() });
   } catch (e) {
     const err = e as { code?: unknown; message?: unknown };
-    report({ kind: 'error', code: typeof err.code === 'string' ? err.code : 'UNCODED', message: String(err.message ?? e), maxRssMb: maxRssMb(), partitionPeakMb: partitionPeakMb() });
+    report({
+      kind: 'error',
+      code: typeof err.code === 'string' ? err.code : 'UNCODED',
+      message: String(err.message ?? e),
+      maxRssMb: maxRssMb(),
+      partitionPeakMb: partitionPeakMb(),
+    });
   }
   // A stray rejection may still be on its way; give it a moment, then end (OCR workers linger).
   setTimeout(() => process.exit(0), 300);
@@ -102,7 +108,10 @@ async function runChild(file: string, strategy: ProbeStrategy): Promise<void> {
 
 /** The most telling stderr line: a fatal V8 or native message, else the first error line. */
 function telling(stderr: string): string | undefined {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
   const pick = (re: RegExp): string | undefined => lines.find((l) => re.test(l));
   return pick(/FATAL ERROR|fatal error|Segmentation|Illegal|Abort/i) ?? pick(/Error|Exception/) ?? lines[0];
 }
@@ -138,7 +147,13 @@ async function peakRss(pid: number | undefined): Promise<number> {
 
 const RSS_SAMPLE_MS = 250;
 
-function classify(reports: ChildReport[], signal: NodeJS.Signals | null, code: number | null, stderr: string, timedOut: boolean): Omit<ProbeResult, 'ms' | 'peakRssMb' | 'partitionRssMb'> {
+function classify(
+  reports: ChildReport[],
+  signal: NodeJS.Signals | null,
+  code: number | null,
+  stderr: string,
+  timedOut: boolean,
+): Omit<ProbeResult, 'ms' | 'peakRssMb' | 'partitionRssMb'> {
   const stderrLine = telling(stderr);
   const fatal = reports.find((r): r is Extract<ChildReport, { kind: 'fatal' }> => r.kind === 'fatal');
   const done = reports.find((r) => r.kind === 'ok' || r.kind === 'error');
@@ -237,7 +252,9 @@ async function runParent(args: readonly string[]): Promise<void> {
       for (const strategy of only ? [only] : f.strategies) {
         const r = await probeFile(file, { strategy, timeoutMs, heapMb });
         const verdict = r.outcome === f.expect ? 'as expected' : `EXPECTED ${f.expect}`;
-        console.log(`${f.name} (${f.bytes.byteLength} B, ${strategy}, timeout ${timeoutMs / 1000} s): ${r.outcome} [${r.detail}] after ${r.ms} ms, peak RSS ${r.peakRssMb} MB, ${verdict}`);
+        console.log(
+          `${f.name} (${f.bytes.byteLength} B, ${strategy}, timeout ${timeoutMs / 1000} s): ${r.outcome} [${r.detail}] after ${r.ms} ms, peak RSS ${r.peakRssMb} MB, ${verdict}`,
+        );
         if (r.stderrLine) console.log(`    stderr: ${r.stderrLine.slice(0, 300)}`);
       }
     }

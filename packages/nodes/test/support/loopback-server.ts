@@ -75,7 +75,10 @@ interface AnyRequest {
 
 function send(res: AnyResponse, reply: Reply): void {
   const body = reply.body === undefined ? '' : typeof reply.body === 'string' || reply.body instanceof Uint8Array ? reply.body : JSON.stringify(reply.body);
-  const headers: Record<string, string> = { ...(typeof reply.body === 'object' && !(reply.body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}), ...reply.headers };
+  const headers: Record<string, string> = {
+    ...(typeof reply.body === 'object' && !(reply.body instanceof Uint8Array) ? { 'content-type': 'application/json' } : {}),
+    ...reply.headers,
+  };
   res.writeHead(reply.status, headers);
   res.end(body);
 }
@@ -96,7 +99,16 @@ export async function startLoopbackServer(handler: Handler, options: { http2?: b
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const u = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const rec: RecordedRequest = { method: req.method ?? 'GET', url: req.url ?? '/', path: u.pathname, query: u.searchParams, headers: req.headers, body, json: parse(body), aborted: false };
+      const rec: RecordedRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        path: u.pathname,
+        query: u.searchParams,
+        headers: req.headers,
+        body,
+        json: parse(body),
+        aborted: false,
+      };
       requests.push(rec);
       res.on('close', () => {
         if (!answered.has(res)) rec.aborted = true;

@@ -187,7 +187,9 @@ function zipMembers(b: Uint8Array): ZipMember[] {
 
 // The parts a partitioner reads first are the interesting ones: the main document, sheets, slides.
 function pickMember(members: ZipMember[], rng: Rng): ZipMember {
-  const main = members.filter((m) => /^(word\/document|xl\/(worksheets|sharedStrings|workbook)|ppt\/(slides\/slide|presentation))|\[Content_Types\]|_rels\//.test(m.name));
+  const main = members.filter((m) =>
+    /^(word\/document|xl\/(worksheets|sharedStrings|workbook)|ppt\/(slides\/slide|presentation))|\[Content_Types\]|_rels\//.test(m.name),
+  );
   return rng.pick(main.length > 0 && rng.chance(0.7) ? main : members);
 }
 

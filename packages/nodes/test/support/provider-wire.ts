@@ -53,7 +53,11 @@ export function openAIWire(dims: (model: string) => number): Handler {
         status: 200,
         body: {
           object: 'list',
-          data: inputs.map((t, index) => ({ object: 'embedding', index, embedding: b64 ? base64Floats(fakeVector(t, dims(model))) : fakeVector(t, dims(model)) })),
+          data: inputs.map((t, index) => ({
+            object: 'embedding',
+            index,
+            embedding: b64 ? base64Floats(fakeVector(t, dims(model))) : fakeVector(t, dims(model)),
+          })),
           model,
           usage: { prompt_tokens: tokens, total_tokens: tokens },
         },
@@ -61,7 +65,11 @@ export function openAIWire(dims: (model: string) => number): Handler {
     }
     if (req.path.endsWith('/chat/completions')) {
       const images = JSON.stringify(b.messages ?? []).split('"type":"image_url"').length - 1;
-      const content = JSON.stringify({ echo: lastUserText(b.messages), images, json_mode: (b.response_format as { type?: string } | undefined)?.type === 'json_object' });
+      const content = JSON.stringify({
+        echo: lastUserText(b.messages),
+        images,
+        json_mode: (b.response_format as { type?: string } | undefined)?.type === 'json_object',
+      });
       return {
         status: 200,
         body: {
@@ -92,7 +100,16 @@ export function anthropicWire(): Handler {
     const text = JSON.stringify({ echo: lastUserText(b.messages), images, system: b.system ?? null });
     return {
       status: 200,
-      body: { id: 'msg_1', type: 'message', role: 'assistant', model: b.model, content: [{ type: 'text', text }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 12, output_tokens: 9 } },
+      body: {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: b.model,
+        content: [{ type: 'text', text }],
+        stop_reason: 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 9 },
+      },
     };
   };
 }
@@ -115,7 +132,12 @@ export function bedrockWire(): Handler {
       const text = (messages[messages.length - 1]?.content ?? []).map((c) => c.text ?? '').join('');
       return {
         status: 200,
-        body: { output: { message: { role: 'assistant', content: [{ text: JSON.stringify({ echo: text, images, system: b.system ?? null }) }] } }, stopReason: 'end_turn', usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 }, metrics: { latencyMs: 1 } },
+        body: {
+          output: { message: { role: 'assistant', content: [{ text: JSON.stringify({ echo: text, images, system: b.system ?? null }) }] } },
+          stopReason: 'end_turn',
+          usage: { inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+          metrics: { latencyMs: 1 },
+        },
       };
     }
     if (modelId.startsWith('cohere.')) {
@@ -147,12 +169,19 @@ export function geminiWire(dims = 768): Handler {
       const text = JSON.stringify({ echo: last, images, json_mode: config.responseMimeType === 'application/json', system: b.systemInstruction ?? null });
       return {
         status: 200,
-        body: { candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }], usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 }, modelVersion: m[1] },
+        body: {
+          candidates: [{ content: { role: 'model', parts: [{ text }] }, finishReason: 'STOP', index: 0 }],
+          usageMetadata: { promptTokenCount: 8, candidatesTokenCount: 4, totalTokenCount: 12 },
+          modelVersion: m[1],
+        },
       };
     }
     if (m[2] === 'batchEmbedContents') {
       const requests = (b.requests ?? []) as Array<{ content?: { parts?: Array<{ text?: string }> } }>;
-      return { status: 200, body: { embeddings: requests.map((r) => ({ values: fakeVector((r.content?.parts ?? []).map((p) => p.text ?? '').join(''), dims) })) } };
+      return {
+        status: 200,
+        body: { embeddings: requests.map((r) => ({ values: fakeVector((r.content?.parts ?? []).map((p) => p.text ?? '').join(''), dims) })) },
+      };
     }
     const content = b.content as { parts?: Array<{ text?: string }> } | undefined;
     return { status: 200, body: { embedding: { values: fakeVector((content?.parts ?? []).map((p) => p.text ?? '').join(''), dims) } } };
@@ -170,16 +199,32 @@ export function googleError(status: number, message: string, retryDelay?: string
 export function watsonxWire(dims: (model: string) => number, accessToken = 'iam-access-token-0123456789'): Handler {
   return (req): Reply => {
     if (req.path === '/identity/token') {
-      return { status: 200, body: { access_token: accessToken, refresh_token: 'not_supported', token_type: 'Bearer', expires_in: 3600, expiration: Math.floor(Date.now() / 1000) + 3600, scope: 'ibm openid' } };
+      return {
+        status: 200,
+        body: {
+          access_token: accessToken,
+          refresh_token: 'not_supported',
+          token_type: 'Bearer',
+          expires_in: 3600,
+          expiration: Math.floor(Date.now() / 1000) + 3600,
+          scope: 'ibm openid',
+        },
+      };
     }
     if (req.path === '/ml/v1/text/embeddings') {
-      if (req.headers.authorization !== `Bearer ${accessToken}`) return { status: 401, body: { errors: [{ code: 'authentication_token_not_valid', message: 'bad token' }], status_code: 401 } };
+      if (req.headers.authorization !== `Bearer ${accessToken}`)
+        return { status: 401, body: { errors: [{ code: 'authentication_token_not_valid', message: 'bad token' }], status_code: 401 } };
       const b = body(req);
       const inputs = (b.inputs ?? []) as string[];
       const model = String(b.model_id);
       return {
         status: 200,
-        body: { model_id: model, results: inputs.map((t) => ({ embedding: fakeVector(t, dims(model)) })), created_at: new Date(0).toISOString(), input_token_count: inputs.reduce((n, t) => n + fakeTokens(t), 0) },
+        body: {
+          model_id: model,
+          results: inputs.map((t) => ({ embedding: fakeVector(t, dims(model)) })),
+          created_at: new Date(0).toISOString(),
+          input_token_count: inputs.reduce((n, t) => n + fakeTokens(t), 0),
+        },
       };
     }
     return { status: 404, body: { errors: [{ code: 'not_found', message: req.path }], status_code: 404 } };

@@ -106,7 +106,8 @@ const FLOAT = 1;
 const INT64 = 7;
 // TensorProto: dims=1, data_type=2, name=8, raw_data=9
 function tensor(name: string, dims: number[], dataType: number, data: ArrayLike<number>): Uint8Array {
-  const raw = dataType === FLOAT ? new Uint8Array(Float32Array.from(data).buffer) : new Uint8Array(BigInt64Array.from(Array.from(data, (x) => BigInt(x))).buffer);
+  const raw =
+    dataType === FLOAT ? new Uint8Array(Float32Array.from(data).buffer) : new Uint8Array(BigInt64Array.from(Array.from(data, (x) => BigInt(x))).buffer);
   return cat([...dims.map((d) => fInt(1, d)), fInt(2, dataType), fStr(8, name), fBytes(9, raw)]);
 }
 // AttributeProto: name=1, f=2, i=3, ints=8, type=20 (FLOAT=1, INT=2, INTS=7)
@@ -115,7 +116,10 @@ const attrF = (name: string, v: number): Uint8Array => cat([fStr(1, name), fFloa
 const attrInts = (name: string, vs: number[]): Uint8Array => cat([fStr(1, name), ...vs.map((v) => fInt(8, v)), fInt(20, 7)]);
 // ValueInfoProto: name=1, type=2 -> TypeProto.tensor_type=1 -> {elem_type=1, shape=2 -> dim=1 -> {dim_value=1 | dim_param=2}}
 const valueInfo = (name: string, elemType: number, dims: Array<string | number>): Uint8Array =>
-  cat([fStr(1, name), fBytes(2, fBytes(1, cat([fInt(1, elemType), fBytes(2, cat(dims.map((d) => fBytes(1, typeof d === 'string' ? fStr(2, d) : fInt(1, d)))))])))]);
+  cat([
+    fStr(1, name),
+    fBytes(2, fBytes(1, cat([fInt(1, elemType), fBytes(2, cat(dims.map((d) => fBytes(1, typeof d === 'string' ? fStr(2, d) : fInt(1, d)))))]))),
+  ]);
 
 /** Writes the model into `dir` (created if needed) and returns its facts. */
 export function writeTinyBert(dir: string, options: TinyBertOptions = {}): TinyBertInfo {
@@ -150,7 +154,15 @@ export function writeTinyBert(dir: string, options: TinyBertOptions = {}): TinyB
   const inits: Uint8Array[] = [];
   // NodeProto: input=1, output=2, name=3, op_type=4, attribute=5
   const node = (op: string, inputs: string[], outputs: string[], attrs: Uint8Array[] = []): void => {
-    nodes.push(cat([...inputs.map((x) => fStr(1, x)), ...outputs.map((x) => fStr(2, x)), fStr(3, `${op}_${nodeCount++}`), fStr(4, op), ...attrs.map((a) => fBytes(5, a))]));
+    nodes.push(
+      cat([
+        ...inputs.map((x) => fStr(1, x)),
+        ...outputs.map((x) => fStr(2, x)),
+        fStr(3, `${op}_${nodeCount++}`),
+        fStr(4, op),
+        ...attrs.map((a) => fBytes(5, a)),
+      ]),
+    );
   };
   const W = (name: string, dims: number[], data: ArrayLike<number>): string => {
     inits.push(tensor(name, dims, FLOAT, data));

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { defineNode, definePlugin, Registry, validateWorkflow as coreValidateWorkflow, type EmbeddingModelInfo, type Problem, type ValidateWorkflowOptions } from '@quarry/core';
+import {
+  defineNode,
+  definePlugin,
+  Registry,
+  validateWorkflow as coreValidateWorkflow,
+  type EmbeddingModelInfo,
+  type Problem,
+  type ValidateWorkflowOptions,
+} from '@quarry/core';
 import { nodesPlugin } from '../../src/index.js';
 
 /** REFERENCE.md d4: embedding models with their recommended maximum chunk sizes (tokens x 3.5). The ibm models have no figures there and are left out. */
@@ -37,7 +45,8 @@ export function builtinRegistry(): Registry {
 }
 
 /** `validateWorkflow` of @quarry/core, with the built-in nodes registered unless `options.registry` says otherwise. */
-export const validateWorkflow = ((body: unknown, options: ValidateWorkflowOptions = {}) => coreValidateWorkflow(body, { registry: builtinRegistry(), ...options })) as typeof coreValidateWorkflow;
+export const validateWorkflow = ((body: unknown, options: ValidateWorkflowOptions = {}) =>
+  coreValidateWorkflow(body, { registry: builtinRegistry(), ...options })) as typeof coreValidateWorkflow;
 
 /**
  * A real {@link Registry} holding the built-in nodes with the d4 models (in place of the nodes' own
@@ -87,13 +96,38 @@ export type TestNode = { name?: string; type?: unknown; subtype?: unknown; setti
 
 /** Node builders for the common kinds. */
 export const nodes = {
-  auto: (settings: Record<string, unknown> = {}): TestNode => ({ name: 'Partitioner', type: 'partition', subtype: 'vlm', settings: { is_dynamic: true, allow_fast: true, ...settings } }),
+  auto: (settings: Record<string, unknown> = {}): TestNode => ({
+    name: 'Partitioner',
+    type: 'partition',
+    subtype: 'vlm',
+    settings: { is_dynamic: true, allow_fast: true, ...settings },
+  }),
   vlm: (settings: Record<string, unknown> = {}): TestNode => ({ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { is_dynamic: false, ...settings } }),
-  hiRes: (settings: Record<string, unknown> = {}): TestNode => ({ name: 'High Res', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'hi_res', ...settings } }),
-  fast: (settings: Record<string, unknown> = {}): TestNode => ({ name: 'Fast', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast', ...settings } }),
+  hiRes: (settings: Record<string, unknown> = {}): TestNode => ({
+    name: 'High Res',
+    type: 'partition',
+    subtype: 'unstructured_api',
+    settings: { strategy: 'hi_res', ...settings },
+  }),
+  fast: (settings: Record<string, unknown> = {}): TestNode => ({
+    name: 'Fast',
+    type: 'partition',
+    subtype: 'unstructured_api',
+    settings: { strategy: 'fast', ...settings },
+  }),
   prompter: (subtype: string, settings: Record<string, unknown> = {}): TestNode => ({ name: `Enrich ${subtype}`, type: 'prompter', subtype, settings }),
-  imageDescription: (): TestNode => ({ name: 'Images', type: 'prompter', subtype: 'anthropic_image_description', settings: { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' } }),
-  ner: (settings: Record<string, unknown> = {}): TestNode => ({ name: 'NER', type: 'prompter', subtype: 'openai_ner', settings: { provider_type: 'openai', model: 'gpt-4o', ...settings } }),
+  imageDescription: (): TestNode => ({
+    name: 'Images',
+    type: 'prompter',
+    subtype: 'anthropic_image_description',
+    settings: { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' },
+  }),
+  ner: (settings: Record<string, unknown> = {}): TestNode => ({
+    name: 'NER',
+    type: 'prompter',
+    subtype: 'openai_ner',
+    settings: { provider_type: 'openai', model: 'gpt-4o', ...settings },
+  }),
   chunk: (subtype = 'chunk_by_title', settings: Record<string, unknown> = {}): TestNode => ({ name: 'Chunker', type: 'chunk', subtype, settings }),
   embed: (subtype = 'bedrock', model_name = 'cohere.embed-english-v3'): TestNode => ({ name: 'Embedder', type: 'embed', subtype, settings: { model_name } }),
 };

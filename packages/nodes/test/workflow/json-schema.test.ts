@@ -14,14 +14,17 @@ describe('workflowJsonSchema', () => {
 
   it('accepts a full valid body and describes the input (defaults optional, aliases allowed)', () => {
     const validate = compile('create');
-    const body = customBody([
-      nodes.auto({ provider: 'provider_a' }),
-      nodes.imageDescription(),
-      nodes.prompter('provider_c_ner', { provider_type: 'openai', model: 'gpt-4o', prompt_interface_overrides: { prompt: { user: null } } }),
-      nodes.prompter('twopass_table2html'),
-      nodes.chunk('chunk_by_similarity', { similarity_threshold: 0.5, max_characters: 1000 }),
-      nodes.embed('voyageai', 'voyage-3'),
-    ], { schedule: 'every 4 hours', reprocess_all: false });
+    const body = customBody(
+      [
+        nodes.auto({ provider: 'provider_a' }),
+        nodes.imageDescription(),
+        nodes.prompter('provider_c_ner', { provider_type: 'openai', model: 'gpt-4o', prompt_interface_overrides: { prompt: { user: null } } }),
+        nodes.prompter('twopass_table2html'),
+        nodes.chunk('chunk_by_similarity', { similarity_threshold: 0.5, max_characters: 1000 }),
+        nodes.embed('voyageai', 'voyage-3'),
+      ],
+      { schedule: 'every 4 hours', reprocess_all: false },
+    );
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ name: 't', workflow_type: 'template', template_id: 'x', source_id: 's' })).toBe(true);
   });

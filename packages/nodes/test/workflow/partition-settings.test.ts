@@ -17,7 +17,9 @@ describe('partitionVlmSettings', () => {
   });
 
   it('normalizes provider aliases and keeps explicit values', () => {
-    expect(partitionVlmSettings.parse({ is_dynamic: true, allow_fast: true, provider: 'provider_d', provider_api_key: 'k', unique_element_ids: false })).toMatchObject({
+    expect(
+      partitionVlmSettings.parse({ is_dynamic: true, allow_fast: true, provider: 'provider_d', provider_api_key: 'k', unique_element_ids: false }),
+    ).toMatchObject({
       provider: 'vertexai',
       model: 'gemini-2.0-flash-001',
       provider_api_key: 'k',
@@ -45,7 +47,13 @@ describe('partitionVlmSettings', () => {
 
 describe('partitionUnstructuredApiSettings', () => {
   it('accepts every allowed element type and rejects others', () => {
-    expect(partitionUnstructuredApiSettings.safeParse({ strategy: 'fast', exclude_elements: [...EXCLUDE_ELEMENT_TYPES], extract_image_block_types: [...EXTRACT_IMAGE_BLOCK_TYPES] }).success).toBe(true);
+    expect(
+      partitionUnstructuredApiSettings.safeParse({
+        strategy: 'fast',
+        exclude_elements: [...EXCLUDE_ELEMENT_TYPES],
+        extract_image_block_types: [...EXTRACT_IMAGE_BLOCK_TYPES],
+      }).success,
+    ).toBe(true);
     expect(EXCLUDE_ELEMENT_TYPES).toHaveLength(13);
     expect(EXTRACT_IMAGE_BLOCK_TYPES).toHaveLength(23);
     expect(partitionUnstructuredApiSettings.safeParse({ strategy: 'fast', exclude_elements: ['CompositeElement'] }).success).toBe(false);

@@ -64,7 +64,13 @@ const vcardChunker = defineNode({
   check: (self) =>
     self.settings.version === 3 || self.settings.version === 4 || self.settings.version === undefined
       ? []
-      : [{ code: 'vcard.version_unsupported', path: ['workflow_nodes', self.index, 'settings', 'version'], message: `version ${String(self.settings.version)} is not 3 or 4` }],
+      : [
+          {
+            code: 'vcard.version_unsupported',
+            path: ['workflow_nodes', self.index, 'settings', 'version'],
+            message: `version ${String(self.settings.version)} is not 3 or 4`,
+          },
+        ],
   create: () => ({ process: (f) => f.elements }),
 });
 
@@ -89,8 +95,12 @@ describe("a plugin's own problem code", () => {
         return isQuarryError(e) ? `${e.code}: ${e.message}` : String(e);
       }
     };
-    expect(refused({ 'order.embed_not_last': 'mine' })).toBe('DUPLICATE_PROBLEM_CODE: plugin "thief": problem code order.embed_not_last is already declared by core');
-    expect(refused({ 'ner.prompt_json_keys': 'mine' })).toBe('DUPLICATE_PROBLEM_CODE: plugin "thief": problem code ner.prompt_json_keys is already declared by plugin "@quarry/nodes"');
+    expect(refused({ 'order.embed_not_last': 'mine' })).toBe(
+      'DUPLICATE_PROBLEM_CODE: plugin "thief": problem code order.embed_not_last is already declared by core',
+    );
+    expect(refused({ 'ner.prompt_json_keys': 'mine' })).toBe(
+      'DUPLICATE_PROBLEM_CODE: plugin "thief": problem code ner.prompt_json_keys is already declared by plugin "@quarry/nodes"',
+    );
     expect(refused({ 'Vcard-Bad': 'mine' })).toMatch(/^INVALID_PLUGIN: .*is not <area>\.<what> in lower snake case$/);
     const bare = new Registry();
     expect(refused({ 'ner.prompt_json_keys': 'mine' }, bare)).toBe('registered');

@@ -15,9 +15,16 @@ describe('prompter settings schemas', () => {
   });
 
   it('nerSettings takes the prompt override and checks it', () => {
-    expect(nerSettings.parse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: NER_PROMPT_OK } } }).prompt_interface_overrides?.prompt?.user).toBe(NER_PROMPT_OK);
-    expect(nerSettings.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: 'hi' } } }).success).toBe(false);
-    expect(nerSettings.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { system: 'x' } } }).success).toBe(false);
+    expect(
+      nerSettings.parse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: NER_PROMPT_OK } } })
+        .prompt_interface_overrides?.prompt?.user,
+    ).toBe(NER_PROMPT_OK);
+    expect(
+      nerSettings.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: 'hi' } } }).success,
+    ).toBe(false);
+    expect(
+      nerSettings.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { system: 'x' } } }).success,
+    ).toBe(false);
   });
 
   it('twopass_table2html takes nothing', () => {
@@ -37,7 +44,9 @@ describe('nerPromptIssues', () => {
   });
 
   it('needs {{text}} after the start marker and before the end marker', () => {
-    expect(nerPromptIssues('items entity type relationships from relationship to {{text}} [START OF TEXT] [END OF TEXT]').map((i) => i.code)).toEqual(['ner.prompt_text_placeholder']);
+    expect(nerPromptIssues('items entity type relationships from relationship to {{text}} [START OF TEXT] [END OF TEXT]').map((i) => i.code)).toEqual([
+      'ner.prompt_text_placeholder',
+    ]);
     expect(nerPromptIssues('items entity type relationships from relationship to [START OF TEXT] {{text}} [END OF TEXT]')).toEqual([]);
   });
 });

@@ -4,7 +4,15 @@ import { PROMPTER_MODELS, RETIRED_MODELS, VLM_MODELS, modelProvider, retiredMode
 
 describe('providers', () => {
   it('maps provider_a..provider_d to the real names', () => {
-    expect(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'openai', 'auto', 3].map(normalizeProvider)).toEqual(['anthropic', 'bedrock', 'openai', 'vertexai', 'openai', undefined, undefined]);
+    expect(['provider_a', 'provider_b', 'provider_c', 'provider_d', 'openai', 'auto', 3].map(normalizeProvider)).toEqual([
+      'anthropic',
+      'bedrock',
+      'openai',
+      'vertexai',
+      'openai',
+      undefined,
+      undefined,
+    ]);
   });
 
   it('attributes every d5 model id to its own provider (or to none)', () => {

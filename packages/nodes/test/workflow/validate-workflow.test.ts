@@ -41,9 +41,23 @@ describe('validateWorkflow: body shape', () => {
           name: 'P',
           type: 'partition',
           subtype: 'vlm',
-          settings: { provider: 'openai', provider_api_key: null, model: 'gpt-4o', output_format: 'text/html', format_html: true, unique_element_ids: true, is_dynamic: true, allow_fast: true },
+          settings: {
+            provider: 'openai',
+            provider_api_key: null,
+            model: 'gpt-4o',
+            output_format: 'text/html',
+            format_html: true,
+            unique_element_ids: true,
+            is_dynamic: true,
+            allow_fast: true,
+          },
         },
-        { name: 'Enrich provider_a_image_description', type: 'prompter', subtype: 'anthropic_image_description', settings: { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' } },
+        {
+          name: 'Enrich provider_a_image_description',
+          type: 'prompter',
+          subtype: 'anthropic_image_description',
+          settings: { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' },
+        },
         {
           id: 'node-3',
           name: 'C',
@@ -121,7 +135,9 @@ describe('validateWorkflow: workflow_type and template', () => {
   });
 
   it('rejects any other workflow_type with the allowed values', () => {
-    expect(only(problemsOf(customBody(undefined, { workflow_type: 'pipeline' })), 'schema.invalid_value').message).toBe('workflow_type must be "custom" or "template"; got "pipeline"');
+    expect(only(problemsOf(customBody(undefined, { workflow_type: 'pipeline' })), 'schema.invalid_value').message).toBe(
+      'workflow_type must be "custom" or "template"; got "pipeline"',
+    );
   });
 
   it('accepts a template workflow with template_id and no nodes', () => {
@@ -167,7 +183,9 @@ describe('validateWorkflow: local source and destination rules', () => {
   });
 
   it('rule 3: a local source cannot have a schedule; a remote source can', () => {
-    expect(codesAt(problemsOf({ name: 'l', workflow_type: 'custom', workflow_nodes: [nodes.auto()], schedule: 'weekly' }))).toEqual(['local.schedule_not_allowed @ /schedule']);
+    expect(codesAt(problemsOf({ name: 'l', workflow_type: 'custom', workflow_nodes: [nodes.auto()], schedule: 'weekly' }))).toEqual([
+      'local.schedule_not_allowed @ /schedule',
+    ]);
     expect(valid(customBody(undefined, { schedule: 'weekly' })).schedule).toBe('weekly');
   });
 
@@ -223,8 +241,12 @@ describe('validateWorkflow: node ordering rules', () => {
   });
 
   it('allows at most one chunker and one embedder, the embedder last and after a chunker', () => {
-    expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.chunk('chunk_by_page')])))).toEqual(['order.multiple_chunkers @ /workflow_nodes/2']);
-    expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.embed(), nodes.embed('voyageai', 'voyage-3')])))).toEqual(['order.multiple_embedders @ /workflow_nodes/3']);
+    expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.chunk('chunk_by_page')])))).toEqual([
+      'order.multiple_chunkers @ /workflow_nodes/2',
+    ]);
+    expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.embed(), nodes.embed('voyageai', 'voyage-3')])))).toEqual([
+      'order.multiple_embedders @ /workflow_nodes/3',
+    ]);
     expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.embed(), nodes.chunk()])))).toEqual(['order.embed_not_last @ /workflow_nodes/1']);
     expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.embed()])))).toEqual(['order.embed_requires_chunker @ /workflow_nodes/1']);
   });
@@ -233,14 +255,20 @@ describe('validateWorkflow: node ordering rules', () => {
 describe('validateWorkflow: rule 5, chunk size vs embedding model (with a registry)', () => {
   const registry = testRegistry();
 
-  it.each(D4_MODELS.map((m) => [m.provider, m.model_name, m.max_characters] as const))('%s %s: max_characters %i passes, one more fails', (provider, model, max) => {
-    valid(customBody([nodes.auto(), nodes.chunk('chunk_by_title', { max_characters: max }), nodes.embed(provider, model)]), { registry });
-    const p = only(problemsOf(customBody([nodes.auto(), nodes.chunk('chunk_by_title', { max_characters: max + 1 }), nodes.embed(provider, model)]), { registry }), 'order.max_characters_exceeds_model');
-    expect(p.path).toBe('/workflow_nodes/1/settings/max_characters');
-    expect(p.message).toContain(String(max + 1));
-    expect(p.message).toContain(String(max));
-    expect(p.message).toContain(model);
-  });
+  it.each(D4_MODELS.map((m) => [m.provider, m.model_name, m.max_characters] as const))(
+    '%s %s: max_characters %i passes, one more fails',
+    (provider, model, max) => {
+      valid(customBody([nodes.auto(), nodes.chunk('chunk_by_title', { max_characters: max }), nodes.embed(provider, model)]), { registry });
+      const p = only(
+        problemsOf(customBody([nodes.auto(), nodes.chunk('chunk_by_title', { max_characters: max + 1 }), nodes.embed(provider, model)]), { registry }),
+        'order.max_characters_exceeds_model',
+      );
+      expect(p.path).toBe('/workflow_nodes/1/settings/max_characters');
+      expect(p.message).toContain(String(max + 1));
+      expect(p.message).toContain(String(max));
+      expect(p.message).toContain(model);
+    },
+  );
 
   it('uses the library default 500 when max_characters is unset', () => {
     const body = customBody([nodes.auto(), nodes.chunk('chunk_by_character'), nodes.embed('tiny_local', 'tiny-bert')]);
@@ -256,9 +284,12 @@ describe('validateWorkflow: rule 5, chunk size vs embedding model (with a regist
     expect(p.message).toBe(
       'unknown voyageai embedding model "voyage-2"; known voyageai models: voyage-3, voyage-3-large, voyage-3-lite, voyage-code-2, voyage-code-3, voyage-finance-2, voyage-law-2, voyage-multimodal-3',
     );
-    expect(only(problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.embed('ibm', 'ibm/granite-embedding-278m-multilingual')]), { registry }), 'embed.unknown_model').message).toContain(
-      '(none registered)',
-    );
+    expect(
+      only(
+        problemsOf(customBody([nodes.auto(), nodes.chunk(), nodes.embed('ibm', 'ibm/granite-embedding-278m-multilingual')]), { registry }),
+        'embed.unknown_model',
+      ).message,
+    ).toContain('(none registered)');
   });
 
   it('knows no subtype without a registry: only the workflow shape is checked', () => {
@@ -284,7 +315,10 @@ describe('validateWorkflow: rule 5, chunk size vs embedding model (with a regist
 
 describe('validateWorkflow: partitioner variants', () => {
   it('Auto requires allow_fast true, given explicitly', () => {
-    const missing = only(problemsOf(customBody([{ name: 'A', type: 'partition', subtype: 'vlm', settings: { is_dynamic: true } }])), 'partition.auto_requires_allow_fast');
+    const missing = only(
+      problemsOf(customBody([{ name: 'A', type: 'partition', subtype: 'vlm', settings: { is_dynamic: true } }])),
+      'partition.auto_requires_allow_fast',
+    );
     expect(missing.message).toContain('explicitly');
     only(problemsOf(customBody([nodes.auto({ allow_fast: false })])), 'partition.auto_requires_allow_fast');
   });
@@ -293,11 +327,17 @@ describe('validateWorkflow: partitioner variants', () => {
     expect(valid(customBody([nodes.vlm()])).workflow_nodes![0]!.settings.allow_fast).toBe(true);
     expect(valid(customBody([nodes.vlm({ allow_fast: false })])).workflow_nodes![0]!.settings.allow_fast).toBe(false);
     const p = only(problemsOf(customBody([{ name: 'V', type: 'partition', subtype: 'vlm', settings: {} }])), 'schema.required');
-    expect(p).toEqual({ code: 'schema.required', path: '/workflow_nodes/0/settings/is_dynamic', message: 'is_dynamic is required: true for Auto, false for VLM' });
+    expect(p).toEqual({
+      code: 'schema.required',
+      path: '/workflow_nodes/0/settings/is_dynamic',
+      message: 'is_dynamic is required: true for Auto, false for VLM',
+    });
   });
 
   it('High Res and Fast require strategy hi_res or fast', () => {
-    expect(only(problemsOf(customBody([{ name: 'P', type: 'partition', subtype: 'unstructured_api' }])), 'schema.required').path).toBe('/workflow_nodes/0/settings/strategy');
+    expect(only(problemsOf(customBody([{ name: 'P', type: 'partition', subtype: 'unstructured_api' }])), 'schema.required').path).toBe(
+      '/workflow_nodes/0/settings/strategy',
+    );
     const p = only(problemsOf(customBody([nodes.hiRes({ strategy: 'ocr_only' })])), 'schema.invalid_value');
     expect(p.message).toBe('strategy must be one of "fast", "hi_res"; got "ocr_only"');
   });
@@ -320,9 +360,14 @@ describe('validateWorkflow: partitioner variants', () => {
     const problems = problemsOf(
       customBody([nodes.hiRes({ exclude_elements: ['Header', 'Sidebar'], extract_image_block_types: ['Image', 'List-item', 'Photo'] })]),
     );
-    expect(codesAt(problems)).toEqual(['schema.invalid_value @ /workflow_nodes/0/settings/exclude_elements/1', 'schema.invalid_value @ /workflow_nodes/0/settings/extract_image_block_types/2']);
+    expect(codesAt(problems)).toEqual([
+      'schema.invalid_value @ /workflow_nodes/0/settings/exclude_elements/1',
+      'schema.invalid_value @ /workflow_nodes/0/settings/extract_image_block_types/2',
+    ]);
     expect(problems[0]!.message).toContain('"UncategorizedText"');
-    expect(codesAt(problemsOf(customBody([nodes.auto({ output_format: 'text/plain' })])))).toEqual(['schema.invalid_value @ /workflow_nodes/0/settings/output_format']);
+    expect(codesAt(problemsOf(customBody([nodes.auto({ output_format: 'text/plain' })])))).toEqual([
+      'schema.invalid_value @ /workflow_nodes/0/settings/output_format',
+    ]);
     valid(customBody([nodes.auto({ output_format: 'application/json' })]));
   });
 
@@ -335,7 +380,13 @@ describe('validateWorkflow: partitioner variants', () => {
 describe('validateWorkflow: enrichment vs partitioner (SPEC conditions 1-5)', () => {
   const imageTable = ['anthropic_image_description', 'openai_table_description', 'anthropic_table2html', 'twopass_table2html', 'bedrock_ocr'];
   const settingsFor = (subtype: string) =>
-    subtype === 'twopass_table2html' ? {} : subtype.startsWith('bedrock') ? { provider_type: 'bedrock', model: 'us.anthropic.claude-sonnet-4-20250514-v1:0' } : subtype.startsWith('openai') ? { provider_type: 'openai', model: 'gpt-4o' } : { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' };
+    subtype === 'twopass_table2html'
+      ? {}
+      : subtype.startsWith('bedrock')
+        ? { provider_type: 'bedrock', model: 'us.anthropic.claude-sonnet-4-20250514-v1:0' }
+        : subtype.startsWith('openai')
+          ? { provider_type: 'openai', model: 'gpt-4o' }
+          : { provider_type: 'anthropic', model: 'claude-sonnet-4-20250514' };
 
   it.each(imageTable)('%s is allowed after Auto and High Res', (subtype) => {
     valid(customBody([nodes.auto(), nodes.prompter(subtype, settingsFor(subtype)), nodes.chunk()]));
@@ -343,8 +394,12 @@ describe('validateWorkflow: enrichment vs partitioner (SPEC conditions 1-5)', ()
   });
 
   it.each(imageTable)('%s is not allowed after VLM and never produces output after Fast', (subtype) => {
-    expect(codesAt(problemsOf(customBody([nodes.vlm(), nodes.prompter(subtype, settingsFor(subtype))])))).toEqual(['enrichment.not_allowed_with_vlm @ /workflow_nodes/1']);
-    expect(codesAt(problemsOf(customBody([nodes.fast(), nodes.prompter(subtype, settingsFor(subtype))])))).toEqual(['enrichment.no_output_with_fast @ /workflow_nodes/1']);
+    expect(codesAt(problemsOf(customBody([nodes.vlm(), nodes.prompter(subtype, settingsFor(subtype))])))).toEqual([
+      'enrichment.not_allowed_with_vlm @ /workflow_nodes/1',
+    ]);
+    expect(codesAt(problemsOf(customBody([nodes.fast(), nodes.prompter(subtype, settingsFor(subtype))])))).toEqual([
+      'enrichment.no_output_with_fast @ /workflow_nodes/1',
+    ]);
   });
 
   it('NER works on text, so it is allowed after VLM and Fast', () => {
@@ -354,7 +409,12 @@ describe('validateWorkflow: enrichment vs partitioner (SPEC conditions 1-5)', ()
 });
 
 describe('validateWorkflow: prompter subtypes and providers', () => {
-  const modelOf: Record<string, string> = { anthropic: 'claude-sonnet-4-20250514', bedrock: 'us.amazon.nova-pro-v1:0', openai: 'gpt-4o', vertexai: 'gemini-2.0-flash-001' };
+  const modelOf: Record<string, string> = {
+    anthropic: 'claude-sonnet-4-20250514',
+    bedrock: 'us.amazon.nova-pro-v1:0',
+    openai: 'gpt-4o',
+    vertexai: 'gemini-2.0-flash-001',
+  };
 
   it('knows exactly the 16 SPEC subtypes', () => {
     expect(PROMPTER_SUBTYPES).toEqual([
@@ -382,10 +442,16 @@ describe('validateWorkflow: prompter subtypes and providers', () => {
     valid(customBody([nodes.hiRes(), nodes.prompter(subtype, { provider_type: provider, model: modelOf[provider] })]));
   });
 
-  it.each(['vertexai_table2html', 'bedrock_table2html', 'bedrock_ner', 'vertexai_ner', 'vertexai_ocr', 'provider_d_ocr'])('rejects %s: provider not allowed for the task', (subtype) => {
-    const p = only(problemsOf(customBody([nodes.hiRes(), nodes.prompter(subtype, { provider_type: 'vertexai', model: 'gemini-2.0-flash-001' })])), 'prompter.provider_not_allowed');
-    expect(p.path).toBe('/workflow_nodes/1/subtype');
-  });
+  it.each(['vertexai_table2html', 'bedrock_table2html', 'bedrock_ner', 'vertexai_ner', 'vertexai_ocr', 'provider_d_ocr'])(
+    'rejects %s: provider not allowed for the task',
+    (subtype) => {
+      const p = only(
+        problemsOf(customBody([nodes.hiRes(), nodes.prompter(subtype, { provider_type: 'vertexai', model: 'gemini-2.0-flash-001' })])),
+        'prompter.provider_not_allowed',
+      );
+      expect(p.path).toBe('/workflow_nodes/1/subtype');
+    },
+  );
 
   it('lists the allowed subtypes for an unknown prompter subtype', () => {
     const p = only(problemsOf(customBody([nodes.hiRes(), nodes.prompter('anthropic_summary', {})])), 'node.unknown_subtype');
@@ -394,7 +460,13 @@ describe('validateWorkflow: prompter subtypes and providers', () => {
   });
 
   it('accepts provider_a..provider_d aliases in subtype and provider_type, normalized', () => {
-    const v = valid(customBody([nodes.hiRes(), nodes.prompter('provider_b_ocr', { provider_type: 'bedrock', model: 'us.amazon.nova-lite-v1:0' }), nodes.prompter('provider_d_table_description', { provider_type: 'provider_d', model: 'gemini-2.0-flash-001' })]));
+    const v = valid(
+      customBody([
+        nodes.hiRes(),
+        nodes.prompter('provider_b_ocr', { provider_type: 'bedrock', model: 'us.amazon.nova-lite-v1:0' }),
+        nodes.prompter('provider_d_table_description', { provider_type: 'provider_d', model: 'gemini-2.0-flash-001' }),
+      ]),
+    );
     expect(v.workflow_nodes!.map((n) => [n.subtype, n.settings.provider_type])).toEqual([
       ['unstructured_api', undefined],
       ['bedrock_ocr', 'bedrock'],
@@ -403,7 +475,10 @@ describe('validateWorkflow: prompter subtypes and providers', () => {
   });
 
   it('provider_type must equal the subtype provider (aliases compared by meaning)', () => {
-    const p = only(problemsOf(customBody([nodes.hiRes(), nodes.prompter('openai_ocr', { provider_type: 'provider_a', model: 'gpt-4o' })])), 'prompter.provider_type_mismatch');
+    const p = only(
+      problemsOf(customBody([nodes.hiRes(), nodes.prompter('openai_ocr', { provider_type: 'provider_a', model: 'gpt-4o' })])),
+      'prompter.provider_type_mismatch',
+    );
     expect(p.message).toBe('provider_type "provider_a" does not match the subtype openai_ocr, whose provider is openai');
   });
 
@@ -423,7 +498,12 @@ describe('validateWorkflow: prompter subtypes and providers', () => {
   });
 
   it('prompt_interface_overrides belongs to NER only', () => {
-    const p = only(problemsOf(customBody([nodes.hiRes(), nodes.prompter('openai_table_description', { provider_type: 'openai', model: 'gpt-4o', prompt_interface_overrides: {} })])), 'settings.not_applicable');
+    const p = only(
+      problemsOf(
+        customBody([nodes.hiRes(), nodes.prompter('openai_table_description', { provider_type: 'openai', model: 'gpt-4o', prompt_interface_overrides: {} })]),
+      ),
+      'settings.not_applicable',
+    );
     expect(p.message).toBe('setting "prompt_interface_overrides" applies only to prompter subtypes anthropic_ner, openai_ner, not openai_table_description');
   });
 });
@@ -440,14 +520,19 @@ describe('validateWorkflow: NER prompt override', () => {
 
   it('needs {{text}} between the markers, in order', () => {
     const swapped = NER_PROMPT_OK.replace('[START OF TEXT]', '@@').replace('[END OF TEXT]', '[START OF TEXT]').replace('@@', '[END OF TEXT]');
-    expect(only(problemsOf(withPrompt(swapped)), 'ner.prompt_text_placeholder').message).toBe('the NER prompt must keep {{text}} between [START OF TEXT] and [END OF TEXT], in that order');
+    expect(only(problemsOf(withPrompt(swapped)), 'ner.prompt_text_placeholder').message).toBe(
+      'the NER prompt must keep {{text}} between [START OF TEXT] and [END OF TEXT], in that order',
+    );
     const p = only(problemsOf(withPrompt(NER_PROMPT_OK.replace('{{text}}', ''))), 'ner.prompt_text_placeholder');
     expect(p.path).toBe(at);
     expect(p.message).toContain('missing: {{text}}');
   });
 
   it('needs the JSON keys', () => {
-    const p = only(problemsOf(withPrompt('List the people. [START OF TEXT]{{text}}[END OF TEXT] Answer with "items" of "entity" and "type".')), 'ner.prompt_json_keys');
+    const p = only(
+      problemsOf(withPrompt('List the people. [START OF TEXT]{{text}}[END OF TEXT] Answer with "items" of "entity" and "type".')),
+      'ner.prompt_json_keys',
+    );
     expect(p.message).toContain('not mentioned: relationships, from, relationship, to');
   });
 });
@@ -467,7 +552,9 @@ describe('validateWorkflow: chunker settings (REFERENCE.md a3 messages verbatim)
   });
 
   it('overlap must be below max_characters, 500 when unset; negative overlap is not an error', () => {
-    expect(messages(chunk('chunk_by_title', { overlap: 300, max_characters: 200 }))).toEqual(["'overlap' argument must be less than `max_characters`, got 300 >= 200"]);
+    expect(messages(chunk('chunk_by_title', { overlap: 300, max_characters: 200 }))).toEqual([
+      "'overlap' argument must be less than `max_characters`, got 300 >= 200",
+    ]);
     expect(messages(chunk('chunk_by_title', { overlap: 500 }))).toEqual(["'overlap' argument must be less than `max_characters`, got 500 >= 500"]);
     valid(chunk('chunk_by_title', { overlap: 499 }));
     valid(chunk('chunk_by_title', { overlap: -5 }));
@@ -475,7 +562,9 @@ describe('validateWorkflow: chunker settings (REFERENCE.md a3 messages verbatim)
 
   it('combine_text_under_n_chars must be within 0..max_characters (by_title)', () => {
     expect(messages(chunk('chunk_by_title', { combine_text_under_n_chars: -1 }))).toEqual(["'combine_text_under_n_chars' argument must be >= 0, got -1"]);
-    expect(messages(chunk('chunk_by_title', { combine_text_under_n_chars: 600 }))).toEqual(["'combine_text_under_n_chars' argument must not exceed `max_characters` value, got 600 > 500"]);
+    expect(messages(chunk('chunk_by_title', { combine_text_under_n_chars: 600 }))).toEqual([
+      "'combine_text_under_n_chars' argument must not exceed `max_characters` value, got 600 > 500",
+    ]);
     expect(messages(chunk('chunk_by_title', { combine_text_under_n_chars: 600, max_characters: 450 }))).toEqual([
       "'combine_text_under_n_chars' argument must not exceed `max_characters` value, got 600 > 450",
     ]);
@@ -483,7 +572,11 @@ describe('validateWorkflow: chunker settings (REFERENCE.md a3 messages verbatim)
   });
 
   it('reports every chunking problem of a node at once, even beside a type error', () => {
-    expect(codesAt(problemsOf(chunk('chunk_by_title', { max_characters: 200, overlap: 250, new_after_n_chars: -3, combine_text_under_n_chars: 300, overlap_all: 'yes' })))).toEqual([
+    expect(
+      codesAt(
+        problemsOf(chunk('chunk_by_title', { max_characters: 200, overlap: 250, new_after_n_chars: -3, combine_text_under_n_chars: 300, overlap_all: 'yes' })),
+      ),
+    ).toEqual([
       'schema.invalid_type @ /workflow_nodes/1/settings/overlap_all',
       'chunking.new_after_n_chars_negative @ /workflow_nodes/1/settings/new_after_n_chars',
       'chunking.overlap_too_large @ /workflow_nodes/1/settings/overlap',
@@ -492,7 +585,9 @@ describe('validateWorkflow: chunker settings (REFERENCE.md a3 messages verbatim)
   });
 
   it('integers only', () => {
-    expect(codesAt(problemsOf(chunk('chunk_by_character', { max_characters: 12.5 })))).toEqual(['schema.invalid_type @ /workflow_nodes/1/settings/max_characters']);
+    expect(codesAt(problemsOf(chunk('chunk_by_character', { max_characters: 12.5 })))).toEqual([
+      'schema.invalid_type @ /workflow_nodes/1/settings/max_characters',
+    ]);
   });
 
   it('similarity_threshold is within 0.01..0.99 and belongs to chunk_by_similarity', () => {
@@ -518,7 +613,9 @@ describe('validateWorkflow: chunker settings (REFERENCE.md a3 messages verbatim)
   it('contextual_chunking_strategy is v1 or none', () => {
     expect(valid(chunk('chunk_by_page', { contextual_chunking_strategy: 'v1' })).workflow_nodes![1]!.settings.contextual_chunking_strategy).toBe('v1');
     valid(chunk('chunk_by_page', { contextual_chunking_strategy: null }));
-    expect(only(problemsOf(chunk('chunk_by_page', { contextual_chunking_strategy: 'v2' })), 'schema.invalid_value').message).toBe('contextual_chunking_strategy must be "v1" or null; got "v2"');
+    expect(only(problemsOf(chunk('chunk_by_page', { contextual_chunking_strategy: 'v2' })), 'schema.invalid_value').message).toBe(
+      'contextual_chunking_strategy must be "v1" or null; got "v2"',
+    );
   });
 });
 
@@ -533,16 +630,26 @@ describe('validateWorkflow: models', () => {
   });
 
   it('checks prompter models too, and uses the current date by default', () => {
-    const body = customBody([nodes.hiRes(), nodes.prompter('bedrock_image_description', { provider_type: 'bedrock', model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0' })]);
+    const body = customBody([
+      nodes.hiRes(),
+      nodes.prompter('bedrock_image_description', { provider_type: 'bedrock', model: 'us.anthropic.claude-3-5-sonnet-20241022-v2:0' }),
+    ]);
     expect(only(problemsOf(body), 'model.retired').path).toBe('/workflow_nodes/1/settings/model');
     valid(body, { now: new Date('2025-06-01T00:00:00Z') });
   });
 
   it('rejects a model clearly made for another provider, accepts unknown ids', () => {
-    expect(only(problemsOf(customBody([nodes.auto({ provider: 'vertexai', model: 'gpt-4o' })])), 'model.provider_mismatch').message).toContain('belongs to provider openai');
-    expect(only(problemsOf(customBody([nodes.hiRes(), nodes.prompter('anthropic_ocr', { provider_type: 'anthropic', model: 'us.anthropic.claude-sonnet-4-20250514-v1:0' })])), 'model.provider_mismatch').path).toBe(
-      '/workflow_nodes/1/settings/model',
+    expect(only(problemsOf(customBody([nodes.auto({ provider: 'vertexai', model: 'gpt-4o' })])), 'model.provider_mismatch').message).toContain(
+      'belongs to provider openai',
     );
+    expect(
+      only(
+        problemsOf(
+          customBody([nodes.hiRes(), nodes.prompter('anthropic_ocr', { provider_type: 'anthropic', model: 'us.anthropic.claude-sonnet-4-20250514-v1:0' })]),
+        ),
+        'model.provider_mismatch',
+      ).path,
+    ).toBe('/workflow_nodes/1/settings/model');
     valid(customBody([nodes.auto({ provider: 'openai', model: 'my-fine-tune-2030' })]));
     valid(customBody([nodes.auto({ provider: 'vertexai', model: 'claude-sonnet-4@20250514' })]));
     valid(customBody([nodes.auto({ provider: 'bedrock', model: 'us.meta.llama3-2-90b-instruct-v1:0' })]));
@@ -550,8 +657,16 @@ describe('validateWorkflow: models', () => {
   });
 
   it('gives each partitioner provider its own default model', () => {
-    const models = ['anthropic', 'provider_b', 'openai', 'vertexai', 'auto'].map((provider) => valid(customBody([nodes.auto({ provider })])).workflow_nodes![0]!.settings.model);
-    expect(models).toEqual(['claude-sonnet-4-20250514', 'us.anthropic.claude-sonnet-4-20250514-v1:0', 'gpt-4o', 'gemini-2.0-flash-001', 'claude-sonnet-4-20250514']);
+    const models = ['anthropic', 'provider_b', 'openai', 'vertexai', 'auto'].map(
+      (provider) => valid(customBody([nodes.auto({ provider })])).workflow_nodes![0]!.settings.model,
+    );
+    expect(models).toEqual([
+      'claude-sonnet-4-20250514',
+      'us.anthropic.claude-sonnet-4-20250514-v1:0',
+      'gpt-4o',
+      'gemini-2.0-flash-001',
+      'claude-sonnet-4-20250514',
+    ]);
   });
 });
 
@@ -576,15 +691,19 @@ describe('validateWorkflow: plugin nodes (registry)', () => {
     expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.chunk('chunk_by_sentence'), nodes.prompter('uppercase')]), { registry }))).toEqual([
       'order.chunker_before_enrichment @ /workflow_nodes/2',
     ]);
-    expect(codesAt(problemsOf(customBody([nodes.auto(), nodes.chunk('chunk_by_sentence', { max_characters: 450 }), nodes.embed('tiny_local', 'tiny-bert')]), { registry }))).toEqual([
-      'order.max_characters_exceeds_model @ /workflow_nodes/1/settings/max_characters',
-    ]);
+    expect(
+      codesAt(
+        problemsOf(customBody([nodes.auto(), nodes.chunk('chunk_by_sentence', { max_characters: 450 }), nodes.embed('tiny_local', 'tiny-bert')]), { registry }),
+      ),
+    ).toEqual(['order.max_characters_exceeds_model @ /workflow_nodes/1/settings/max_characters']);
   });
 
   it('rejects plugin subtypes without a registry, and lists registered subtypes with one', () => {
     expect(only(problemsOf(customBody([nodes.auto(), nodes.prompter('uppercase')])), 'node.unknown_subtype').path).toBe('/workflow_nodes/1/subtype');
     const p = only(problemsOf(customBody([nodes.auto(), nodes.chunk('chunk_by_paragraph')]), { registry }), 'node.unknown_subtype');
-    expect(p.message).toBe('unknown chunk subtype "chunk_by_paragraph"; allowed: chunk_by_character, chunk_by_page, chunk_by_sentence, chunk_by_similarity, chunk_by_title');
+    expect(p.message).toBe(
+      'unknown chunk subtype "chunk_by_paragraph"; allowed: chunk_by_character, chunk_by_page, chunk_by_sentence, chunk_by_similarity, chunk_by_title',
+    );
   });
 
   it('accepts a Registry as the view (types line up)', () => {
@@ -643,10 +762,15 @@ describe('validateWorkflow: update mode', () => {
   });
 
   it('checks the fields it is given, nodes in full', () => {
-    expect(codesAt(problemsOf({ workflow_type: 'platinum', name: 3 }, { mode: 'update' }))).toEqual(['schema.invalid_type @ /name', 'workflow_type.non_operational @ /workflow_type']);
+    expect(codesAt(problemsOf({ workflow_type: 'platinum', name: 3 }, { mode: 'update' }))).toEqual([
+      'schema.invalid_type @ /name',
+      'workflow_type.non_operational @ /workflow_type',
+    ]);
     expect(codesAt(problemsOf({ workflow_nodes: [] }, { mode: 'update' }))).toEqual(['custom.workflow_nodes_required @ /workflow_nodes']);
     expect(codesAt(problemsOf({ workflow_nodes: [nodes.chunk()] }, { mode: 'update' }))).toEqual(['order.partition_required @ /workflow_nodes']);
-    expect(codesAt(problemsOf({ workflow_type: 'template', workflow_nodes: [nodes.auto()] }, { mode: 'update' }))).toEqual(['template.workflow_nodes_not_allowed @ /workflow_nodes']);
+    expect(codesAt(problemsOf({ workflow_type: 'template', workflow_nodes: [nodes.auto()] }, { mode: 'update' }))).toEqual([
+      'template.workflow_nodes_not_allowed @ /workflow_nodes',
+    ]);
     expect(codesAt(problemsOf({ workflow_type: 'custom', template_id: 't' }, { mode: 'update' }))).toEqual(['custom.template_id_not_allowed @ /template_id']);
     const v = validateWorkflow({ workflow_nodes: [nodes.auto(), nodes.chunk()] }, { mode: 'update' });
     expect(v.valid && v.value.workflow_nodes?.[1]?.settings.multipage_sections).toBe(false);

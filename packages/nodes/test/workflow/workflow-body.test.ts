@@ -9,11 +9,18 @@ const codes = (r: { success: boolean; error?: { issues: Array<{ code: string; pa
 
 describe('workflowCreateBody (zod)', () => {
   it('parses a valid body with defaults, aliases rewritten and nulls dropped', () => {
-    const r = workflowCreateBody.safeParse(customBody([nodes.auto(), nodes.prompter('provider_c_ner', { provider_type: 'openai', model: 'gpt-4o' }), nodes.chunk()], { schedule: null }));
+    const r = workflowCreateBody.safeParse(
+      customBody([nodes.auto(), nodes.prompter('provider_c_ner', { provider_type: 'openai', model: 'gpt-4o' }), nodes.chunk()], { schedule: null }),
+    );
     expect(r.success).toBe(true);
     expect(r.data).not.toHaveProperty('schedule');
     expect(r.data?.reprocess_all).toBe(true);
-    expect(r.data?.workflow_nodes?.[1]).toEqual({ name: 'Enrich provider_c_ner', type: 'prompter', subtype: 'openai_ner', settings: { provider_type: 'openai', model: 'gpt-4o' } });
+    expect(r.data?.workflow_nodes?.[1]).toEqual({
+      name: 'Enrich provider_c_ner',
+      type: 'prompter',
+      subtype: 'openai_ner',
+      settings: { provider_type: 'openai', model: 'gpt-4o' },
+    });
   });
 
   it('runs the SPEC rules once the structure is valid, with codes in params', () => {

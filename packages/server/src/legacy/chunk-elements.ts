@@ -30,7 +30,11 @@ export async function chunkElements(elements: Element[], form: LegacyForm, embed
   };
   switch (form.chunking_strategy?.toLowerCase() as LegacyChunkingStrategy) {
     case 'by_title':
-      return chunkByTitle(elements, { ...options, multipage_sections: form.multipage_sections ?? true, combine_text_under_n_chars: form.combine_under_n_chars ?? null });
+      return chunkByTitle(elements, {
+        ...options,
+        multipage_sections: form.multipage_sections ?? true,
+        combine_text_under_n_chars: form.combine_under_n_chars ?? null,
+      });
     case 'by_page':
       return chunkByPage(elements, options);
     case 'by_similarity':

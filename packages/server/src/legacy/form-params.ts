@@ -66,7 +66,10 @@ function listValue(values: readonly string[]): string[] {
         // Not JSON: read as a separated list below.
       }
     }
-    return v.split(/[,+]/).map((x) => x.trim()).filter((x) => x !== '');
+    return v
+      .split(/[,+]/)
+      .map((x) => x.trim())
+      .filter((x) => x !== '');
   }
   return values.filter((v) => v !== '');
 }

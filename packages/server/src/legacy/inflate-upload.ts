@@ -29,12 +29,17 @@ export async function inflateUpload(filePath: string, target: string, filename: 
     await pipeline(createReadStream(filePath), createGunzip(), limit, createWriteStream(target));
   } catch (e) {
     if (e instanceof PastLimit) {
-      throw quarryError('INPUT_TOO_LARGE', `File ${filename} inflates to more than ${maxBytes} bytes, the size limit of an uploaded file.`, { details: { filename, limit_bytes: maxBytes } });
+      throw quarryError('INPUT_TOO_LARGE', `File ${filename} inflates to more than ${maxBytes} bytes, the size limit of an uploaded file.`, {
+        details: { filename, limit_bytes: maxBytes },
+      });
     }
     // zlib's errors carry codes Z_DATA_ERROR, Z_BUF_ERROR (truncated), ...
     const code = (e as { code?: unknown }).code;
     if (typeof code === 'string' && code.startsWith('Z_')) {
-      throw quarryError('FILE_UNREADABLE', `File ${filename} is not valid gzip: ${errorMessage(e)}`, { cause: e, details: { filename, filetype: 'application/gzip' } });
+      throw quarryError('FILE_UNREADABLE', `File ${filename} is not valid gzip: ${errorMessage(e)}`, {
+        cause: e,
+        details: { filename, filetype: 'application/gzip' },
+      });
     }
     throw e;
   }

@@ -1,5 +1,16 @@
 import { quarryError, type Element, type Logger, Services } from '@quarry/core';
-import { createSimilarityEmbedder, modelProviderMismatch, normalizeProvider, VLM_DEFAULT_MODELS, type ModelProvider as Provider, partitionWithVlm, providerPool, type PartitionFileRequest, type ProviderPool, type SimilarityEmbedder } from '@quarry/nodes';
+import {
+  createSimilarityEmbedder,
+  modelProviderMismatch,
+  normalizeProvider,
+  VLM_DEFAULT_MODELS,
+  type ModelProvider as Provider,
+  partitionWithVlm,
+  providerPool,
+  type PartitionFileRequest,
+  type ProviderPool,
+  type SimilarityEmbedder,
+} from '@quarry/nodes';
 import type { LegacyEmbed } from './chunk-elements.js';
 import type { LegacyForm } from './form-params.js';
 
@@ -60,14 +71,18 @@ export class LegacyTools {
     let vlm: (LegacyVlmConfig & { model: string }) | undefined;
     if (options.vlm) {
       const provider = normalizeProvider(options.vlm.provider);
-      if (!provider) throw quarryError('SETTINGS_INVALID', `legacy.vlm.provider must be anthropic, bedrock, openai or vertexai, got ${JSON.stringify(options.vlm.provider)}`);
+      if (!provider)
+        throw quarryError(
+          'SETTINGS_INVALID',
+          `legacy.vlm.provider must be anthropic, bedrock, openai or vertexai, got ${JSON.stringify(options.vlm.provider)}`,
+        );
       vlm = { ...options.vlm, provider, model: options.vlm.model ?? VLM_DEFAULT_MODELS[provider] };
     }
     const embedder = options.similarityEmbedder
-      ? await createSimilarityEmbedder(
-          (({ subtype, ...settings }) => ({ subtype: String(subtype), settings }))(options.similarityEmbedder),
-          { services, logger },
-        )
+      ? await createSimilarityEmbedder((({ subtype, ...settings }) => ({ subtype: String(subtype), settings }))(options.similarityEmbedder), {
+          services,
+          logger,
+        })
       : undefined;
     return new LegacyTools(embedder, vlm, providerPool(services));
   }

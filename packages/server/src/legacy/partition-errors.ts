@@ -61,9 +61,9 @@ export async function legacyPartitionError(e: unknown, upload: FailedUpload): Pr
         (await readFile(upload.path)
           .then((b) => detectFileType(new Uint8Array(b.buffer, b.byteOffset, b.byteLength), upload.filename))
           .then(
-          (d) => d.mime,
-          () => undefined,
-        ));
+            (d) => d.mime,
+            () => undefined,
+          ));
       if (mime === 'application/pdf') return new LegacyError(status, 'File does not appear to be a valid PDF', e.code);
       if (mime === DOCX) return new LegacyError(status, 'File is not a valid docx', e.code);
       return new LegacyError(status, e.message, e.code);

@@ -25,7 +25,9 @@ export function requestWork(reply: FastifyReply, deadlineMs: number): RequestWor
   const timer =
     deadlineMs > 0
       ? setTimeout(() => {
-          controller.abort(new QuarryError('NODE_TIMEOUT', `not partitioned within ${deadlineMs / 1000} s of the request`, { details: { timeout_ms: deadlineMs } }));
+          controller.abort(
+            new QuarryError('NODE_TIMEOUT', `not partitioned within ${deadlineMs / 1000} s of the request`, { details: { timeout_ms: deadlineMs } }),
+          );
         }, deadlineMs).unref()
       : undefined;
   return {

@@ -10,12 +10,17 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.get('/jobs', async (req) => service.listJobs(workspaceOf(req), req.query));
   app.post('/jobs', async (req) => {
     if (!req.isMultipart()) {
-      throw requestInvalid('body', [problemAt('request.multipart_required', [], 'an on-demand job is sent as multipart/form-data: a request_data field (JSON) and input_files')]);
+      throw requestInvalid('body', [
+        problemAt('request.multipart_required', [], 'an on-demand job is sent as multipart/form-data: a request_data field (JSON) and input_files'),
+      ]);
     }
     const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
     try {
       const data = body.fields.get('request_data');
-      if (!data?.length) throw requestInvalid('body', [problemAt('schema.required', ['request_data'], 'request_data is required: {"template_id": ...} or {"job_nodes": [...]}')]);
+      if (!data?.length)
+        throw requestInvalid('body', [
+          problemAt('schema.required', ['request_data'], 'request_data is required: {"template_id": ...} or {"job_nodes": [...]}'),
+        ]);
       const inputFiles: InputFile[] = body.files.map((f) => ({ filename: f.filename, path: f.path }));
       return await service.createOnDemandJob(workspaceOf(req), data[0], inputFiles);
     } finally {
@@ -28,10 +33,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
   app.post('/jobs/:job_id/cancel', async (req) => service.cancelJob(workspaceOf(req), param(req, 'job_id')));
   app.get('/jobs/:job_id/download', async (req, reply) => {
     const out = await service.downloadJobOutput(workspaceOf(req), param(req, 'job_id'), req.query);
-    return reply
-      .type(out.contentType)
-      .header('content-disposition', contentDisposition(out.filename))
-      .send(createReadStream(out.path));
+    return reply.type(out.contentType).header('content-disposition', contentDisposition(out.filename)).send(createReadStream(out.path));
   });
 }
 

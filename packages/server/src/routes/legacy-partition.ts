@@ -51,7 +51,13 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
   });
 }
 
-async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: LegacyTools, limits: LegacyLimits, signal: AbortSignal): Promise<Array<Record<string, unknown>>> {
+async function partitionUpload(
+  file: UploadedFile,
+  form: LegacyForm,
+  tools: LegacyTools,
+  limits: LegacyLimits,
+  signal: AbortSignal,
+): Promise<Array<Record<string, unknown>>> {
   // The document stays on disk: the partition process reads it from its staged file.
   let staged = file.path;
   let filename = file.filename;
@@ -87,7 +93,10 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
       // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
       ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
     };
-    elements = strategy === 'vlm' ? await tools.partitionVlm(await readBytes(staged), request, form) : await limits.pool.partition({ path: staged }, request, { signal });
+    elements =
+      strategy === 'vlm'
+        ? await tools.partitionVlm(await readBytes(staged), request, form)
+        : await limits.pool.partition({ path: staged }, request, { signal });
   } catch (e) {
     throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), path: staged })) ?? e;
   }
@@ -101,12 +110,20 @@ async function partitionUpload(file: UploadedFile, form: LegacyForm, tools: Lega
   return clean(elements, filename, form.coordinates ?? false);
 }
 
-async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonly string[]>, reply: FastifyReply, tools: LegacyTools, limits: LegacyLimits, signal: AbortSignal): Promise<FastifyReply> {
+async function handle(
+  files: UploadedFile[],
+  fields: ReadonlyMap<string, readonly string[]>,
+  reply: FastifyReply,
+  tools: LegacyTools,
+  limits: LegacyLimits,
+  signal: AbortSignal,
+): Promise<FastifyReply> {
   const { form, problems } = parseLegacyForm(fields);
   if (!files.length) problems.unshift({ loc: ['body', 'files'], msg: 'Field required', type: 'missing' });
   if (problems.length) throw new LegacyError(422, problems);
   const strategy = (form.strategy ?? 'auto').toLowerCase();
-  if (!(LEGACY_STRATEGIES as readonly string[]).includes(strategy)) throw new LegacyError(400, `Invalid strategy: ${strategy}. Must be one of ${pyList(LEGACY_STRATEGIES)}`);
+  if (!(LEGACY_STRATEGIES as readonly string[]).includes(strategy))
+    throw new LegacyError(400, `Invalid strategy: ${strategy}. Must be one of ${pyList(LEGACY_STRATEGIES)}`);
   const chunking = form.chunking_strategy?.toLowerCase();
   if (chunking && !(LEGACY_CHUNKING_STRATEGIES as readonly string[]).includes(chunking)) {
     throw new LegacyError(400, `Invalid chunking strategy: ${chunking}. Must be one of ${pyList(LEGACY_CHUNKING_STRATEGIES)}`);
@@ -114,7 +131,8 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
   const unavailable = tools.problem(form);
   if (unavailable) throw new LegacyError(422, unavailable);
   const output = form.output_format ?? 'application/json';
-  if (!OUTPUT_FORMATS.includes(output)) throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
+  if (!OUTPUT_FORMATS.includes(output))
+    throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
   const results: Array<Array<Record<string, unknown>>> = [];
   for (const f of files) results.push(await partitionUpload(f, form, tools, limits, signal));
   if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
@@ -131,7 +149,12 @@ async function handle(files: UploadedFile[], fields: ReadonlyMap<string, readonl
  * it). Past the bounds of its queue, a request is answered 503 `SERVER_BUSY` before its body is read.
  * A client that disconnects, or a request past `deadlineMs`, has its documents aborted in the pool.
  */
-export function legacyPartitionRoutes(app: FastifyInstance, ctx: Pick<RouteContext, 'stagingDir' | 'uploadLimits'>, tools: LegacyTools, limits: LegacyLimits): void {
+export function legacyPartitionRoutes(
+  app: FastifyInstance,
+  ctx: Pick<RouteContext, 'stagingDir' | 'uploadLimits'>,
+  tools: LegacyTools,
+  limits: LegacyLimits,
+): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', { onRequest: limits.admission.hook }, async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });

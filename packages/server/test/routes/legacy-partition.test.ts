@@ -19,7 +19,8 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
     tmp.remove();
   });
 
-  const post = (fd: FormData, headers: Record<string, string> = {}) => t.call('POST', '/general/v0/general', { form: fd, key: null, headers: { 'unstructured-api-key': KEYS.beta, ...headers } });
+  const post = (fd: FormData, headers: Record<string, string> = {}) =>
+    t.call('POST', '/general/v0/general', { form: fd, key: null, headers: { 'unstructured-api-key': KEYS.beta, ...headers } });
 
   it('returns the elements JSON of one file, as the reference cleans it', async () => {
     const html = await readFile(path.join(docs, 'quarterly-notes.html'));
@@ -46,7 +47,15 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
   it('answers an array per file for several files, chunks, and CSV', async () => {
     const txt = await readFile(path.join(docs, 'release-checklist.txt'));
     const md = await readFile(path.join(docs, 'field-guide.md'));
-    const two = await post(form([['release-checklist.txt', txt], ['field-guide.md', md]], 'files'));
+    const two = await post(
+      form(
+        [
+          ['release-checklist.txt', txt],
+          ['field-guide.md', md],
+        ],
+        'files',
+      ),
+    );
     expect(two.status).toBe(200);
     expect(two.body).toHaveLength(2);
     expect(two.body[1][0].metadata.filename).toBe('field-guide.md');
@@ -69,11 +78,26 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
 
   it('keeps the reference error shapes', async () => {
     const txt = form([['a.txt', 'hello']], 'files', { strategy: 'slow' });
-    expect(await post(txt)).toMatchObject({ status: 400, body: { detail: "Invalid strategy: slow. Must be one of ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm']" } });
-    expect(await post(form([['a.txt', 'hello']], 'files', { chunking_strategy: 'by_magic' }))).toMatchObject({ status: 400, body: { detail: "Invalid chunking strategy: by_magic. Must be one of ['basic', 'by_title', 'by_page', 'by_similarity']" } });
-    expect(await post(form([['broken.pdf', '%PDF-1.7\n this is not a pdf']], 'files'))).toMatchObject({ status: 422, body: { detail: 'File does not appear to be a valid PDF' } });
-    expect(await post(form([['broken.docx', 'PK\u0003\u0004 not a zip']], 'files'))).toMatchObject({ status: 422, body: { detail: 'File is not a valid docx' } });
-    expect(await post(form([['blob.bin', new Uint8Array([0, 159, 146, 150, 0, 1, 2, 3, 255, 254, 0, 7])]], 'files'))).toMatchObject({ status: 400, body: { detail: 'File type application/octet-stream is not supported.' } });
+    expect(await post(txt)).toMatchObject({
+      status: 400,
+      body: { detail: "Invalid strategy: slow. Must be one of ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm']" },
+    });
+    expect(await post(form([['a.txt', 'hello']], 'files', { chunking_strategy: 'by_magic' }))).toMatchObject({
+      status: 400,
+      body: { detail: "Invalid chunking strategy: by_magic. Must be one of ['basic', 'by_title', 'by_page', 'by_similarity']" },
+    });
+    expect(await post(form([['broken.pdf', '%PDF-1.7\n this is not a pdf']], 'files'))).toMatchObject({
+      status: 422,
+      body: { detail: 'File does not appear to be a valid PDF' },
+    });
+    expect(await post(form([['broken.docx', 'PK\u0003\u0004 not a zip']], 'files'))).toMatchObject({
+      status: 422,
+      body: { detail: 'File is not a valid docx' },
+    });
+    expect(await post(form([['blob.bin', new Uint8Array([0, 159, 146, 150, 0, 1, 2, 3, 255, 254, 0, 7])]], 'files'))).toMatchObject({
+      status: 400,
+      body: { detail: 'File type application/octet-stream is not supported.' },
+    });
     const badForm = await post(form([['a.txt', 'hello']], 'files', { coordinates: 'maybe', max_characters: 'lots' }));
     expect(badForm.status).toBe(422);
     expect(badForm.body.detail).toEqual([
@@ -81,17 +105,25 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
       { loc: ['body', 'max_characters'], msg: 'Input should be a valid integer, unable to parse string as an integer', type: 'int_parsing' },
     ]);
     expect((await post(form([['a.txt', 'hello']], 'files', { chunking_strategy: 'by_title', max_characters: '10', overlap: '20' }))).status).toBe(422);
-    expect(await post(form([], 'files', { strategy: 'fast' }))).toMatchObject({ status: 422, body: { detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] } });
+    expect(await post(form([], 'files', { strategy: 'fast' }))).toMatchObject({
+      status: 422,
+      body: { detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] },
+    });
     const get = await fetch(`${t.origin}/general/v0/general`);
     expect(get.status).toBe(405);
     expect(await get.json()).toEqual({ detail: 'Only POST requests are supported.' });
-    expect(await t.call('POST', '/general/v0/general', { form: form([['a.txt', 'x']], 'files'), key: null })).toMatchObject({ status: 401, body: { detail: MISSING_KEY_DETAIL } });
+    expect(await t.call('POST', '/general/v0/general', { form: form([['a.txt', 'x']], 'files'), key: null })).toMatchObject({
+      status: 401,
+      body: { detail: MISSING_KEY_DETAIL },
+    });
   });
 
   it('hashes ids with the final page numbers, so a page range sent with starting_page_number keeps its ids; chunks get hash ids too', async () => {
     // Every page opens with the same running header, the case where ids hashed before the page
     // numbers were shifted collided.
-    const page = (n: number): FixturePage => ({ texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here in full.`]) });
+    const page = (n: number): FixturePage => ({
+      texts: textLines(['Annual Report 2024', `Section ${n}`, `The figures of section ${n} are reviewed here in full.`]),
+    });
     const elements = async (pdf: Uint8Array, fields: Record<string, string>) => {
       const r = await post(form([['report.pdf', pdf]], 'files', { strategy: 'fast', ...fields }));
       expect(r.status).toBe(200);
@@ -123,7 +155,8 @@ describe('POST /general/v0/general (legacy partition endpoint)', () => {
   });
 
   it('reads list fields sent as `a,b`, `a+b` or `name[]` parts, as the official SDKs send them', async () => {
-    const langs = async (fields: Record<string, string | string[]>) => (await post(form([['a.txt', 'Hello there, this is a note.']], 'files', fields))).body[0].metadata.languages;
+    const langs = async (fields: Record<string, string | string[]>) =>
+      (await post(form([['a.txt', 'Hello there, this is a note.']], 'files', fields))).body[0].metadata.languages;
     expect(await langs({ languages: 'eng,fra' })).toEqual(['eng', 'fra']);
     expect(await langs({ languages: 'eng+fra' })).toEqual(['eng', 'fra']);
     expect(await langs({ 'languages[]': ['eng', 'deu'] })).toEqual(['eng', 'deu']);

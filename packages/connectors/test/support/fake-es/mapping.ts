@@ -2,7 +2,28 @@
 
 import { EsError, isObject, type FakeFieldMapping, type FakeIndex, type Json } from './types.js';
 
-const KNOWN_TYPES = new Set(['text', 'keyword', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'boolean', 'date', 'binary', 'object', 'nested', 'dense_vector', 'flattened', 'match_only_text', 'wildcard', 'constant_keyword']);
+const KNOWN_TYPES = new Set([
+  'text',
+  'keyword',
+  'long',
+  'integer',
+  'short',
+  'byte',
+  'double',
+  'float',
+  'half_float',
+  'scaled_float',
+  'boolean',
+  'date',
+  'binary',
+  'object',
+  'nested',
+  'dense_vector',
+  'flattened',
+  'match_only_text',
+  'wildcard',
+  'constant_keyword',
+]);
 
 export function validateMappings(props: Record<string, FakeFieldMapping>, prefix: string): void {
   for (const [name, f] of Object.entries(props)) {
@@ -12,7 +33,11 @@ export function validateMappings(props: Record<string, FakeFieldMapping>, prefix
     if (!KNOWN_TYPES.has(type)) throw new EsError(400, 'mapper_parsing_exception', `No handler for type [${type}] declared on field [${path}]`);
     if (type === 'dense_vector') {
       if (f.dims !== undefined && (!Number.isInteger(f.dims) || f.dims < 1 || f.dims > 4096)) {
-        throw new EsError(400, 'mapper_parsing_exception', `Failed to parse mapping: The number of dimensions should be in the range [1, 4096] but was [${f.dims}]`);
+        throw new EsError(
+          400,
+          'mapper_parsing_exception',
+          `Failed to parse mapping: The number of dimensions should be in the range [1, 4096] but was [${f.dims}]`,
+        );
       }
       if (f.similarity !== undefined && !['cosine', 'dot_product', 'l2_norm', 'max_inner_product'].includes(f.similarity)) {
         throw new EsError(400, 'mapper_parsing_exception', `Failed to parse mapping: Unknown vector similarity function [${f.similarity}]`);
@@ -24,9 +49,14 @@ export function validateMappings(props: Record<string, FakeFieldMapping>, prefix
 
 function parseFailure(path: string, type: string, id: string, value: unknown, why?: string): EsError {
   const preview = JSON.stringify(value)?.slice(0, 80);
-  return new EsError(400, 'document_parsing_exception', `[1:1] failed to parse field [${path}] of type [${type}] in document with id '${id}'. Preview of field's value: '${preview}'`, {
-    ...(why ? { caused_by: { type: 'illegal_argument_exception', reason: why } } : {}),
-  });
+  return new EsError(
+    400,
+    'document_parsing_exception',
+    `[1:1] failed to parse field [${path}] of type [${type}] in document with id '${id}'. Preview of field's value: '${preview}'`,
+    {
+      ...(why ? { caused_by: { type: 'illegal_argument_exception', reason: why } } : {}),
+    },
+  );
 }
 
 function dynamicFor(value: unknown): FakeFieldMapping | undefined {
@@ -52,7 +82,12 @@ function checkObject(props: Record<string, FakeFieldMapping>, obj: Json, prefix:
     let f = props[key];
     if (!f) {
       if (dynamic === 'strict' || dynamic === 'false' || dynamic === false) {
-        if (dynamic === 'strict') throw new EsError(400, 'strict_dynamic_mapping_exception', `[1:1] mapping set to strict, dynamic introduction of [${key}] within [${prefix.slice(0, -1) || '_doc'}] is not allowed`);
+        if (dynamic === 'strict')
+          throw new EsError(
+            400,
+            'strict_dynamic_mapping_exception',
+            `[1:1] mapping set to strict, dynamic introduction of [${key}] within [${prefix.slice(0, -1) || '_doc'}] is not allowed`,
+          );
         continue;
       }
       const made = dynamicFor(value);
@@ -73,7 +108,11 @@ function checkValue(f: FakeFieldMapping, value: unknown, path: string, dynamic: 
     for (const v of list) {
       if (v === null) continue;
       if (!isObject(v)) {
-        throw new EsError(400, 'document_parsing_exception', `[1:1] object mapping for [${path}] tried to parse field [${path.split('.').pop()}] as object, but found a concrete value`);
+        throw new EsError(
+          400,
+          'document_parsing_exception',
+          `[1:1] object mapping for [${path}] tried to parse field [${path.split('.').pop()}] as object, but found a concrete value`,
+        );
       }
       f.properties ??= {};
       checkObject(f.properties, v, `${path}.`, f.dynamic ?? dynamic, id);
@@ -84,12 +123,24 @@ function checkValue(f: FakeFieldMapping, value: unknown, path: string, dynamic: 
     if (!Array.isArray(value) || value.some((v) => typeof v !== 'number')) throw parseFailure(path, type, id, value, 'expected an array of numbers');
     if (f.dims === undefined) f.dims = value.length;
     if (value.length !== f.dims) {
-      throw new EsError(400, 'document_parsing_exception', `[1:1] failed to parse: The [dense_vector] field [${path}] in doc [document with id '${id}'] has a different number of dimensions [${value.length}] than defined in the mapping [${f.dims}]`, {
-        caused_by: { type: 'illegal_argument_exception', reason: `The [dense_vector] field [${path}] in doc [document with id '${id}'] has a different number of dimensions [${value.length}] than defined in the mapping [${f.dims}]` },
-      });
+      throw new EsError(
+        400,
+        'document_parsing_exception',
+        `[1:1] failed to parse: The [dense_vector] field [${path}] in doc [document with id '${id}'] has a different number of dimensions [${value.length}] than defined in the mapping [${f.dims}]`,
+        {
+          caused_by: {
+            type: 'illegal_argument_exception',
+            reason: `The [dense_vector] field [${path}] in doc [document with id '${id}'] has a different number of dimensions [${value.length}] than defined in the mapping [${f.dims}]`,
+          },
+        },
+      );
     }
     if ((f.similarity ?? 'cosine') === 'cosine' && (value as number[]).every((v) => v === 0)) {
-      throw new EsError(400, 'document_parsing_exception', `[1:1] failed to parse: The [cosine] similarity does not support vectors with zero magnitude. Preview of invalid vector: [${value.slice(0, 5).join(', ')}]`);
+      throw new EsError(
+        400,
+        'document_parsing_exception',
+        `[1:1] failed to parse: The [cosine] similarity does not support vectors with zero magnitude. Preview of invalid vector: [${value.slice(0, 5).join(', ')}]`,
+      );
     }
     return;
   }
@@ -114,7 +165,8 @@ function checkValue(f: FakeFieldMapping, value: unknown, path: string, dynamic: 
       const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
       if (!Number.isFinite(n) || typeof value === 'boolean') throw parseFailure(path, type, id, value, `For input string: "${String(value)}"`);
       const limit = { long: 2 ** 63, integer: 2 ** 31, short: 2 ** 15, byte: 2 ** 7 }[type];
-      if (Math.trunc(n) >= limit || Math.trunc(n) < -limit) throw parseFailure(path, type, id, value, `Value [${String(value)}] is out of range for ${type === 'integer' ? 'an integer' : `a ${type}`}`);
+      if (Math.trunc(n) >= limit || Math.trunc(n) < -limit)
+        throw parseFailure(path, type, id, value, `Value [${String(value)}] is out of range for ${type === 'integer' ? 'an integer' : `a ${type}`}`);
       return;
     }
     case 'double':

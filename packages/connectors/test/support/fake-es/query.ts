@@ -4,7 +4,10 @@ import { EsError, isObject, type FakeFieldMapping, type FakeIndex, type Json } f
 
 /** The standard analyzer, roughly: lower case, split on anything but letters, digits and `_`. */
 export function analyze(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_]+/u)
+    .filter(Boolean);
 }
 
 /** Resolves a field path (`record_id.keyword`, `metadata.filename`) to its mapping and values. */
@@ -133,7 +136,7 @@ export function matches(index: FakeIndex | undefined, id: string, source: Json, 
 
 export function filterSource(source: Json, spec: unknown): Json {
   if (spec === undefined || spec === true) return source;
-  const includes = typeof spec === 'string' ? [spec] : Array.isArray(spec) ? (spec as string[]) : ((spec as Json).includes as string[] | undefined) ?? [];
+  const includes = typeof spec === 'string' ? [spec] : Array.isArray(spec) ? (spec as string[]) : (((spec as Json).includes as string[] | undefined) ?? []);
   if (includes.length === 0) return source;
   const out: Json = {};
   for (const path of includes) {

@@ -98,7 +98,12 @@ export class EsError extends Error {
 }
 
 export const indexNotFound = (name: string) =>
-  new EsError(404, 'index_not_found_exception', `no such index [${name}]`, { 'resource.type': 'index_or_alias', 'resource.id': name, index_uuid: '_na_', index: name });
+  new EsError(404, 'index_not_found_exception', `no such index [${name}]`, {
+    'resource.type': 'index_or_alias',
+    'resource.id': name,
+    index_uuid: '_na_',
+    index: name,
+  });
 
 export function parseDuration(s: string | undefined, fallback: number): number {
   const m = /^(\d+)(ms|s|m|h|d)?$/.exec(s ?? '');

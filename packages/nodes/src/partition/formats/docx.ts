@@ -289,7 +289,11 @@ function textBoxText(node: XmlNode): string {
   const source = node.name === 'AlternateContent' ? firstChild(node, 'Choice') : node;
   if (!source) return '';
   return findAll(source, 'txbxContent')
-    .flatMap((box) => blockItems(box).filter((b) => b.name === 'p').map((p) => paragraphText(inlineItems(p))))
+    .flatMap((box) =>
+      blockItems(box)
+        .filter((b) => b.name === 'p')
+        .map((p) => paragraphText(inlineItems(p))),
+    )
     .filter((t) => t.trim())
     .join('\n');
 }
@@ -304,7 +308,9 @@ function paragraphText(items: Inline[]): string {
 }
 
 function linkText(link: XmlNode): string {
-  return inlineItems(link).map((i) => (i.kind === 'run' ? runText(i.children) : linkText(i.node))).join('');
+  return inlineItems(link)
+    .map((i) => (i.kind === 'run' ? runText(i.children) : linkText(i.node)))
+    .join('');
 }
 
 function emphasis(items: Inline[]): { contents: string[]; tags: string[] } {

@@ -48,7 +48,6 @@ export function emailMetadata(mail: ParsedMail): ElementMetadata {
   return meta;
 }
 
-
 function attachmentName(att: Attachment, index: number): string {
   if (att.filename) return att.filename;
   // The type's first extension in the formats' table, so that detection knows the attachment.
@@ -81,7 +80,10 @@ export const emlPartitioner: FormatPartitioner = {
     let message = bytes;
     if (isSignedData(bytes)) {
       const signed = signedContent(bytes);
-      if (!signed) throw quarryError('FILE_UNREADABLE', `${options.filename}: damaged S/MIME signed data (its DER structure is cut short or malformed)`, { details: { filename: options.filename } });
+      if (!signed)
+        throw quarryError('FILE_UNREADABLE', `${options.filename}: damaged S/MIME signed data (its DER structure is cut short or malformed)`, {
+          details: { filename: options.filename },
+        });
       message = signed;
     }
     const mail = await parseMail(message, options.filename);
@@ -92,7 +94,12 @@ export const emlPartitioner: FormatPartitioner = {
 async function parseMail(bytes: Uint8Array, filename: string): Promise<ParsedMail> {
   const { simpleParser } = await import('mailparser');
   try {
-    return await simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
+    return await simpleParser(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
+      skipHtmlToText: true,
+      skipTextToHtml: true,
+      skipTextLinks: true,
+      skipImageLinks: true,
+    });
   } catch (e) {
     // mailparser's messages describe its own state; the user learns the message's structure is broken.
     throw quarryError('FILE_UNREADABLE', `${filename}: not a readable e-mail message (its MIME structure is damaged)`, {

@@ -6,7 +6,9 @@ import { unreadableImage } from './image/header.js';
 
 /** The part of `heic-decode` used here: the images of a file, each decoded to RGBA on demand. */
 interface HeicDecode {
-  all(input: { buffer: Uint8Array }): Promise<Array<{ width: number; height: number; decode(): Promise<{ width: number; height: number; data: Uint8ClampedArray }> }> & { dispose(): void }>;
+  all(input: {
+    buffer: Uint8Array;
+  }): Promise<Array<{ width: number; height: number; decode(): Promise<{ width: number; height: number; data: Uint8ClampedArray }> }> & { dispose(): void }>;
 }
 
 /**
@@ -28,7 +30,8 @@ export const heicPartitioner: FormatPartitioner = {
     try {
       const primary = images[0]!;
       const limits = partitionLimits();
-      if (primary.width * primary.height > limits.maxImagePixels) throw limitError('FILE_TOO_LARGE', 'maxImagePixels', options.filename, primary.width * primary.height, limits);
+      if (primary.width * primary.height > limits.maxImagePixels)
+        throw limitError('FILE_TOO_LARGE', 'maxImagePixels', options.filename, primary.width * primary.height, limits);
       rgba = await primary.decode();
     } catch (e) {
       throw isQuarryError(e) ? e : unreadableImage(options.filename, `its HEIC pixel data cannot be decoded (${errorMessage(e)})`, e);
@@ -36,7 +39,11 @@ export const heicPartitioner: FormatPartitioner = {
       images.dispose();
     }
     const { PNG } = await import('pngjs');
-    const png = PNG.sync.write({ width: rgba.width, height: rgba.height, data: Buffer.from(rgba.data.buffer, rgba.data.byteOffset, rgba.data.byteLength) } as InstanceType<typeof PNG>);
+    const png = PNG.sync.write({
+      width: rgba.width,
+      height: rgba.height,
+      data: Buffer.from(rgba.data.buffer, rgba.data.byteOffset, rgba.data.byteLength),
+    } as InstanceType<typeof PNG>);
     const { imagePartitioner } = await import('./image/index.js');
     return imagePartitioner.partition(new Uint8Array(png), options);
   },

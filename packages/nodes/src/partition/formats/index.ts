@@ -19,7 +19,13 @@ interface BuiltinFormat {
  * A built-in format: `types` maps each canonical MIME type it reads (the first is its default
  * `filetype`) to that type's extensions; `aliases` maps other MIME names to a canonical type.
  */
-function builtin(name: string, file: string, exportName: string, types: Readonly<Record<string, readonly string[]>>, aliases: Readonly<Record<string, string>> = {}): BuiltinFormat {
+function builtin(
+  name: string,
+  file: string,
+  exportName: string,
+  types: Readonly<Record<string, readonly string[]>>,
+  aliases: Readonly<Record<string, string>> = {},
+): BuiltinFormat {
   const extensionTypes = Object.fromEntries(Object.entries(types).flatMap(([mime, exts]) => exts.map((ext) => [ext, mime])));
   const format: FormatDefinition = Object.freeze({
     name,
@@ -33,9 +39,22 @@ function builtin(name: string, file: string, exportName: string, types: Readonly
 
 const CODE_EXTENSIONS = ['.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'];
 const YAML = { 'text/yaml': 'text/plain', 'text/x-yaml': 'text/plain', 'application/yaml': 'text/plain', 'application/x-yaml': 'text/plain' };
-const CSV = { 'application/csv': 'text/csv', 'application/x-csv': 'text/csv', 'text/comma-separated-values': 'text/csv', 'text/x-comma-separated-values': 'text/csv', 'text/x-csv': 'text/csv' };
+const CSV = {
+  'application/csv': 'text/csv',
+  'application/x-csv': 'text/csv',
+  'text/comma-separated-values': 'text/csv',
+  'text/x-comma-separated-values': 'text/csv',
+  'text/x-csv': 'text/csv',
+};
 const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-const IMAGES = { 'image/png': ['.png'], 'image/jpeg': ['.jpg', '.jpeg'], 'image/tiff': ['.tif', '.tiff'], 'image/bmp': ['.bmp'], 'image/gif': ['.gif'], 'image/webp': ['.webp'] };
+const IMAGES = {
+  'image/png': ['.png'],
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/tiff': ['.tif', '.tiff'],
+  'image/bmp': ['.bmp'],
+  'image/gif': ['.gif'],
+  'image/webp': ['.webp'],
+};
 
 // The one table of file types: a format's line declares its MIME types, their extensions and
 // aliases; detection (`detect-filetype.ts`) derives its extension and alias tables from it.
@@ -101,9 +120,7 @@ export function findFormat(formats: readonly FormatDefinition[], mime: string, e
 // The text partitioner is imported by a literal path, which a bundler follows: the partition
 // worker's bundle (scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
 // start-up is timed on. The other formats stay modules of their own, imported by URL.
-const BUILTIN_IMPORTS: ReadonlyMap<string, () => Promise<Record<string, unknown>>> = new Map([
-  [moduleUrl('text'), () => import('./text.js')],
-]);
+const BUILTIN_IMPORTS: ReadonlyMap<string, () => Promise<Record<string, unknown>>> = new Map([[moduleUrl('text'), () => import('./text.js')]]);
 
 const loaded = new Map<string, Promise<FormatPartitioner>>();
 
@@ -134,5 +151,7 @@ export function loadFormat(format: FormatDefinition): Promise<FormatPartitioner>
 }
 
 function invalid(format: FormatDefinition, what: string): QuarryError {
-  return new QuarryError('INVALID_PLUGIN', `format "${format.name}": module ${format.module} ${what}`, { details: { format: format.name, module: format.module } });
+  return new QuarryError('INVALID_PLUGIN', `format "${format.name}": module ${format.module} ${what}`, {
+    details: { format: format.name, module: format.module },
+  });
 }

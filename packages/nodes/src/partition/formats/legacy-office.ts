@@ -11,7 +11,8 @@ export const SOFFICE_ENV = 'QUARRY_SOFFICE';
 /** The environment variable bounding one conversion, in milliseconds (default 120000). */
 export const SOFFICE_TIMEOUT_ENV = 'QUARRY_SOFFICE_TIMEOUT_MS';
 
-const INSTALL = 'install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer libreoffice-calc libreoffice-impress; macOS: brew install --cask libreoffice) or set QUARRY_SOFFICE to its soffice program';
+const INSTALL =
+  'install LibreOffice (Debian/Ubuntu: apt-get install libreoffice-writer libreoffice-calc libreoffice-impress; macOS: brew install --cask libreoffice) or set QUARRY_SOFFICE to its soffice program';
 
 function timeoutMs(): number {
   const raw = Number(process.env[SOFFICE_TIMEOUT_ENV]);
@@ -31,24 +32,57 @@ export async function convertWithLibreOffice(bytes: Uint8Array, options: FormatP
   try {
     const input = path.join(dir, `document.${from}`);
     await writeFile(input, bytes);
-    const args = ['--headless', '--norestore', '--nologo', `-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`, '--convert-to', to, '--outdir', path.join(dir, 'out'), input];
+    const args = [
+      '--headless',
+      '--norestore',
+      '--nologo',
+      `-env:UserInstallation=${pathToFileURL(path.join(dir, 'profile')).href}`,
+      '--convert-to',
+      to,
+      '--outdir',
+      path.join(dir, 'out'),
+      input,
+    ];
     await new Promise<void>((resolve, reject) => {
       execFile(program, args, { timeout: timeoutMs(), signal: options.signal, killSignal: 'SIGKILL', maxBuffer: 1 << 20 }, (error, _stdout, stderr) => {
         if (!error) return resolve();
         const code = (error as NodeJS.ErrnoException).code;
-        if (options.signal.aborted) return reject(quarryError('JOB_ABORTED', `${options.filename}: partitioning aborted during the LibreOffice conversion`, { cause: error, details: { filename: options.filename } }));
+        if (options.signal.aborted)
+          return reject(
+            quarryError('JOB_ABORTED', `${options.filename}: partitioning aborted during the LibreOffice conversion`, {
+              cause: error,
+              details: { filename: options.filename },
+            }),
+          );
         if (code === 'ENOENT' || code === 'EACCES') {
-          return reject(quarryError('LIBREOFFICE_MISSING', `${options.filename}: reading .${from} files needs LibreOffice, and "${program}" cannot be started: ${INSTALL}`, { cause: error, details: { filename: options.filename, program } }));
+          return reject(
+            quarryError(
+              'LIBREOFFICE_MISSING',
+              `${options.filename}: reading .${from} files needs LibreOffice, and "${program}" cannot be started: ${INSTALL}`,
+              { cause: error, details: { filename: options.filename, program } },
+            ),
+          );
         }
-        const why = error.killed ? `timed out after ${timeoutMs()} ms (${SOFFICE_TIMEOUT_ENV} raises it)` : `failed (${String(stderr).trim() || errorMessage(error)})`;
-        reject(quarryError('FILE_UNREADABLE', `${options.filename}: LibreOffice's conversion of the .${from} file to .${to} ${why}`, { cause: error, details: { filename: options.filename, program } }));
+        const why = error.killed
+          ? `timed out after ${timeoutMs()} ms (${SOFFICE_TIMEOUT_ENV} raises it)`
+          : `failed (${String(stderr).trim() || errorMessage(error)})`;
+        reject(
+          quarryError('FILE_UNREADABLE', `${options.filename}: LibreOffice's conversion of the .${from} file to .${to} ${why}`, {
+            cause: error,
+            details: { filename: options.filename, program },
+          }),
+        );
       });
     });
     try {
       return new Uint8Array(await readFile(path.join(dir, 'out', `document.${to}`)));
     } catch (e) {
       // soffice exits 0 and writes nothing when it cannot read the input as that format.
-      throw quarryError('FILE_UNREADABLE', `${options.filename}: LibreOffice cannot read it as a .${from} file (the file is damaged or not what its type says)`, { cause: e, details: { filename: options.filename, program } });
+      throw quarryError(
+        'FILE_UNREADABLE',
+        `${options.filename}: LibreOffice cannot read it as a .${from} file (the file is damaged or not what its type says)`,
+        { cause: e, details: { filename: options.filename, program } },
+      );
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -80,7 +114,8 @@ function legacy(from: string, to: string, modern: () => Promise<FormatPartitione
   return {
     async partition(bytes, options) {
       const damage = compoundFileDamage(bytes);
-      if (damage) throw quarryError('FILE_UNREADABLE', `${options.filename}: not a readable .${from} file: ${damage}`, { details: { filename: options.filename } });
+      if (damage)
+        throw quarryError('FILE_UNREADABLE', `${options.filename}: not a readable .${from} file: ${damage}`, { details: { filename: options.filename } });
       const converted = await convertWithLibreOffice(bytes, options, from, to);
       return (await modern()).partition(converted, options);
     },

@@ -7,7 +7,18 @@ import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText, normalizeSpace }
 import { attr, childElements, firstChild, path, type XmlNode } from './shared/xml-tree.js';
 
 /** Containers whose children are read as body content. */
-const BODY_CONTAINERS = new Set(['section', 'index-body', 'table-of-content', 'alphabetical-index', 'illustration-index', 'table-index', 'bibliography', 'user-index', 'object-index', 'change-region']);
+const BODY_CONTAINERS = new Set([
+  'section',
+  'index-body',
+  'table-of-content',
+  'alphabetical-index',
+  'illustration-index',
+  'table-index',
+  'bibliography',
+  'user-index',
+  'object-index',
+  'change-region',
+]);
 
 /** Paragraph styles (display names) that make a paragraph a title, with its depth. */
 const TITLE_STYLES: Readonly<Record<string, number>> = { Title: 0, Subtitle: 1 };
@@ -117,7 +128,10 @@ function inlineText(node: XmlNode): string {
       case 'frame':
       case 'text-box':
         // Text boxes anchored in a paragraph hold their own paragraphs.
-        s += childElements(c).map((x) => inlineText(x)).filter((t) => t.trim()).join('\n');
+        s += childElements(c)
+          .map((x) => inlineText(x))
+          .filter((t) => t.trim())
+          .join('\n');
         break;
       default:
         s += inlineText(c);

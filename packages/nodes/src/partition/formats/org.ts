@@ -70,7 +70,12 @@ export function orgBlocks(source: string): Block[] {
           if (rows.length === 1) header = true;
           continue;
         }
-        rows.push(l.replace(/^\||\|$/gu, '').split('|').map(orgInline));
+        rows.push(
+          l
+            .replace(/^\||\|$/gu, '')
+            .split('|')
+            .map(orgInline),
+        );
       }
       blocks.push({ kind: 'table', rows, header });
       continue;
@@ -84,7 +89,8 @@ export function orgBlocks(source: string): Block[] {
         const m = ITEM.exec(lines[i]!);
         if (!m || m[1]!.length !== indent) break;
         const text = [m[2]!.replace(/^\[[ Xx-]\]\s+/u, '')];
-        for (i++; i < lines.length && lines[i]!.trim() && !ITEM.exec(lines[i]!) && lines[i]!.length - lines[i]!.trimStart().length > indent; i++) text.push(lines[i]!.trim());
+        for (i++; i < lines.length && lines[i]!.trim() && !ITEM.exec(lines[i]!) && lines[i]!.length - lines[i]!.trimStart().length > indent; i++)
+          text.push(lines[i]!.trim());
         items.push(orgInline(text.join(' ')));
         while (i < lines.length && lines[i]!.trim() === '' && ITEM.exec(lines[i + 1] ?? '')?.[1]?.length === indent) i++;
       }
@@ -92,7 +98,14 @@ export function orgBlocks(source: string): Block[] {
       continue;
     }
     const para: string[] = [];
-    while (i < lines.length && lines[i]!.trim() !== '' && !HEADLINE.test(lines[i]!) && !lines[i]!.trim().startsWith('#+') && !(para.length && ITEM.test(lines[i]!))) para.push(lines[i++]!.trim());
+    while (
+      i < lines.length &&
+      lines[i]!.trim() !== '' &&
+      !HEADLINE.test(lines[i]!) &&
+      !lines[i]!.trim().startsWith('#+') &&
+      !(para.length && ITEM.test(lines[i]!))
+    )
+      para.push(lines[i++]!.trim());
     blocks.push({ kind: 'paragraph', text: orgInline(para.join(' ')) });
   }
   return blocks;

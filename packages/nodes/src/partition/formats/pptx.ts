@@ -154,10 +154,7 @@ function inheritedOffset(ph: XmlNode, inherit: Inheritance): XmlNode | undefined
     return undefined;
   };
   const masterType = (t: string): string => (t === 'ctrTitle' ? 'title' : t === 'subTitle' || t === 'obj' ? 'body' : t);
-  return (
-    find(inherit.layout, (p) => (attr(p, 'idx') ?? '0') === idx) ??
-    find(inherit.master, (p) => masterType(attr(p, 'type') ?? 'obj') === masterType(type))
-  );
+  return find(inherit.layout, (p) => (attr(p, 'idx') ?? '0') === idx) ?? find(inherit.master, (p) => masterType(attr(p, 'type') ?? 'obj') === masterType(type));
 }
 
 function orderedShapes(tree: XmlNode, inherit: Inheritance): PlacedShape[] {

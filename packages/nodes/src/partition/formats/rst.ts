@@ -8,7 +8,20 @@ const BULLET = /^([-*+•])\s+(.*)$/u;
 const ENUMERATED = /^(?:\d+|#|[a-zA-Z])[.)]\s+(.*)$|^\((?:\d+|#|[a-zA-Z])\)\s+(.*)$/u;
 const DIRECTIVE = /^\.\.\s+([\w-]+)::\s*(.*)$/u;
 const CODE_DIRECTIVES = new Set(['code', 'code-block', 'sourcecode', 'literalinclude', 'parsed-literal', 'math']);
-const SKIPPED_DIRECTIVES = new Set(['image', 'figure', 'include', 'raw', 'toctree', 'contents', 'meta', 'highlight', 'role', 'default-role', 'sectnum', 'index']);
+const SKIPPED_DIRECTIVES = new Set([
+  'image',
+  'figure',
+  'include',
+  'raw',
+  'toctree',
+  'contents',
+  'meta',
+  'highlight',
+  'role',
+  'default-role',
+  'sectnum',
+  'index',
+]);
 
 /** Inline markup taken off: ``literal``, **strong**, *emphasis*, `link <url>`_, :role:`text`, |subst|. */
 export function rstInline(text: string): string {
@@ -42,7 +55,13 @@ export function rstBlocks(source: string): Block[] {
     while (j < lines.length && (lines[j]!.trim() === '' || indentOf(lines[j]!) > 0)) body.push(lines[j++]!);
     while (body.length && body[body.length - 1]!.trim() === '') body.pop();
     const cut = Math.min(...body.filter((l) => l.trim()).map(indentOf));
-    return { text: body.map((l) => l.slice(Number.isFinite(cut) ? cut : 0)).join('\n').replace(/^\n+/u, ''), next: j };
+    return {
+      text: body
+        .map((l) => l.slice(Number.isFinite(cut) ? cut : 0))
+        .join('\n')
+        .replace(/^\n+/u, ''),
+      next: j,
+    };
   };
   while (i < lines.length) {
     const line = lines[i]!;
@@ -127,7 +146,14 @@ export function rstBlocks(source: string): Block[] {
           const start = indentOf(l) + (l.trim().length - (m[2] ?? m[1] ?? '').length);
           for (i++; i < lines.length && lines[i]!.trim() && indentOf(lines[i]!) >= start; i++) text.push(lines[i]!.trim());
           items.push(rstInline(text.join(' ')));
-          while (i < lines.length && lines[i]!.trim() === '' && (lines[i + 1] ?? '').trim() && indentOf(lines[i + 1]!) === indentOf(line) && (ordered ? ENUMERATED : BULLET).test(lines[i + 1]!.trim())) i++;
+          while (
+            i < lines.length &&
+            lines[i]!.trim() === '' &&
+            (lines[i + 1] ?? '').trim() &&
+            indentOf(lines[i + 1]!) === indentOf(line) &&
+            (ordered ? ENUMERATED : BULLET).test(lines[i + 1]!.trim())
+          )
+            i++;
           continue;
         }
         break;

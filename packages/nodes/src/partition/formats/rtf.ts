@@ -6,14 +6,66 @@ import { partitionBlocks, type Block } from './shared/blocks-html.js';
 
 // Destinations whose text is not the document's (fonts, styles' own text, pictures, fields' codes, ...).
 const SKIPPED = new Set([
-  'fonttbl', 'colortbl', 'info', 'pict', 'object', 'header', 'headerl', 'headerr', 'headerf', 'footer', 'footerl', 'footerr', 'footerf',
-  'footnote', 'fldinst', 'listtable', 'listoverridetable', 'rsidtbl', 'generator', 'xmlnstbl', 'themedata', 'colorschememapping',
-  'datastore', 'latentstyles', 'pgdsctbl', 'mmathPr', 'bkmkstart', 'bkmkend', 'pntext', 'listtext', 'pntxtb', 'pntxta', 'filetbl',
-  'revtbl', 'pnseclvl', 'nonshppict', 'shppict', 'shpinst', 'template', 'xe', 'tc', 'atnid', 'atnauthor', 'annotation',
+  'fonttbl',
+  'colortbl',
+  'info',
+  'pict',
+  'object',
+  'header',
+  'headerl',
+  'headerr',
+  'headerf',
+  'footer',
+  'footerl',
+  'footerr',
+  'footerf',
+  'footnote',
+  'fldinst',
+  'listtable',
+  'listoverridetable',
+  'rsidtbl',
+  'generator',
+  'xmlnstbl',
+  'themedata',
+  'colorschememapping',
+  'datastore',
+  'latentstyles',
+  'pgdsctbl',
+  'mmathPr',
+  'bkmkstart',
+  'bkmkend',
+  'pntext',
+  'listtext',
+  'pntxtb',
+  'pntxta',
+  'filetbl',
+  'revtbl',
+  'pnseclvl',
+  'nonshppict',
+  'shppict',
+  'shpinst',
+  'template',
+  'xe',
+  'tc',
+  'atnid',
+  'atnauthor',
+  'annotation',
 ]);
 const CHARACTERS: Readonly<Record<string, string>> = {
-  tab: '\t', emdash: '\u2014', endash: '\u2013', bullet: '\u2022', lquote: '\u2018', rquote: '\u2019', ldblquote: '\u201C',
-  rdblquote: '\u201D', emspace: '\u2003', enspace: '\u2002', qmspace: '\u2005', line: '\n', ltrmark: '', rtlmark: '',
+  tab: '\t',
+  emdash: '\u2014',
+  endash: '\u2013',
+  bullet: '\u2022',
+  lquote: '\u2018',
+  rquote: '\u2019',
+  ldblquote: '\u201C',
+  rdblquote: '\u201D',
+  emspace: '\u2003',
+  enspace: '\u2002',
+  qmspace: '\u2005',
+  line: '\n',
+  ltrmark: '',
+  rtlmark: '',
 };
 const SYMBOLS: Readonly<Record<string, string>> = { '~': '\u00A0', _: '\u2011', '-': '', '\\': '\\', '{': '{', '}': '}' };
 
@@ -38,7 +90,8 @@ interface Paragraph {
  */
 export function rtfBlocks(document: string, filename: string): Block[] {
   const source = document.trimStart();
-  if (!source.startsWith('{\\rtf')) throw quarryError('FILE_UNREADABLE', `${filename}: not an RTF document (it does not start with {\\rtf)`, { details: { filename } });
+  if (!source.startsWith('{\\rtf'))
+    throw quarryError('FILE_UNREADABLE', `${filename}: not an RTF document (it does not start with {\\rtf)`, { details: { filename } });
   const maxDepth = partitionLimits().maxNestingDepth;
   const blocks: Block[] = [];
   const styleNames = new Map<number, string>();
@@ -89,7 +142,14 @@ export function rtfBlocks(document: string, filename: string): Block[] {
     if (!t) return;
     const name = para.style !== undefined ? (styleNames.get(para.style) ?? '') : '';
     const headingStyle = /^heading\s*(\d)/iu.exec(name);
-    const level = para.outline !== undefined && para.outline < 9 ? para.outline + 1 : headingStyle ? Number(headingStyle[1]) : /^(title|subtitle)$/iu.test(name) ? 1 : undefined;
+    const level =
+      para.outline !== undefined && para.outline < 9
+        ? para.outline + 1
+        : headingStyle
+          ? Number(headingStyle[1])
+          : /^(title|subtitle)$/iu.test(name)
+            ? 1
+            : undefined;
     const last = blocks[blocks.length - 1];
     if (level !== undefined) blocks.push({ kind: 'heading', level, text: t });
     else if (para.list && last?.kind === 'list') last.items.push(t);
@@ -166,7 +226,10 @@ export function rtfBlocks(document: string, filename: string): Block[] {
     const c = source[i]!;
     if (c === '{') {
       flushBytes();
-      if (stack.length >= maxDepth) throw quarryError('DOCUMENT_TOO_COMPLEX', `${filename}: RTF groups nest deeper than ${maxDepth} levels (QUARRY_MAX_NESTING_DEPTH raises the limit)`, { details: { filename } });
+      if (stack.length >= maxDepth)
+        throw quarryError('DOCUMENT_TOO_COMPLEX', `${filename}: RTF groups nest deeper than ${maxDepth} levels (QUARRY_MAX_NESTING_DEPTH raises the limit)`, {
+          details: { filename },
+        });
       stack.push(state);
       state = { ...state, style: inStylesheet && stack.length === stylesheetDepth + 1 };
       if (state.style) {
@@ -205,8 +268,7 @@ export function rtfBlocks(document: string, filename: string): Block[] {
           state.skip = true;
           // The number or bullet a list paragraph shows is written before its text.
           if (name === 'listtext' || name === 'pntext') para.list = true;
-        }
-        else if (!state.style) word(name, param);
+        } else if (!state.style) word(name, param);
         else if (['s', 'cs', 'ds', 'ts', 'u'].includes(name)) word(name, param);
         continue;
       }
@@ -255,5 +317,6 @@ export function rtfBlocks(document: string, filename: string): Block[] {
  * page (`\ansicpg`) and `\u` Unicode escapes is decoded.
  */
 export const rtfPartitioner: FormatPartitioner = {
-  partition: (bytes, options) => partitionBlocks(rtfBlocks(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'), options.filename), options),
+  partition: (bytes, options) =>
+    partitionBlocks(rtfBlocks(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1'), options.filename), options),
 };

@@ -66,7 +66,12 @@ export interface RouteOptions {
 }
 
 /** Measures a page from its text layer, its image boxes and the number of tables found. */
-export function pageFeatures(pageNumber: number, text: Pick<PageText, 'width' | 'height' | 'textChars' | 'badChars'>, images: readonly Box[], tableCount: number): PageFeatures {
+export function pageFeatures(
+  pageNumber: number,
+  text: Pick<PageText, 'width' | 'height' | 'textChars' | 'badChars'>,
+  images: readonly Box[],
+  tableCount: number,
+): PageFeatures {
   const area = Math.max(1, text.width * text.height);
   const covered = images.reduce((n, b) => n + Math.max(0, b.x1 - b.x0) * Math.max(0, b.y1 - b.y0), 0);
   return {

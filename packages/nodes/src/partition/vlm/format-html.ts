@@ -7,7 +7,24 @@ import { getOuterHTML } from 'domutils';
 import { parseDocument } from 'htmlparser2';
 
 // Elements whose children go on lines of their own when prettified.
-const BLOCK_CONTAINERS = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'ul', 'ol', 'dl', 'div', 'section', 'article', 'header', 'footer', 'figure', 'colgroup', 'blockquote']);
+const BLOCK_CONTAINERS = new Set([
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'ul',
+  'ol',
+  'dl',
+  'div',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'figure',
+  'colgroup',
+  'blockquote',
+]);
 
 function dropBlankText(nodes: ChildNode[]): ChildNode[] {
   return nodes.filter((n) => !(isText(n) && n.data.trim() === ''));

@@ -77,7 +77,6 @@ export interface VlmPartitionRequest {
   page_concurrency?: number;
 }
 
-
 /** The provider a request names; `auto` follows the model id. */
 export function vlmProviderName(provider: ProviderKind | 'auto', model: string): ProviderKind {
   return provider === 'auto' ? (modelProvider(model) ?? 'anthropic') : provider;
@@ -88,7 +87,9 @@ export function vlmProviderName(provider: ProviderKind | 'auto', model: string):
  * bedrock, which signs requests with AWS credentials, it is `ACCESS_KEY_ID:SECRET_ACCESS_KEY`
  * (optionally `:SESSION_TOKEN`).
  */
-export function vlmProvider(request: Pick<VlmPartitionRequest, 'provider' | 'provider_api_key' | 'provider_base_url' | 'model' | 'pool' | 'env' | 'logger'>): Provider {
+export function vlmProvider(
+  request: Pick<VlmPartitionRequest, 'provider' | 'provider_api_key' | 'provider_base_url' | 'model' | 'pool' | 'env' | 'logger'>,
+): Provider {
   const name = vlmProviderName(request.provider, request.model);
   const key = request.provider_api_key ?? undefined;
   const opts: ProviderOptions = {
@@ -100,7 +101,9 @@ export function vlmProvider(request: Pick<VlmPartitionRequest, 'provider' | 'pro
   if (key && name === 'bedrock') {
     const [accessKeyId, secretAccessKey, sessionToken] = key.split(':');
     if (!accessKeyId || !secretAccessKey) {
-      throw new QuarryError('PROVIDER_NOT_CONFIGURED', 'bedrock: provider_api_key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]', { details: { provider: 'bedrock' } });
+      throw new QuarryError('PROVIDER_NOT_CONFIGURED', 'bedrock: provider_api_key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]', {
+        details: { provider: 'bedrock' },
+      });
     }
     return createProvider('bedrock', { ...opts, accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) });
   }
@@ -172,7 +175,15 @@ async function partitionImage(bytes: Uint8Array, request: VlmPartitionRequest, f
   const provider = vlmProvider(request);
   const out: Element[] = [];
   for (let i = 0; i < parts.length; i++) {
-    const els = await readPageWithVlm(parts[i]!, { provider, model: request.model, outputFormat: request.output_format, formatHtml: request.format_html, pageNumber: i + 1, filename, signal });
+    const els = await readPageWithVlm(parts[i]!, {
+      provider,
+      model: request.model,
+      outputFormat: request.output_format,
+      formatHtml: request.format_html,
+      pageNumber: i + 1,
+      filename,
+      signal,
+    });
     out.push(...routed(els, { route: 'vlm', score: 1 }));
   }
   return finishVlmElements(out, request, filename);
@@ -210,7 +221,15 @@ async function partitionPdf(bytes: Uint8Array, request: VlmPartitionRequest, fil
           while (inFlight.size >= limit) await Promise.race(inFlight);
           const png = await renderPagePng(page, signal);
           page.cleanup();
-          const job = readPageWithVlm(png, { provider: model, model: request.model, outputFormat: request.output_format, formatHtml: request.format_html, pageNumber: p, filename, signal }).then((els) => {
+          const job = readPageWithVlm(png, {
+            provider: model,
+            model: request.model,
+            outputFormat: request.output_format,
+            formatHtml: request.format_html,
+            pageNumber: p,
+            filename,
+            signal,
+          }).then((els) => {
             vlmPages.set(p, els);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
@@ -254,7 +273,6 @@ async function partitionPdf(bytes: Uint8Array, request: VlmPartitionRequest, fil
   });
   return out;
 }
-
 
 // A MIME type given by the source skips detection, which is where emptiness is otherwise caught.
 function assertNotEmpty(bytes: Uint8Array, filename: string): void {

@@ -26,7 +26,10 @@ const TYPE_BY_LOWER = new Map<string, ElementType>([
 
 /** The element type a model's category names; unknown names are UncategorizedText. */
 export function elementTypeOf(category: string): ElementType {
-  const key = category.trim().toLowerCase().replace(/[\s_]+/g, '');
+  const key = category
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_]+/g, '');
   return TYPE_BY_LOWER.get(category.trim().toLowerCase()) ?? TYPE_BY_LOWER.get(key) ?? 'UncategorizedText';
 }
 
@@ -76,7 +79,33 @@ function blockText(node: ChildNode): string {
   return collapseWhitespace(parts.join('')).trim();
 }
 
-const INLINE = new Set(['a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'dfn', 'em', 'i', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr']);
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'dfn',
+  'em',
+  'i',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
+]);
 
 /**
  * Turns a model's HTML answer for one page into elements (temporary ids, no page metadata).

@@ -29,7 +29,8 @@ export interface VlmPageRequest {
  */
 export async function readPageWithVlm(image: ImagePart, req: VlmPageRequest): Promise<Element[]> {
   const where = `${req.filename}${req.pageNumber === undefined ? '' : ` page ${req.pageNumber}`}`;
-  if (!req.provider.chat) throw new QuarryError('PROVIDER_NOT_CONFIGURED', `${where}: provider ${req.provider.name} has no chat API`, { details: { provider: req.provider.name } });
+  if (!req.provider.chat)
+    throw new QuarryError('PROVIDER_NOT_CONFIGURED', `${where}: provider ${req.provider.name} has no chat API`, { details: { provider: req.provider.name } });
   let text: string;
   try {
     const res = await req.provider.chat({
@@ -44,11 +45,17 @@ export async function readPageWithVlm(image: ImagePart, req: VlmPageRequest): Pr
     text = res.text;
   } catch (e) {
     if (isQuarryError(e)) {
-      throw QuarryError.from(e.code, `${where}: ${e.message}`, { cause: e, details: { ...e.details, filename: req.filename, ...(req.pageNumber === undefined ? {} : { page_number: req.pageNumber }) } });
+      throw QuarryError.from(e.code, `${where}: ${e.message}`, {
+        cause: e,
+        details: { ...e.details, filename: req.filename, ...(req.pageNumber === undefined ? {} : { page_number: req.pageNumber }) },
+      });
     }
     throw e;
   }
-  const elements = req.outputFormat === 'application/json' ? elementsFromVlmJson(text, { formatHtml: req.formatHtml, where }) : elementsFromVlmHtml(text, { formatHtml: req.formatHtml });
+  const elements =
+    req.outputFormat === 'application/json'
+      ? elementsFromVlmJson(text, { formatHtml: req.formatHtml, where })
+      : elementsFromVlmHtml(text, { formatHtml: req.formatHtml });
   if (req.pageNumber !== undefined) for (const el of elements) el.metadata.page_number = req.pageNumber;
   return elements;
 }

@@ -9,7 +9,10 @@ const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
 const p = (text: string, opts: { style?: string; bold?: boolean; num?: number; pageBreakBefore?: boolean } = {}): string => {
-  const pPr = [opts.style ? `<w:pStyle w:val="${opts.style}"/>` : '', opts.num !== undefined ? `<w:numPr><w:ilvl w:val="${opts.num}"/><w:numId w:val="1"/></w:numPr>` : ''].join('');
+  const pPr = [
+    opts.style ? `<w:pStyle w:val="${opts.style}"/>` : '',
+    opts.num !== undefined ? `<w:numPr><w:ilvl w:val="${opts.num}"/><w:numId w:val="1"/></w:numPr>` : '',
+  ].join('');
   const rPr = opts.bold ? '<w:rPr><w:b/></w:rPr>' : '';
   const lrpb = opts.pageBreakBefore ? '<w:lastRenderedPageBreak/>' : '';
   return `<w:p>${pPr ? `<w:pPr>${pPr}</w:pPr>` : ''}<w:r>${rPr}${lrpb}<w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
@@ -24,7 +27,10 @@ async function buildDocx(bodyXml: string, opts: { header?: string; footer?: stri
     '[Content_Types].xml',
     `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>`,
   );
-  zip.file('_rels/.rels', `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`);
+  zip.file(
+    '_rels/.rels',
+    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="word/document.xml"/></Relationships>`,
+  );
   const rels = [
     `<Relationship Id="rIdStyles" Type="${REL}/styles" Target="styles.xml"/>`,
     `<Relationship Id="rIdLink" Type="${REL}/hyperlink" Target="https://example.com/" TargetMode="External"/>`,
@@ -40,12 +46,18 @@ async function buildDocx(bodyXml: string, opts: { header?: string; footer?: stri
     rels.push(`<Relationship Id="rIdF" Type="${REL}/footer" Target="footer1.xml"/>`);
     refs += '<w:footerReference w:type="default" r:id="rIdF"/>';
   }
-  zip.file('word/_rels/document.xml.rels', `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join('')}</Relationships>`);
+  zip.file(
+    'word/_rels/document.xml.rels',
+    `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels.join('')}</Relationships>`,
+  );
   zip.file(
     'word/styles.xml',
     `<w:styles xmlns:w="${W}"><w:style w:type="paragraph" w:default="1" w:styleId="Normal"><w:name w:val="Normal"/></w:style><w:style w:type="paragraph" w:styleId="Heading1"><w:name w:val="heading 1"/></w:style><w:style w:type="paragraph" w:styleId="Heading2"><w:name w:val="heading 2"/></w:style><w:style w:type="paragraph" w:styleId="Title"><w:name w:val="Title"/></w:style><w:style w:type="paragraph" w:styleId="ListBullet"><w:name w:val="List Bullet"/></w:style></w:styles>`,
   );
-  zip.file('word/document.xml', `<?xml version="1.0"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${bodyXml}${opts.sectPr ?? `<w:sectPr>${refs}</w:sectPr>`}</w:body></w:document>`);
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0"?><w:document xmlns:w="${W}" xmlns:r="${R}"><w:body>${bodyXml}${opts.sectPr ?? `<w:sectPr>${refs}</w:sectPr>`}</w:body></w:document>`,
+  );
   return zip.generateAsync({ type: 'uint8array' });
 }
 

@@ -50,7 +50,9 @@ const MULTIPART = [
 async function dispatch(bytes: Uint8Array, name: string): Promise<Element[]> {
   if (!/\.(txt|html)$/.test(name)) throw new QuarryError('FILETYPE_UNSUPPORTED', `${name}: no partitioner`);
   const text = new TextDecoder().decode(bytes);
-  return [{ element_id: name, type: 'NarrativeText', text: text.trim(), metadata: { attached_to_filename: 'mail.eml', filename: name, filetype: 'text/plain' } }];
+  return [
+    { element_id: name, type: 'NarrativeText', text: text.trim(), metadata: { attached_to_filename: 'mail.eml', filename: name, filetype: 'text/plain' } },
+  ];
 }
 
 describe('emlPartitioner', () => {
@@ -69,7 +71,12 @@ describe('emlPartitioner', () => {
       last_modified: '2022-12-23T18:08:48+00:00',
     });
     // Attachment elements keep the nested call's markers and get the message date, not its headers.
-    expect(els[1]!.metadata).toEqual({ attached_to_filename: 'mail.eml', filename: 'budget.txt', filetype: 'text/plain', last_modified: '2022-12-23T18:08:48+00:00' });
+    expect(els[1]!.metadata).toEqual({
+      attached_to_filename: 'mail.eml',
+      filename: 'budget.txt',
+      filetype: 'text/plain',
+      last_modified: '2022-12-23T18:08:48+00:00',
+    });
     expect(options.warnings).toEqual([]);
   });
 
@@ -123,7 +130,12 @@ describe.skipIf(!hasCorpus)('emlPartitioner on the corpus (skipped without /work
     const els = await emlPartitioner.partition(corpusDoc('email-no-utf8-2014-03-17.111517.eml'), options);
     expect(options.embedded.map((c) => c.filename)).toEqual(['email-no-utf8-2014-03-17.111517.eml.body.txt', 'google.png', 'profilephoto.png']);
     expect(els[0]!.text).toContain('The password for your Google Account');
-    expect(els[0]!.metadata).toMatchObject({ sent_from: ['no-reply@accounts.google.com'], sent_to: ['slatest@gmail.com'], subject: 'Google Account password changed', last_modified: '2014-03-17T11:15:04+00:00' });
+    expect(els[0]!.metadata).toMatchObject({
+      sent_from: ['no-reply@accounts.google.com'],
+      sent_to: ['slatest@gmail.com'],
+      subject: 'Google Account password changed',
+      last_modified: '2014-03-17T11:15:04+00:00',
+    });
     // The PNG bytes reach the nested partitioner intact.
     expect([...options.embedded[1]!.bytes.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   });

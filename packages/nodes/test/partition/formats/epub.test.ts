@@ -10,7 +10,10 @@ const chapter = (title: string, text: string): string =>
 async function buildEpub(): Promise<Uint8Array> {
   const zip = new JSZip();
   zip.file('mimetype', 'application/epub+zip');
-  zip.file('META-INF/container.xml', '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>');
+  zip.file(
+    'META-INF/container.xml',
+    '<container xmlns="urn:oasis:names:tc:opendocument:xmlns:container" version="1.0"><rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/></rootfiles></container>',
+  );
   zip.file(
     'OEBPS/content.opf',
     `<package xmlns="http://www.idpf.org/2007/opf" version="3.0"><manifest>

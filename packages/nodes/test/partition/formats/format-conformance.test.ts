@@ -10,7 +10,8 @@ const hasCorpus = existsSync(corpus);
 if (!hasCorpus) console.info(`format conformance: ${corpus} is absent; only the generated samples run`);
 
 const text = (filename: string, s: string): FormatSample => ({ filename, bytes: () => new TextEncoder().encode(s) });
-const fromCorpus = (...names: string[]): FormatSample[] => (hasCorpus ? names.map((filename) => ({ filename, bytes: () => new Uint8Array(readFileSync(path.join(corpus, filename))) })) : []);
+const fromCorpus = (...names: string[]): FormatSample[] =>
+  hasCorpus ? names.map((filename) => ({ filename, bytes: () => new Uint8Array(readFileSync(path.join(corpus, filename))) })) : [];
 
 const committed = (...names: string[]): FormatSample[] => names.map((filename) => ({ filename, bytes: () => fixture(filename) }));
 
@@ -19,13 +20,19 @@ const committed = (...names: string[]): FormatSample[] => names.map((filename) =
 const SAMPLES: Record<string, FormatSample[]> = {
   text: [text('notes.txt', 'Site Notes\n\nThe north face was cut in spring.\n\n- drill\n- split\n'), ...fromCorpus('UDHR_first_article_all.txt')],
   markdown: [text('guide.md', '# Guide\n\nCut along the grain.\n\n* one\n* two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n'), ...fromCorpus('codeblock.md')],
-  html: [text('page.html', '<html><body><h1>Quarry</h1><p>Stone is cut here.</p><ul><li>granite</li></ul></body></html>'), ...fromCorpus('example-10k-1p.html')],
+  html: [
+    text('page.html', '<html><body><h1>Quarry</h1><p>Stone is cut here.</p><ul><li>granite</li></ul></body></html>'),
+    ...fromCorpus('example-10k-1p.html'),
+  ],
   csv: [text('rows.csv', 'name,tonnes\ngranite,12\nmarble,7\n'), ...fromCorpus('stanley-cups.csv')],
   tsv: [text('rows.tsv', 'name\ttonnes\ngranite\t12\n')],
   json: [text('elements.json', JSON.stringify([{ element_id: 'a', type: 'Title', text: 'Quarry', metadata: {} }]))],
   ndjson: [text('rows.ndjson', '{"name":"granite"}\n{"name":"marble"}\n')],
   xml: [text('site.xml', '<site><name>North face</name><rock>granite</rock></site>'), ...fromCorpus('factbook.xml')],
-  eml: [text('note.eml', 'From: a@example.org\r\nTo: b@example.org\r\nSubject: Stone\r\nContent-Type: text/plain\r\n\r\nThe blocks ship on Monday.\r\n'), ...fromCorpus('fake-email-attachment.eml')],
+  eml: [
+    text('note.eml', 'From: a@example.org\r\nTo: b@example.org\r\nSubject: Stone\r\nContent-Type: text/plain\r\n\r\nThe blocks ship on Monday.\r\n'),
+    ...fromCorpus('fake-email-attachment.eml'),
+  ],
   pdf: fromCorpus('multi-column-2p.pdf'),
   docx: fromCorpus('handbook-1p.docx'),
   pptx: fromCorpus('science-exploration-1p.pptx'),

@@ -4,7 +4,7 @@ import { partitionFile } from '../../../src/partition/partition-file.js';
 import { fixture, partitionFixture } from './fixtures.js';
 
 describe('heic partitioner', () => {
-  it('decodes the Python library unstructured\'s DA-1p.heic and reads it by OCR as one image page', async () => {
+  it("decodes the Python library unstructured's DA-1p.heic and reads it by OCR as one image page", async () => {
     const elements = await partitionFixture('unstructured-DA-1p.heic', { strategy: 'hi_res', ocr_languages: ['eng'] });
     const texts = elements.map((e) => e.text);
     expect(texts).toContain('CREATURES');

@@ -15,7 +15,7 @@ describe('document formats', () => {
     expect(findFormat(BUILTIN_FORMATS, 'audio/wav', '.txt')).toBeUndefined();
   });
 
-  it('derives detection\'s extension and alias tables from the formats\' lines, each naming its own format', () => {
+  it("derives detection's extension and alias tables from the formats' lines, each naming its own format", () => {
     for (const format of BUILTIN_FORMATS) {
       for (const ext of format.extensions) expect(findFormat(BUILTIN_FORMATS, EXTENSION_MIME_TYPES[ext]!, ext)?.name, ext).toBe(format.name);
       for (const mime of format.mimeTypes) expect(findFormat(BUILTIN_FORMATS, mime, '')?.name, mime).toBe(format.name);
@@ -45,7 +45,10 @@ describe('document formats', () => {
   });
 
   it('names the module of a format that cannot be loaded', async () => {
-    const missing: FormatDefinition = { ...testFormat('gone', ['application/x-gone'], 'nothing'), module: new URL('./no-such-format.js', import.meta.url).href };
+    const missing: FormatDefinition = {
+      ...testFormat('gone', ['application/x-gone'], 'nothing'),
+      module: new URL('./no-such-format.js', import.meta.url).href,
+    };
     const noExport = testFormat('no-export', ['application/x-none'], 'noSuchExport');
     for (const format of [missing, noExport]) {
       const err = await loadFormat(format).catch((e: unknown) => e);

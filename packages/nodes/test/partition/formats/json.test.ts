@@ -45,7 +45,7 @@ describe('jsonPartitioner', () => {
     expect((err as Error).message).toContain('broken.json');
   });
 
-  it('says where malformed JSON breaks as a line and column, keeping V8\'s message in details', async () => {
+  it("says where malformed JSON breaks as a line and column, keeping V8's message in details", async () => {
     const options = makeOptions('records.json');
     const err = await partitionError(jsonPartitioner, enc('[\n  {"a": 1},\n  {"b" 2}\n]'), options);
     expect(err).toMatchObject({

@@ -25,7 +25,20 @@ describe.runIf(hasSoffice)('legacy Office formats through LibreOffice', () => {
     process.env.QUARRY_SOFFICE_TIMEOUT_MS = '230000';
     // A .ppt written by LibreOffice itself, from the flat presentation committed beside it.
     copyFileSync(path.join(fixturesDir, 'site-briefing.fodp'), path.join(dir, 'site-briefing.fodp'));
-    execFileSync('soffice', ['--headless', '--norestore', `-env:UserInstallation=file://${dir}/profile`, '--convert-to', 'ppt', '--outdir', dir, path.join(dir, 'site-briefing.fodp')], { stdio: 'ignore', timeout: 200_000 });
+    execFileSync(
+      'soffice',
+      [
+        '--headless',
+        '--norestore',
+        `-env:UserInstallation=file://${dir}/profile`,
+        '--convert-to',
+        'ppt',
+        '--outdir',
+        dir,
+        path.join(dir, 'site-briefing.fodp'),
+      ],
+      { stdio: 'ignore', timeout: 200_000 },
+    );
     ppt = new Uint8Array(readFileSync(path.join(dir, 'site-briefing.ppt')));
   }, 240_000);
   afterAll(() => {
@@ -45,7 +58,9 @@ describe.runIf(hasSoffice)('legacy Office formats through LibreOffice', () => {
       ['Table', 'Stone Tonnes Granite 120 Marble 75'],
       ['NarrativeText', 'Shipments leave the yard every Monday morning, weather permitting.'],
     ]);
-    expect(elements[6]!.metadata.text_as_html).toBe('<table><tr><td>Stone</td><td>Tonnes</td></tr><tr><td>Granite</td><td>120</td></tr><tr><td>Marble</td><td>75</td></tr></table>');
+    expect(elements[6]!.metadata.text_as_html).toBe(
+      '<table><tr><td>Stone</td><td>Tonnes</td></tr><tr><td>Granite</td><td>120</td></tr><tr><td>Marble</td><td>75</td></tr></table>',
+    );
     for (const el of elements) expect(el.metadata.filetype).toBe('application/msword');
   }, 240_000);
 
@@ -70,7 +85,11 @@ describe.runIf(hasSoffice)('legacy Office formats through LibreOffice', () => {
   }, 240_000);
 
   it('fails alone with a coded error naming the file for a damaged .doc, .xls and .ppt', async () => {
-    const cut = { 'cut.doc': fixture('quarry-report.doc').subarray(0, 4096), 'cut.xls': fixture('stone-output.xls').subarray(0, 2048), 'cut.ppt': ppt.subarray(0, 8192) };
+    const cut = {
+      'cut.doc': fixture('quarry-report.doc').subarray(0, 4096),
+      'cut.xls': fixture('stone-output.xls').subarray(0, 2048),
+      'cut.ppt': ppt.subarray(0, 8192),
+    };
     const errors = await Promise.all(Object.entries(cut).map(([filename, bytes]) => partitionFile(bytes, { filename }).catch((e: unknown) => e)));
     for (const [i, filename] of Object.keys(cut).entries()) {
       expect(errors[i], filename).toBeInstanceOf(QuarryError);
@@ -95,7 +114,9 @@ describe('legacy Office formats without LibreOffice', () => {
       const err = await partitionFixture('stone-output.xls').catch((e: unknown) => e);
       expect(err).toBeInstanceOf(QuarryError);
       expect(err).toMatchObject({ code: 'LIBREOFFICE_MISSING' });
-      expect((err as Error).message).toMatch(/stone-output\.xls: reading \.xls files needs LibreOffice.*apt-get install libreoffice-writer libreoffice-calc libreoffice-impress/u);
+      expect((err as Error).message).toMatch(
+        /stone-output\.xls: reading \.xls files needs LibreOffice.*apt-get install libreoffice-writer libreoffice-calc libreoffice-impress/u,
+      );
     } finally {
       if (saved === undefined) delete process.env.QUARRY_SOFFICE;
       else process.env.QUARRY_SOFFICE = saved;

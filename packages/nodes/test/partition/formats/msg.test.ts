@@ -4,7 +4,7 @@ import { partitionFile } from '../../../src/partition/partition-file.js';
 import { fixture, partitionFixture, typesAndTexts } from './fixtures.js';
 
 describe('msg partitioner', () => {
-  it('reads an Outlook message\'s body with the sender, recipient, subject and date metadata an .eml gets', async () => {
+  it("reads an Outlook message's body with the sender, recipient, subject and date metadata an .eml gets", async () => {
     const elements = await partitionFixture('unstructured-fake-email.msg');
     expect(typesAndTexts(elements)).toEqual([
       ['NarrativeText', 'This is a test email to use for unit tests.'],
@@ -25,7 +25,9 @@ describe('msg partitioner', () => {
   it('partitions attachments as the eml partitioner does', async () => {
     const elements = await partitionFixture('unstructured-fake-email-attachment.msg');
     const attached = elements.filter((e) => e.metadata.attached_to_filename);
-    expect(attached.map((e) => [e.text, e.metadata.attached_to_filename, e.metadata.filetype])).toEqual([['Hey this is a fake attachment!', 'unstructured-fake-email-attachment.msg', 'text/plain']]);
+    expect(attached.map((e) => [e.text, e.metadata.attached_to_filename, e.metadata.filetype])).toEqual([
+      ['Hey this is a fake attachment!', 'unstructured-fake-email-attachment.msg', 'text/plain'],
+    ]);
     expect(attached[0]!.metadata.last_modified).toBe('2022-12-23T18:08:48+00:00');
     expect(elements[0]!.metadata.subject).toBe('Fake email with attachment');
   });

@@ -13,7 +13,12 @@ describe('signed e-mail (.p7s)', () => {
   it('reads a clear-signed (multipart/signed) message as its body, without the signature', async () => {
     const elements = await partitionFixture('signed-clear.p7s');
     expect(typesAndTexts(elements)).toEqual(BODY);
-    expect(elements[0]!.metadata).toMatchObject({ filetype: 'message/rfc822', sent_from: ['Ana Quarry <ana@example.org>'], sent_to: ['Ben Stone <ben@example.org>'], subject: 'Signed delivery note' });
+    expect(elements[0]!.metadata).toMatchObject({
+      filetype: 'message/rfc822',
+      sent_from: ['Ana Quarry <ana@example.org>'],
+      sent_to: ['Ben Stone <ben@example.org>'],
+      subject: 'Signed delivery note',
+    });
   });
 
   it('unwraps an opaque-signed (application/pkcs7-mime) message under the outer headers', async () => {

@@ -19,14 +19,23 @@ const shape = (id: number, body: string, opts: { ph?: string; pos?: [number, num
 
 const table = (rows: string[][]): string =>
   `<p:graphicFrame><p:nvGraphicFramePr><p:cNvPr id="90" name="t"/><p:cNvGraphicFramePr/><p:nvPr/></p:nvGraphicFramePr><p:xfrm><a:off x="0" y="5000"/><a:ext cx="1" cy="1"/></p:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/table"><a:tbl>${rows
-    .map((r) => `<a:tr h="1">${r.map((c) => (c === '<h>' ? '<a:tc hMerge="1"><a:txBody><a:bodyPr/><a:p/></a:txBody></a:tc>' : `<a:tc${c.startsWith('2:') ? ' gridSpan="2"' : ''}><a:txBody><a:bodyPr/>${para(c.replace(/^2:/, ''))}</a:txBody></a:tc>`)).join('')}</a:tr>`)
+    .map(
+      (r) =>
+        `<a:tr h="1">${r.map((c) => (c === '<h>' ? '<a:tc hMerge="1"><a:txBody><a:bodyPr/><a:p/></a:txBody></a:tc>' : `<a:tc${c.startsWith('2:') ? ' gridSpan="2"' : ''}><a:txBody><a:bodyPr/>${para(c.replace(/^2:/, ''))}</a:txBody></a:tc>`)).join('')}</a:tr>`,
+    )
     .join('')}</a:tbl></a:graphicData></a:graphic></p:graphicFrame>`;
 
 /** A minimal PPTX: two slides (the first with notes), a layout giving the title its position. */
 async function buildPptx(slides: Array<{ shapes: string; notes?: string }>): Promise<Uint8Array> {
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>`);
-  zip.file('_rels/.rels', `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="ppt/presentation.xml"/></Relationships>`);
+  zip.file(
+    '[Content_Types].xml',
+    `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="xml" ContentType="application/xml"/></Types>`,
+  );
+  zip.file(
+    '_rels/.rels',
+    `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="ppt/presentation.xml"/></Relationships>`,
+  );
   zip.file(
     'ppt/presentation.xml',
     `<p:presentation ${NS}><p:sldIdLst>${slides.map((_, i) => `<p:sldId id="${256 + i}" r:id="rIdS${i + 1}"/>`).join('')}</p:sldIdLst></p:presentation>`,
@@ -35,16 +44,25 @@ async function buildPptx(slides: Array<{ shapes: string; notes?: string }>): Pro
     'ppt/_rels/presentation.xml.rels',
     `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${slides.map((_, i) => `<Relationship Id="rIdS${i + 1}" Type="${REL}/slide" Target="slides/slide${i + 1}.xml"/>`).join('')}</Relationships>`,
   );
-  zip.file('ppt/slideLayouts/slideLayout1.xml', `<p:sldLayout ${NS}><p:cSld><p:spTree>${shape(2, '', { ph: '<p:ph type="title"/>', pos: [100, 200] })}</p:spTree></p:cSld></p:sldLayout>`);
+  zip.file(
+    'ppt/slideLayouts/slideLayout1.xml',
+    `<p:sldLayout ${NS}><p:cSld><p:spTree>${shape(2, '', { ph: '<p:ph type="title"/>', pos: [100, 200] })}</p:spTree></p:cSld></p:sldLayout>`,
+  );
   slides.forEach((s, i) => {
     const n = i + 1;
     zip.file(`ppt/slides/slide${n}.xml`, `<p:sld ${NS}><p:cSld><p:spTree>${s.shapes}</p:spTree></p:cSld></p:sld>`);
     let rels = `<Relationship Id="rIdL" Type="${REL}/slideLayout" Target="../slideLayouts/slideLayout1.xml"/>`;
     if (s.notes) {
-      zip.file(`ppt/notesSlides/notesSlide${n}.xml`, `<p:notes ${NS}><p:cSld><p:spTree>${shape(3, para(s.notes), { ph: '<p:ph type="body" idx="1"/>' })}</p:spTree></p:cSld></p:notes>`);
+      zip.file(
+        `ppt/notesSlides/notesSlide${n}.xml`,
+        `<p:notes ${NS}><p:cSld><p:spTree>${shape(3, para(s.notes), { ph: '<p:ph type="body" idx="1"/>' })}</p:spTree></p:cSld></p:notes>`,
+      );
       rels += `<Relationship Id="rIdN" Type="${REL}/notesSlide" Target="../notesSlides/notesSlide${n}.xml"/>`;
     }
-    zip.file(`ppt/slides/_rels/slide${n}.xml.rels`, `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`);
+    zip.file(
+      `ppt/slides/_rels/slide${n}.xml.rels`,
+      `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`,
+    );
   });
   return zip.generateAsync({ type: 'uint8array' });
 }
@@ -56,7 +74,10 @@ describe('pptxPartitioner', () => {
         notes: 'Remember to thank the sponsors.',
         shapes: [
           // Listed first but placed lower: shapes are ordered by position.
-          shape(4, para('Revenue grew in every region', { bullet: true }) + para('Europe led the growth', { bullet: true, lvl: 1 }), { ph: '<p:ph idx="1"/>', pos: [100, 1000] }),
+          shape(4, para('Revenue grew in every region', { bullet: true }) + para('Europe led the growth', { bullet: true, lvl: 1 }), {
+            ph: '<p:ph idx="1"/>',
+            pos: [100, 1000],
+          }),
           // The title has no position of its own: it inherits (100, 200) from the layout.
           shape(2, para('Quarterly Results') + para('Fiscal Year 2024'), { ph: '<p:ph type="title"/>' }),
         ].join(''),
@@ -85,7 +106,10 @@ describe('pptxPartitioner', () => {
   });
 
   it('emits a PageBreak between slides when asked', async () => {
-    const bytes = await buildPptx([{ shapes: shape(2, para('One'), { ph: '<p:ph type="title"/>' }) }, { shapes: shape(2, para('Two'), { ph: '<p:ph type="title"/>' }) }]);
+    const bytes = await buildPptx([
+      { shapes: shape(2, para('One'), { ph: '<p:ph type="title"/>' }) },
+      { shapes: shape(2, para('Two'), { ph: '<p:ph type="title"/>' }) },
+    ]);
     const els = await pptxPartitioner.partition(bytes, makeOptions('b.pptx', { include_page_breaks: true }));
     expect(els.map((e) => e.type)).toEqual(['Title', 'PageBreak', 'Title']);
   });

@@ -5,13 +5,15 @@ import { partitionFile } from '../../../src/partition/partition-file.js';
 import { partitionFixture, typesAndTexts } from './fixtures.js';
 
 describe('rtf partitioner', () => {
-  it('reads the Python library unstructured\'s fake-doc.rtf: an outline-level heading, paragraphs and a table', async () => {
+  it("reads the Python library unstructured's fake-doc.rtf: an outline-level heading, paragraphs and a table", async () => {
     const elements = await partitionFixture('unstructured-fake-doc.rtf');
     expect(elements[0]).toMatchObject({ type: 'Title', text: 'My First Heading' });
     expect(elements.map((e) => e.text)).toContain('My first paragraph.');
     const table = elements.find((e) => e.type === 'Table')!;
     expect(table.text).toBe('Column 1 Column 2 Row 1, Cell 1 Row 1, Cell 2 Row 2, Cell 1 Row 2, Cell 2');
-    expect(table.metadata.text_as_html).toBe('<table><tr><td>Column 1</td><td>Column 2</td></tr><tr><td>Row 1, Cell 1</td><td>Row 1, Cell 2</td></tr><tr><td>Row 2, Cell 1</td><td>Row 2, Cell 2</td></tr></table>');
+    expect(table.metadata.text_as_html).toBe(
+      '<table><tr><td>Column 1</td><td>Column 2</td></tr><tr><td>Row 1, Cell 1</td><td>Row 1, Cell 2</td></tr><tr><td>Row 2, Cell 1</td><td>Row 2, Cell 2</td></tr></table>',
+    );
     for (const el of elements) expect(el.metadata.filetype).toBe('text/rtf');
   });
 
@@ -32,7 +34,8 @@ describe('rtf partitioner', () => {
   });
 
   it('decodes code-page bytes and \\u escapes, and leaves fonts, styles and field codes out', () => {
-    const rtf = String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}}{\stylesheet{\s0 Normal;}{\s1 heading 1;}}` +
+    const rtf =
+      String.raw`{\rtf1\ansi\ansicpg1252{\fonttbl{\f0 Arial;}}{\stylesheet{\s0 Normal;}{\s1 heading 1;}}` +
       String.raw`\pard\s1 Caf\'e9 notes\par\pard\s0 Price \u8364? 12 {\field{\*\fldinst HYPERLINK "x"}{\fldrslt site}}\par}`;
     expect(rtfBlocks(rtf, 'n.rtf')).toEqual([
       { kind: 'heading', level: 1, text: 'Café notes' },

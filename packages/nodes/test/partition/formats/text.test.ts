@@ -68,7 +68,12 @@ describe('partitionPlainText', () => {
     const out = partitionPlainText(`${paragraph}\n\nShort closing line is here.\n`);
     expect(out.length).toBeGreaterThan(2);
     for (const el of out) expect(el.text.length).toBeLessThanOrEqual(1500);
-    expect(out.slice(0, -1).map((e) => e.text).join(' ')).toBe(paragraph);
+    expect(
+      out
+        .slice(0, -1)
+        .map((e) => e.text)
+        .join(' '),
+    ).toBe(paragraph);
   });
 
   it('treats a document with few blank lines as one paragraph per line', () => {

@@ -7,7 +7,12 @@ import { makePdf, textLines } from '../formats/pdf/fixture.js';
 import { answeringWire, requestImages, wireEnv, type WireProvider } from './vlm-wire.js';
 
 const KEY = 'sk-test-vlm-secret-key-0123456789abcdef';
-const MODELS: Record<WireProvider, string> = { anthropic: 'claude-sonnet-4-20250514', bedrock: 'us.anthropic.claude-sonnet-4-20250514-v1:0', openai: 'gpt-4o', vertexai: 'gemini-2.0-flash-001' };
+const MODELS: Record<WireProvider, string> = {
+  anthropic: 'claude-sonnet-4-20250514',
+  bedrock: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
+  openai: 'gpt-4o',
+  vertexai: 'gemini-2.0-flash-001',
+};
 
 // Page 1: text; page 2: a picture and no text layer.
 const PDF = makePdf([
@@ -24,8 +29,17 @@ const jsonAnswer = (req: RecordedRequest): string =>
   JSON.stringify({
     elements:
       pageOf(req) === 1
-        ? [{ type: 'Title', text: 'Quarterly report' }, { type: 'NarrativeText', text: 'Revenue grew in every region.' }]
-        : [{ type: 'Table', text: 'Region Sales North 10', text_as_html: '<table><tr><th>Region</th><th>Sales</th></tr><tr><td>North</td><td>10</td></tr></table>' }],
+        ? [
+            { type: 'Title', text: 'Quarterly report' },
+            { type: 'NarrativeText', text: 'Revenue grew in every region.' },
+          ]
+        : [
+            {
+              type: 'Table',
+              text: 'Region Sales North 10',
+              text_as_html: '<table><tr><th>Region</th><th>Sales</th></tr><tr><td>North</td><td>10</td></tr></table>',
+            },
+          ],
   });
 
 let server: LoopbackServer | undefined;
@@ -35,7 +49,18 @@ afterEach(async () => {
 });
 
 function request(provider: WireProvider, env: Record<string, string>, extra: Partial<VlmPartitionRequest> = {}): VlmPartitionRequest {
-  return { filename: 'docs/report.pdf', provider, model: MODELS[provider], output_format: 'text/html', format_html: true, unique_element_ids: false, is_dynamic: false, allow_fast: false, env, ...extra };
+  return {
+    filename: 'docs/report.pdf',
+    provider,
+    model: MODELS[provider],
+    output_format: 'text/html',
+    format_html: true,
+    unique_element_ids: false,
+    is_dynamic: false,
+    allow_fast: false,
+    env,
+    ...extra,
+  };
 }
 
 const summary = (els: Element[]) => els.map((e) => [e.type, e.text, e.metadata.page_number]);
@@ -53,7 +78,9 @@ describe.each(['anthropic', 'bedrock', 'openai', 'vertexai'] as const)('VLM part
       ['Footer', 'Page 2', 2],
     ]);
     const table = els[4]!;
-    expect(table.metadata.text_as_html).toBe('<table>\n  <tr>\n    <th>Region</th>\n    <th>Sales</th>\n  </tr>\n  <tr>\n    <td>North</td>\n    <td>10</td>\n  </tr>\n</table>');
+    expect(table.metadata.text_as_html).toBe(
+      '<table>\n  <tr>\n    <th>Region</th>\n    <th>Sales</th>\n  </tr>\n  <tr>\n    <td>North</td>\n    <td>10</td>\n  </tr>\n</table>',
+    );
     expect(table.metadata.table_extraction_method).toBe('vlm');
     for (const el of els) {
       expect(el.metadata).toMatchObject({ filename: 'report.pdf', file_directory: 'docs', filetype: 'application/pdf', routing: 'vlm' });
@@ -121,7 +148,9 @@ describe('VLM page numbers and endpoint', () => {
 describe('provider failures', () => {
   it('a 401 fails the document with PROVIDER_AUTH and no key in the error', async () => {
     server = await startLoopbackServer(() => anthropicError(401, 'authentication_error', `invalid x-api-key ${KEY}`));
-    const err = await partitionWithVlm(PDF, request('anthropic', wireEnv('anthropic', server.url, 'unused'), { provider_api_key: KEY })).catch((e: unknown) => e);
+    const err = await partitionWithVlm(PDF, request('anthropic', wireEnv('anthropic', server.url, 'unused'), { provider_api_key: KEY })).catch(
+      (e: unknown) => e,
+    );
     expect(isQuarryError(err)).toBe(true);
     if (!isQuarryError(err)) return;
     expect(err.code).toBe('PROVIDER_AUTH');
@@ -136,6 +165,8 @@ describe('provider failures', () => {
 
   it('a JSON answer that is not element JSON fails with VLM_RESPONSE_INVALID', async () => {
     server = await startLoopbackServer(answeringWire('openai', () => '{"pages": 2}'));
-    await expect(partitionWithVlm(PDF, request('openai', wireEnv('openai', server.url, KEY), { output_format: 'application/json' }))).rejects.toMatchObject({ code: 'VLM_RESPONSE_INVALID' });
+    await expect(partitionWithVlm(PDF, request('openai', wireEnv('openai', server.url, KEY), { output_format: 'application/json' }))).rejects.toMatchObject({
+      code: 'VLM_RESPONSE_INVALID',
+    });
   });
 });

@@ -6,9 +6,14 @@ import { makePdf, textLines } from '../formats/pdf/fixture.js';
 import { answeringWire, requestImages, wireEnv } from './vlm-wire.js';
 
 const KEY = 'sk-node-vlm-secret-0123456789abcdef';
-const PDF = makePdf([{ texts: textLines(['Field notes', 'The station recorded clear skies and light wind all week.']) }, { images: [{ x: 50, y: 50, width: 500, height: 690 }] }]);
+const PDF = makePdf([
+  { texts: textLines(['Field notes', 'The station recorded clear skies and light wind all week.']) },
+  { images: [{ x: 50, y: 50, width: 500, height: 690 }] },
+]);
 const answer = (req: RecordedRequest): string =>
-  /Page 1/.test(req.body) ? '<h1 data-category="Title">Field notes</h1><p data-category="NarrativeText">Clear skies all week.</p>' : '<p data-category="NarrativeText">A photograph of the station.</p>';
+  /Page 1/.test(req.body)
+    ? '<h1 data-category="Title">Field notes</h1><p data-category="NarrativeText">Clear skies all week.</p>'
+    : '<p data-category="NarrativeText">A photograph of the station.</p>';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -23,7 +28,11 @@ function stubEnv(vars: Record<string, string | undefined>): void {
 }
 
 function source(bytes: Uint8Array, filename: string): { list(): AsyncIterable<SourceDocument> } {
-  return { async *list() { yield { record_id: filename, filename, data_source: {}, read: async () => bytes }; } };
+  return {
+    async *list() {
+      yield { record_id: filename, filename, data_source: {}, read: async () => bytes };
+    },
+  };
 }
 
 describe('partition/vlm through the engine', () => {
@@ -35,10 +44,24 @@ describe('partition/vlm through the engine', () => {
     const plan = engine.build({
       name: 'vlm',
       workflow_type: 'custom',
-      workflow_nodes: [{ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'provider_c', model: 'gpt-4o', provider_api_key: KEY, is_dynamic: false, allow_fast: false } }],
+      workflow_nodes: [
+        {
+          name: 'VLM',
+          type: 'partition',
+          subtype: 'vlm',
+          settings: { provider: 'provider_c', model: 'gpt-4o', provider_api_key: KEY, is_dynamic: false, allow_fast: false },
+        },
+      ],
     });
     const out = new Map<string, Element[]>();
-    const summary = await engine.run(plan, { source: source(PDF, 'notes.pdf'), destination: { async write(f: Flow) { out.set(f.document.record_id, f.elements); } } }).done;
+    const summary = await engine.run(plan, {
+      source: source(PDF, 'notes.pdf'),
+      destination: {
+        async write(f: Flow) {
+          out.set(f.document.record_id, f.elements);
+        },
+      },
+    }).done;
     expect(summary.failures).toEqual([]);
     expect(out.get('notes.pdf')!.map((e) => [e.type, e.text, e.metadata.page_number, e.metadata.routing])).toEqual([
       ['Title', 'Field notes', 1, 'vlm'],
@@ -59,10 +82,19 @@ describe('partition/vlm through the engine', () => {
     const plan = engine.build({
       name: 'auto',
       workflow_type: 'custom',
-      workflow_nodes: [{ name: 'Auto', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o', is_dynamic: true, allow_fast: true } }],
+      workflow_nodes: [
+        { name: 'Auto', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o', is_dynamic: true, allow_fast: true } },
+      ],
     });
     const out = new Map<string, Element[]>();
-    const summary = await engine.run(plan, { source: source(PDF, 'notes.pdf'), destination: { async write(f: Flow) { out.set(f.document.record_id, f.elements); } } }).done;
+    const summary = await engine.run(plan, {
+      source: source(PDF, 'notes.pdf'),
+      destination: {
+        async write(f: Flow) {
+          out.set(f.document.record_id, f.elements);
+        },
+      },
+    }).done;
     expect(summary.failures).toEqual([]);
     const els = out.get('notes.pdf')!;
     expect(els.filter((e) => e.metadata.page_number === 1).every((e) => e.metadata.routing === 'fast')).toBe(true);
@@ -83,12 +115,23 @@ describe('partition/vlm through the engine', () => {
     const plan = engine.build({
       name: 'vlm-image',
       workflow_type: 'custom',
-      workflow_nodes: [{ name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o', is_dynamic: false, allow_fast: false } }],
+      workflow_nodes: [
+        { name: 'VLM', type: 'partition', subtype: 'vlm', settings: { provider: 'openai', model: 'gpt-4o', is_dynamic: false, allow_fast: false } },
+      ],
     });
     const out = new Map<string, Element[]>();
-    const summary = await engine.run(plan, { source: source(png, 'card.png'), destination: { async write(f: Flow) { out.set(f.document.record_id, f.elements); } } }).done;
+    const summary = await engine.run(plan, {
+      source: source(png, 'card.png'),
+      destination: {
+        async write(f: Flow) {
+          out.set(f.document.record_id, f.elements);
+        },
+      },
+    }).done;
     expect(summary.failures).toEqual([]);
-    expect(out.get('card.png')!.map((e) => [e.type, e.text, e.metadata.page_number, e.metadata.filetype])).toEqual([['NarrativeText', 'A blank card.', 1, 'image/png']]);
+    expect(out.get('card.png')!.map((e) => [e.type, e.text, e.metadata.page_number, e.metadata.filetype])).toEqual([
+      ['NarrativeText', 'A blank card.', 1, 'image/png'],
+    ]);
     const sent = requestImages('openai', server.requests[0]!);
     expect(sent).toHaveLength(1);
     expect(Buffer.from(sent[0]!, 'base64').equals(Buffer.from(png))).toBe(true);

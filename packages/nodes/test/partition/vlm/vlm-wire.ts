@@ -28,10 +28,25 @@ export function answeringWire(provider: WireProvider, answer: (req: RecordedRequ
 /** The base64 images a recorded chat request carried, whatever the provider's shape. */
 export function requestImages(provider: WireProvider, req: RecordedRequest): string[] {
   const b = req.json as Record<string, any>;
-  if (provider === 'anthropic') return b.messages.flatMap((m: any) => m.content).filter((p: any) => p.type === 'image').map((p: any) => p.source.data);
-  if (provider === 'openai') return b.messages.flatMap((m: any) => (Array.isArray(m.content) ? m.content : [])).filter((p: any) => p.type === 'image_url').map((p: any) => String(p.image_url.url).replace(/^data:[^,]*,/, ''));
-  if (provider === 'bedrock') return b.messages.flatMap((m: any) => m.content).filter((p: any) => p.image).map((p: any) => p.image.source.bytes);
-  return b.contents.flatMap((c: any) => c.parts).filter((p: any) => p.inlineData).map((p: any) => p.inlineData.data);
+  if (provider === 'anthropic')
+    return b.messages
+      .flatMap((m: any) => m.content)
+      .filter((p: any) => p.type === 'image')
+      .map((p: any) => p.source.data);
+  if (provider === 'openai')
+    return b.messages
+      .flatMap((m: any) => (Array.isArray(m.content) ? m.content : []))
+      .filter((p: any) => p.type === 'image_url')
+      .map((p: any) => String(p.image_url.url).replace(/^data:[^,]*,/, ''));
+  if (provider === 'bedrock')
+    return b.messages
+      .flatMap((m: any) => m.content)
+      .filter((p: any) => p.image)
+      .map((p: any) => p.image.source.bytes);
+  return b.contents
+    .flatMap((c: any) => c.parts)
+    .filter((p: any) => p.inlineData)
+    .map((p: any) => p.inlineData.data);
 }
 
 /** Environment pointing `provider`'s SDK at the loopback server with `key`. */

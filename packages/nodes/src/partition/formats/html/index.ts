@@ -27,23 +27,89 @@ type BlockKind = 'flow' | 'title' | 'list-item' | 'code' | 'address';
 
 // Dropped with their content; their tail text stays in the paragraph (lxml `strip_elements`).
 const DROPPED = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'base', 'del', 'img', 'picture', 'source',
-  'svg', 'math', 'canvas', 'iframe', 'object', 'embed', 'audio', 'video', 'map', 'area', 'button', 'label', 'input',
-  'select', 'option', 'optgroup', 'textarea', 'datalist', 'progress', 'meter',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'title',
+  'meta',
+  'link',
+  'base',
+  'del',
+  'img',
+  'picture',
+  'source',
+  'svg',
+  'math',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'audio',
+  'video',
+  'map',
+  'area',
+  'button',
+  'label',
+  'input',
+  'select',
+  'option',
+  'optgroup',
+  'textarea',
+  'datalist',
+  'progress',
+  'meter',
 ]);
 // Dropped with their content, and they end the paragraph around them (likely boilerplate).
 const DROPPED_BLOCKS = new Set(['nav', 'details', 'summary', 'figure', 'hr', 'dialog', 'frameset', 'frame']);
 // Blocks whose text runs are classified.
 const FLOW_BLOCKS = new Set([
-  'html', 'body', 'main', 'article', 'aside', 'blockquote', 'center', 'div', 'footer', 'header', 'hgroup', 'section',
-  'form', 'fieldset', 'legend', 'dl', 'dt', 'dd', 'figcaption', 'caption', 'p', 'tbody', 'thead', 'tfoot', 'tr', 'td', 'th',
-  'noframes', 'menu', 'search',
+  'html',
+  'body',
+  'main',
+  'article',
+  'aside',
+  'blockquote',
+  'center',
+  'div',
+  'footer',
+  'header',
+  'hgroup',
+  'section',
+  'form',
+  'fieldset',
+  'legend',
+  'dl',
+  'dt',
+  'dd',
+  'figcaption',
+  'caption',
+  'p',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'noframes',
+  'menu',
+  'search',
 ]);
 const LIST_BLOCKS = new Set(['ol', 'ul', 'dl', 'menu']);
 const HEADINGS: Readonly<Record<string, number>> = { h1: 0, h2: 1, h3: 2, h4: 3, h5: 4, h6: 5 };
 
 function isBlock(tag: string): boolean {
-  return FLOW_BLOCKS.has(tag) || LIST_BLOCKS.has(tag) || tag in HEADINGS || tag === 'li' || tag === 'pre' || tag === 'table' || tag === 'address' || DROPPED_BLOCKS.has(tag);
+  return (
+    FLOW_BLOCKS.has(tag) ||
+    LIST_BLOCKS.has(tag) ||
+    tag in HEADINGS ||
+    tag === 'li' ||
+    tag === 'pre' ||
+    tag === 'table' ||
+    tag === 'address' ||
+    DROPPED_BLOCKS.has(tag)
+  );
 }
 
 interface BlockContext {
@@ -82,7 +148,12 @@ class Paragraph {
 
   /** Adds a link annotation for the text added since `start`. */
   link(start: number, url: string | undefined): void {
-    const text = collapseWhitespace(this.segments.slice(start).map((s) => s.text).join(''));
+    const text = collapseWhitespace(
+      this.segments
+        .slice(start)
+        .map((s) => s.text)
+        .join(''),
+    );
     if (text && url) this.links.push({ text, url });
   }
 

@@ -50,7 +50,9 @@ export function readImageHeader(bytes: Uint8Array, filename: string, limits: Par
     const known = /unsupported file type: (\w+)/.exec(e instanceof Error ? e.message : '')?.[1];
     throw unreadableImage(
       filename,
-      known && known !== 'undefined' ? `${known.toUpperCase()} images are not read, only PNG, JPEG, GIF, WebP, BMP and TIFF` : 'its header is damaged or it is not an image',
+      known && known !== 'undefined'
+        ? `${known.toUpperCase()} images are not read, only PNG, JPEG, GIF, WebP, BMP and TIFF`
+        : 'its header is damaged or it is not an image',
       e,
     );
   }

@@ -26,7 +26,10 @@ export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ..
  */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
   const pixelCount = page.width * page.height;
-  const scale = pixelCount > MAX_OCR_PIXELS ? Math.sqrt(MAX_OCR_PIXELS / pixelCount) : Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
+  const scale =
+    pixelCount > MAX_OCR_PIXELS
+      ? Math.sqrt(MAX_OCR_PIXELS / pixelCount)
+      : Math.min(MAX_UPSCALE, Math.max(1, TARGET_LONG_SIDE / Math.max(page.width, page.height)));
   let { rgba: pixels, width, height } = page;
   const sharp = await loadSharp();
   if (scale < 1) {
@@ -38,7 +41,9 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     pixels = shrunk.data;
   } else if (scale > 1) {
     // Skia's high-quality scaling, which Tesseract was tuned against here; such pages are small.
-    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'partitioning images', { install: IMAGE_PACKAGES });
+    const { createCanvas, ImageData } = await importOptional<typeof import('@napi-rs/canvas')>('@napi-rs/canvas', 'partitioning images', {
+      install: IMAGE_PACKAGES,
+    });
     const source = createCanvas(width, height);
     source.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(pixels.buffer, pixels.byteOffset, pixels.byteLength), width, height), 0, 0);
     width = Math.round(width * scale);
@@ -52,7 +57,9 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     pixels = Buffer.from(scaled.buffer, scaled.byteOffset, scaled.byteLength);
   }
   eraseRulingLines(pixels, width, height, 4);
-  const png = await sharp(pixels, { raw: { width, height, channels: 4 } }).png().toBuffer();
+  const png = await sharp(pixels, { raw: { width, height, channels: 4 } })
+    .png()
+    .toBuffer();
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale };
 }
 

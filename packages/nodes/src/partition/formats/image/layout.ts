@@ -69,7 +69,12 @@ function lineInfo(line: OcrLine, paragraph: number): LineInfo | undefined {
     if (words[i]!.bbox.x0 - words[i - 1]!.bbox.x1 > CELL_GAP * height) cells.push([]);
     cells[cells.length - 1]!.push(words[i]!);
   }
-  const core = { x0: words[0]!.bbox.x0, y0: median(words.map((w) => w.bbox.y0)), x1: Math.max(...words.map((w) => w.bbox.x1)), y1: median(words.map((w) => w.bbox.y1)) };
+  const core = {
+    x0: words[0]!.bbox.x0,
+    y0: median(words.map((w) => w.bbox.y0)),
+    x1: Math.max(...words.map((w) => w.bbox.x1)),
+    y1: median(words.map((w) => w.bbox.y1)),
+  };
   return { line, paragraph, words, cells, height, core };
 }
 
@@ -234,7 +239,10 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     // Tesseract also splits paragraphs mid-sentence; a close line starting at the same left edge
     // continues a paragraph whose last line does not end a sentence.
     const continues =
-      close && pending.length > 0 && Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight && !/[.!?:;]["')\]]?$/.test(lineText(pending[pending.length - 1]!));
+      close &&
+      pending.length > 0 &&
+      Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight &&
+      !/[.!?:;]["')\]]?$/.test(lineText(pending[pending.length - 1]!));
     if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
     currentParagraph = l.paragraph;
     previous = l;

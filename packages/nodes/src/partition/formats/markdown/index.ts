@@ -32,5 +32,6 @@ export function partitionMarkdownString(markdown: string, options: HtmlPartition
 
 /** Markdown documents (`text/markdown`). */
 export const markdownPartitioner: FormatPartitioner = {
-  partition: (bytes, options) => partitionMarkdownString(decodeText(bytes, options.encoding), { filename: options.filename, warn: (m) => options.logger.warn(m) }),
+  partition: (bytes, options) =>
+    partitionMarkdownString(decodeText(bytes, options.encoding), { filename: options.filename, warn: (m) => options.logger.warn(m) }),
 };

@@ -31,8 +31,7 @@ const LARGER_THAN_BODY = 1.12;
 // Repeated furniture may drift a little between pages.
 const REPEAT_TOLERANCE = 0.015;
 
-const PAGE_NUMBER_RE =
-  /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?[-–—([]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$/i;
+const PAGE_NUMBER_RE = /^(?:(?:page|p\.|pg\.?|seite|página|pagina)\s*)?[-–—([]?\s*(?:\d{1,4}|[ivxlcdm]{1,7})\s*[-–—)\]]?(?:\s*(?:of|\/|von|de)\s*\d{1,4})?$/i;
 
 /** Whether text reads like a page number ("12", "- 3 -", "Page 4 of 9", "xii"). */
 export function isPageNumberText(text: string): boolean {

@@ -71,13 +71,19 @@ async function layoutAll(bytes: Uint8Array, doc: PageSource, engine: PdfEngine, 
   counter[0] = 1;
   const useWorker = options.parallel ?? (n >= MIN_PAGES_FOR_WORKER && hasSpareCore());
   const helper = useWorker
-    ? runPageJob(bytes, counter, n, {
-        page: (layout) => {
-          classifyPageBlocks(layout);
-          layouts[layout.pageNumber - 1] = layout;
+    ? runPageJob(
+        bytes,
+        counter,
+        n,
+        {
+          page: (layout) => {
+            classifyPageBlocks(layout);
+            layouts[layout.pageNumber - 1] = layout;
+          },
+          pageError: (pageNumber, message) => failures.set(pageNumber, message),
         },
-        pageError: (pageNumber, message) => failures.set(pageNumber, message),
-      }, { engine, ...(engine === 'pdfium' ? { pdfium: await compilePdfium() } : {}) })
+        { engine, ...(engine === 'pdfium' ? { pdfium: await compilePdfium() } : {}) },
+      )
     : undefined;
   if (useWorker && !helper) logger?.debug('pdf: page worker busy or unavailable; reading pages on one thread');
   // On abort, no page is left to claim: the worker finishes its current page and is free again.

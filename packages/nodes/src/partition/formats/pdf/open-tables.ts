@@ -24,7 +24,11 @@ const FULL_LINE_SHARE = 0.85;
  * Finds horizontally ruled tables; returns them and the lines left over. A frame holding a chart's
  * drawing (`graphics`, see `ruled-tables.ts`) is no table.
  */
-export function findOpenTables(lines: readonly TextLine[], horizontal: readonly Ruling[], graphics: readonly Box[] = []): { tables: TextBlock[]; rest: TextLine[] } {
+export function findOpenTables(
+  lines: readonly TextLine[],
+  horizontal: readonly Ruling[],
+  graphics: readonly Box[] = [],
+): { tables: TextBlock[]; rest: TextLine[] } {
   const tables: TextBlock[] = [];
   const used = new Set<TextLine>();
   for (const frame of frames(horizontal)) {

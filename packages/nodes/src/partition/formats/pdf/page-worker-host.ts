@@ -136,7 +136,11 @@ function workerEntry(): URL | undefined {
   let api: string;
   try {
     // The package's `import` condition points at the .mjs twin of the `require` entry.
-    api = pathToFileURL(createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+    api = pathToFileURL(
+      createRequire(here)
+        .resolve('tsx/esm/api')
+        .replace(/\.cjs$/, '.mjs'),
+    ).href;
   } catch {
     return undefined;
   }

@@ -127,7 +127,13 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
     const r0 = firstKept(rowMap, c.row, c.rowspan);
     const c0 = firstKept(colMap, c.col, c.colspan);
     if (r0 === undefined || c0 === undefined) continue;
-    const cell: WorkCell = { row: rowMap[r0]!, col: colMap[c0]!, rowspan: countKept(rowHas, c.row, c.rowspan), colspan: countKept(colHas, c.col, c.colspan), frags: [] };
+    const cell: WorkCell = {
+      row: rowMap[r0]!,
+      col: colMap[c0]!,
+      rowspan: countKept(rowHas, c.row, c.rowspan),
+      colspan: countKept(colHas, c.col, c.colspan),
+      frags: [],
+    };
     cells.push(cell);
     for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) owner.set(`${r},${k}`, cell);
   }
@@ -140,7 +146,11 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
   // Text lines running across the column lines: a framed block of text, not a table.
   const wide = table.flat().filter((c) => c.text && c.colspan === keptColsAfter(table)).length;
   if (wide * 2 >= filled) return undefined;
-  const lengths = table.flat().filter((c) => c.text).map((c) => c.text.length).sort((a, b) => a - b);
+  const lengths = table
+    .flat()
+    .filter((c) => c.text)
+    .map((c) => c.text.length)
+    .sort((a, b) => a - b);
   if (lengths[Math.floor(lengths.length / 2)]! > MAX_MEDIAN_CELL_CHARS) return undefined;
   let top = Infinity;
   let bottom = -Infinity;

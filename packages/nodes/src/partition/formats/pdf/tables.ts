@@ -57,7 +57,11 @@ export const findTables: TableFinder = (allLines, rulings = []) => {
 };
 
 /** `found` without the tables `isChart` tells, whose lines (among `lines`) go back to the rest. */
-function withoutCharts(lines: readonly TextLine[], found: { tables: TextBlock[]; rest: TextLine[] }, isChart: (t: TextBlock) => boolean): { tables: TextBlock[]; rest: TextLine[] } {
+function withoutCharts(
+  lines: readonly TextLine[],
+  found: { tables: TextBlock[]; rest: TextLine[] },
+  isChart: (t: TextBlock) => boolean,
+): { tables: TextBlock[]; rest: TextLine[] } {
   const charts = found.tables.filter(isChart);
   if (charts.length === 0) return found;
   const rest = new Set(found.rest);
@@ -282,7 +286,14 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
     }
     grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
   }
-  const text = grid.rows.map((r) => r.map((c) => c.text).filter(Boolean).join(' ')).join(' ');
+  const text = grid.rows
+    .map((r) =>
+      r
+        .map((c) => c.text)
+        .filter(Boolean)
+        .join(' '),
+    )
+    .join(' ');
   return {
     kind: 'table',
     text,

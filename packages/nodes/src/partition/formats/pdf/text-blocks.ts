@@ -106,11 +106,7 @@ function startsNewBlock(b: BlockBuilder, line: TextLine, gap: number): boolean {
   }
   // A short, sentence-final line followed by a line at the left edge: block-style paragraphs.
   return (
-    b.lines.length >= 2 &&
-    lastEndsSentence &&
-    atLeftEdge &&
-    last.x1 < b.x1 - Math.max(0.25 * (b.x1 - b.x0), 2 * size) &&
-    /^[\p{Lu}\p{N}"“‘(]/u.test(line.text)
+    b.lines.length >= 2 && lastEndsSentence && atLeftEdge && last.x1 < b.x1 - Math.max(0.25 * (b.x1 - b.x0), 2 * size) && /^[\p{Lu}\p{N}"“‘(]/u.test(line.text)
   );
 }
 

@@ -323,7 +323,12 @@ function needsSpace(prev: TextFragment, next: TextFragment): boolean {
   const size = Math.min(prev.size, next.size);
   // Where the script turns from right-to-left to left-to-right (or back) a word ends: the space
   // glyph is often drawn inside the right-to-left piece's width, so the pieces touch.
-  if (RTL_CHAR_RE.test(prev.text.slice(-1)) !== RTL_CHAR_RE.test(next.text[0] ?? '') && /[\p{L}\p{N}]/u.test(prev.text.slice(-1)) && /[\p{L}\p{N}]/u.test(next.text[0] ?? '')) return gap > -0.3 * size;
+  if (
+    RTL_CHAR_RE.test(prev.text.slice(-1)) !== RTL_CHAR_RE.test(next.text[0] ?? '') &&
+    /[\p{L}\p{N}]/u.test(prev.text.slice(-1)) &&
+    /[\p{L}\p{N}]/u.test(next.text[0] ?? '')
+  )
+    return gap > -0.3 * size;
   const cjk = CJK_CHAR_RE.test(prev.text.slice(-1)) && CJK_CHAR_RE.test(next.text[0] ?? '');
   return gap > (cjk ? 0.6 : 0.18) * size;
 }

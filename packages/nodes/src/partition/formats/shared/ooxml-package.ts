@@ -94,7 +94,11 @@ export class OoxmlPackage {
         tree = parsed.root;
         if (parsed.flattened > 0 && !this.warnedDepth) {
           this.warnedDepth = true;
-          this.logger.warn(limitWarning('maxNestingDepth', this.filename, `the structure (not the text) of part ${partPath} nested`, this.limits), { filename: this.filename, part: partPath, flattened: parsed.flattened });
+          this.logger.warn(limitWarning('maxNestingDepth', this.filename, `the structure (not the text) of part ${partPath} nested`, this.limits), {
+            filename: this.filename,
+            part: partPath,
+            flattened: parsed.flattened,
+          });
         }
       } catch (e) {
         throw this.unreadable(`part ${partPath} is not well-formed XML`, e);

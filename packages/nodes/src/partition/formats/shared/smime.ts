@@ -6,7 +6,8 @@ const SIGNED_DATA = '1.2.840.113549.1.7.2';
 export const SMIME_SIGNATURE_TYPES: ReadonlySet<string> = new Set(['application/pkcs7-signature', 'application/x-pkcs7-signature']);
 export const SMIME_CONTAINER_TYPES: ReadonlySet<string> = new Set(['application/pkcs7-mime', 'application/x-pkcs7-mime']);
 
-const children = (node: AsnType | undefined): AsnType[] => (node instanceof Sequence || node instanceof Constructed ? (node.valueBlock.value as AsnType[]) : []);
+const children = (node: AsnType | undefined): AsnType[] =>
+  node instanceof Sequence || node instanceof Constructed ? (node.valueBlock.value as AsnType[]) : [];
 
 /**
  * The content a CMS `SignedData` structure (an S/MIME `smime.p7m`, or a `.p7s` saved in DER) signs:

@@ -101,9 +101,10 @@ export function collapseKeyedMatrix(matrix: readonly (readonly (readonly [string
 /** The element text of a table: every non-empty cell text, whitespace-normalized, space-joined. */
 export function matrixText(matrix: readonly (readonly string[])[]): string {
   const parts: string[] = [];
-  for (const row of matrix) for (const cell of row) {
-    const t = normalizeSpace(cell);
-    if (t) parts.push(t);
-  }
+  for (const row of matrix)
+    for (const cell of row) {
+      const t = normalizeSpace(cell);
+      if (t) parts.push(t);
+    }
   return parts.join(' ');
 }

@@ -94,9 +94,13 @@ export class ZipBudget {
   }
 
   private tooLarge(reason: string): Error {
-    return quarryError('ARCHIVE_TOO_LARGE', `${this.filename}: refused as a ${this.kind} file: ${reason} (a decompression bomb, or a document larger than quarry reads)`, {
-      details: { filename: this.filename, ...this.limits },
-    });
+    return quarryError(
+      'ARCHIVE_TOO_LARGE',
+      `${this.filename}: refused as a ${this.kind} file: ${reason} (a decompression bomb, or a document larger than quarry reads)`,
+      {
+        details: { filename: this.filename, ...this.limits },
+      },
+    );
   }
 }
 
@@ -108,7 +112,7 @@ function zipDamage(e: unknown): string {
   const m = e instanceof Error ? e.message : String(e);
   if (/end of central directory/i.test(m)) return 'the ZIP archive is damaged or cut short: its directory of members is missing';
   if (/End of data reached|missing \d+ bytes/i.test(m)) return 'the ZIP archive is damaged or cut short: a member lies past the end of the file';
-  if (/central dir|Central-File-Header|compressedSize === -1/i.test(m)) return "the ZIP archive is damaged: its directory of members is corrupt";
+  if (/central dir|Central-File-Header|compressedSize === -1/i.test(m)) return 'the ZIP archive is damaged: its directory of members is corrupt';
   if (/signature|Local-File-Header/i.test(m)) return 'the ZIP archive is damaged: a member does not start where its directory says';
   if (/compression .* unknown/i.test(m)) return 'the ZIP archive is damaged: a member names an unknown compression method';
   if (/Encrypted/i.test(m)) return 'the ZIP archive is encrypted';

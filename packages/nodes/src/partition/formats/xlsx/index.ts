@@ -25,7 +25,11 @@ export const xlsxPartitioner: FormatPartitioner = {
       options.signal.throwIfAborted();
       const grid = await workbook.read(sheet);
       if (grid) elements.push(...partitionSheet(grid, sheet.name, index + 1));
-      else options.logger.warn(`${options.filename}: sheet "${sheet.name}" is skipped: its part ${sheet.part} is missing from the workbook`, { filename: options.filename, part: sheet.part });
+      else
+        options.logger.warn(`${options.filename}: sheet "${sheet.name}" is skipped: its part ${sheet.part} is missing from the workbook`, {
+          filename: options.filename,
+          part: sheet.part,
+        });
     }
     return elements;
   },

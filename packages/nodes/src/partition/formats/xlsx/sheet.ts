@@ -101,7 +101,8 @@ export function readSheet(xml: string, context: CellContext, dateStyles: readonl
         else if (name === 'c') {
           if (inline !== undefined && cell.value === undefined) cell.value = inline;
           const text = cellText({ type: cell.type, value: cell.value, dateStyle: dateStyles[cell.style] === true }, context);
-          if (text.trim() && cell.row >= 1 && cell.row <= MAX_ROW && cell.col <= MAX_COL) cells.set(cellKey(cell.row, cell.col), { row: cell.row, col: cell.col, text });
+          if (text.trim() && cell.row >= 1 && cell.row <= MAX_ROW && cell.col <= MAX_COL)
+            cells.set(cellKey(cell.row, cell.col), { row: cell.row, col: cell.col, text });
           cell = undefined;
         }
         return;

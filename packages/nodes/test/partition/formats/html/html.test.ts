@@ -42,7 +42,11 @@ const x = 1;
   });
 
   it('splits a div at its child blocks and joins inline markup into one paragraph', () => {
-    expect(summary('<div>For a <b>moment, <i>nothing</i> happened.</b><p>Then, after a second or so, nothing continued to happen.</p>The dolphins had always believed that <em>they</em> were far more intelligent.</div>')).toEqual([
+    expect(
+      summary(
+        '<div>For a <b>moment, <i>nothing</i> happened.</b><p>Then, after a second or so, nothing continued to happen.</p>The dolphins had always believed that <em>they</em> were far more intelligent.</div>',
+      ),
+    ).toEqual([
       ['NarrativeText', 'For a moment, nothing happened.'],
       ['NarrativeText', 'Then, after a second or so, nothing continued to happen.'],
       ['NarrativeText', 'The dolphins had always believed that they were far more intelligent.'],
@@ -73,7 +77,11 @@ const x = 1;
   });
 
   it('keeps the text of unknown inline tags and drops form controls and navigation', () => {
-    expect(summary('<nav><a href="/">Home</a></nav><p><font size="2">Styled text is still text here.</font><button>Click</button></p><form><div>The form body is read as well.</div></form>')).toEqual([
+    expect(
+      summary(
+        '<nav><a href="/">Home</a></nav><p><font size="2">Styled text is still text here.</font><button>Click</button></p><form><div>The form body is read as well.</div></form>',
+      ),
+    ).toEqual([
       ['NarrativeText', 'Styled text is still text here.'],
       ['NarrativeText', 'The form body is read as well.'],
     ]);
@@ -103,9 +111,12 @@ describe('HTML decoding', () => {
   });
 
   it('links body text to the preceding title through partitionFile', async () => {
-    const out = await partitionFile(utf8('<h1>Main Title</h1><p>Some body text is written under the title.</p><h2>Sub Title</h2><p>More text is written under the sub title.</p>'), {
-      filename: 'page.html',
-    });
+    const out = await partitionFile(
+      utf8('<h1>Main Title</h1><p>Some body text is written under the title.</p><h2>Sub Title</h2><p>More text is written under the sub title.</p>'),
+      {
+        filename: 'page.html',
+      },
+    );
     const [h1, p1, h2, p2] = out;
     expect(p1!.metadata.parent_id).toBe(h1!.element_id);
     expect(h2!.metadata.parent_id).toBe(h1!.element_id);

@@ -6,7 +6,16 @@ import { describe, expect, it } from 'vitest';
 import { isQuarryError } from '@quarry/core';
 import { readImageHeader } from '../../../../src/partition/formats/image/header.js';
 import { partitionLimits } from '../../../../src/partition/limits.js';
-import { blackPng, hugeFrameGif, hugeHeaderBmp, hugeHeaderTiff, hugeHeaderWebp, hugeSecondPageTiff, validGrayJpeg, validPalettePng } from '../../../support/hostile-files.js';
+import {
+  blackPng,
+  hugeFrameGif,
+  hugeHeaderBmp,
+  hugeHeaderTiff,
+  hugeHeaderWebp,
+  hugeSecondPageTiff,
+  validGrayJpeg,
+  validPalettePng,
+} from '../../../support/hostile-files.js';
 
 const limits = partitionLimits({});
 
@@ -81,8 +90,18 @@ describe('readImageHeader', () => {
   });
 
   it('fails with FILE_UNREADABLE on a TIFF whose directories loop or run off the file', () => {
-    expect(headerError(tiffChain(2, (i, at) => at(1 - i)), 'loop.tif')).toEqual({ code: 'FILE_UNREADABLE', message: 'loop.tif: not a readable image (its TIFF header is damaged: its directories form a loop)' });
-    expect(headerError(tiffChain(1, () => 1_000_000), 'cut.tif').message).toMatch(/^cut\.tif: not a readable image \(its TIFF header is damaged: /);
+    expect(
+      headerError(
+        tiffChain(2, (i, at) => at(1 - i)),
+        'loop.tif',
+      ),
+    ).toEqual({ code: 'FILE_UNREADABLE', message: 'loop.tif: not a readable image (its TIFF header is damaged: its directories form a loop)' });
+    expect(
+      headerError(
+        tiffChain(1, () => 1_000_000),
+        'cut.tif',
+      ).message,
+    ).toMatch(/^cut\.tif: not a readable image \(its TIFF header is damaged: /);
   });
 
   it('fails with FILE_UNREADABLE on bytes that are not an image or a format it does not read', () => {

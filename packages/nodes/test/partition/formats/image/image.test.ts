@@ -158,7 +158,10 @@ describe.skipIf(!hasFonts)('imagePartitioner (needs a system font to draw its fi
 
 describe.skipIf(!hasCorpus)('imagePartitioner on the corpus (skipped without /work/shared/corpus)', () => {
   it('table-multi-row-column-cells.png becomes a Table', async () => {
-    const els = await imagePartitioner.partition(corpusDoc('table-multi-row-column-cells.png'), makeOptions('table-multi-row-column-cells.png', { infer_table_structure: true }));
+    const els = await imagePartitioner.partition(
+      corpusDoc('table-multi-row-column-cells.png'),
+      makeOptions('table-multi-row-column-cells.png', { infer_table_structure: true }),
+    );
     const { f1 } = compareToReference('table-multi-row-column-cells.png', els);
     const table = els.find((e) => e.type === 'Table' && e.metadata.text_as_html?.startsWith('<table>'));
     expect(table).toBeDefined();
@@ -171,7 +174,10 @@ describe.skipIf(!hasCorpus)('imagePartitioner on the corpus (skipped without /wo
   });
 
   it('layout-parser-paper-with-table.jpg gives the title, caption, table and body paragraphs', async () => {
-    const els = await imagePartitioner.partition(corpusDoc('layout-parser-paper-with-table.jpg'), makeOptions('layout-parser-paper-with-table.jpg', { infer_table_structure: true }));
+    const els = await imagePartitioner.partition(
+      corpusDoc('layout-parser-paper-with-table.jpg'),
+      makeOptions('layout-parser-paper-with-table.jpg', { infer_table_structure: true }),
+    );
     const { f1, types } = compareToReference('layout-parser-paper-with-table.jpg', els);
     const gold = readFileSync(path.join(corpusDir, 'expected', 'layout-parser-paper-with-table.jpg.gold.txt'), 'utf8');
     const goldF1 = tokenF1(els.map((e) => e.text).join(' '), gold);

@@ -52,7 +52,9 @@ describe('partitionMarkdownString', () => {
     expect(out).toHaveLength(1);
     expect(out[0]!.type).toBe('Table');
     expect(out[0]!.text).toBe('Team Cups Blues 1 Leafs 13');
-    expect(out[0]!.metadata.text_as_html).toBe('<table><tr><td>Team</td><td>Cups</td></tr><tr><td>Blues</td><td>1</td></tr><tr><td>Leafs</td><td>13</td></tr></table>');
+    expect(out[0]!.metadata.text_as_html).toBe(
+      '<table><tr><td>Team</td><td>Cups</td></tr><tr><td>Blues</td><td>1</td></tr><tr><td>Leafs</td><td>13</td></tr></table>',
+    );
   });
 
   it('keeps link annotations', () => {

@@ -86,7 +86,13 @@ describe('classifyBlock', () => {
       expect(classifyBlockText(block(t, 100), { tagger: false }), t).toBeUndefined();
       expect(classifyBlockText(block(t, 100))?.type, t).toBe('NarrativeText');
     }
-    const decided = ['• Apples and pears', 'Quarterly Results', '12.5 % 44.1 % 7 %', 'It rained all day. The roads were closed for hours.', '電線接続端子部が次のいずれにも該当しないとき。'];
+    const decided = [
+      '• Apples and pears',
+      'Quarterly Results',
+      '12.5 % 44.1 % 7 %',
+      'It rained all day. The roads were closed for hours.',
+      '電線接続端子部が次のいずれにも該当しないとき。',
+    ];
     for (const t of decided) expect(classifyBlockText(block(t, 100), { tagger: false }), t).toEqual(classifyBlockText(block(t, 100)));
   });
 

@@ -72,7 +72,12 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
     const expected = expectedElements('multi-column-2p.pdf');
     for (const strategy of ['fast', 'hi_res'] as const) {
       const els = await partition('multi-column-2p.pdf', { strategy });
-      expect(tokenF1(els.map((e) => e.text), expected.map((e) => e.text))).toBeGreaterThanOrEqual(0.9);
+      expect(
+        tokenF1(
+          els.map((e) => e.text),
+          expected.map((e) => e.text),
+        ),
+      ).toBeGreaterThanOrEqual(0.9);
       // Page 1: the left column (abstract, introduction, its footnotes), then the right column.
       const order = [
         'Open-domain question answering relies on efficient passage retrieval',
@@ -162,7 +167,7 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
     expect(new Set(pageNumbers.map((e) => e.metadata.page_number)).size).toBe(619);
     expect(pageNumbers.every((e) => /^\d+$/.test(e.text))).toBe(true);
     expect(pageNumbers.slice(0, 3).map((e) => e.text)).toEqual(['1', '2', '3']);
-    expect(els.find((e) => e.text === 'Caridin\'s Journal')!.type).toBe('Title');
+    expect(els.find((e) => e.text === "Caridin's Journal")!.type).toBe('Title');
   }, 180_000);
 
   it('korean-text-with-tables.pdf: reads the Korean text with its word spaces, and its tables in hi_res', async () => {
@@ -180,7 +185,9 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
     const tables = hiRes.filter((e) => e.type === 'Table');
     expect(tables).toHaveLength(2);
     expect(hiRes.filter((e) => e.type === 'Title').map((e) => e.text)).toContain('할인점·주유·온라인쇼핑몰 1.5%빅포인트 적립');
-    expect(tables[0]!.metadata.text_as_html).toContain('<tr><td>업종</td><td>적립 대상</td></tr><tr><td>할인점</td><td>이마트, 이마트 트레이더스, 롯데마트, 홈플러스</td></tr>');
+    expect(tables[0]!.metadata.text_as_html).toContain(
+      '<tr><td>업종</td><td>적립 대상</td></tr><tr><td>할인점</td><td>이마트, 이마트 트레이더스, 롯데마트, 홈플러스</td></tr>',
+    );
     expect(tables[0]!.metadata.text_as_html).toContain('<td colspan="2">* 전월 이용금액 40만원 이상 시 제공');
   });
 });
@@ -192,17 +199,21 @@ describe.skipIf(hardFiles.length === 0)('hard-case PDFs (skipped: corpus/hard no
   const read = async (name: string, strategy: 'fast' | 'hi_res'): Promise<Element[]> =>
     pdfPartitioner.partition(new Uint8Array(readFileSync(path.join(hardDir, name))), formatOptions({ strategy, filename: name, filetype: 'application/pdf' }));
 
-  it.each(hardFiles)('%s gives text or a coded error, in fast and hi_res', async (name) => {
-    for (const strategy of ['fast', 'hi_res'] as const) {
-      try {
-        const els = await read(name, strategy);
-        expect(els.some((e) => e.text.trim().length > 0)).toBe(true);
-      } catch (e) {
-        expect(isQuarryError(e)).toBe(true);
-        expect(['PDF_PASSWORD_REQUIRED', 'FILE_UNREADABLE']).toContain((e as { code: string }).code);
+  it.each(hardFiles)(
+    '%s gives text or a coded error, in fast and hi_res',
+    async (name) => {
+      for (const strategy of ['fast', 'hi_res'] as const) {
+        try {
+          const els = await read(name, strategy);
+          expect(els.some((e) => e.text.trim().length > 0)).toBe(true);
+        } catch (e) {
+          expect(isQuarryError(e)).toBe(true);
+          expect(['PDF_PASSWORD_REQUIRED', 'FILE_UNREADABLE']).toContain((e as { code: string }).code);
+        }
       }
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 
   it('reads what each file holds', async () => {
     const text = async (name: string) => (await read(name, 'fast')).map((e) => e.text).join('\n');

@@ -39,7 +39,11 @@ describe('elementsFromLayouts', () => {
 
   it('skips unreadable pages and puts page breaks only between pages that were read', () => {
     const built = elementsFromLayouts(
-      [layout(1, [block('The first page has a sentence that is narrative.', 300)]), undefined, layout(3, [block('The third page has one too, as it happens.', 300)])],
+      [
+        layout(1, [block('The first page has a sentence that is narrative.', 300)]),
+        undefined,
+        layout(3, [block('The third page has one too, as it happens.', 300)]),
+      ],
       { includePageBreaks: true, coordinates: false, dpi: 72, inferTableStructure: false },
     );
     expect(built.map((b) => [b.element.type, b.element.metadata.page_number])).toEqual([

@@ -76,7 +76,11 @@ function securityValues(user: string, owner: string, permissions: number, fileId
   for (let i = 0; i < 50; i++) h = md5(h);
   const ownerKey = h.subarray(0, 16);
   let o = rc4(ownerKey, padPassword(user));
-  for (let i = 1; i <= 19; i++) o = rc4(ownerKey.map((b) => b ^ i), o);
+  for (let i = 1; i <= 19; i++)
+    o = rc4(
+      ownerKey.map((b) => b ^ i),
+      o,
+    );
   // Algorithm 2: the file key.
   const p = Buffer.alloc(4);
   p.writeInt32LE(permissions);
@@ -85,7 +89,11 @@ function securityValues(user: string, owner: string, permissions: number, fileId
   const key = k.subarray(0, 16);
   // Algorithm 5: the user entry.
   let u = rc4(key, md5(PAD, fileId));
-  for (let i = 1; i <= 19; i++) u = rc4(key.map((b) => b ^ i), u);
+  for (let i = 1; i <= 19; i++)
+    u = rc4(
+      key.map((b) => b ^ i),
+      u,
+    );
   return { o, u: Buffer.concat([u, Buffer.alloc(16)]), key };
 }
 
@@ -96,7 +104,14 @@ function objectKey(key: Buffer, num: number): Buffer {
 
 // Characters of WinAnsiEncoding outside Latin-1, by their code in that encoding.
 const WIN_ANSI: Readonly<Record<string, number>> = {
-  '\u2022': 0x95, '\u2013': 0x96, '\u2014': 0x97, '\u2018': 0x91, '\u2019': 0x92, '\u201C': 0x93, '\u201D': 0x94, '\u2026': 0x85,
+  '\u2022': 0x95,
+  '\u2013': 0x96,
+  '\u2014': 0x97,
+  '\u2018': 0x91,
+  '\u2019': 0x92,
+  '\u201C': 0x93,
+  '\u201D': 0x94,
+  '\u2026': 0x85,
 };
 
 /** Text as a PDF literal string body in WinAnsiEncoding. */
@@ -130,7 +145,10 @@ export function makePdf(pages: readonly FixturePage[], options: FixtureOptions =
   const font = add({ dict: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>' });
   const bold = add({ dict: '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>' });
   const grey = Buffer.alloc(16 * 16, 0x80);
-  const image = add({ dict: `<< /Type /XObject /Subtype /Image /Width 16 /Height 16 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${grey.length} >>`, stream: grey });
+  const image = add({
+    dict: `<< /Type /XObject /Subtype /Image /Width 16 /Height 16 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length ${grey.length} >>`,
+    stream: grey,
+  });
   const kids: number[] = [];
   for (const page of pages) {
     const w = page.width ?? 612;

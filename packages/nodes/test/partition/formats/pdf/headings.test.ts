@@ -22,7 +22,10 @@ function report(): Uint8Array {
       texts: [
         { x: 72, y: 740, size: 20, text: 'Annual Report on Widgets', bold: true },
         { x: 72, y: 700, size: 14, text: '1. Introduction', bold: true },
-        ...para(['Widgets were made in three plants this year, and every plant kept its', 'schedule. This report sums up what was made and what was learned.'], 680),
+        ...para(
+          ['Widgets were made in three plants this year, and every plant kept its', 'schedule. This report sums up what was made and what was learned.'],
+          680,
+        ),
         { x: 72, y: 630, size: 12, text: '1.1 Scope', bold: true },
         ...para(['The report covers the plants of the northern region only; the others', 'report on their own.'], 612),
         { x: 72, y: 560, size: 11, text: 'Column name', bold: true },
@@ -80,8 +83,22 @@ describe('PDF headings', () => {
     // short line "Regional Summary" would stand out; against its own page's, it does not.
     const long = 'Output grew in every plant of the region, and the plants kept to their schedules all year long.';
     const pages = [
-      { texts: textLines(Array.from({ length: 30 }, () => long), 72, 10, 740) },
-      { texts: [{ x: 72, y: 640, size: 13, text: 'Regional Summary' }, ...textLines([long, long, long], 72, 13, 600), { x: 72, y: 500, size: 16, text: 'Outlook', bold: true }, ...textLines([long, long], 72, 13, 470)] },
+      {
+        texts: textLines(
+          Array.from({ length: 30 }, () => long),
+          72,
+          10,
+          740,
+        ),
+      },
+      {
+        texts: [
+          { x: 72, y: 640, size: 13, text: 'Regional Summary' },
+          ...textLines([long, long, long], 72, 13, 600),
+          { x: 72, y: 500, size: 16, text: 'Outlook', bold: true },
+          ...textLines([long, long], 72, 13, 470),
+        ],
+      },
     ];
     const seen = (els: Element[]) => els.map((e) => [e.type, e.text.slice(0, 30)]);
     const whole = await partitionFile(makePdf(pages), { filename: 'regions.pdf', strategy: 'fast' });
@@ -110,7 +127,10 @@ describe('PDF headings', () => {
         texts: [
           ...para(['A first paragraph that sets the scene, long enough to be body text here.'], 730),
           { x: 72, y: 700, size: 11, text: '3.2.1 Cooling' },
-          ...para(['The plant is cooled by river water, drawn through two filters and returned', 'downstream at most five degrees warmer than it came in.'], 686),
+          ...para(
+            ['The plant is cooled by river water, drawn through two filters and returned', 'downstream at most five degrees warmer than it came in.'],
+            686,
+          ),
         ],
       },
     ]);

@@ -4,13 +4,13 @@ import { fragmentsFromOcr } from '../../../../src/partition/formats/pdf/hi-res.j
 import type { OcrResult } from '../../../../src/partition/ocr.js';
 
 describe('blockTypes', () => {
-  it('accepts element types in any case and the reference\'s aliases', () => {
+  it("accepts element types in any case and the reference's aliases", () => {
     expect([...blockTypes(['image', 'Table', 'Figure', 'List-item', 'Text', 'nonsense'])].sort()).toEqual(['Image', 'ListItem', 'NarrativeText', 'Table']);
   });
 });
 
 describe('fragmentsFromOcr', () => {
-  it('gives every word of a line the line\'s baseline and row height, in points', () => {
+  it("gives every word of a line the line's baseline and row height, in points", () => {
     const word = (text: string, x0: number, confidence = 95) => ({ text, confidence, bbox: { x0, y0: 210, x1: x0 + 80, y1: 250 } });
     const ocr: OcrResult = {
       text: 'Hello world',

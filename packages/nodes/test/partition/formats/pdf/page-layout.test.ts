@@ -5,7 +5,13 @@ import { makePdf, textLines } from './fixture.js';
 
 describe('extractPageLayout', () => {
   it('reads a page into classified blocks with its size and character counts', async () => {
-    const bytes = makePdf([{ width: 400, height: 600, texts: [{ x: 40, y: 540, size: 16, text: 'A Short Heading' }, ...textLines(['The body sentence of the page is here.'], 40, 10, 500)] }]);
+    const bytes = makePdf([
+      {
+        width: 400,
+        height: 600,
+        texts: [{ x: 40, y: 540, size: 16, text: 'A Short Heading' }, ...textLines(['The body sentence of the page is here.'], 40, 10, 500)],
+      },
+    ]);
     const layout = await withPdf(bytes, {}, (doc) => extractPageLayout(doc, 1));
     expect([layout.pageNumber, layout.width, layout.height]).toEqual([1, 400, 600]);
     expect(layout.blocks.map((b) => [b.text, b.textClass?.type])).toEqual([

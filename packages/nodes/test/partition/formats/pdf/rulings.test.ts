@@ -28,14 +28,65 @@ const grid: Box[] = [
 
 describe('rulingsOfPath', () => {
   it('reads stroked segments, thin filled rectangles as lines and other rectangles as their edges', () => {
-    const stroked = rulingsOfPath([[[10, 50], [200, 50.2], [200, 300]]], 'stroke', 600, 800);
+    const stroked = rulingsOfPath(
+      [
+        [
+          [10, 50],
+          [200, 50.2],
+          [200, 300],
+        ],
+      ],
+      'stroke',
+      600,
+      800,
+    );
     expect(stroked).toEqual([h(50.1, 10, 200), v(200, 50.2, 300)]);
-    const thin = rulingsOfPath([[[10, 99], [300, 99], [300, 100], [10, 100], [10, 99]]], 'fill', 600, 800);
+    const thin = rulingsOfPath(
+      [
+        [
+          [10, 99],
+          [300, 99],
+          [300, 100],
+          [10, 100],
+          [10, 99],
+        ],
+      ],
+      'fill',
+      600,
+      800,
+    );
     expect(thin).toEqual([h(99.5, 10, 300)]);
-    const cell = rulingsOfPath([[[10, 10], [110, 10], [110, 60], [10, 60]]], 'fill', 600, 800);
+    const cell = rulingsOfPath(
+      [
+        [
+          [10, 10],
+          [110, 10],
+          [110, 60],
+          [10, 60],
+        ],
+      ],
+      'fill',
+      600,
+      800,
+    );
     expect(cell).toEqual([h(10, 10, 110), h(60, 10, 110), v(10, 10, 60), v(110, 10, 60)]);
     // A page-sized background and a curved path rule nothing.
-    expect(rulingsOfPath([[[0, 0], [600, 0], [600, 800], [0, 800]], undefined], 'fill', 600, 800)).toEqual([]);
+    expect(
+      rulingsOfPath(
+        [
+          [
+            [0, 0],
+            [600, 0],
+            [600, 800],
+            [0, 800],
+          ],
+          undefined,
+        ],
+        'fill',
+        600,
+        800,
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -111,7 +162,11 @@ describe('findTables with rulings', () => {
       frag('Name', 110, 114),
       frag('Q1', 210, 114),
       frag('Q2', 310, 114),
-      ...['Apples', 'Pears', 'Plums'].flatMap((name, i) => [frag(name, 110, 134 + i * 14), frag(String(i + 1), 210, 134 + i * 14), frag(String(i + 5), 310, 134 + i * 14)]),
+      ...['Apples', 'Pears', 'Plums'].flatMap((name, i) => [
+        frag(name, 110, 134 + i * 14),
+        frag(String(i + 1), 210, 134 + i * 14),
+        frag(String(i + 5), 310, 134 + i * 14),
+      ]),
     ];
     const { tables } = findTables(buildLines(frags), sparse);
     expect(tables[0]!.table!.rows.map((r) => r.map((c) => c.text))).toEqual([

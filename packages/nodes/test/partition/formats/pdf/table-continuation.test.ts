@@ -30,7 +30,11 @@ async function pageAlone(bytes: Uint8Array, page: number): Promise<Uint8Array> {
 }
 
 describe('a table continued on the next page', () => {
-  for (const [strategy, engine] of [['fast', 'pdfium'], ['fast', 'pdfjs'], ['hi_res', 'pdfium']] as const) {
+  for (const [strategy, engine] of [
+    ['fast', 'pdfium'],
+    ['fast', 'pdfjs'],
+    ['hi_res', 'pdfium'],
+  ] as const) {
     it(`${strategy} (${engine}): one Table per page, the second linked to the first`, async () => {
       const request: PartitionFileRequest = { filename: 'continued-table.pdf', strategy, pdf_engine: engine, infer_table_structure: true };
       const found = tables(await partitionFile(fixture, request));
@@ -47,7 +51,10 @@ describe('a table continued on the next page', () => {
       expect(second!.text).not.toContain('Aberdeen');
       expect(second!.text).toMatch(/Dundee May \S+ \S+$/);
       // The header's words, one run of text across three cells, are cut at the cell walls.
-      if (strategy === 'hi_res') expect(second!.metadata.text_as_html).toMatch(/^<table><tr><td>Station<\/td><td>Month<\/td><td>Rainfall \(mm\)<\/td><td>Mean temperature \(C\)<\/td><\/tr><tr><td>Cork<\/td><td>Mar<\/td>/);
+      if (strategy === 'hi_res')
+        expect(second!.metadata.text_as_html).toMatch(
+          /^<table><tr><td>Station<\/td><td>Month<\/td><td>Rainfall \(mm\)<\/td><td>Mean temperature \(C\)<\/td><\/tr><tr><td>Cork<\/td><td>Mar<\/td>/,
+        );
     });
   }
 

@@ -21,7 +21,10 @@ afterAll(async () => {
 
 async function tables(doc: string, strategy: 'hi_res' | 'fast', page: number): Promise<Element[]> {
   const bytes = new Uint8Array(readFileSync(path.join(DEV, `${doc}.pdf`)));
-  const els = await pdfPartitioner.partition(bytes, formatOptions({ strategy, filename: `${doc}.pdf`, filetype: 'application/pdf', infer_table_structure: true }));
+  const els = await pdfPartitioner.partition(
+    bytes,
+    formatOptions({ strategy, filename: `${doc}.pdf`, filetype: 'application/pdf', infer_table_structure: true }),
+  );
   return els.filter((e) => e.type === 'Table' && e.metadata.page_number === page);
 }
 
@@ -77,7 +80,7 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows[3]![1]).toMatch(/^Census Bureau projection: average annual growth rate/);
   }, 180_000);
 
-  it('eu-013 p3: ruled across with column lines between the cells only, the open sides walled by the rules\' ends', async () => {
+  it("eu-013 p3: ruled across with column lines between the cells only, the open sides walled by the rules' ends", async () => {
     const [table, ...more] = await tables('eu-013', 'hi_res', 3);
     expect(more).toEqual([]);
     expect(grid(table!.metadata.text_as_html!)).toEqual([
@@ -91,7 +94,11 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
   it('eu-020 p2: columns ruled with double lines, the spanning header over the gap between them', async () => {
     const found = await tables('eu-020', 'hi_res', 2);
     const rows = grid(found[1]!.metadata.text_as_html!);
-    expect(rows.slice(0, 3)).toEqual([['', 'Female students{2,1}'], ['Faculty cluster', 'Sample', 'Population'], ['Sciences', '63 (18.5%)', '597 (16.4%)']]);
+    expect(rows.slice(0, 3)).toEqual([
+      ['', 'Female students{2,1}'],
+      ['Faculty cluster', 'Sample', 'Population'],
+      ['Sciences', '63 (18.5%)', '597 (16.4%)'],
+    ]);
     expect(rows.slice(1).every((r) => r.length === 3)).toBe(true);
   }, 180_000);
 

@@ -39,7 +39,11 @@ describe('findTables', () => {
   it('places the table in reading order among the other blocks', () => {
     const frags = [
       frag('Results', 72, 80, 14),
-      ...[['a', '1'], ['b', '2'], ['c', '3']].flatMap((r, i) => [frag(r[0]!, 72, 110 + i * 14), frag(r[1]!, 200, 110 + i * 14)]),
+      ...[
+        ['a', '1'],
+        ['b', '2'],
+        ['c', '3'],
+      ].flatMap((r, i) => [frag(r[0]!, 72, 110 + i * 14), frag(r[1]!, 200, 110 + i * 14)]),
       frag('Closing remarks follow the table in a paragraph.', 72, 170),
     ];
     const blocks = layoutFragments(frags, { findTables });

@@ -3,9 +3,12 @@ import { collapseKeyedMatrix, escapeHtml, htmlifyMatrix, htmlifySpannedMatrix, m
 
 describe('table-html', () => {
   it('renders a compact table with escaped text, <br/> for line feeds and <td/> for empty cells', () => {
-    expect(htmlifyMatrix([['a <b>', ''], ['x\ny', '  spaced   out ']])).toBe(
-      '<table><tr><td>a &lt;b&gt;</td><td/></tr><tr><td>x<br/>y</td><td>spaced out</td></tr></table>',
-    );
+    expect(
+      htmlifyMatrix([
+        ['a <b>', ''],
+        ['x\ny', '  spaced   out '],
+      ]),
+    ).toBe('<table><tr><td>a &lt;b&gt;</td><td/></tr><tr><td>x<br/>y</td><td>spaced out</td></tr></table>');
   });
 
   it('skips rows without cells and gives an empty string for an empty matrix', () => {
@@ -20,15 +23,36 @@ describe('table-html', () => {
   it('collapses merged regions into colspan/rowspan and keeps fully covered rows', () => {
     const a = {};
     const m = collapseKeyedMatrix([
-      [['a', a], ['a', a]],
-      [['a', a], ['a', a]],
-      [['c', 1], ['d', 2]],
+      [
+        ['a', a],
+        ['a', a],
+      ],
+      [
+        ['a', a],
+        ['a', a],
+      ],
+      [
+        ['c', 1],
+        ['d', 2],
+      ],
     ]);
-    expect(m).toEqual([[{ text: 'a', colspan: 2, rowspan: 2 }], [], [{ text: 'c', colspan: 1, rowspan: 1 }, { text: 'd', colspan: 1, rowspan: 1 }]]);
+    expect(m).toEqual([
+      [{ text: 'a', colspan: 2, rowspan: 2 }],
+      [],
+      [
+        { text: 'c', colspan: 1, rowspan: 1 },
+        { text: 'd', colspan: 1, rowspan: 1 },
+      ],
+    ]);
     expect(htmlifySpannedMatrix(m)).toBe('<table><tr><td colspan="2" rowspan="2">a</td></tr><tr></tr><tr><td>c</td><td>d</td></tr></table>');
   });
 
   it('joins non-empty cell texts with single spaces', () => {
-    expect(matrixText([['a', ''], ['b  c', '\n']])).toBe('a b c');
+    expect(
+      matrixText([
+        ['a', ''],
+        ['b  c', '\n'],
+      ]),
+    ).toBe('a b c');
   });
 });

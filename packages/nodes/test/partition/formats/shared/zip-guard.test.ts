@@ -30,7 +30,9 @@ describe('zip guard', () => {
 
   it('refuses parts that pass one by one but not together', async () => {
     const parts = Object.fromEntries(Array.from({ length: 5 }, (_, i) => [`p${i}.xml`, `<p>${'B'.repeat(MiB)}</p>`]));
-    const pkg = await OoxmlPackage.open(await zipOf(parts), 'many.pptx', 'PPTX', { zipLimits: { maxPartBytes: 2 * MiB, maxTotalBytes: 3 * MiB, maxEntries: 10 } });
+    const pkg = await OoxmlPackage.open(await zipOf(parts), 'many.pptx', 'PPTX', {
+      zipLimits: { maxPartBytes: 2 * MiB, maxTotalBytes: 3 * MiB, maxEntries: 10 },
+    });
     await pkg.bytes('p0.xml');
     await pkg.bytes('p1.xml');
     await expect(pkg.bytes('p2.xml')).rejects.toMatchObject({ code: 'ARCHIVE_TOO_LARGE', message: expect.stringContaining('in total') });
@@ -44,15 +46,35 @@ describe('zip guard', () => {
     });
   });
 
-  it('words a damaged archive for the user and keeps the ZIP reader\'s message in details', async () => {
+  it("words a damaged archive for the user and keeps the ZIP reader's message in details", async () => {
     const bytes = await zipOf({ '[Content_Types].xml': '<Types/>', 'word/document.xml': `<w:document>${'text '.repeat(200)}</w:document>` });
     const cases: Array<[string, Uint8Array, RegExp, RegExp]> = [
-      ['cut short', bytes.slice(0, bytes.length - 30), /the ZIP archive is damaged or cut short: its directory of members is missing/, /end of central directory/],
-      ['a broken directory entry', withZeroed(bytes, centralDirectoryAt(bytes), 4), /the ZIP archive is damaged: its directory of members is corrupt/, /Central-File-Header|central dir/i],
+      [
+        'cut short',
+        bytes.slice(0, bytes.length - 30),
+        /the ZIP archive is damaged or cut short: its directory of members is missing/,
+        /end of central directory/,
+      ],
+      [
+        'a broken directory entry',
+        withZeroed(bytes, centralDirectoryAt(bytes), 4),
+        /the ZIP archive is damaged: its directory of members is corrupt/,
+        /Central-File-Header|central dir/i,
+      ],
     ];
     for (const [what, damaged, sentence, reason] of cases) {
-      const err = await OoxmlPackage.open(damaged, 'report.docx', 'DOCX').then(() => undefined, (e: unknown) => e);
-      expect({ what, err }).toMatchObject({ what, err: { code: 'FILE_UNREADABLE', message: expect.stringMatching(/^report\.docx: not a valid DOCX \(/), details: { filename: 'report.docx', reason: expect.stringMatching(reason) } } });
+      const err = await OoxmlPackage.open(damaged, 'report.docx', 'DOCX').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect({ what, err }).toMatchObject({
+        what,
+        err: {
+          code: 'FILE_UNREADABLE',
+          message: expect.stringMatching(/^report\.docx: not a valid DOCX \(/),
+          details: { filename: 'report.docx', reason: expect.stringMatching(reason) },
+        },
+      });
       expect((err as Error).message).toMatch(sentence);
       expect((err as Error).message).not.toMatch(/Corrupted zip|Central-File-Header|End of data/);
     }
@@ -69,8 +91,15 @@ describe('zip guard', () => {
     const damaged = bytes.slice();
     for (let i = dataAt + 100; i < dataAt + 130; i++) damaged[i] = 0xff;
     const pkg = await OoxmlPackage.open(damaged, 'report.docx', 'DOCX');
-    const err = await pkg.xml('word/document.xml').then(() => undefined, (e: unknown) => e);
-    expect(err).toMatchObject({ code: 'FILE_UNREADABLE', message: 'report.docx: not a valid DOCX (the ZIP archive is damaged: member word/document.xml cannot be decompressed)', details: { member: 'word/document.xml' } });
+    const err = await pkg.xml('word/document.xml').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toMatchObject({
+      code: 'FILE_UNREADABLE',
+      message: 'report.docx: not a valid DOCX (the ZIP archive is damaged: member word/document.xml cannot be decompressed)',
+      details: { member: 'word/document.xml' },
+    });
   });
 });
 

@@ -58,8 +58,14 @@ export function stylesXml(xfNumFmtIds: number[], custom: Record<number, string> 
 /** The bytes of an XLSX package holding `book`. */
 export async function buildXlsx(book: BuiltWorkbook): Promise<Uint8Array> {
   const zip = new JSZip();
-  zip.file('[Content_Types].xml', '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>');
-  zip.file('_rels/.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`);
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}"><Relationship Id="rId1" Type="${REL_NS}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+  );
   const rels: string[] = [];
   const sheets: string[] = [];
   book.sheets.forEach((s, i) => {
@@ -67,17 +73,27 @@ export async function buildXlsx(book: BuiltWorkbook): Promise<Uint8Array> {
     const file = `${kind === 'worksheet' ? 'worksheets' : `${kind}s`}/sheet${i + 1}.xml`;
     rels.push(`<Relationship Id="rId${i + 1}" Type="${REL_NS}/${kind}" Target="${file}"/>`);
     sheets.push(`<sheet name="${esc(s.name)}" sheetId="${i + 1}"${s.state ? ` state="${s.state}"` : ''} r:id="rId${i + 1}"/>`);
-    if (!s.missing) zip.file(`xl/${file}`, s.part ?? `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${SML_NS}"><sheetData>${s.rows ?? ''}</sheetData>${s.after ?? ''}</worksheet>`);
+    if (!s.missing)
+      zip.file(
+        `xl/${file}`,
+        s.part ?? `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="${SML_NS}"><sheetData>${s.rows ?? ''}</sheetData>${s.after ?? ''}</worksheet>`,
+      );
   });
   if (book.sharedStrings) {
     rels.push(`<Relationship Id="rIdS" Type="${REL_NS}/sharedStrings" Target="sharedStrings.xml"/>`);
-    zip.file('xl/sharedStrings.xml', `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${SML_NS}" count="${book.sharedStrings.length}">${book.sharedStrings.join('')}</sst>`);
+    zip.file(
+      'xl/sharedStrings.xml',
+      `<?xml version="1.0" encoding="UTF-8"?><sst xmlns="${SML_NS}" count="${book.sharedStrings.length}">${book.sharedStrings.join('')}</sst>`,
+    );
   }
   if (book.styles) {
     rels.push(`<Relationship Id="rIdT" Type="${REL_NS}/styles" Target="styles.xml"/>`);
     zip.file('xl/styles.xml', book.styles);
   }
   zip.file('xl/_rels/workbook.xml.rels', `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="${PKG_REL_NS}">${rels.join('')}</Relationships>`);
-  zip.file('xl/workbook.xml', `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${SML_NS}" xmlns:r="${REL_NS}">${book.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets>${sheets.join('')}</sheets></workbook>`);
+  zip.file(
+    'xl/workbook.xml',
+    `<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="${SML_NS}" xmlns:r="${REL_NS}">${book.date1904 ? '<workbookPr date1904="1"/>' : ''}<sheets>${sheets.join('')}</sheets></workbook>`,
+  );
   return zip.generateAsync({ type: 'uint8array', compression: 'DEFLATE' });
 }

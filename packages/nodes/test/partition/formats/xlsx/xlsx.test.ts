@@ -15,7 +15,13 @@ const row = (r: number, ...cells: string[]): string => `<row r="${r}">${cells.jo
 describe('xlsxPartitioner', () => {
   it('splits a sheet into title rows, a table and trailing notes; sheets give page_name and page_number', async () => {
     const bytes = await buildXlsx({
-      sharedStrings: [si('Regional Sales'), si('Region'), si('Units'), si('Revenue'), '<si><r><t xml:space="preserve">bold </t></r><r><rPr><b/></rPr><t>part</t></r></si>'],
+      sharedStrings: [
+        si('Regional Sales'),
+        si('Region'),
+        si('Units'),
+        si('Revenue'),
+        '<si><r><t xml:space="preserve">bold </t></r><r><rPr><b/></rPr><t>part</t></r></si>',
+      ],
       styles: stylesXml([0, 14]),
       sheets: [
         {
@@ -72,10 +78,18 @@ describe('xlsxPartitioner', () => {
     );
     // The empty merge D1:E3 is inside the region once a cell beside it is filled: one cell, not six.
     const wide = await buildXlsx({
-      sheets: [{ name: 'W', rows: row(1, str('A1', 'a'), str('B1', 'b'), str('F1', 'f')) + row(2, str('A2', 'c'), str('B2', 'd'), str('F2', 'g')), after: '<mergeCells><mergeCell ref="C1:E2"/></mergeCells>' }],
+      sheets: [
+        {
+          name: 'W',
+          rows: row(1, str('A1', 'a'), str('B1', 'b'), str('F1', 'f')) + row(2, str('A2', 'c'), str('B2', 'd'), str('F2', 'g')),
+          after: '<mergeCells><mergeCell ref="C1:E2"/></mergeCells>',
+        },
+      ],
     });
     const [t2] = await partition(wide);
-    expect(t2!.metadata.text_as_html).toBe('<table><tr><td>a</td><td>b</td><td colspan="3" rowspan="2"/><td>f</td></tr><tr><td>c</td><td>d</td><td>g</td></tr></table>');
+    expect(t2!.metadata.text_as_html).toBe(
+      '<table><tr><td>a</td><td>b</td><td colspan="3" rowspan="2"/><td>f</td></tr><tr><td>c</td><td>d</td><td>g</td></tr></table>',
+    );
   });
 
   it('shows what Excel stored for each cell type: cached formula results (0 and FALSE too), errors, dates and times, booleans', async () => {
@@ -86,8 +100,20 @@ describe('xlsxPartitioner', () => {
         {
           name: 'Types',
           rows:
-            row(1, str('A1', 'sum'), '<c r="B1"><f>SUM(C1:D1)</f><v>0</v></c>', '<c r="C1" s="1" t="b"><f>1=2</f><v>0</v></c>', '<c r="D1" t="e"><f>1/0</f><v>#DIV/0!</v></c>') +
-            row(2, str('A2', 'text formula'), '<c r="B2" s="1" t="str"><f>A2&amp;"!"</f><v>text formula!</v></c>', '<c r="C2"><f>NOW()</f></c>', num('D2', '0.30000000000000004')) +
+            row(
+              1,
+              str('A1', 'sum'),
+              '<c r="B1"><f>SUM(C1:D1)</f><v>0</v></c>',
+              '<c r="C1" s="1" t="b"><f>1=2</f><v>0</v></c>',
+              '<c r="D1" t="e"><f>1/0</f><v>#DIV/0!</v></c>',
+            ) +
+            row(
+              2,
+              str('A2', 'text formula'),
+              '<c r="B2" s="1" t="str"><f>A2&amp;"!"</f><v>text formula!</v></c>',
+              '<c r="C2"><f>NOW()</f></c>',
+              num('D2', '0.30000000000000004'),
+            ) +
             row(3, str('A3', 'dates'), num('B3', '45107', 2), num('C3', '45107.5', 1), num('D3', '0.75', 4)) +
             row(4, str('A4', 'not dates'), num('B4', '45107', 3), num('C4', '1234.5', 5), num('D4', '-2.5E-3')) +
             row(5, str('A5', 'strict date'), '<c r="B5" t="d"><v>2024-02-29T13:45:00</v></c>', '<c r="C5" t="n"><v>12</v></c>', num('D5', '7')),
@@ -96,12 +122,22 @@ describe('xlsxPartitioner', () => {
     });
     const [table] = await partition(bytes);
     expect(table!.text).toBe(
-      ['sum 0 FALSE #DIV/0!', 'text formula text formula! 0.3', 'dates 2023-06-30 2023-06-30 12:00:00 1899-12-30 18:00:00', 'not dates 45107 1234.5 -0.0025', 'strict date 2024-02-29 13:45:00 12 7'].join(' '),
+      [
+        'sum 0 FALSE #DIV/0!',
+        'text formula text formula! 0.3',
+        'dates 2023-06-30 2023-06-30 12:00:00 1899-12-30 18:00:00',
+        'not dates 45107 1234.5 -0.0025',
+        'strict date 2024-02-29 13:45:00 12 7',
+      ].join(' '),
     );
   });
 
   it('counts dates from 1904 when the workbook says so', async () => {
-    const bytes = await buildXlsx({ date1904: true, styles: stylesXml([0, 14]), sheets: [{ name: 'D', rows: row(1, str('A1', 'when'), num('B1', '43645', 1)) }] });
+    const bytes = await buildXlsx({
+      date1904: true,
+      styles: stylesXml([0, 14]),
+      sheets: [{ name: 'D', rows: row(1, str('A1', 'when'), num('B1', '43645', 1)) }],
+    });
     expect((await partition(bytes))[0]!.text).toBe('when 2023-06-30');
   });
 
@@ -112,7 +148,10 @@ describe('xlsxPartitioner', () => {
       '<x:row><x:c><x:v>1</x:v></x:c><x:c><x:v>2</x:v></x:c></x:row>' +
       '<x:row r="5"><x:c r="C5" t="inlineStr"><x:is><x:r><x:t>rich </x:t></x:r><x:r><x:t>inline</x:t></x:r><x:rPh sb="0" eb="1"><x:t>ruby</x:t></x:rPh></x:is></x:c></x:row>' +
       '</x:sheetData></x:worksheet>';
-    const bytes = await buildXlsx({ sharedStrings: ['<si><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh><phoneticPr fontId="1"/></si>'], sheets: [{ name: 'S', part: sheet }] });
+    const bytes = await buildXlsx({
+      sharedStrings: ['<si><t>東京</t><rPh sb="0" eb="2"><t>トウキョウ</t></rPh><phoneticPr fontId="1"/></si>'],
+      sheets: [{ name: 'S', part: sheet }],
+    });
     const els = await partition(bytes);
     expect(summary(els)).toEqual([
       // The carriage return is whitespace in a table's text.
@@ -139,7 +178,12 @@ describe('xlsxPartitioner', () => {
   });
 
   it('skips a sheet whose part is missing, with a warning, and reads the others', async () => {
-    const bytes = await buildXlsx({ sheets: [{ name: 'Gone', missing: true }, { name: 'Here', rows: row(1, str('A1', 'kept'), str('B1', 'too')) }] });
+    const bytes = await buildXlsx({
+      sheets: [
+        { name: 'Gone', missing: true },
+        { name: 'Here', rows: row(1, str('A1', 'kept'), str('B1', 'too')) },
+      ],
+    });
     const options = makeOptions('gap.xlsx');
     const els = await xlsxPartitioner.partition(bytes, options);
     expect(summary(els)).toEqual([['Table', 'kept too', 'Here', 2]]);
@@ -153,7 +197,8 @@ describe('xlsxPartitioner', () => {
         {
           name: 'All',
           rows: row(1, str('A1', 'Everything')),
-          after: '<mergeCells count="1"><mergeCell ref="A1:XFD1048576"/></mergeCells><dataValidations count="1"><dataValidation allowBlank="1" sqref="A1:XFD1048576"/></dataValidations>',
+          after:
+            '<mergeCells count="1"><mergeCell ref="A1:XFD1048576"/></mergeCells><dataValidations count="1"><dataValidation allowBlank="1" sqref="A1:XFD1048576"/></dataValidations>',
         },
       ],
     });
@@ -182,7 +227,10 @@ describe('xlsxPartitioner', () => {
     const before = process.env.QUARRY_MAX_XML_BYTES;
     process.env.QUARRY_MAX_XML_BYTES = '4096';
     try {
-      expect(await partitionError(xlsxPartitioner, bytes, makeOptions('big.xlsx'))).toMatchObject({ code: 'FILE_TOO_LARGE', message: expect.stringContaining('big.xlsx') });
+      expect(await partitionError(xlsxPartitioner, bytes, makeOptions('big.xlsx'))).toMatchObject({
+        code: 'FILE_TOO_LARGE',
+        message: expect.stringContaining('big.xlsx'),
+      });
     } finally {
       if (before === undefined) delete process.env.QUARRY_MAX_XML_BYTES;
       else process.env.QUARRY_MAX_XML_BYTES = before;

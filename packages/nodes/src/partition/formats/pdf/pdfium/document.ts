@@ -24,7 +24,11 @@ function readPdfiumOutline(pdfium: Pdfium, doc: number): OutlineEntry[] {
   const buffer = x.malloc(TITLE_BUFFER);
   try {
     const visit = (parent: number, level: number): void => {
-      for (let bm = x.FPDFBookmark_GetFirstChild(doc, parent); bm && !seen.has(bm) && out.length < MAX_OUTLINE_ENTRIES; bm = x.FPDFBookmark_GetNextSibling(doc, bm)) {
+      for (
+        let bm = x.FPDFBookmark_GetFirstChild(doc, parent);
+        bm && !seen.has(bm) && out.length < MAX_OUTLINE_ENTRIES;
+        bm = x.FPDFBookmark_GetNextSibling(doc, bm)
+      ) {
         seen.add(bm);
         const n = Math.min(x.FPDFBookmark_GetTitle(bm, buffer, TITLE_BUFFER), TITLE_BUFFER);
         // UTF-16LE with a terminating NUL.

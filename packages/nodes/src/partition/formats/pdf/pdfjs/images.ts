@@ -15,14 +15,7 @@ const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
 
 function multiply(m: Matrix, n: readonly number[]): Matrix {
   const [a = 1, b = 0, c = 0, d = 1, e = 0, f = 0] = n;
-  return [
-    m[0] * a + m[2] * b,
-    m[1] * a + m[3] * b,
-    m[0] * c + m[2] * d,
-    m[1] * c + m[3] * d,
-    m[0] * e + m[2] * f + m[4],
-    m[1] * e + m[3] * f + m[5],
-  ];
+  return [m[0] * a + m[2] * b, m[1] * a + m[3] * b, m[0] * c + m[2] * d, m[1] * c + m[3] * d, m[0] * e + m[2] * f + m[4], m[1] * e + m[3] * f + m[5]];
 }
 
 function apply(m: Matrix, x: number, y: number): [number, number] {
@@ -101,7 +94,8 @@ export async function findPageGraphics(page: PdfPage, pdfjs: PdfjsModule): Promi
       const op = args[0] as number;
       const paint: PathPaint | undefined = stroke.has(op) ? 'stroke' : fill.has(op) ? 'fill' : both.has(op) ? 'both' : undefined;
       const data = (args[1] as unknown[] | undefined)?.[0];
-      if (paint && data instanceof Float32Array) rulings.push(...rulingsOfPath(subpaths(data, multiply(vt as Matrix, ctm)), paint, viewport.width, viewport.height));
+      if (paint && data instanceof Float32Array)
+        rulings.push(...rulingsOfPath(subpaths(data, multiply(vt as Matrix, ctm)), paint, viewport.width, viewport.height));
     }
   }
   return { images: dedupe(boxes), rulings };

@@ -23,7 +23,10 @@ afterAll(async () => {
 });
 
 async function fast(bytes: Uint8Array, engine: PdfEngine): Promise<Array<Pick<Element, 'type' | 'text'>>> {
-  const els = await pdfPartitioner.partition(bytes, { ...formatOptions({ strategy: 'fast', filename: 'f.pdf', filetype: 'application/pdf' }), pdf_engine: engine });
+  const els = await pdfPartitioner.partition(bytes, {
+    ...formatOptions({ strategy: 'fast', filename: 'f.pdf', filetype: 'application/pdf' }),
+    pdf_engine: engine,
+  });
   return els.map((e) => ({ type: e.type, text: e.text }));
 }
 
@@ -42,7 +45,14 @@ async function openFailure(bytes: Uint8Array, options: { password?: string; maxP
 
 describe('the PDFium engine', () => {
   it('reads a generated page into the same elements as pdf.js', async () => {
-    const bytes = makePdf([{ texts: [{ x: 72, y: 740, size: 18, text: 'Quarterly Report', bold: true }, ...textLines(['The first paragraph runs over', 'two lines of body text.'], 72, 11, 700)] }]);
+    const bytes = makePdf([
+      {
+        texts: [
+          { x: 72, y: 740, size: 18, text: 'Quarterly Report', bold: true },
+          ...textLines(['The first paragraph runs over', 'two lines of body text.'], 72, 11, 700),
+        ],
+      },
+    ]);
     const pdfium = await fast(bytes, 'pdfium');
     expect(pdfium).toEqual(await fast(bytes, 'pdfjs'));
     expect(pdfium.map((e) => e.text)).toEqual(['Quarterly Report', 'The first paragraph runs over two lines of body text.']);
@@ -65,7 +75,9 @@ describe('the PDFium engine', () => {
     const tooMany = await openFailure(two, { maxPages: 1 });
     expect(tooMany.kind).toBe('too-many-pages');
     expect(tooMany.pages).toBe(2);
-    await expect(partitionFile(locked, { filename: 'locked.pdf', strategy: 'fast', pdf_engine: 'pdfium' })).rejects.toMatchObject({ code: 'PDF_PASSWORD_REQUIRED' });
+    await expect(partitionFile(locked, { filename: 'locked.pdf', strategy: 'fast', pdf_engine: 'pdfium' })).rejects.toMatchObject({
+      code: 'PDF_PASSWORD_REQUIRED',
+    });
   });
 
   it('rejects an unknown engine name', async () => {
@@ -77,7 +89,9 @@ describe('the PDFium engine', () => {
     const ac = new AbortController();
     ac.abort();
     const bytes = makePdf([{ texts: textLines(['x']) }]);
-    await expect(partitionFile(bytes, { filename: 'x.pdf', strategy: 'fast', pdf_engine: 'pdfium', signal: ac.signal })).rejects.toMatchObject({ code: 'JOB_ABORTED' });
+    await expect(partitionFile(bytes, { filename: 'x.pdf', strategy: 'fast', pdf_engine: 'pdfium', signal: ac.signal })).rejects.toMatchObject({
+      code: 'JOB_ABORTED',
+    });
   });
 });
 
@@ -101,7 +115,9 @@ describe.skipIf(!hasCorpus)('the PDFium engine on the corpus (skipped: ../shared
     const pdfium = await instantiatePdfium();
     const { x } = pdfium;
     const files = [
-      ...['DA-619p.pdf', 'embedded-images.pdf', 'korean-text-with-tables.pdf', 'multi-column-2p.pdf', 'reliance.pdf'].map((name) => path.join(corpusDir, 'docs', name)),
+      ...['DA-619p.pdf', 'embedded-images.pdf', 'korean-text-with-tables.pdf', 'multi-column-2p.pdf', 'reliance.pdf'].map((name) =>
+        path.join(corpusDir, 'docs', name),
+      ),
       ...['bug1795263.pdf', 'bug1815476.pdf', 'issue16063.pdf', 'issue5747.pdf'].map((name) => path.join(corpusDir, 'hard', name)),
     ];
     const generated = new Set<number>();
@@ -138,7 +154,8 @@ describe.skipIf(!hasCorpus)('the PDFium engine on the corpus (skipped: ../shared
     const pdfjs = await fast(bytes, 'pdfjs');
     expect(pdfium.length).toBeGreaterThan(9000);
     expect(pdfium.map((e) => e.text)).toEqual(pdfjs.map((e) => e.text));
-    const headingsAside = (els: typeof pdfium) => els.map((e) => (e.type === 'Title' || e.type === 'UncategorizedText' || e.type === 'NarrativeText' ? 'text' : e.type));
+    const headingsAside = (els: typeof pdfium) =>
+      els.map((e) => (e.type === 'Title' || e.type === 'UncategorizedText' || e.type === 'NarrativeText' ? 'text' : e.type));
     expect(headingsAside(pdfium)).toEqual(headingsAside(pdfjs));
     const titles = (els: typeof pdfium) => els.filter((e) => e.type === 'Title').length;
     expect(titles(pdfium)).toBeLessThan(titles(pdfjs));

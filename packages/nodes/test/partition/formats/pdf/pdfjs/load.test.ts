@@ -8,13 +8,13 @@ import { makePdf, textLines } from '../fixture.js';
 const nodesRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
 
 describe('loadPdfjs', () => {
-  it('leaves the engine\'s own Array.prototype.push and JSON in place', async () => {
+  it("leaves the engine's own Array.prototype.push and JSON in place", async () => {
     const pdfjs = await loadPdfjs();
     expect(typeof pdfjs.getDocument).toBe('function');
     for (const fn of [Array.prototype.push, JSON.parse, JSON.stringify]) expect(Function.prototype.toString.call(fn)).toContain('[native code]');
   });
 
-  it('inflates FlateDecode content streams with pdf.js\'s own decoder, not DecompressionStream (patches/pdfjs-dist)', async () => {
+  it("inflates FlateDecode content streams with pdf.js's own decoder, not DecompressionStream (patches/pdfjs-dist)", async () => {
     const Native = globalThis.DecompressionStream;
     let constructed = 0;
     globalThis.DecompressionStream = class extends Native {
