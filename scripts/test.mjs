@@ -17,7 +17,10 @@ const phases = [
 let passed = 0;
 let failed = lintFailed ? 1 : 0;
 let success = !lintFailed;
-if (lintFailed) console.log('lint: biome found problems (counted as one failure); `node_modules/.bin/biome check .` lists them, `node_modules/.bin/biome format --write .` formats');
+if (lintFailed)
+  console.log(
+    'lint: biome found problems (counted as one failure); `node_modules/.bin/biome check .` lists them, `node_modules/.bin/biome format --write .` formats',
+  );
 const reporter = join(root, 'scripts/unhandled-errors-reporter.mjs');
 for (const phase of phases) {
   const out = join(root, `.vitest-results-${phase.name}.json`);
