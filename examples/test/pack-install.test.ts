@@ -344,8 +344,21 @@ describe('the packed packages, installed with npm into a plain project', () => {
   // install (it pulls openai 7 through @langchain/openai), then a folder with a sub-folder, a folder
   // to exclude and a file that fails, read by both adapters in every mode.
   it('installs @langchain/community beside quarry, and loads a folder with QuarryLoader and QuarryReader: modes, failures, framework metadata', () => {
-    npmInstall(project, ['@langchain/community@1.1.29']);
-    const ls = spawnSync('npm', ['ls', '@langchain/community', '@langchain/core', 'openai', 'llamaindex'], { cwd: project, encoding: 'utf8' });
+    // A project of its own: the main one also holds @langchain/classic, whose @langchain/openai wants
+    // openai 7 where community's stagehand peer wants openai 4, a conflict between LangChain's own
+    // packages that no range of ours can settle. Quarry and community: one plain npm install.
+    const beside = join(work, 'beside-community');
+    newNpmProject(beside);
+    npmInstall(beside, [
+      tarballs.core,
+      tarballs.nodes,
+      tarballs.langchain,
+      tarballs.llamaindex,
+      ...pinnedVersions('langchain', ['@langchain/core']),
+      ...pinnedVersions('llamaindex', ['llamaindex']),
+      '@langchain/community@1.1.29',
+    ]);
+    const ls = spawnSync('npm', ['ls', '@langchain/community', '@langchain/core', 'openai', 'llamaindex'], { cwd: beside, encoding: 'utf8' });
     expect(ls.stderr).toBe('');
     expect(ls.status).toBe(0);
     expect(ls.stdout).toMatch(/@langchain\/community@1\.1\.29/);
@@ -359,7 +372,7 @@ describe('the packed packages, installed with npm into a plain project', () => {
     writeFileSync(join(dir, 'notes', 'empty.txt'), '');
     if (hasCorpus) copyFileSync(join(corpus, PDF), join(dir, PDF));
     writeFileSync(
-      join(project, 'adapters.mjs'),
+      join(beside, 'adapters.mjs'),
       `
 import { QuarryLoader } from '@quarry/langchain';
 import { QuarryReader } from '@quarry/llamaindex';
@@ -382,7 +395,7 @@ out.liHanded = handed;
 console.log(JSON.stringify(out));
 `,
     );
-    const { result } = runNode(project, 'adapters.mjs', [dir]);
+    const { result } = runNode(beside, 'adapters.mjs', [dir]);
     const empty = join(dir, 'notes', 'empty.txt');
     const guide = join(dir, 'field-guide.md');
     const html = join(dir, 'notes', 'quarterly-notes.html');
