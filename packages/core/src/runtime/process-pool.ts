@@ -450,8 +450,9 @@ export class ProcessPool<T, R> {
 
   /** How long a task has worked: its process's CPU time since the start where known, else wall time. */
   private workedMs(pid: number, running: NonNullable<Slot<T, R>['running']>): number {
-    const now = running.cpuAtStart === undefined ? undefined : cpuSeconds(pid);
-    return now === undefined || running.cpuAtStart === undefined ? performance.now() - running.startedAt : (now - running.cpuAtStart) * 1000;
+    const start = running.cpuAtStart;
+    const now = start === undefined ? undefined : cpuSeconds(pid);
+    return start === undefined || now === undefined ? performance.now() - running.startedAt : (now - start) * 1000;
   }
 
   /** A lane task outran the hand-off time: its process leaves the lane (room permitting) for a fresh one. */

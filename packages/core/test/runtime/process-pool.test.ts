@@ -8,14 +8,9 @@ import { isQuarryError } from '../../src/errors.js';
 import { backgroundNiceness } from '../../src/runtime/background-priority.js';
 import { ProcessPool } from '../../src/runtime/process-pool.js';
 import { sleep } from '../../src/index.js';
+import { probeUrl, workerUrl, type Probe, type ProbeResult, type Result, type Task } from '../support/pool-fixtures.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const workerUrl = new URL('../support/busy-worker.ts', import.meta.url);
-const probeUrl = new URL('../support/probe-worker.ts', import.meta.url);
-type Task = { ms: number; bytes?: Uint8Array };
-type Result = { pid: number; length: number };
-type Probe = { word: string; ms: number };
-type ProbeResult = { word: string; pid: number; heapLimitMb?: number };
 
 /** Polls a condition every 50 ms until it holds (the test's own timeout bounds the wait). */
 async function until(condition: () => boolean): Promise<void> {

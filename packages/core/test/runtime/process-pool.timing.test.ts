@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ProcessPool } from '../../src/runtime/process-pool.js';
-
-const workerUrl = new URL('../support/busy-worker.ts', import.meta.url);
-const probeUrl = new URL('../support/probe-worker.ts', import.meta.url);
-type Task = { ms: number; bytes?: Uint8Array };
-type Result = { pid: number; length: number };
-type Probe = { word: string; ms: number };
-type ProbeResult = { word: string; pid: number; heapLimitMb?: number };
+import { probeUrl, workerUrl, type Probe, type ProbeResult, type Result, type Task } from '../support/pool-fixtures.js';
 
 // How quickly the pool ends a runaway process: timed, so run in the timing phase.
 describe('ProcessPool, in time', () => {

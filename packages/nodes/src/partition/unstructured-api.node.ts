@@ -1,4 +1,5 @@
 import { defineNode, oneOf, strictSettings, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
+import { ELEMENT_TYPE_VOCABULARY } from '@quarry/core/element';
 import { z } from 'zod';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { PDF_ENGINES } from './formats/pdf/engine.js';
@@ -23,31 +24,7 @@ export const EXCLUDE_ELEMENT_TYPES = [
 ] as const;
 
 /** Element types whose image blocks may be stored as Base64 (`extract_image_block_types`). */
-export const EXTRACT_IMAGE_BLOCK_TYPES = [
-  'Abstract',
-  'BulletedText',
-  'Caption',
-  'CodeSnippet',
-  'CompositeElement',
-  'Figure',
-  'FigureCaption',
-  'Form',
-  'FormKeysValues',
-  'Formula',
-  'Header',
-  'Image',
-  'List',
-  'List-item',
-  'ListItem',
-  'NarrativeText',
-  'Paragraph',
-  'Picture',
-  'Table',
-  'Text',
-  'Threading',
-  'Title',
-  'UncategorizedText',
-] as const;
+export const EXTRACT_IMAGE_BLOCK_TYPES = ELEMENT_TYPE_VOCABULARY;
 
 /** Partitioning strategies of the `unstructured_api` subtype: High Res and Fast. */
 export const UNSTRUCTURED_API_STRATEGIES = ['fast', 'hi_res'] as const;
