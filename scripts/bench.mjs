@@ -14,7 +14,7 @@ for (const pkg of readdirSync(join(root, 'packages'))) {
     .filter((n) => n.endsWith('.bench.ts'))
     .sort()) {
     if (only && !f.includes(only)) continue;
-    status ||= run(process.execPath, ['--expose-gc', '--import', 'tsx', join(dir, f)], { allowFail: true });
+    status ||= run(process.execPath, ['--expose-gc', '--import', 'tsx', join(dir, f), ...process.argv.slice(3)], { allowFail: true });
   }
 }
 process.exit(status);

@@ -18,6 +18,14 @@
  * (`table_recall`, `table_precision`, `teds`, `teds_s` pooled over the 97 tables, `seconds` of the
  * whole process), a `fidelity-summary` line with the load average, and on stderr the Markdown table of
  * the root README's Quality section. Without `../shared/fidelity` it prints a `skipped` line.
+ *
+ * `--scanned` (`pnpm bench fidelity --scanned`) measures scanned tables instead, on a proxy since the set
+ * has no scans: every page holding a true table is rendered with PDFium to a grey 200 dpi picture
+ * (`packages/nodes/bench/support/scanned-pages.ts`, into a temporary folder, never kept), and
+ * `quarry partition --strategy hi_res` reads it as a PNG and as an image-only PDF (OCR only, no text
+ * layer); the tables found on a rendered page count for that page of the document, and are scored as
+ * above. Its lines add `pages` and `seconds_per_page`. `--docs eu-001,us-026` keeps some documents
+ * (to subsample while developing).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -25,6 +33,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scanPages, SCAN_DPI, type ScannedPage } from '../../nodes/bench/support/scanned-pages.js';
 import { predictedTablesOf, referenceTablesOf } from '../src/eval/reference-tables.js';
 import { scoreTables, type DocumentTableScores, type PredictedTable } from '../src/eval/table-scores.js';
 
@@ -43,8 +52,34 @@ interface Contender {
   name: string;
   version?: string;
   command: string[];
+  /** The files the command reads (default: the dev set's PDFs). */
+  inputs?: string[];
   /** Predicted tables of one document from the contender's output directory. */
   read(outDir: string, pdf: string): PredictedTable[];
+}
+
+const argv = process.argv.slice(2);
+const scanned = argv.includes('--scanned');
+const onlyDocs = argv.includes('--docs') ? new Set(argv[argv.indexOf('--docs') + 1]?.split(',')) : undefined;
+
+/** The pages of a document that hold a true table. */
+function tablePages(tables: readonly { pages?: number[] }[]): number[] {
+  return [...new Set(tables.flatMap((t) => t.pages ?? []))].sort((a, b) => a - b);
+}
+
+/**
+ * quarry hi_res over the rendered pages as `kind` files: a document's predicted tables are those of its
+ * rendered pages, each on the page it was rendered from.
+ */
+function quarryScanned(kind: 'png' | 'pdf', pages: readonly ScannedPage[]): Contender {
+  const base = quarry('hi_res');
+  return {
+    name: `quarry hi_res scanned ${kind === 'png' ? 'PNG' : 'image-only PDF'}`,
+    command: base.command,
+    inputs: pages.map((p) => p[kind]),
+    read: (outDir, pdf) =>
+      pages.filter((p) => `${p.doc}.pdf` === pdf).flatMap((p) => base.read(outDir, path.basename(p[kind])).map((t) => ({ ...t, page: p.page }))),
+  };
 }
 
 function packageVersion(pkg: string): string | undefined {
@@ -104,26 +139,40 @@ async function main(): Promise<void> {
   const docs = readdirSync(devDir)
     .filter((n) => n.endsWith('.json'))
     .sort()
-    .map((n) => n.slice(0, -'.json'.length));
+    .map((n) => n.slice(0, -'.json'.length))
+    .filter((d) => !onlyDocs || onlyDocs.has(d));
   const pdfs = docs.map((d) => `${d}.pdf`);
   const truth = new Map(docs.map((d) => [d, referenceTablesOf(JSON.parse(readFileSync(path.join(devDir, `${d}.json`), 'utf8')) as unknown)]));
-  const contenders = [
-    quarry('hi_res'),
-    quarry('fast'),
-    quarry('auto'),
-    peer('liteparse', 'LiteParse', '@llamaindex/liteparse'),
-    peer('pdf-inspector', 'pdf-inspector', '@firecrawl/pdf-inspector'),
-  ];
+  const tableCount = [...truth.values()].reduce((n, t) => n + t.length, 0);
   const load_average_before = loadAverage();
   const rows: Array<{ name: string; version?: string; recall: number; precision: number | null; teds: number; teds_s: number; seconds: number }> = [];
   const work = await mkdtemp(path.join(tmpdir(), 'quarry-fidelity-'));
   try {
+    let contenders: Contender[];
+    let pageCount: number | undefined;
+    if (scanned) {
+      const scans = path.join(work, 'scans');
+      await mkdir(scans);
+      const pages: ScannedPage[] = [];
+      for (const d of docs) pages.push(...(await scanPages(path.join(devDir, `${d}.pdf`), tablePages(truth.get(d)!), scans)));
+      pageCount = pages.length;
+      contenders = [quarryScanned('png', pages), quarryScanned('pdf', pages)];
+    } else {
+      contenders = [
+        quarry('hi_res'),
+        quarry('fast'),
+        quarry('auto'),
+        peer('liteparse', 'LiteParse', '@llamaindex/liteparse'),
+        peer('pdf-inspector', 'pdf-inspector', '@firecrawl/pdf-inspector'),
+      ];
+    }
     for (const c of contenders) {
       const outDir = path.join(work, c.name.replace(/\W+/g, '-'));
       const [command, ...args] = c.command;
       await mkdir(outDir, { recursive: true });
       const start = performance.now();
-      const run = spawnSync(command!, [...args, outDir, ...pdfs.map((p) => path.join(devDir, p))], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+      const inputs = c.inputs ?? pdfs.map((p) => path.join(devDir, p));
+      const run = spawnSync(command!, [...args, outDir, ...inputs], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       const seconds = (performance.now() - start) / 1000;
       if (run.status !== 0) {
         print({
@@ -165,16 +214,23 @@ async function main(): Promise<void> {
         teds: round(row.teds),
         teds_s: round(row.teds_s),
         seconds: round(seconds, 2),
+        ...(pageCount ? { pages: pageCount, dpi: SCAN_DPI, seconds_per_page: round(seconds / pageCount, 2) } : {}),
         per_document: perDocument,
       });
     }
   } finally {
     await rm(work, { recursive: true, force: true });
   }
-  print({ bench: 'fidelity-summary', documents: docs.length, load_average_before, load_average_after: loadAverage() });
+  print({
+    bench: 'fidelity-summary',
+    mode: scanned ? 'scanned' : 'born-digital',
+    documents: docs.length,
+    load_average_before,
+    load_average_after: loadAverage(),
+  });
   const pct = (x: number | null) => (x === null ? '-' : x.toFixed(2));
   const lines = [
-    '| ICDAR 2013 dev set (37 PDFs, 97 tables) | table recall | table precision | TEDS | TEDS-S | seconds |',
+    `| ICDAR 2013 dev set (${docs.length} PDFs, ${tableCount} tables${scanned ? ", pages rendered at 200 dpi and OCR'd" : ''}) | table recall | table precision | TEDS | TEDS-S | seconds |`,
     '|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>

@@ -1,12 +1,15 @@
-import type { Element } from '@quarry/core';
+import type { Element, ElementMetadata } from '@quarry/core';
 import { importOptional, requireOptional } from '../../../optional-dependency.js';
 import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
 import { MAX_OCR_PIXELS } from '../../limits.js';
+import { eraseRasterRulings, findRasterRulings } from '../../raster-rulings.js';
 import { eraseRulingLines } from '../../ruling-lines.js';
-import type { FormatPartitioner } from '../../types.js';
+import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
+import type { Box } from '../pdf/layout-types.js';
+import { findOcrGridTables, insertTables, tableElement, withoutWordsIn } from './ocr-tables.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './decode.js';
-import { layoutToElements } from './layout.js';
+import { layoutToElements, pixelCoordinates } from './layout.js';
 import { newElement } from '../shared/new-element.js';
 
 // Tesseract reads text best when capitals are 20-40 px tall; page images under about 2000 px on
@@ -22,9 +25,9 @@ export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ..
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
  * `MAX_OCR_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
- * scale used. A page at scale 1 is worked on in place, so it is not copied again.
+ * scale used and the ruling lines read before (`raster-rulings.ts`, in the scaled pixels). A page at scale 1 is worked on in place, so it is not copied again.
  */
-async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number }> {
+async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number; rulings: Box[] }> {
   const pixelCount = page.width * page.height;
   const scale =
     pixelCount > MAX_OCR_PIXELS
@@ -56,11 +59,13 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     const scaled = ctx.getImageData(0, 0, width, height).data;
     pixels = Buffer.from(scaled.buffer, scaled.byteOffset, scaled.byteLength);
   }
+  const rulings = findRasterRulings(pixels, width, height, 4);
+  eraseRasterRulings(pixels, width, height, 4, rulings);
   eraseRulingLines(pixels, width, height, 4);
   const png = await sharp(pixels, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer();
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale };
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale, rulings };
 }
 
 /** Maps the OCR boxes of an enlarged image back to the original image's pixels. */
@@ -86,6 +91,44 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
 }
 
 /**
+ * One OCR'd page's elements: its ruled tables rebuilt from the ruling lines (`ocr-tables.ts`), and the
+ * rest of its words laid out by `layout.ts`, the tables in their place in the reading order.
+ */
+function pageElements(
+  result: OcrResult,
+  rulings: readonly Box[],
+  scale: number,
+  size: { width: number; height: number },
+  pageNumber: number,
+  options: FormatPartitionOptions,
+): Element[] {
+  const blocks = unscale(result.blocks, scale);
+  const grid = findOcrGridTables(result, rulings).map((t) => ({
+    ...t,
+    box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
+  }));
+  const page = {
+    blocks: withoutWordsIn(
+      blocks,
+      grid.map((t) => t.box),
+    ),
+    ...size,
+  };
+  const layoutOptions = { pageNumber, coordinates: options.coordinates, inferTableStructure: options.infer_table_structure };
+  if (grid.length === 0) return layoutToElements(page, layoutOptions);
+  // Laid out with coordinates, to put the tables in their place; dropped after when not asked for.
+  const elements = layoutToElements(page, { ...layoutOptions, coordinates: true });
+  const tops = elements.map((e) => Math.min(...(e.metadata.coordinates?.points.map((p) => p[1]) ?? [0])));
+  if (!options.coordinates) for (const e of elements) delete e.metadata.coordinates;
+  const meta = (box: OcrBox): ElementMetadata => ({
+    page_number: pageNumber,
+    ...(options.coordinates ? { coordinates: pixelCoordinates(box, size) } : {}),
+  });
+  const tables = grid.map((t) => ({ top: t.box.y0, element: tableElement(t, meta, options.infer_table_structure) }));
+  return insertTables(elements, tops, tables);
+}
+
+/**
  * Images (PNG, JPEG, TIFF including multi-page TIFF, BMP, GIF, WebP): every page is OCR'd with
  * Tesseract (`ocr_languages`) and turned into elements by {@link layoutToElements}: one element per
  * OCR paragraph, typed by its text, `FigureCaption` for "Table 1:"/"Figure 2." captions, and a
@@ -105,16 +148,11 @@ export const imagePartitioner: FormatPartitioner = {
       options.signal.throwIfAborted();
       // Only the size is kept past this point, so the decoded pixels can go while Tesseract runs.
       const { width, height } = page;
-      const { png, scale } = await ocrInput(page);
+      const { png, scale, rulings } = await ocrInput(page);
       const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger, dpi: OCR_DPI });
       warnings.add(index + 1, result.warnings);
       if (index > 0 && options.include_page_breaks) out.push(newElement('PageBreak', '', { page_number: index }));
-      out.push(
-        ...layoutToElements(
-          { blocks: unscale(result.blocks, scale), width, height },
-          { pageNumber: index + 1, coordinates: options.coordinates, inferTableStructure: options.infer_table_structure },
-        ),
-      );
+      out.push(...pageElements(result, rulings, scale, { width, height }, index + 1, options));
       index++;
     }
     warnings.stamp(out);

@@ -178,7 +178,8 @@ function tableMatrix(members: LineInfo[]): string[][] {
   });
 }
 
-function coordinates(box: OcrBox, page: OcrPageLayout): ElementMetadata['coordinates'] {
+/** PixelSpace coordinates of a box on a page of `page`'s size. */
+export function pixelCoordinates(box: OcrBox, page: { width: number; height: number }): ElementMetadata['coordinates'] {
   return {
     points: [
       [box.x0, box.y0],
@@ -214,7 +215,7 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
 
   const meta = (box: OcrBox): ElementMetadata => {
     const m: ElementMetadata = { page_number: options.pageNumber };
-    if (options.coordinates) m.coordinates = coordinates(box, page);
+    if (options.coordinates) m.coordinates = pixelCoordinates(box, page);
     return m;
   };
   const out: Element[] = [];

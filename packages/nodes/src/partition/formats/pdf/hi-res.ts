@@ -1,6 +1,7 @@
 /**
  * The hi_res PDF strategy: the fast strategy's text layout, plus OCR of pages whose text layer is
- * missing or broken, embedded images as Image elements, tables found from the text geometry, and
+ * missing or broken, embedded images as Image elements, tables found from the text geometry and the
+ * ruling lines (drawn, or read from the picture of an OCR'd page), and
  * PNG crops for the element types in `extract_image_block_types`.
  *
  * Pages are read in order on this thread; recognitions run on the OCR worker threads, up to one per
@@ -25,6 +26,7 @@ import { PdfiumDocument } from './pdfium/document.js';
 import { hasRightToLeft } from './pdfium/pages.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
+import { splitAtWalls } from './ocr-wall-split.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
 
 // An image covering this share of the page, on a page whose text comes from the text layer of a
@@ -75,15 +77,17 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
           // Rendering and reading the page: one message names every package that needs.
           await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);
           const rendered = await renderPage(page, RENDER_DPI, signal);
-          const pnm = toGreyPnm(rendered);
+          const { pnm, rulings } = toGreyPnm(rendered);
           // The scale only: the canvas is not kept while Tesseract reads the page.
           const { scale } = rendered;
           releaseRendered(rendered);
           page.cleanup();
           const job = ocrImage(pnm, { languages: options.ocr_languages, signal, logger, dpi: scale * 72 }).then((ocr) => {
             warnings.add(p, ocr.warnings);
-            const fragments = fragmentsFromOcr(ocr, scale);
-            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments }, { findTables }), images, true);
+            // A scan's table grid is in its picture, not in the drawing.
+            const pageRulings = text.rulings?.length ? text.rulings : rulings;
+            const fragments = splitAtWalls(fragmentsFromOcr(ocr, scale), pageRulings);
+            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables }), images, true);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
           // Handled here so a failure is not an unhandled rejection while later pages are read;

@@ -5,6 +5,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from '../layout-types.js';
 import { MAX_OCR_PIXELS } from '../../../limits.js';
+import { eraseRasterRulings, findRasterRulings } from '../../../raster-rulings.js';
 import { eraseRulingLines } from '../../../ruling-lines.js';
 import { boundedDpi } from '../render-size.js';
 import { PdfOpenError, type PdfPage } from './load.js';
@@ -63,9 +64,10 @@ export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSigna
 /**
  * The rendered page as a binary greyscale PNM (P5) image for OCR, its ruling lines painted out
  * (see `ruling-lines.ts`): Tesseract reads it directly, which saves the quarter second a PNG
- * encoding of a 200 dpi page costs.
+ * encoding of a 200 dpi page costs. `rulings` are the ruling lines read from the picture before
+ * they were painted out (`raster-rulings.ts`), in page points: a scanned table's grid.
  */
-export function toGreyPnm(page: RenderedPage): Uint8Array {
+export function toGreyPnm(page: RenderedPage): { pnm: Uint8Array; rulings: Box[] } {
   const header = new TextEncoder().encode(`P5\n${page.width} ${page.height}\n255\n`);
   const out = new Uint8Array(header.length + page.width * page.height);
   out.set(header, 0);
@@ -79,8 +81,12 @@ export function toGreyPnm(page: RenderedPage): Uint8Array {
       out[j] = (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000;
     }
   }
-  eraseRulingLines(out.subarray(header.length), page.width, page.height, 1);
-  return out;
+  const grey = out.subarray(header.length);
+  const k = page.scale;
+  const found = findRasterRulings(grey, page.width, page.height, 1);
+  eraseRasterRulings(grey, page.width, page.height, 1, found);
+  eraseRulingLines(grey, page.width, page.height, 1);
+  return { pnm: out, rulings: found.map((r) => ({ x0: r.x0 / k, y0: r.y0 / k, x1: r.x1 / k, y1: r.y1 / k })) };
 }
 
 /**

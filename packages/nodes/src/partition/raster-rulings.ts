@@ -1,0 +1,133 @@
+/**
+ * Ruling lines read from a page image (a scan, a photo of a form): the raster counterpart of the
+ * lines a PDF's drawing operations give, so the ruled-table finders of the PDF layout can rebuild a
+ * scanned table's grid. As Camelot's lattice reading does with morphology: the image is binarised,
+ * long runs of dark pixels along rows (or columns) are kept, runs in neighbouring rows that overlap
+ * form one line, and lines drawn thicker than a rule (a dark area, a bar) are dropped. Letter strokes
+ * are far shorter than {@link minRulingLength}.
+ *
+ * Pure functions over pixels, no run-time dependency on `@quarry/core`.
+ */
+import type { Box } from './formats/pdf/layout-types.js';
+import { maxLineThickness } from './ruling-lines.js';
+
+/**
+ * Pixels darker than this (luma, 0-255) may belong to a line: thin grey rules (half a point of 50%
+ * grey, as word processors draw table borders) come out at 130-190 once anti-aliased.
+ */
+const DARK = 200;
+// Pieces of one line further apart than this (pixels, along the line) stay two rulings.
+const MAX_BREAK = 2;
+
+/**
+ * The shortest run taken for a ruling: a tenth of an inch more than the widest letters at 200 dpi
+ * (30 pixels), and a fortieth of the image's short side on larger images.
+ */
+export function minRulingLength(width: number, height: number): number {
+  return Math.max(60, Math.round(Math.min(width, height) / 28));
+}
+
+/**
+ * The horizontal and vertical ruling lines of an image, each as a zero-thickness box along its
+ * centre line (the form `rulings.ts` takes), in the image's pixels.
+ *
+ * @param pixels the image, row by row: one luma byte per pixel (`channels` 1) or RGBA (`channels` 4).
+ */
+export function findRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4): Box[] {
+  const n = width * height;
+  if (pixels.length < n * channels) throw new RangeError(`findRasterRulings: ${pixels.length} bytes cannot hold ${width}x${height}x${channels}`);
+  const dark = new Uint8Array(n);
+  if (channels === 1) for (let i = 0; i < n; i++) dark[i] = pixels[i]! < DARK ? 1 : 0;
+  else for (let i = 0, j = 0; i < n; i++, j += 4) dark[i] = (pixels[j]! * 299 + pixels[j + 1]! * 587 + pixels[j + 2]! * 114) / 1000 < DARK ? 1 : 0;
+  const minRun = minRulingLength(width, height);
+  const maxThick = maxLineThickness(width, height);
+  const horizontal = linesAlong(dark, width, height, true, minRun, maxThick);
+  const vertical = linesAlong(dark, width, height, false, minRun, maxThick);
+  return [...horizontal.map((l) => ({ x0: l.from, x1: l.to, y0: l.pos, y1: l.pos })), ...vertical.map((l) => ({ x0: l.pos, x1: l.pos, y0: l.from, y1: l.to }))];
+}
+
+// Anti-aliasing next to a ruling, darker than this, is erased with it.
+const FRINGE = 224;
+
+/**
+ * Paints the rulings {@link findRasterRulings} found white, in place, with the anti-aliased fringe
+ * around them, so Tesseract does not read a cell wall as `|`, `[` or `(`. `eraseRulingLines` only
+ * erases rules at least an eighth of the image long, which a short table's walls are not.
+ */
+export function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4, rulings: readonly Box[]): void {
+  const reach = Math.ceil(maxLineThickness(width, height) / 2) + 1;
+  const paint = (x: number, y: number): void => {
+    if (x < 0 || y < 0 || x >= width || y >= height) return;
+    const i = y * width + x;
+    if (channels === 1) {
+      if (pixels[i]! < FRINGE) pixels[i] = 255;
+    } else if ((pixels[4 * i]! * 299 + pixels[4 * i + 1]! * 587 + pixels[4 * i + 2]! * 114) / 1000 < FRINGE) pixels.fill(255, 4 * i, 4 * i + 3);
+  };
+  for (const r of rulings) {
+    if (r.y0 === r.y1) {
+      const y = Math.floor(r.y0);
+      for (let x = Math.floor(r.x0); x < Math.ceil(r.x1); x++) for (let d = -reach; d <= reach; d++) paint(x, y + d);
+    } else {
+      const x = Math.floor(r.x0);
+      for (let y = Math.floor(r.y0); y < Math.ceil(r.y1); y++) for (let d = -reach; d <= reach; d++) paint(x + d, y);
+    }
+  }
+}
+
+interface Band {
+  /** First and last row (or column) across the line. */
+  first: number;
+  last: number;
+  from: number;
+  to: number;
+}
+
+/**
+ * Lines along rows (`alongRows`) or columns: runs of at least `minRun` dark pixels, grouped with the
+ * overlapping runs of the next row into bands, kept when at most `maxThick` thick; returned with
+ * their centre position and extent.
+ */
+function linesAlong(
+  dark: Uint8Array,
+  width: number,
+  height: number,
+  alongRows: boolean,
+  minRun: number,
+  maxThick: number,
+): { pos: number; from: number; to: number }[] {
+  const lines = alongRows ? height : width;
+  const length = alongRows ? width : height;
+  const step = alongRows ? 1 : width;
+  const done: Band[] = [];
+  let open: Band[] = [];
+  for (let l = 0; l < lines; l++) {
+    const base = alongRows ? l * width : l;
+    const runs: { from: number; to: number }[] = [];
+    let k = 0;
+    while (k < length) {
+      if (dark[base + k * step] === 0) {
+        k++;
+        continue;
+      }
+      let end = k;
+      // A one-pixel break (a faint spot of a scanned line) does not end the run.
+      while (end < length && (dark[base + end * step] === 1 || (end + MAX_BREAK < length && dark[base + (end + MAX_BREAK) * step] === 1))) end++;
+      if (end - k >= minRun) runs.push({ from: k, to: end - 1 });
+      k = end;
+    }
+    const next: Band[] = [];
+    for (const r of runs) {
+      const band = open.find((b) => b.last === l - 1 && r.from <= b.to && r.to >= b.from);
+      if (band) {
+        band.last = l;
+        band.from = Math.min(band.from, r.from);
+        band.to = Math.max(band.to, r.to);
+        if (!next.includes(band)) next.push(band);
+      } else next.push({ first: l, last: l, from: r.from, to: r.to });
+    }
+    for (const b of open) if (!next.includes(b)) done.push(b);
+    open = next;
+  }
+  done.push(...open);
+  return done.filter((b) => b.last - b.first + 1 <= maxThick).map((b) => ({ pos: (b.first + b.last + 1) / 2, from: b.from, to: b.to + 1 }));
+}

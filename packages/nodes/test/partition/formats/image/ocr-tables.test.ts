@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Element } from '@quarry/core';
+import { imagePartitioner } from '../../../../src/partition/formats/image/index.js';
+import { pdfPartitioner } from '../../../../src/partition/formats/pdf/index.js';
+import { stopPageWorker } from '../../../../src/partition/formats/pdf/page-worker-host.js';
+import { releaseOcrWorkers } from '../../../../src/partition/ocr.js';
+import { findRasterRulings } from '../../../../src/partition/raster-rulings.js';
+import { loadSharp } from '../../../../src/partition/formats/image/decode.js';
+import { makeOptions } from '../helpers.js';
+
+afterAll(async () => {
+  await releaseOcrWorkers();
+  await stopPageWorker();
+});
+
+const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
+const fixture = (name: string): Uint8Array => new Uint8Array(readFileSync(path.join(fixtures, name)));
+
+// The table of fixtures/scanned-table.html: a two-row header ("Region" and "Staff" span both rows,
+// "Sales" spans the two year columns), four body rows.
+const EXPECTED_HTML =
+  '<table><tr><td rowspan="2">Region</td><td colspan="2">Sales</td><td rowspan="2">Staff</td></tr>' +
+  '<tr><td>2023</td><td>2024</td></tr>' +
+  '<tr><td>North</td><td>1,200</td><td>1,450</td><td>12</td></tr>' +
+  '<tr><td>South</td><td>980</td><td>1,010</td><td>9</td></tr>' +
+  '<tr><td>West</td><td>2,310</td><td>2,560</td><td>21</td></tr>' +
+  '<tr><td>Total</td><td>4,490</td><td>5,020</td><td>42</td></tr></table>';
+
+/** The table element and the rest, checking the table's words are not repeated outside it. */
+function checkScannedTable(elements: readonly Element[]): void {
+  const tables = elements.filter((e) => e.type === 'Table');
+  expect(tables).toHaveLength(1);
+  expect(tables[0]!.metadata.text_as_html).toBe(EXPECTED_HTML);
+  const rest = elements.filter((e) => e.type !== 'Table').map((e) => e.text);
+  expect(rest.join(' ')).toContain('Regional sales');
+  expect(rest.join(' ')).toContain('Sales grew in every region');
+  for (const cell of ['1,200', '4,490', 'North', 'Total']) expect(rest.join(' ')).not.toContain(cell);
+  // In reading order: the paragraph before the table, the table, the sentence after it.
+  const order = elements.map((e) => (e.type === 'Table' ? 'table' : e.text.slice(0, 12)));
+  expect(order.indexOf('table')).toBeGreaterThan(order.findIndex((t) => t.startsWith('The table')));
+  expect(order.indexOf('table')).toBeLessThan(order.findIndex((t) => t.startsWith('Sales grew')));
+}
+
+describe('findRasterRulings', () => {
+  it('reads the grid of a scanned table, and no letter stroke, as ruling lines', async () => {
+    const sharp = await loadSharp();
+    const { data, info } = await sharp(Buffer.from(fixture('scanned-table.png')))
+      .greyscale()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const rulings = findRasterRulings(data, info.width, info.height, 1);
+    const horizontal = rulings.filter((r) => r.y0 === r.y1).sort((a, b) => a.y0 - b.y0);
+    const vertical = rulings.filter((r) => r.x0 === r.x1).sort((a, b) => a.x0 - b.x0);
+    // Seven rules across (one under "Sales" over two columns only), five walls down (the one between
+    // the years from the second header row).
+    expect(horizontal).toHaveLength(7);
+    expect(vertical).toHaveLength(5);
+    const tableWidth = horizontal[0]!.x1 - horizontal[0]!.x0;
+    expect(horizontal[1]!.x1 - horizontal[1]!.x0).toBeLessThan(tableWidth / 2);
+    expect(vertical[2]!.y0).toBeGreaterThan(vertical[0]!.y0 + 20);
+    for (const v of vertical) expect(v.y1).toBeCloseTo(vertical[0]!.y1, -1);
+  });
+});
+
+describe('scanned tables', () => {
+  it('rebuilds a ruled table with its spans from a PNG', { timeout: 120_000 }, async () => {
+    const elements = await imagePartitioner.partition(fixture('scanned-table.png'), makeOptions('scanned-table.png', { infer_table_structure: true }));
+    checkScannedTable(elements);
+  });
+
+  it('rebuilds the same table from an image-only PDF page (hi_res OCR)', { timeout: 120_000 }, async () => {
+    const elements = await pdfPartitioner.partition(
+      fixture('scanned-table.pdf'),
+      makeOptions('scanned-table.pdf', { strategy: 'hi_res', infer_table_structure: true }),
+    );
+    checkScannedTable(elements);
+  });
+});
