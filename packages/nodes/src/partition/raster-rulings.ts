@@ -2,8 +2,8 @@
  * Ruling lines read from a page image (a scan, a photo of a form): the raster counterpart of the
  * lines a PDF's drawing operations give, so the ruled-table finders of the PDF layout can rebuild a
  * scanned table's grid. As Camelot's lattice reading does with morphology: the image is binarised,
- * long runs of dark pixels along rows (or columns) are kept, runs in neighbouring rows that overlap
- * form one line, and lines drawn thicker than a rule (a dark area, a bar) are dropped. Letter strokes
+ * long runs of dark pixels along rows (or columns) are kept, runs in neighbouring rows that cover the
+ * same extent form one line, and areas thicker than a rule (a shaded header, a bar) give their edges. Letter strokes
  * are far shorter than {@link minRulingLength}.
  *
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
@@ -20,16 +20,16 @@ const DARK = 200;
 const MAX_BREAK = 2;
 
 /**
- * The shortest run taken for a ruling: a tenth of an inch more than the widest letters at 200 dpi
- * (30 pixels), and a fortieth of the image's short side on larger images.
+ * The shortest run taken for a ruling: half an inch at 200 dpi (a heading's letters run together
+ * less), and a twentieth of the image's short side on larger images.
  */
 export function minRulingLength(width: number, height: number): number {
-  return Math.max(60, Math.round(Math.min(width, height) / 28));
+  return Math.max(100, Math.round(Math.min(width, height) / 20));
 }
 
 /**
  * The horizontal and vertical ruling lines of an image, each as a zero-thickness box along its
- * centre line (the form `rulings.ts` takes), in the image's pixels.
+ * centre line (the form `rulings.ts` takes), in the image's pixels; a filled area gives its edges.
  *
  * @param pixels the image, row by row: one luma byte per pixel (`channels` 1) or RGBA (`channels` 4).
  */
@@ -45,6 +45,17 @@ export function findRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width:
   const vertical = linesAlong(dark, width, height, false, minRun, maxThick);
   return [...horizontal.map((l) => ({ x0: l.from, x1: l.to, y0: l.pos, y1: l.pos })), ...vertical.map((l) => ({ x0: l.pos, x1: l.pos, y0: l.from, y1: l.to }))];
 }
+
+// How far beside a band (pixels) it must be mostly light, and how dark it may be there: on one side
+// (text set close to a rule), and on both (a long run through the middle of a word).
+const BESIDE = 2;
+const MAX_BESIDE_ONE = 0.5;
+const MAX_BESIDE_BOTH = 0.8;
+
+// A filled area framed by its edges is this many times the shortest ruling long at least.
+const MIN_AREA_RUNS = 3;
+// Runs of neighbouring rows overlapping by this share of the longer one are one band.
+const SAME_EXTENT = 0.8;
 
 // Anti-aliasing next to a ruling, darker than this, is erased with it.
 const FRINGE = 224;
@@ -117,7 +128,7 @@ function linesAlong(
     }
     const next: Band[] = [];
     for (const r of runs) {
-      const band = open.find((b) => b.last === l - 1 && r.from <= b.to && r.to >= b.from);
+      const band = open.find((b) => b.last === l - 1 && alike(b, r));
       if (band) {
         band.last = l;
         band.from = Math.min(band.from, r.from);
@@ -129,5 +140,40 @@ function linesAlong(
     open = next;
   }
   done.push(...open);
-  return done.filter((b) => b.last - b.first + 1 <= maxThick).map((b) => ({ pos: (b.first + b.last + 1) / 2, from: b.from, to: b.to + 1 }));
+  const out: { pos: number; from: number; to: number }[] = [];
+  for (const b of done) {
+    if (!clearBeside(dark, width, b, alongRows, lines)) continue;
+    // A filled area (a shaded header) is framed by its edges, as a filled rectangle of a PDF is.
+    if (b.last - b.first + 1 > maxThick) {
+      // The stems of big letters are thick too, but not this long.
+      if (b.to - b.from + 1 >= MIN_AREA_RUNS * minRun) out.push({ pos: b.first, from: b.from, to: b.to + 1 }, { pos: b.last + 1, from: b.from, to: b.to + 1 });
+    } else out.push({ pos: (b.first + b.last + 1) / 2, from: b.from, to: b.to + 1 });
+  }
+  return out;
+}
+
+/**
+ * Whether a run continues a band of the row before: their extents nearly agree. A rule crossing a
+ * shaded area is longer than the area's runs beside it, so it stays a line of its own.
+ */
+function alike(b: Band, r: { from: number; to: number }): boolean {
+  const overlap = Math.min(b.to, r.to) - Math.max(b.from, r.from) + 1;
+  return overlap >= SAME_EXTENT * Math.max(b.to - b.from + 1, r.to - r.from + 1);
+}
+
+/**
+ * Whether the rows (or columns) just beside a band are mostly light: a rule stands apart from what
+ * is around it, while the letters of a word set tight (a small or blurred scan) make a long dark
+ * run in their middle with their strokes above and below it.
+ */
+function clearBeside(dark: Uint8Array, width: number, b: Band, alongRows: boolean, lines: number): boolean {
+  const share = (l: number): number => {
+    if (l < 0 || l >= lines) return 0;
+    let n = 0;
+    for (let k = b.from; k <= b.to; k++) n += dark[alongRows ? l * width + k : k * width + l]!;
+    return n / (b.to - b.from + 1);
+  };
+  const before = share(b.first - BESIDE);
+  const after = share(b.last + BESIDE);
+  return Math.max(before, after) <= MAX_BESIDE_ONE && before + after <= MAX_BESIDE_BOTH;
 }
