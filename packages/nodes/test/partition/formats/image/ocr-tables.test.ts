@@ -66,12 +66,12 @@ describe('findRasterRulings', () => {
 });
 
 describe('scanned tables', () => {
-  it('rebuilds a ruled table with its spans from a PNG', { timeout: 120_000 }, async () => {
+  it('rebuilds a ruled table with its spans from a PNG', { timeout: 300_000 }, async () => {
     const elements = await imagePartitioner.partition(fixture('scanned-table.png'), makeOptions('scanned-table.png', { infer_table_structure: true }));
     checkScannedTable(elements);
   });
 
-  it('rebuilds the same table from an image-only PDF page (hi_res OCR)', { timeout: 120_000 }, async () => {
+  it('rebuilds the same table from an image-only PDF page (hi_res OCR)', { timeout: 300_000 }, async () => {
     const elements = await pdfPartitioner.partition(
       fixture('scanned-table.pdf'),
       makeOptions('scanned-table.pdf', { strategy: 'hi_res', infer_table_structure: true }),
