@@ -1,6 +1,6 @@
 // The core entry: the package's main one adds Node stream and file readers, and their modules.
 import { errorMessage, quarryError } from '@quarry/core/errors';
-import { EXTENSION_MIME_TYPES, canonicalMimeType } from './formats/index.js';
+import { EXTENSION_MIME_TYPES, TEXT_FORMAT_EXTENSIONS, canonicalMimeType } from './formats/index.js';
 
 /** A detected document type: its canonical MIME type and the file name's lower-case extension. */
 export interface DetectedFileType {
@@ -19,26 +19,6 @@ export function fileExtension(filename: string): string {
   return dot > 0 ? base.slice(dot).toLowerCase() : '';
 }
 
-// Text formats whose extension the reference trusts over content sniffing.
-const TEXT_EXTENSIONS = new Set([
-  '.eml',
-  '.p7s',
-  '.md',
-  '.markdown',
-  '.rtf',
-  '.html',
-  '.htm',
-  '.xhtml',
-  '.xml',
-  '.rst',
-  '.org',
-  '.csv',
-  '.tsv',
-  '.tab',
-  '.json',
-  '.ndjson',
-  '.jsonl',
-]);
 const ZIP_OR_OLE = new Set(['application/zip', 'application/x-cfb']);
 const SNIFF_BYTES = 65536;
 const MAIL_HEADERS = new Set([
@@ -139,7 +119,7 @@ function sniffTextType(text: string, extension: string): string {
   const lower = head.slice(0, 64).toLowerCase();
   if (lower.startsWith('<!doctype html') || lower.startsWith('<html')) return 'text/html';
   if (lower.startsWith('<?xml')) return xmlOrHtml(text, extension);
-  if (TEXT_EXTENSIONS.has(extension)) return EXTENSION_MIME_TYPES[extension]!;
+  if (TEXT_FORMAT_EXTENSIONS.has(extension)) return EXTENSION_MIME_TYPES[extension]!;
   if ((head.startsWith('{') || head.startsWith('[')) && parsesAsJson(text)) return 'application/json';
   if (looksLikeEmail(text)) return 'message/rfc822';
   if (looksLikeCsv(text)) return 'text/csv';
