@@ -120,20 +120,19 @@ async function execute(engine: Engine, plan: Plan, options: DistributedRunOption
     const redis = await connectRedis(connection);
     res.redis = redis;
     const job = await publishJob(engine, plan, options, { shell, logger, redis, keys, resources: res });
-    const queue = await openQueue(connection, keys, res);
+    const { queue, queueEvents } = await openQueue(connection, keys, res);
     // Earlier jobs of this workflow whose coordinator died: counted and cleaned up before this one queues.
     for (const report of await accountDead(redis, queue, keys, { workflowId: job.workflowId, secret: options.secret, logger })) options.onDeadJob?.(report);
-    listenForOutcomes(res.queueEvents!, outcomes, logger);
+    listenForOutcomes(queueEvents, outcomes, logger);
     res.stopReconciler = startReconciler(queue, outcomes, keys, options.reconcileMs ?? 5000, logger);
     if ((await queue.getWorkersCount()) === 0) logger.warn('no worker is connected to the queue; tasks wait until one starts', { queue: keys.queue });
 
-    const source = res.source!;
+    const { source } = job;
     const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
     shell.announce(total);
     const target: TaskTarget = { redis, queue, keys };
     res.tasks = openTaskWindow(target, id, outcomes, Math.max(1, options.window ?? 256));
     await queueDocuments(
-      source,
       res.tasks,
       { shell, job, outcomes },
       {
@@ -165,13 +164,18 @@ function taskOptions(options: DistributedRunOptions): JobsOptions {
   };
 }
 
-/** The job's BullMQ queue and its events, ready. */
-async function openQueue(connection: ReturnType<typeof redisOptions>, keys: QueueKeys, res: RunResources): Promise<Queue<TaskData, TaskResult>> {
+/** The job's BullMQ queue and its events, ready (kept in `res` as they open). */
+async function openQueue(
+  connection: ReturnType<typeof redisOptions>,
+  keys: QueueKeys,
+  res: RunResources,
+): Promise<{ queue: Queue<TaskData, TaskResult>; queueEvents: QueueEvents }> {
   const queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
   res.queue = queue;
-  res.queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
-  await Promise.all([queue.waitUntilReady(), res.queueEvents.waitUntilReady()]);
-  return queue;
+  const queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
+  res.queueEvents = queueEvents;
+  await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
+  return { queue, queueEvents };
 }
 
 /** Counts each task's outcome as its worker reports it (missed events are looked up by the reconciler). */

@@ -23,8 +23,9 @@ export interface JobSetupOptions {
   heartbeatTtlMs?: number;
 }
 
-/** A job published in Redis: what its tasks carry. */
+/** A job published in Redis: the source it lists, and what its tasks carry. */
 export interface PublishedJob {
+  source: SourceConnector;
   workflowId: string;
   version: string;
   /** Signs each task when the job has a secret. */
@@ -89,5 +90,5 @@ export async function publishJob(
   const entry: JobEntry = { workflow_id: workflowId, started_at: new Date().toISOString() };
   await redis.hset(keys.jobs, id, JSON.stringify(entry));
   await redis.set(keys.spec(id), JSON.stringify(stored), 'EX', RECORD_TTL_S);
-  return { workflowId, version, taskKey };
+  return { source, workflowId, version, taskKey };
 }

@@ -1,5 +1,5 @@
 import { BatchQueue } from '@quarry/core/concurrency';
-import { isUnchanged, type JobShell, type Logger, type SourceConnector, type StateStore } from '@quarry/core';
+import { isUnchanged, type JobShell, type Logger, type StateStore } from '@quarry/core';
 import type { JobsOptions, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { PublishedJob } from './job-setup.js';
@@ -63,11 +63,10 @@ export interface ListingOptions {
 }
 
 /**
- * Lists the source and queues one task per document through the window (skipping unchanged ones),
+ * Lists the job's source and queues one task per document through the window (skipping unchanged ones),
  * then waits until every task is counted; stops listing when the job is cancelled.
  */
 export async function queueDocuments(
-  source: SourceConnector,
   tasks: BatchQueue<QueuedTask>,
   ctx: { shell: JobShell; job: PublishedJob; outcomes: TaskOutcomes },
   options: ListingOptions,
@@ -75,7 +74,7 @@ export async function queueDocuments(
   const { shell, job, outcomes } = ctx;
   const { id, signal, counts, emit } = shell;
   let seq = 0;
-  for await (const doc of source.list(signal)) {
+  for await (const doc of job.source.list(signal)) {
     if (signal.aborted) break;
     counts.total++;
     if (!options.reprocessAll && (await isUnchanged(options.state, doc))) {

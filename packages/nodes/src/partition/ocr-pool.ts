@@ -1,4 +1,4 @@
-import { BatchQueue, timers, type TimerScheduler } from '@quarry/core/batch-queue';
+import { BatchQueue, timers, type ScheduledTimer, type TimerScheduler } from '@quarry/core/batch-queue';
 import type { Logger } from '@quarry/core';
 import { type QuarryError, quarryError } from '@quarry/core/errors';
 
@@ -16,7 +16,8 @@ interface Pooled<W extends PoolWorker> {
   busy: boolean;
   /** Set once the worker is being terminated: nothing may be sent to it any more. */
   terminated: boolean;
-  idle?: { unsubscribe(): void };
+  /** Ends it once it has sat idle `idleMs`. */
+  idle?: ScheduledTimer;
   /** Ends the job running on this worker, if any. */
   stop?: (e: unknown) => void;
 }
@@ -29,10 +30,12 @@ interface Job<W extends PoolWorker> {
   fail(e: unknown): void;
 }
 
+/** What a call gets when {@link OcrWorkerPool.release} ends it. */
 export function releasedError(): QuarryError {
   return quarryError('JOB_ABORTED', 'the OCR workers were released');
 }
 
+/** What a call gets when its signal aborts. */
 export function abortError(signal: AbortSignal): QuarryError {
   return quarryError('JOB_ABORTED', 'OCR was cancelled', { cause: signal.reason });
 }
