@@ -162,7 +162,7 @@ export function findFormat(formats: readonly FormatDefinition[], mime: string, e
 }
 
 // The text partitioner is imported by a literal path, which a bundler follows: the partition
-// worker's bundle (scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
+// worker's bundle (packages/nodes/scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
 // start-up is timed on. The other formats stay modules of their own, imported by URL.
 const BUILTIN_IMPORTS: ReadonlyMap<string, () => Promise<Record<string, unknown>>> = new Map([[moduleUrl('text'), () => import('./text.js')]]);
 
