@@ -25,7 +25,8 @@ export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ..
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
  * `MAX_OCR_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
- * scale used and the ruling lines read before (`raster-rulings.ts`, in the scaled pixels). A page at scale 1 is worked on in place, so it is not copied again.
+ * scale used and the ruling lines read before (`raster-rulings.ts`, in the scaled pixels). A page
+ * at scale 1 is worked on in place, so it is not copied again.
  */
 async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number; rulings: Box[] }> {
   const pixelCount = page.width * page.height;
@@ -132,7 +133,8 @@ function pageElements(
  * Images (PNG, JPEG, TIFF including multi-page TIFF, BMP, GIF, WebP): every page is OCR'd with
  * Tesseract (`ocr_languages`) and turned into elements by {@link layoutToElements}: one element per
  * OCR paragraph, typed by its text, `FigureCaption` for "Table 1:"/"Figure 2." captions, and a
- * `Table` for each region of lines that split into aligned columns (with `text_as_html` when table
+ * `Table` for each grid of ruling lines on the image (cells and spans from the grid) and each region
+ * of lines that split into aligned columns (with `text_as_html` when table
  * structure is asked for). `page_number` is the TIFF page (1 for other formats); with
  * `coordinates` each element gets its PixelSpace box. Small images are enlarged before OCR. Every
  * strategy OCRs: an image has no text layer to read instead.
