@@ -7,5 +7,5 @@ import { imageDescriptionTask } from './image-description.js';
 export const imageDescriptionNodes = taskNodes<PrompterSettings>(
   'image_description',
   imageDescriptionTask,
-  prompterSettings as unknown as ZodType<PrompterSettings>,
+  prompterSettings as unknown as () => ZodType<PrompterSettings>,
 );

@@ -13,14 +13,15 @@ import { ENRICHMENT_CONCURRENCY, runEnrichment } from './run-enrichment.js';
 export type PrompterRules = Pick<NodeDefinition<unknown>, 'aliases' | 'check' | 'unknownSetting'>;
 
 /**
- * Lifts an {@link EnrichmentTask} into a `prompter` node definition. `bind` chooses the provider
+ * Lifts an {@link EnrichmentTask} into a `prompter` node definition, its `settings` schema built
+ * on first validation. `bind` chooses the provider
  * and model from the parsed settings; the plan facts (partitioner, image block types, other
  * enrichment nodes) are read once per job.
  */
 export function prompterNode<S>(
   subtype: string,
   task: EnrichmentTask<S>,
-  settings: ZodType<S>,
+  settings: () => ZodType<S>,
   bind: (settings: S) => { provider: ProviderName; model: string },
   rules: PrompterRules = {},
 ): NodeDefinition<S> {
@@ -28,7 +29,9 @@ export function prompterNode<S>(
     type: 'prompter',
     subtype,
     description: task.description,
-    settings,
+    get settings() {
+      return settings();
+    },
     ...rules,
     unknownSubtype: prompterUnknownSubtype,
     create: (parsed, ctx) => {
@@ -62,7 +65,7 @@ const bindSettings = (s: { provider_type: ProviderName; model: string }): { prov
 export function taskNodes<S extends { provider_type: ProviderName; model: string }>(
   task: PrompterTask,
   run: EnrichmentTask<S>,
-  settings: ZodType<S>,
+  settings: () => ZodType<S>,
 ): Array<NodeDefinition<S>> {
   return PROMPTER_TASKS[task].map((provider) => {
     const aliases = Object.entries(PROVIDER_ALIASES)

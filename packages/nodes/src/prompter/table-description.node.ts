@@ -7,5 +7,5 @@ import { tableDescriptionTask } from './table-description.js';
 export const tableDescriptionNodes = taskNodes<PrompterSettings>(
   'table_description',
   tableDescriptionTask,
-  prompterSettings as unknown as ZodType<PrompterSettings>,
+  prompterSettings as unknown as () => ZodType<PrompterSettings>,
 );

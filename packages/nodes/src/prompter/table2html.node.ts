@@ -4,4 +4,4 @@ import { taskNodes } from './prompter-node.js';
 import { table2htmlTask } from './table2html.js';
 
 /** Table-to-HTML nodes: anthropic, openai (`<provider>_table2html`, settings `provider_type` and `model`). */
-export const table2htmlNodes = taskNodes<PrompterSettings>('table2html', table2htmlTask, prompterSettings as unknown as ZodType<PrompterSettings>);
+export const table2htmlNodes = taskNodes<PrompterSettings>('table2html', table2htmlTask, prompterSettings as unknown as () => ZodType<PrompterSettings>);
