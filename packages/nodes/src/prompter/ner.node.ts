@@ -1,6 +1,5 @@
 import { addCodedIssue, asRecord, lazySchema, strictSettings, zod } from '@quarry/core';
 import type { z, ZodType } from 'zod';
-import { nerTask } from './ner.js';
 import { taskNodes } from './prompter-node.js';
 import { checkPrompterModel, prompterShape } from './prompter-settings.js';
 
@@ -67,4 +66,8 @@ export const nerSettings = lazySchema(() => {
 export type NerSettings = z.output<ReturnType<typeof nerSettings>>;
 
 /** NER nodes: anthropic, openai (`<provider>_ner`). */
-export const nerNodes = taskNodes<NerSettings>('ner', nerTask, nerSettings as unknown as () => ZodType<NerSettings>);
+export const nerNodes = taskNodes<NerSettings>(
+  'ner',
+  { description: 'writes metadata.entities (entities and relationships) of each element with text', load: async () => (await import('./ner.js')).nerTask },
+  nerSettings as unknown as () => ZodType<NerSettings>,
+);

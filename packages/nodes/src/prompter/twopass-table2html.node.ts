@@ -2,7 +2,7 @@ import { lazySchema, zod } from '@quarry/core';
 import type { z, ZodType } from 'zod';
 import { prompterNode } from './prompter-node.js';
 import { prompterProblems } from './prompter-rules.js';
-import { TWOPASS_DEFAULT, twopassTable2htmlTask } from './twopass-table2html.js';
+import { TWOPASS_DEFAULT } from './prompter-tasks.js';
 
 /** Settings of `twopass_table2html`: none; `provider_type` and `model` must not be given. */
 export const twopassTable2htmlSettings = lazySchema(() =>
@@ -24,7 +24,10 @@ export type TwopassTable2htmlSettings = z.output<ReturnType<typeof twopassTable2
 /** `twopass_table2html`: no settings; the default provider and model ({@link TWOPASS_DEFAULT}). */
 export const twopassTable2htmlNode = prompterNode<TwopassTable2htmlSettings>(
   'twopass_table2html',
-  twopassTable2htmlTask,
+  {
+    description: 'writes metadata.text_as_html of each Table element in two passes: extract, then verify',
+    load: async () => (await import('./twopass-table2html.js')).twopassTable2htmlTask,
+  },
   twopassTable2htmlSettings as unknown as () => ZodType<TwopassTable2htmlSettings>,
   () => TWOPASS_DEFAULT,
   {

@@ -74,6 +74,23 @@ describe('lean import graphs of quarry partition', () => {
     expect(['file-type', 'file-type/core', 'tinyglobby', 'semver', 'rxjs', 'ajv', 'croner', 'zod', 'htmlparser2'].filter((m) => loaded.has(m))).toEqual([]);
   });
 
+  // A prompter node's task and runner load when a job creates the node.
+  it('the nodes index loads no enrichment task nor the enrichment runner', () => {
+    const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/index.ts'));
+    const runtime = [
+      'image-description',
+      'ner',
+      'ocr',
+      'table2html',
+      'table-description',
+      'twopass-table2html',
+      'run-enrichment',
+      'plan-facts',
+      'prompter-runtime',
+    ].map((f) => path.join(root, 'packages/nodes/src/prompter', `${f}.ts`));
+    expect(runtime.filter((f) => loaded.has(f))).toEqual([]);
+  });
+
   it('the PDF partitioner loads hi_res only when a document needs it', () => {
     const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/partition/formats/pdf/index.ts'));
     expect(
