@@ -32,6 +32,8 @@ export interface BodyStyle {
   /** The body text's font, and whether it is bold (undefined when the engine does not say). */
   bodyFont: string;
   bodyBold: boolean | undefined;
+  /** Fonts of tables and paragraphs longer than a heading: running text, whatever their weight. */
+  textFonts?: ReadonlySet<string>;
 }
 
 /** What heading detection knows of a page: its body text, and the document outline's titles by normalized text. */
@@ -105,11 +107,13 @@ export function bodyStyle(pages: readonly (PageLayout | undefined)[]): BodyStyle
     (b) => b.kind === 'text' && b.text.length >= PARAGRAPH_CHARS,
     (b) => b.kind !== 'image',
   ];
-  // A table block's font is its first row's (often bold header cells): tables count for the size only.
   const bodySize = commonest(pages, tiers, (b) => Math.round(b.size * 2) / 2) ?? 0;
+  // A table's font is its first row's (often bold header cells): tables count for the size only.
   const bodyFont = commonest(pages, tiers, (b) => (b.kind === 'text' ? b.font : undefined)) ?? '';
   const bold = pages.find((p) => p?.fonts?.[bodyFont])?.fonts?.[bodyFont]?.bold;
-  return { bodySize, bodyFont, bodyBold: bold };
+  const textFonts = new Set<string>();
+  for (const page of pages) for (const b of page?.blocks ?? []) if (b.kind === 'table' || b.lineCount > MAX_LINES) textFonts.add(b.font);
+  return { bodySize, bodyFont, bodyBold: bold, textFonts };
 }
 
 /** The commonest value of `key` by characters, over the blocks of the first tier that has any. */
@@ -179,8 +183,8 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   const body = ctx.bodySize;
   if (!(body > 0) || block.size < NOT_SMALLER * body || block.size < MIN_HEADING_SIZE) return undefined;
   const large = block.size >= LARGER * body;
-  // Bold where the body is not; when the engine does not tell weights, another font than the body's.
-  const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined;
+  // Bold where the body is not; when the engine does not tell weights, a font of no running text.
+  const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined && !ctx.textFonts?.has(block.font);
   if (!hasWord(text)) return undefined;
   // A heading set apart by size or weight may ask or exclaim ("Let's swim!"); none ends like a clause.
   if ((large || bolder ? CLAUSE_END_RE : SENTENCE_END_RE).test(text)) return undefined;
@@ -301,7 +305,8 @@ function headsParagraph(block: TextBlock, page: PageLayout, body: number): boole
 /**
  * Gives each heading its `category_depth`: the outline's or section number's level where there is
  * one; otherwise the level of numbered headings set in the same style, or else the rank of its
- * style among the document's heading styles (larger first, bold before regular at one size).
+ * style among the document's heading styles (larger first, bold before regular at one size), where
+ * a document title in a style of its own shares depth 0 with the top-level sections.
  */
 export function headingDepths(headings: readonly HeadingInfo[]): number[] {
   const styleDepth = new Map<string, Map<number, number>>();
@@ -316,7 +321,11 @@ export function headingDepths(headings: readonly HeadingInfo[]): number[] {
     const [sy = '0', by = ''] = y.split('|');
     return Number(sy) - Number(sx) || by.length - bx.length;
   });
-  const rank = new Map(styles.map((s, i) => [s, i]));
+  // A document title (the first heading, in a style no other heading has) is no section: it and the
+  // top-level sections are both depth 0, as Docling's documents give a title and level-1 sections.
+  const first = headings[0]?.style;
+  const title = first === styles[0] && headings.filter((h) => h.style === first).length === 1 && headings.length > 1;
+  const rank = new Map(styles.map((s, i) => [s, title && i > 0 ? i - 1 : i]));
   return headings.map((h) => {
     if (h.depth !== undefined) return h.depth;
     const numbered = styleDepth.get(h.style);
