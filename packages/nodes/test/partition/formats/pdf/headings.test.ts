@@ -148,10 +148,10 @@ describe('PDF headings', () => {
       {
         texts: [
           // A table of contents: numbered lines of the body's style, stacked.
-          { x: 72, y: 740, size: 11, text: '5.1 Feeding' },
-          { x: 72, y: 726, size: 11, text: '5.2 Breeding' },
-          { x: 72, y: 712, size: 11, text: '5.3 Communication' },
-          ...para([text, text], 690),
+          { x: 72, y: 700, size: 11, text: '5.1 Feeding' },
+          { x: 72, y: 686, size: 11, text: '5.2 Breeding' },
+          { x: 72, y: 672, size: 11, text: '5.3 Communication' },
+          ...para([text], 656),
           // A lead-in line set like the list under it.
           { x: 72, y: 640, size: 16, text: 'Things to bring along' },
           { x: 72, y: 622, size: 16, text: '• A warm coat' },
@@ -167,7 +167,7 @@ describe('PDF headings', () => {
           { x: 72, y: 380, size: 14, text: 'Food' },
           { x: 300, y: 380, size: 14, text: 'Calories' },
           { x: 72, y: 362, size: 11, text: 'Leaves of ash, elm and maple trees, picked fresh each morning: fifty' },
-          ...para([text, text], 340),
+          ...para([text, text], 320),
         ],
       },
     ]);
