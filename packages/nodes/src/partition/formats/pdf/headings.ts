@@ -270,7 +270,9 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
       o.font === block.font &&
       Math.abs(o.size - block.size) < 0.5 &&
       Math.min(Math.abs(b.y0 - a.y0), Math.abs(b.y1 - a.y1)) < 0.2 * block.size &&
-      page.blocks.some((u) => u.box.y0 >= Math.max(a.y1, b.y1) - 1 && u.box.y0 - Math.max(a.y1, b.y1) <= 3 * block.size && overlapsX(u.box, a) && overlapsX(u.box, b));
+      page.blocks.some(
+        (u) => u.box.y0 >= Math.max(a.y1, b.y1) - 1 && u.box.y0 - Math.max(a.y1, b.y1) <= 3 * block.size && overlapsX(u.box, a) && overlapsX(u.box, b),
+      );
     if (gap < 0 || (gap > NEIGHBOUR_GAP * body && !cells)) continue;
     // A stray fragment ("i-" of a hyphenated word in the next column) is no cell or label.
     if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;

@@ -13,7 +13,14 @@ const frag = (text: string, x0: number, x1: number, top: number, font: string): 
   font,
   dir: 0,
 });
-const page = (fragments: TextFragment[], fonts?: PageText['fonts']): PageText => ({ width: 600, height: 800, fragments, textChars: 0, badChars: 0, ...(fonts ? { fonts } : {}) });
+const page = (fragments: TextFragment[], fonts?: PageText['fonts']): PageText => ({
+  width: 600,
+  height: 800,
+  fragments,
+  textChars: 0,
+  badChars: 0,
+  ...(fonts ? { fonts } : {}),
+});
 
 describe('withFontsOf', () => {
   it("gives pdf.js fragments the font PDFium drew at their place, with PDFium's styles", () => {
