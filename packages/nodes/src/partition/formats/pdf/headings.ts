@@ -264,14 +264,19 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     // Beside it means on the same line: not a taller block (a paragraph, a line of vertical text).
     if (overlap < 0.5 * Math.min(h, b.y1 - b.y0) || b.y1 - b.y0 > 3 * h) continue;
     const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
-    // Text of the same style in line with it, over one table or text block, is a row of cells
-    // however far apart ("Food", "Calories"); the headings of two columns stand over two blocks.
+    // Text of the same style in line with it, over one table, is a row of header cells however far
+    // apart ("Food", "Calories"); an entry's heading and its category over a paragraph are not.
     const cells =
       o.font === block.font &&
       Math.abs(o.size - block.size) < 0.5 &&
       Math.min(Math.abs(b.y0 - a.y0), Math.abs(b.y1 - a.y1)) < 0.2 * block.size &&
       page.blocks.some(
-        (u) => u.box.y0 >= Math.max(a.y1, b.y1) - 1 && u.box.y0 - Math.max(a.y1, b.y1) <= 3 * block.size && overlapsX(u.box, a) && overlapsX(u.box, b),
+        (u) =>
+          u.kind === 'table' &&
+          u.box.y0 >= Math.max(a.y1, b.y1) - 1 &&
+          u.box.y0 - Math.max(a.y1, b.y1) <= 3 * block.size &&
+          overlapsX(u.box, a) &&
+          overlapsX(u.box, b),
       );
     if (gap < 0 || (gap > NEIGHBOUR_GAP * body && !cells)) continue;
     // A stray fragment ("i-" of a hyphenated word in the next column) is no cell or label.

@@ -166,8 +166,15 @@ describe('PDF headings', () => {
           // Header cells of one table: the same style in line, over the table's rows.
           { x: 72, y: 380, size: 14, text: 'Food' },
           { x: 300, y: 380, size: 14, text: 'Calories' },
-          { x: 72, y: 362, size: 11, text: 'Leaves of ash, elm and maple trees, picked fresh each morning: fifty' },
-          ...para([text, text], 320),
+          ...[
+            ['Leaves of ash and elm', '50'],
+            ['Berries', '150'],
+            ['Grain and seeds', '320'],
+          ].flatMap(([food, kcal], i) => [
+            { x: 72, y: 362 - 14 * i, size: 11, text: food! },
+            { x: 300, y: 362 - 14 * i, size: 11, text: kcal! },
+          ]),
+          ...para([text, text], 300),
         ],
       },
     ]);
