@@ -50,9 +50,12 @@ export const findTables: TableFinder = (allLines, rulings = []) => {
   const graphics = [...ruled.graphics, ...ruled.tables.filter((t) => !gridded.tables.includes(t)).map((t) => t.box)];
   ruled.tables = gridded.tables;
   ruled.rest = gridded.rest;
-  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), nearPlot);
+  // A row of an open or stream table inside a chart's drawing: the chart's labels (its axis, the
+  // values on its bars).
+  const inChart = (t: TextBlock): boolean => ruled.rest.some((l) => inside(lineBox(l), t.box) && graphics.some((g) => inside(lineBox(l), g)));
+  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), (t) => inChart(t) || nearPlot(t));
   ruled.tables.push(...open.tables);
-  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => graphics.some((g) => inside(t.box, g)) || nearPlot(t));
+  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => inChart(t) || nearPlot(t));
   return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
 };
 
