@@ -13,6 +13,10 @@ import { joinLineTexts } from './text-blocks.js';
 const MIN_FILLED_SHARE = 0.4;
 // A rejected grid of this many cells is a chart's drawing (a frame or two boxes are not).
 const MIN_GRAPHIC_CELLS = 6;
+// A frame (a one-cell grid) at least this large on both sides (points), whose lines of text cover
+// less than this share of it, is a plot's box or a picture's frame (see RuledTables.frames).
+const MIN_FRAME_SIDE = 36;
+const MAX_FRAME_TEXT_SHARE = 0.2;
 // Cells of running text in a frame (a boxed note) are longer than this, as a median.
 const MAX_MEDIAN_CELL_CHARS = 200;
 // A fragment is cut at a cell wall only where one of its spaces falls this close to the wall (in
@@ -34,6 +38,8 @@ export interface RuledTables {
   graphics: Box[];
   /** The page's horizontal rulings outside the tables found. */
   horizontal: Ruling[];
+  /** Large frames holding little text: a plot's box, around which its axis labels stand. */
+  frames: Box[];
 }
 
 /** Finds ruled tables among the lines; returns them and the lines left outside them. */
@@ -42,6 +48,7 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
   const grids = findRuledGrids(horizontal, vertical).sort((a, b) => area(b.box) - area(a.box));
   const tables: TextBlock[] = [];
   const graphics: Box[] = [];
+  const frames: Box[] = [];
   const used = new Set<TextLine>();
   for (const grid of grids) {
     // A chart's smaller grids (the boxes of its bars, its legend) are no table either.
@@ -50,13 +57,23 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
     const table = inside.length >= 2 ? readGrid(grid, inside) : undefined;
     if (!table || table === 'chart') {
       if (table === 'chart' || grid.cells.length >= MIN_GRAPHIC_CELLS) graphics.push(grid.box);
+      else if (grid.cells.length === 1 && isEmptyFrame(grid.box, inside)) frames.push(grid.box);
       continue;
     }
     tables.push(table);
     for (const l of inside) used.add(l);
   }
   const free = horizontal.filter((r) => !tables.some((t) => r.pos >= t.box.y0 - 2 && r.pos <= t.box.y1 + 2 && r.from < t.box.x1 && r.to > t.box.x0));
-  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free };
+  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free, frames };
+}
+
+/** Whether a frame is large and its lines cover little of it ({@link MAX_FRAME_TEXT_SHARE}). */
+function isEmptyFrame(box: Box, inside: readonly TextLine[]): boolean {
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  if (w < MIN_FRAME_SIDE || h < MIN_FRAME_SIDE) return false;
+  const text = inside.reduce((a, l) => a + (l.x1 - l.x0) * (l.bottom - l.top), 0);
+  return text < MAX_FRAME_TEXT_SHARE * w * h;
 }
 
 const area = (b: Box): number => (b.x1 - b.x0) * (b.y1 - b.y0);

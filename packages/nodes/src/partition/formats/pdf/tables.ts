@@ -52,7 +52,11 @@ export const findTables: TableFinder = (allLines, rulings = []) => {
   ruled.rest = gridded.rest;
   // A row of an open or stream table inside a chart's drawing: the chart's labels (its axis, the
   // values on its bars).
-  const inChart = (t: TextBlock): boolean => ruled.rest.some((l) => inside(lineBox(l), t.box) && graphics.some((g) => inside(lineBox(l), g)));
+  // Labels standing around a nearly empty frame on two sides or more: a plot's axes.
+  const inChart = (t: TextBlock): boolean => {
+    const mine = ruled.rest.filter((l) => inside(lineBox(l), t.box));
+    return mine.some((l) => graphics.some((g) => inside(lineBox(l), g))) || ruled.frames.some((f) => framedSides(mine, f, t.size) >= 2);
+  };
   const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), (t) => inChart(t) || nearPlot(t));
   ruled.tables.push(...open.tables);
   const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => inChart(t) || nearPlot(t));
@@ -73,6 +77,21 @@ function withoutCharts(
 }
 
 const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
+
+/** On how many sides of `frame` some of `lines` stand outside it, within `margin` of it. */
+function framedSides(lines: readonly TextLine[], frame: Box, margin: number): number {
+  const sides = new Set<string>();
+  for (const l of lines) {
+    if (!touches(lineBox(l), frame, margin) || inside(lineBox(l), frame)) continue;
+    const alongY = l.bottom > frame.y0 && l.top < frame.y1;
+    const alongX = l.x1 > frame.x0 && l.x0 < frame.x1;
+    if (alongY && l.x1 <= frame.x0 + 1) sides.add('left');
+    else if (alongY && l.x0 >= frame.x1 - 1) sides.add('right');
+    else if (alongX && l.top >= frame.y1 - 1) sides.add('below');
+    else if (alongX && l.bottom <= frame.y0 + 1) sides.add('above');
+  }
+  return sides.size;
+}
 
 /** Whether `a`, grown by `margin` on every side, overlaps `b`. */
 function touches(a: Box, b: Box, margin: number): boolean {
@@ -122,11 +141,17 @@ function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextL
   return findTablesIn(lines, median(lines.map((l) => l.size)));
 }
 
-/** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
+/**
+ * Groups lines into side-by-side panels separated by empty vertical strips of at least one em. A
+ * line alone at the top or the bottom of the page (a running header or footer) may cross a strip:
+ * it joins the panel it overlaps most.
+ */
 function splitPanels(lines: readonly TextLine[]): TextLine[][] {
   if (lines.length === 0) return [];
   const em = median(lines.map((l) => l.size));
-  const sorted = [...lines].sort((a, b) => a.x0 - b.x0);
+  const rows = groupRows(lines);
+  const furniture = new Set([rows[0]!, rows[rows.length - 1]!].filter((r) => r.lines.length === 1 && rows.length > 2).map((r) => r.lines[0]!));
+  const sorted = lines.filter((l) => !furniture.has(l)).sort((a, b) => a.x0 - b.x0);
   const panels: TextLine[][] = [];
   let current: TextLine[] = [];
   let reach = -Infinity;
@@ -139,6 +164,10 @@ function splitPanels(lines: readonly TextLine[]): TextLine[][] {
     reach = Math.max(reach, l.x1);
   }
   panels.push(current);
+  for (const l of furniture) {
+    const overlap = (p: TextLine[]): number => Math.min(l.x1, Math.max(...p.map((q) => q.x1))) - Math.max(l.x0, Math.min(...p.map((q) => q.x0)));
+    panels.reduce((best, p) => (overlap(p) > overlap(best) ? p : best)).push(l);
+  }
   return panels;
 }
 
