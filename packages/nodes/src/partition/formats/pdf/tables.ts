@@ -134,11 +134,12 @@ function inside(a: Box, b: Box): boolean {
 /** Tables from the alignment of text alone (the stream reading). */
 function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
   const panels = splitPanels(lines);
+  const textSize = median(lines.map((l) => l.size));
   if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
-    const found = panels.map(findTablesIn);
+    const found = panels.map((p) => findTablesIn(p, textSize));
     return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
   }
-  return findTablesIn(lines, median(lines.map((l) => l.size)));
+  return findTablesIn(lines, textSize);
 }
 
 /**

@@ -241,4 +241,18 @@ describe('findTables with rulings', () => {
       ],
     ]);
   });
+
+  it("takes no plot's axis labels for a table: values standing left and right of its empty frame", () => {
+    const frame: Box[] = [h(100, 100, 400), h(180, 100, 400), v(100, 100, 180), v(400, 100, 180)];
+    const frags = [
+      ...['0.90', '0.85', '0.80', '0.75'].flatMap((t, i) => [frag(t, 75, 108 + i * 20), frag(String(7400 - i * 100), 404, 108 + i * 20)]),
+      frag('Mean income', 250, 130, 7),
+      frag('Gini index', 250, 138, 7),
+    ];
+    const { tables, rest } = findTables(buildLines(frags), frame);
+    expect(tables).toEqual([]);
+    expect(rest).toHaveLength(buildLines(frags).length);
+    // The same labels without the frame are aligned columns: a table.
+    expect(findTables(buildLines(frags), []).tables).toHaveLength(1);
+  });
 });

@@ -49,4 +49,19 @@ describe('findTables', () => {
     const blocks = layoutFragments(frags, { findTables });
     expect(blocks.map((b) => b.kind)).toEqual(['text', 'table', 'text']);
   });
+
+  it('reads side-by-side panels apart under a running header that crosses their gutter', () => {
+    // Two panels (x 40-210 and 330-500), each a caption over two aligned columns; a running header
+    // centred over the gutter between them.
+    const panel = (x: number, name: string, base: number) => [
+      frag(`Sales of the ${name} region by month`, x, 80),
+      ...[0, 1, 2, 3].flatMap((i) => [frag(`${name} ${i}`, x, 100 + i * 14), frag(String(base + i), x + 100, 100 + i * 14)]),
+    ];
+    const frags = [frag('Quarterly report', 230, 40), ...panel(40, 'North', 10), ...panel(330, 'South', 20)];
+    const { tables } = findTables(buildLines(frags));
+    expect(tables.map((t) => t.table!.rows.map((r) => r.map((c) => c.text)))).toEqual([
+      [0, 1, 2, 3].map((i) => [`North ${i}`, String(10 + i)]),
+      [0, 1, 2, 3].map((i) => [`South ${i}`, String(20 + i)]),
+    ]);
+  });
 });
