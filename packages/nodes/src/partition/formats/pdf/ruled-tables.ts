@@ -172,7 +172,7 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
   }
   for (const p of placed) owner.get(`${p.row},${p.col}`)?.frags.push(p.frag);
   if (!columnsLineUp(cells)) return 'chart';
-  const table = splitTextRows(cells, collapseUnstarted(cells, keptRows, keptCols));
+  const table = splitTextRows(cells, joinWrappedRows(cells, collapseUnstarted(cells, keptRows, keptCols)));
   const filled = table.flat().filter((c) => c.text).length;
   const total = table.flat().length;
   if (total < 2 || filled < 2 || filled < MIN_FILLED_SHARE * total) return undefined;
@@ -356,6 +356,35 @@ function collapseUnstarted(cells: WorkCell[], rows: number, cols: number): numbe
     c.colspan = c1 - c.col + 1;
   }
   return rows === 0 ? 0 : rowMap[rows - 1]! + 1;
+}
+
+/**
+ * Joins a grid row into the row above where only one cell starts in it, under a cell of the same
+ * columns, every other cell spans both rows, and its text goes on in lower case: a wrapped label
+ * whose lines sit in boxes of their own (a highlight or inset box drawn per line), not a row of the
+ * table. Returns the row count after joining; cells are renumbered in place.
+ */
+function joinWrappedRows(cells: WorkCell[], rows: number): number {
+  let n = rows;
+  for (let r = n - 1; r >= 1; r--) {
+    const starting = cells.filter((c) => c.row === r);
+    if (starting.length !== 1) continue;
+    const below = starting[0]!;
+    const above = cells.find((c) => c.row + c.rowspan === r && c.col === below.col && c.colspan === below.colspan);
+    const text = cellText(below.frags);
+    if (!above || !/^\p{Ll}/u.test(text) || !cellText(above.frags)) continue;
+    above.frags.push(...below.frags);
+    above.rowspan += below.rowspan;
+    cells.splice(cells.indexOf(below), 1);
+    // The joined row is gone: cells across it span one row less, cells below move up.
+    for (const c of cells) {
+      if (c === above) above.rowspan--;
+      else if (c.row <= r && c.row + c.rowspan > r) c.rowspan--;
+      else if (c.row > r) c.row--;
+    }
+    n--;
+  }
+  return n;
 }
 
 /** The column count of a table's rows of cells. */
