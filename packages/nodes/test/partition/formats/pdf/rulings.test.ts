@@ -259,7 +259,16 @@ describe('findTables with rulings', () => {
   it('joins a wrapped label whose lines sit in boxes of their own into one cell', () => {
     // Two columns (x 100-200-300), rows y 100-120-160-180; the label column's second row is boxed
     // line by line (a rule at y 140 in that column only), its value spans both lines.
-    const rules: Box[] = [h(100, 100, 300), h(120, 100, 300), h(140, 100, 200), h(160, 100, 300), h(180, 100, 300), v(100, 100, 180), v(200, 100, 180), v(300, 100, 180)];
+    const rules: Box[] = [
+      h(100, 100, 300),
+      h(120, 100, 300),
+      h(140, 100, 200),
+      h(160, 100, 300),
+      h(180, 100, 300),
+      v(100, 100, 180),
+      v(200, 100, 180),
+      v(300, 100, 180),
+    ];
     const frags = [
       frag('Name', 110, 114),
       frag('Value', 210, 114),
@@ -270,11 +279,13 @@ describe('findTables with rulings', () => {
       frag('9', 210, 174),
     ];
     const { tables } = findTables(buildLines(frags), rules);
-    expect(tables[0]!.table!.rows).toEqual([
-      ['Name', 'Value'],
-      ['Applications and mashups', '237'],
-      ['Total', '9'],
-    ].map((r) => r.map((text) => ({ text, colspan: 1, rowspan: 1 }))));
+    expect(tables[0]!.table!.rows).toEqual(
+      [
+        ['Name', 'Value'],
+        ['Applications and mashups', '237'],
+        ['Total', '9'],
+      ].map((r) => r.map((text) => ({ text, colspan: 1, rowspan: 1 }))),
+    );
     // A second line that starts a new label (upper case) keeps its own row.
     const own = frags.map((f) => (f.text === 'mashups' ? frag('Mashups', 110, 154) : f));
     expect(findTables(buildLines(own), rules).tables[0]!.table!.rows.map((r) => r.map((c) => c.text))).toEqual([
