@@ -290,6 +290,18 @@ function proseBandCount(run: readonly Row[], bands: readonly Band[]): number {
   return prose;
 }
 
+/**
+ * How a stream table's text row goes on with the row above, if it does: `around` when the row above
+ * is a label's first line alone and this row holds its values with nothing in the first column (a
+ * label wrapped around its row's baseline); `wrap` for a first-column line alone that starts in
+ * lower case, or that ends such a label (`afterAround`).
+ */
+function continuesRow(prev: readonly string[], row: readonly string[], afterAround: boolean): 'around' | 'wrap' | undefined {
+  const onlyFirst = (r: readonly string[]): boolean => r[0] !== '' && r.slice(1).every((t) => t === '');
+  if (onlyFirst(prev) && row[0] === '' && row.some(Boolean)) return 'around';
+  return onlyFirst(row) && (afterAround || /^\p{Ll}/u.test(row[0]!)) ? 'wrap' : undefined;
+}
+
 /** Validates a run of rows and builds its table block, or undefined when it is not a table. */
 function tableFromRows(run: readonly Row[]): TextBlock | undefined {
   const multi = run.filter((r) => r.lines.length >= 2);
@@ -306,6 +318,8 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
   let top = Infinity;
   let bottom = -Infinity;
   const sizes: number[] = [];
+  // The row above was a label's first line joined by its values (see continuesRow).
+  let around = false;
   for (const r of run) {
     const row = new Array<string>(bands.length).fill('');
     for (const l of r.lines) {
@@ -317,7 +331,20 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
       bottom = Math.max(bottom, l.bottom);
       sizes.push(l.size);
     }
-    grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
+    const prev = grid.rows[grid.rows.length - 1];
+    const joins: 'around' | 'wrap' | undefined = prev
+      ? continuesRow(
+          prev.map((c) => c.text),
+          row,
+          around,
+        )
+      : undefined;
+    around = joins === 'around';
+    if (prev && joins) {
+      row.forEach((t, i) => {
+        if (t) prev[i]!.text = prev[i]!.text ? `${prev[i]!.text} ${t}` : t;
+      });
+    } else grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
   }
   const text = grid.rows
     .map((r) =>

@@ -64,4 +64,27 @@ describe('findTables', () => {
       [0, 1, 2, 3].map((i) => [`South ${i}`, String(20 + i)]),
     ]);
   });
+
+  it("keeps a label wrapped around its row's values in one row", () => {
+    // The third label's two lines sit above and below its values' baseline; the fourth wraps below.
+    const frags = [
+      ...[frag('Measure', 72, 100), frag('1997', 250, 100), frag('1998', 320, 100)],
+      ...[frag('Median income', 72, 114), frag('49,497', 250, 114), frag('51,295', 320, 114)],
+      frag('Between-state inequality', 72, 124),
+      frag('0.0628', 250, 131),
+      frag('0.0636', 320, 131),
+      frag('(Gini index)', 72, 138),
+      ...[frag('Years of life lost', 72, 152), frag('7108.3', 250, 152), frag('6960.6', 320, 152)],
+      frag('before age 75', 72, 164),
+      ...[frag('Mean days', 72, 178), frag('20.1', 250, 178), frag('20.4', 320, 178)],
+    ];
+    const { tables } = findTables(buildLines(frags));
+    expect(tables[0]!.table!.rows.map((r) => r.map((c) => c.text))).toEqual([
+      ['Measure', '1997', '1998'],
+      ['Median income', '49,497', '51,295'],
+      ['Between-state inequality (Gini index)', '0.0628', '0.0636'],
+      ['Years of life lost before age 75', '7108.3', '6960.6'],
+      ['Mean days', '20.1', '20.4'],
+    ]);
+  });
 });
