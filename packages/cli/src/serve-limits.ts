@@ -12,6 +12,8 @@ export interface ServeLimitFlags {
   maxQueuedMb?: number;
   /** The `Retry-After` of a 503, in seconds (default 5). */
   retryAfter?: number;
+  /** Upload bodies over 256 KiB read at once (default 4). */
+  bodyReads?: number;
   /** Seconds for a request's headers to arrive (default 30). */
   headersTimeout?: number;
   /** Seconds a request body may go without a byte (default 30). */
@@ -27,6 +29,7 @@ export function serveLimitOptions(command: Command): Command {
     .option('--max-queued-documents <n>', 'legacy endpoint requests queued or partitioning; past it 503 SERVER_BUSY with Retry-After (default 64)', positiveInt)
     .option('--max-queued-mb <n>', "MiB of those requests' bodies; past it 503 SERVER_BUSY (default 256)", positiveInt)
     .option('--retry-after <seconds>', 'Retry-After of a 503 (default 5)', positiveInt)
+    .option('--body-reads <n>', 'upload bodies over 256 KiB read at once; the others wait their turn unread (default 4)', positiveInt)
     .option('--headers-timeout <seconds>', 'request headers must arrive within this, else 408 REQUEST_TIMEOUT (default 30)', positiveInt)
     .option('--body-timeout <seconds>', 'a request body that sends no byte for this long gets 408 REQUEST_TIMEOUT (default 30)', positiveInt)
     .option('--request-timeout <seconds>', 'a whole request must arrive within this, else 408 REQUEST_TIMEOUT (default 300)', positiveInt);
@@ -43,6 +46,7 @@ export function serverLimits(flags: ServeLimitFlags): Pick<ServerOptions, 'admis
       maxQueuedDocuments: flags.maxQueuedDocuments,
       maxQueuedBytes: flags.maxQueuedMb === undefined ? undefined : flags.maxQueuedMb * MIB,
       retryAfterSeconds: flags.retryAfter,
+      bodyReadsAtOnce: flags.bodyReads,
     }),
     timeouts: defined({ headersTimeoutMs: ms(flags.headersTimeout), bodyTimeoutMs: ms(flags.bodyTimeout), requestTimeoutMs: ms(flags.requestTimeout) }),
     ...(flags.maxUploadMb === undefined ? {} : { service: { inputLimits: { maxFileBytes: flags.maxUploadMb * MIB } } }),

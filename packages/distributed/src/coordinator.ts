@@ -1,29 +1,27 @@
-import { BatchQueue, wait } from '@quarry/core/concurrency';
+import type { BatchQueue } from '@quarry/core/concurrency';
 import { Queue, QueueEvents, type JobsOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import {
   createJobShell,
-  errorMessage,
-  isUnchanged,
-  quarryError,
   silentLogger,
   type ConnectorSpec,
   type Engine,
   type Job,
+  type JobShell,
   type JobSummary,
   type Logger,
   type Plan,
-  type SourceConnector,
-  type SourceRecord,
   type StateStore,
 } from '@quarry/core';
 import { accountDead, type DeadJobReport } from './dead-jobs.js';
-import { DEFAULT_QUEUE, HEARTBEAT_TTL_MS, KEY_PREFIX, queueKeys, RECORD_TTL_S, type ControlMessage, type JobEntry } from './keys.js';
+import { publishJob, type JobResources } from './job-setup.js';
+import { DEFAULT_QUEUE, KEY_PREFIX, queueKeys, type ControlMessage, type QueueKeys } from './keys.js';
+import { startReconciler } from './reconciler.js';
 import { connectRedis, redisOptions, type RedisTarget } from './redis.js';
-import { DISTRIBUTED_KEY_ENV, holdsSecrets, sealJobSpec } from './sealed-connectors.js';
-import { taskMac } from './task-mac.js';
-import type { JobSpec, TaskData, TaskResult, WorkflowRecord } from './task.js';
-import { pipelineOf, workflowVersion } from './workflow-version.js';
+import { stopTasks } from './stop-tasks.js';
+import { parseResult, TaskOutcomes } from './task-outcomes.js';
+import { openTaskWindow, queueDocuments, type QueuedTask, type TaskTarget } from './task-window.js';
+import type { TaskData, TaskResult } from './task.js';
 
 /** Options of {@link runDistributed}: those of `engine.run`, with connectors named by type and config. */
 export interface DistributedRunOptions {
@@ -78,32 +76,6 @@ export interface DistributedRunOptions {
 }
 
 /**
- * Tasks sent to Redis in one round trip (`Queue.addBulk`: a MULTI of one add script per task). One
- * by one, each costs a round trip, a socket write and a Redis wake-up, on a machine the coordinator
- * shares with workers.
- */
-const ENQUEUE_BATCH = 32;
-/** Longest a listed task waits for its batch to fill (the first documents of a slow listing go at once). */
-const ENQUEUE_DELAY_MS = 5;
-
-/** One task as `Queue.addBulk` takes it. */
-interface QueuedTask {
-  name: string;
-  data: TaskData;
-  opts: JobsOptions;
-}
-
-interface Outstanding {
-  record: SourceRecord;
-  /** Listed, then (once its batch is in Redis) queued. */
-  queuedAt: number;
-  /** In Redis: until then the task cannot be looked up (see `reconcile`). */
-  sent?: boolean;
-  /** Set once its outcome is being counted: a second event for the task is ignored. */
-  settling?: boolean;
-}
-
-/**
  * Runs a plan on workers started with {@link startWorker} (on this machine or others) instead of in
  * this process: lists the source here, queues one task per document on BullMQ (job id, workflow id
  * and version, the document's record), and turns the workers' results into the same events,
@@ -121,311 +93,121 @@ interface Outstanding {
  * ```
  */
 export function runDistributed(engine: Engine, plan: Plan, options: DistributedRunOptions): Job {
-  const logger = options.logger ?? silentLogger;
   const shell = createJobShell(plan.nodes, options.signal);
-  const { id, signal, emit, stats, counts, announce } = shell;
-  const statsByNode = new Map(stats.map((s) => [s.node, s]));
+  return shell.handle(execute(engine, plan, options, shell));
+}
+
+/** What one run opened: closed in {@link teardown}, whatever step failed. */
+interface RunResources extends JobResources {
+  redis?: Redis;
+  queue?: Queue<TaskData, TaskResult>;
+  queueEvents?: QueueEvents;
+  tasks?: BatchQueue<QueuedTask>;
+  stopReconciler?: () => void;
+}
+
+/** The job from the first Redis call to its summary: publish, queue the documents, count, clean up. */
+async function execute(engine: Engine, plan: Plan, options: DistributedRunOptions, shell: JobShell): Promise<JobSummary> {
+  await new Promise<void>((r) => setImmediate(r));
+  const logger = options.logger ?? silentLogger;
+  const { id, signal } = shell;
   const keys = queueKeys(options.queue ?? DEFAULT_QUEUE);
-  const window = Math.max(1, options.window ?? 256);
-  const outstanding = new Map<string, Outstanding>();
-  /**
-   * The window: listed tasks batched into Redis, one batch after another, each held until its
-   * outcome is counted; the listing waits while `window` are held.
-   */
-  let tasks: BatchQueue<QueuedTask> | undefined;
+  const res: RunResources = {};
+  const outcomes = new TaskOutcomes(shell, options.state, logger, () => res.tasks?.release());
+  const cancelGraceMs = options.cancelGraceMs ?? 30_000;
+  try {
+    const connection = redisOptions(options.redis);
+    const redis = await connectRedis(connection);
+    res.redis = redis;
+    const job = await publishJob(engine, plan, options, { shell, logger, redis, keys, resources: res });
+    const { queue, queueEvents } = await openQueue(connection, keys, res);
+    // Earlier jobs of this workflow whose coordinator died: counted and cleaned up before this one queues.
+    for (const report of await accountDead(redis, queue, keys, { workflowId: job.workflowId, secret: options.secret, logger })) options.onDeadJob?.(report);
+    listenForOutcomes(queueEvents, outcomes, logger);
+    res.stopReconciler = startReconciler(queue, outcomes, keys, options.reconcileMs ?? 5000, logger);
+    if ((await queue.getWorkersCount()) === 0) logger.warn('no worker is connected to the queue; tasks wait until one starts', { queue: keys.queue });
 
-  /**
-   * Turns one task's outcome into the job's counts and events; each task settles once. The task
-   * stays outstanding until it is counted: the job must not end while a count is still pending
-   * (recording a written version in the state store is awaited before the count).
-   */
-  async function settle(taskId: string, result: TaskResult): Promise<void> {
-    const task = outstanding.get(taskId);
-    if (!task || task.settling) return;
-    task.settling = true;
-    const counted = countOutcome(task, result).finally(() => {
-      outstanding.delete(taskId);
-      counting.delete(counted);
-      tasks?.release();
-    });
-    counting.add(counted);
-    await counted;
-  }
-
-  // Outcomes being counted (see settle): the job waits for them before it ends.
-  const counting = new Set<Promise<void>>();
-
-  async function countOutcome(task: Outstanding, result: TaskResult): Promise<void> {
-    const { record } = task;
-    for (const t of result.nodes) {
-      const s = statsByNode.get(t.node);
-      if (!s) continue;
-      s.success++;
-      s.ms += t.ms;
-      emit({ type: 'node_finished', record_id: record.record_id, node: t.node, ms: t.ms, elements: t.elements });
-    }
-    for (const w of result.warnings ?? []) emit({ type: 'document_warning', ...w });
-    if (result.outcome === 'written') {
-      try {
-        if (options.state && record.version !== undefined) await options.state.set(record.record_id, record.version);
-      } catch (e) {
-        logger.warn('state store: cannot record a written version', { record_id: record.record_id, error: errorMessage(e) });
-      }
-      shell.endDocument(
-        { type: 'document_written', record_id: record.record_id, filename: record.filename, elements: result.elements, ms: Date.now() - task.queuedAt },
+    const { source } = job;
+    const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
+    shell.announce(total);
+    const target: TaskTarget = { redis, queue, keys };
+    res.tasks = openTaskWindow(target, id, outcomes, Math.max(1, options.window ?? 256));
+    await queueDocuments(
+      res.tasks,
+      { shell, job, outcomes },
+      {
+        reprocessAll: options.reprocessAll ?? plan.reprocessAll,
+        state: options.state,
+        taskOptions: taskOptions(options),
         logger,
-      );
-    } else if (result.outcome === 'failed') {
-      const s = statsByNode.get(result.failure.node);
-      if (s) s.failure++;
-      shell.endDocument({ type: 'document_failed', ...result.failure }, logger);
-    } else {
-      shell.endDocument({ type: 'document_stopped', record_id: record.record_id, filename: record.filename }, logger);
-    }
+      },
+    );
+    if (signal.aborted) await stopTasks(target, id, outcomes, res.tasks, cancelGraceMs);
+  } catch (e) {
+    if (signal.aborted && res.redis && res.queue)
+      await stopTasks({ redis: res.redis, queue: res.queue, keys }, id, outcomes, res.tasks, cancelGraceMs).catch(() => undefined);
+    else shell.fail(e, logger);
+    shell.announce();
+  } finally {
+    await teardown(res, outcomes, keys, id);
   }
+  return shell.finish();
+}
 
-  const failedResult = (taskId: string, code: string, message: string): TaskResult | undefined => {
-    const task = outstanding.get(taskId);
-    if (!task) return undefined;
-    return {
-      outcome: 'failed',
-      failure: { record_id: task.record.record_id, filename: task.record.filename, node: 'queue', code, message },
-      nodes: [],
-      worker: '',
-    };
+/** BullMQ's options of each task: attempts with exponential backoff, and how long finished tasks stay. */
+function taskOptions(options: DistributedRunOptions): JobsOptions {
+  return {
+    attempts: Math.max(1, options.attempts ?? 3),
+    backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
+    removeOnComplete: { age: 3600 },
+    removeOnFail: { age: 24 * 3600 },
   };
+}
 
-  const parseResult = (value: unknown): TaskResult | undefined => {
-    try {
-      const r = (typeof value === 'string' ? JSON.parse(value) : value) as TaskResult | null;
-      return r && typeof r === 'object' && typeof r.outcome === 'string' ? r : undefined;
-    } catch {
-      return undefined;
-    }
-  };
+/** The job's BullMQ queue and its events, ready (kept in `res` as they open). */
+async function openQueue(
+  connection: ReturnType<typeof redisOptions>,
+  keys: QueueKeys,
+  res: RunResources,
+): Promise<{ queue: Queue<TaskData, TaskResult>; queueEvents: QueueEvents }> {
+  const queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
+  res.queue = queue;
+  const queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
+  res.queueEvents = queueEvents;
+  await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
+  return { queue, queueEvents };
+}
 
-  /** Looks up tasks whose outcome event was missed (events are a capped stream, read from "now"). */
-  async function reconcile(queue: Queue<TaskData, TaskResult>, olderThanMs: number): Promise<void> {
-    const now = Date.now();
-    for (const [taskId, task] of [...outstanding]) {
-      if (!task.sent || now - task.queuedAt < olderThanMs) continue;
-      const state = await queue.getJobState(taskId);
-      if (state === 'completed') {
-        const result = parseResult((await queue.getJob(taskId))?.returnvalue);
-        if (result) await settle(taskId, result);
-      } else if (state === 'failed') {
-        const reason = (await queue.getJob(taskId))?.failedReason ?? 'task failed';
-        const r = failedResult(taskId, 'TASK_FAILED', reason);
-        if (r) await settle(taskId, r);
-      } else if (state === 'unknown') {
-        const r = failedResult(taskId, 'TASK_LOST', `task ${taskId} is no longer in queue "${keys.queue}"`);
-        if (r) await settle(taskId, r);
-      }
-    }
+/** Counts each task's outcome as its worker reports it (missed events are looked up by the reconciler). */
+function listenForOutcomes(queueEvents: QueueEvents, outcomes: TaskOutcomes, logger: Logger): void {
+  queueEvents.on('completed', ({ jobId, returnvalue }) => {
+    const result = parseResult(returnvalue);
+    if (result) void outcomes.settle(jobId, result);
+  });
+  queueEvents.on('stalled', ({ jobId }) => {
+    const task = outcomes.outstanding.get(jobId);
+    if (task) logger.warn('task taken over from a worker that stopped answering', { task: jobId, record_id: task.record.record_id });
+  });
+  queueEvents.on('failed', ({ jobId, failedReason }) => {
+    const r = outcomes.failed(jobId, 'TASK_FAILED', failedReason);
+    if (r) void outcomes.settle(jobId, r);
+  });
+}
+
+/** Stops the timers, waits for the counts, tells workers the job is over, removes its keys and closes what it opened. */
+async function teardown(res: RunResources, outcomes: TaskOutcomes, keys: QueueKeys, jobId: string): Promise<void> {
+  res.stopReconciler?.();
+  res.stopHeartbeat?.();
+  res.tasks?.discard();
+  // A cancelled job can end with outcomes still being counted; none is left out.
+  await outcomes.settled();
+  const { redis } = res;
+  if (redis) {
+    const done: ControlMessage = { type: 'finished', job_id: jobId };
+    await redis.publish(keys.control, JSON.stringify(done)).catch(() => undefined);
+    await redis.del(keys.spec(jobId), keys.cancelled(jobId), keys.alive(jobId), keys.queued(jobId)).catch(() => undefined);
+    await redis.hdel(keys.jobs, jobId).catch(() => undefined);
   }
-
-  async function execute(): Promise<JobSummary> {
-    await new Promise<void>((r) => setImmediate(r));
-    let redis: Redis | undefined;
-    let queue: Queue<TaskData, TaskResult> | undefined;
-    let queueEvents: QueueEvents | undefined;
-    let source: SourceConnector | undefined;
-    let reconciler: NodeJS.Timeout | undefined;
-    let heartbeat: NodeJS.Timeout | undefined;
-    try {
-      const connection = redisOptions(options.redis);
-      redis = await connectRedis(connection);
-      const destinations = options.destination === undefined ? [] : Array.isArray(options.destination) ? options.destination : [options.destination];
-      const workflow = pipelineOf(plan);
-      const version = workflowVersion(workflow);
-      const workflowId = options.workflowId ?? plan.name;
-      const spec: JobSpec = {
-        job_id: id,
-        workflow_id: workflowId,
-        workflow_version: version,
-        source: options.source,
-        destinations,
-        stall_warning_ms: options.stallWarningMs ?? 60_000,
-        node_timeout_ms: options.nodeTimeoutMs ?? 600_000,
-      };
-      const ctx = { logger, signal };
-      source = await engine.createSource(options.source, ctx);
-      if (!source.get) {
-        throw quarryError('SOURCE_NOT_ADDRESSABLE', `source "${options.source.type}" cannot re-open a document from its record, so it cannot run distributed`, {
-          details: { source: options.source.type },
-        });
-      }
-      // Prepared once here, so that workers find the index or directory already there.
-      const prepared = await Promise.all(destinations.map((d) => engine.createDestination(d, ctx)));
-      try {
-        await Promise.all(
-          prepared.map((d) => d.prepare?.({ nodes: plan.nodes, ...(plan.embeddingDimensions ? { embeddingDimensions: plan.embeddingDimensions } : {}) })),
-        );
-      } finally {
-        await Promise.allSettled(prepared.map((d) => d.close?.()));
-      }
-      const record: WorkflowRecord = { workflow };
-      await redis.set(keys.workflow(workflowId, version), JSON.stringify(record), 'EX', RECORD_TTL_S);
-      if (!options.secret && holdsSecrets(spec)) {
-        logger.warn(
-          `connector credentials are kept in Redis in clear while the job runs; give the coordinator and its workers a shared secret (${DISTRIBUTED_KEY_ENV}) to encrypt them`,
-          { job_id: id },
-        );
-      }
-      const { stored, taskKey } = await sealJobSpec(spec, options.secret);
-      // The heartbeat exists before the spec does: a worker never finds the spec without it while this runs.
-      const ttl = Math.max(300, options.heartbeatTtlMs ?? HEARTBEAT_TTL_MS);
-      const r = redis;
-      await r.set(keys.alive(id), '1', 'PX', ttl);
-      heartbeat = setInterval(
-        () => void r.set(keys.alive(id), '1', 'PX', ttl).catch((e: unknown) => logger.warn('heartbeat: cannot reach Redis', { error: errorMessage(e) })),
-        Math.floor(ttl / 3),
-      );
-      heartbeat.unref();
-      const entry: JobEntry = { workflow_id: workflowId, started_at: new Date().toISOString() };
-      await redis.hset(keys.jobs, id, JSON.stringify(entry));
-      await redis.set(keys.spec(id), JSON.stringify(stored), 'EX', RECORD_TTL_S);
-
-      queue = new Queue<TaskData, TaskResult>(keys.queue, { connection, prefix: KEY_PREFIX });
-      queueEvents = new QueueEvents(keys.queue, { connection, prefix: KEY_PREFIX });
-      await Promise.all([queue.waitUntilReady(), queueEvents.waitUntilReady()]);
-      // Earlier jobs of this workflow whose coordinator died: counted and cleaned up before this one queues.
-      for (const report of await accountDead(redis, queue, keys, { workflowId, secret: options.secret, logger })) options.onDeadJob?.(report);
-      queueEvents.on('completed', ({ jobId, returnvalue }) => {
-        const result = parseResult(returnvalue);
-        if (result) void settle(jobId, result);
-      });
-      queueEvents.on('stalled', ({ jobId }) => {
-        const task = outstanding.get(jobId);
-        if (task) logger.warn('task taken over from a worker that stopped answering', { task: jobId, record_id: task.record.record_id });
-      });
-      queueEvents.on('failed', ({ jobId, failedReason }) => {
-        const r = failedResult(jobId, 'TASK_FAILED', failedReason);
-        if (r) void settle(jobId, r);
-      });
-      const q = queue;
-      const reconcileMs = options.reconcileMs ?? 5000;
-      let reconciling = false;
-      reconciler = setInterval(() => {
-        if (reconciling) return;
-        reconciling = true;
-        reconcile(q, reconcileMs)
-          .catch((e: unknown) => logger.warn('looking up tasks failed', { error: errorMessage(e) }))
-          .finally(() => (reconciling = false));
-      }, reconcileMs);
-      reconciler.unref();
-      if ((await queue.getWorkersCount()) === 0) logger.warn('no worker is connected to the queue; tasks wait until one starts', { queue: keys.queue });
-
-      const total = source.count ? await source.count(signal).catch(() => undefined) : undefined;
-      announce(total);
-      const reprocessAll = options.reprocessAll ?? plan.reprocessAll;
-      const taskOptions: JobsOptions = {
-        attempts: Math.max(1, options.attempts ?? 3),
-        backoff: { type: 'exponential', delay: options.backoffMs ?? 1000 },
-        removeOnComplete: { age: 3600 },
-        removeOnFail: { age: 24 * 3600 },
-      };
-      const send = async (batch: QueuedTask[]): Promise<void> => {
-        // The task ids used so far, before the tasks exist: whoever accounts for this job if it dies looks them all up.
-        const last = batch.reduce((n, t) => Math.max(n, Number((t.opts.jobId ?? '').slice(id.length + 1))), -1);
-        await r.set(keys.queued(id), String(last + 1), 'EX', RECORD_TTL_S);
-        await q.addBulk(batch);
-        const now = Date.now();
-        for (const t of batch) {
-          const task = outstanding.get(t.opts.jobId ?? '');
-          if (task) Object.assign(task, { sent: true, queuedAt: now });
-        }
-      };
-      // A failed send fails the job: the next push, wait for room or idle throws it.
-      const batcher = new BatchQueue<QueuedTask>({ maxItems: ENQUEUE_BATCH, flushMs: ENQUEUE_DELAY_MS, capacity: window, release: 'manual' }, { run: send });
-      tasks = batcher;
-      let seq = 0;
-      for await (const doc of source.list(signal)) {
-        if (signal.aborted) break;
-        counts.total++;
-        if (!reprocessAll && (await isUnchanged(options.state, doc))) {
-          shell.endDocument({ type: 'document_skipped', record_id: doc.record_id, filename: doc.filename, version: doc.version }, logger);
-          continue;
-        }
-        if (!(await hasRoom(batcher))) break;
-        const { read: _read, ...rec } = doc;
-        const taskId = `${id}.${seq++}`;
-        outstanding.set(taskId, { record: rec, queuedAt: Date.now() });
-        emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });
-        const data: TaskData = { job_id: id, workflow_id: workflowId, workflow_version: version, record: rec };
-        if (taskKey) data.mac = taskMac(taskKey, data);
-        batcher.push({ name: 'document', data, opts: { ...taskOptions, jobId: taskId } });
-      }
-      batcher.end();
-      await batcher.idle(signal).catch((e: unknown) => {
-        if (!signal.aborted) throw e;
-      });
-      if (signal.aborted) await stopTasks(redis, queue);
-    } catch (e) {
-      if (signal.aborted && redis && queue) await stopTasks(redis, queue).catch(() => undefined);
-      else shell.fail(e, logger);
-      announce();
-    } finally {
-      clearInterval(reconciler);
-      clearInterval(heartbeat);
-      tasks?.discard();
-      // A cancelled job can end with outcomes still being counted; none is left out.
-      await Promise.allSettled([...counting]);
-      if (redis) {
-        const done: ControlMessage = { type: 'finished', job_id: id };
-        await redis.publish(keys.control, JSON.stringify(done)).catch(() => undefined);
-        await redis.del(keys.spec(id), keys.cancelled(id), keys.alive(id), keys.queued(id)).catch(() => undefined);
-        await redis.hdel(keys.jobs, id).catch(() => undefined);
-      }
-      await Promise.allSettled([queueEvents?.close(), queue?.close(), source?.close?.()]);
-      redis?.disconnect();
-    }
-    return shell.finish();
-  }
-
-  /** Waits until the window has room; false when the job is cancelled meanwhile. */
-  async function hasRoom(batcher: BatchQueue<QueuedTask>): Promise<boolean> {
-    try {
-      await batcher.room(signal);
-      return true;
-    } catch (e) {
-      if (signal.aborted) return false;
-      throw e;
-    }
-  }
-
-  /**
-   * Cancel: workers are told (and check a flag before each task), queued tasks are removed, and
-   * running ones get `cancelGraceMs` to come back stopped before they are counted stopped anyway.
-   */
-  async function stopTasks(redis: Redis, queue: Queue<TaskData, TaskResult>): Promise<void> {
-    // Tasks listed but not sent yet never reach a worker.
-    for (const task of tasks?.discard() ?? []) {
-      if (task.opts.jobId !== undefined) await settle(task.opts.jobId, { outcome: 'stopped', nodes: [], worker: '' });
-    }
-    await redis.set(keys.cancelled(id), '1', 'EX', RECORD_TTL_S);
-    const msg: ControlMessage = { type: 'cancel', job_id: id };
-    await redis.publish(keys.control, JSON.stringify(msg));
-    for (const taskId of [...outstanding.keys()]) {
-      const removed = await queue.remove(taskId).catch(() => 0);
-      if (removed === 1) await settle(taskId, { outcome: 'stopped', nodes: [], worker: '' });
-    }
-    if (tasks && outstanding.size > 0) {
-      const graceOver = new AbortController();
-      const stopTimer = new AbortController();
-      void wait(options.cancelGraceMs ?? 30_000, { signal: stopTimer.signal }).then(
-        () => graceOver.abort(),
-        () => undefined,
-      );
-      await tasks.idle(graceOver.signal).catch(() => undefined);
-      stopTimer.abort();
-    }
-    for (const taskId of [...outstanding.keys()]) {
-      await queue.remove(taskId).catch(() => 0);
-      await settle(taskId, { outcome: 'stopped', nodes: [], worker: '' });
-    }
-  }
-
-  const done = execute();
-  return shell.handle(done);
+  await Promise.allSettled([res.queueEvents?.close(), res.queue?.close(), res.source?.close?.()]);
+  redis?.disconnect();
 }

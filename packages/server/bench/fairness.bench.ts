@@ -9,7 +9,8 @@
 //   burning CPU (read from /proc); goal <= 2 s.
 // memory: the server's process tree (RSS from /proc) fresh, right after the load, and while idle
 //   for 60 s; goal: back within 1.5 x fresh.
-// The server is the built `quarry serve` (2 partition processes) in a child process.
+// The server is the built `quarry serve` (2 partition processes) in a child process;
+// QUARRY_BENCH_SERVE_ARGS adds flags to it (e.g. "--small-lane-processes 2").
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -26,6 +27,7 @@ const ROUNDS = Number(process.env.QUARRY_BENCH_ROUNDS ?? 6);
 const SETTLE_S = Number(process.env.QUARRY_BENCH_SETTLE_S ?? 60);
 // A document answered alone within this is small work.
 const SMALL_WORK_MS = 1000;
+const serveArgs = (process.env.QUARRY_BENCH_SERVE_ARGS ?? '').split(/\s+/).filter(Boolean);
 
 interface Doc {
   name: string;
@@ -51,7 +53,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
   const bin = join(repoRoot, 'packages/cli/dist/bin.js');
-  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir, '--num-processes', '2', '--log-level', 'warn'], {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir, '--num-processes', '2', '--log-level', 'warn', ...serveArgs], {
     env: { ...process.env, QUARRY_API_KEYS: `${KEY}=bench` },
     stdio: ['ignore', 'ignore', 'pipe'],
   });

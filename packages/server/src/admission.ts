@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BodyReadTurns, discardBody } from './body-reads.js';
 
 /** Bounds of the legacy endpoint's queue: documents accepted and not yet answered. */
 export interface AdmissionOptions {
@@ -8,6 +9,11 @@ export interface AdmissionOptions {
   maxQueuedBytes?: number;
   /** Seconds a refused client is told to wait (`Retry-After`); default 5. */
   retryAfterSeconds?: number;
+  /**
+   * Upload bodies (over 256 KiB) read at once, on every endpoint; the others wait their turn with
+   * their sockets paused; default 4. Fewer keeps the event loop quick under a burst of uploads.
+   */
+  bodyReadsAtOnce?: number;
 }
 
 /** The JSON body of a refused request. */
@@ -22,9 +28,18 @@ export interface AdmissionLoad {
   bytes: number;
   /** Requests refused since the server started. */
   refused: number;
+  /** Upload bodies being read now, on every endpoint (see `bodyReadsAtOnce`). */
+  reading: number;
+  /** Upload bodies waiting for their turn to be read. */
+  waitingToRead: number;
 }
 
-export const DEFAULT_ADMISSION: Required<AdmissionOptions> = { maxQueuedDocuments: 64, maxQueuedBytes: 256 * 1024 * 1024, retryAfterSeconds: 5 };
+export const DEFAULT_ADMISSION: Required<AdmissionOptions> = {
+  maxQueuedDocuments: 64,
+  maxQueuedBytes: 256 * 1024 * 1024,
+  retryAfterSeconds: 5,
+  bodyReadsAtOnce: 4,
+};
 
 /**
  * Admission control of the legacy partition endpoint: a request enters the queue only while the
@@ -33,9 +48,13 @@ export const DEFAULT_ADMISSION: Required<AdmissionOptions> = { maxQueuedDocument
  * `Retry-After` header and `{"detail": "Server is under heavy load, ...", "code": "SERVER_BUSY"}`
  * (the hosted Unstructured API's answer, which the `unstructured-client` SDK retries). A request
  * leaves the queue when its response is closed, sent or abandoned. This keeps the memory and disk
- * a burst can take bounded, whatever the number of clients.
+ * a burst can take bounded, whatever the number of clients. A refused body is still read and
+ * thrown away, one at a time, so the connection stays usable and every client sees the 503.
  */
 export class AdmissionGate {
+  /** Turns for reading upload bodies (see {@link BodyReadTurns}), shared by every upload endpoint. */
+  readonly reads: BodyReadTurns;
+  private readonly drains = new BodyReadTurns(1);
   private readonly options: Required<AdmissionOptions>;
   private documents = 0;
   private bytes = 0;
@@ -49,11 +68,13 @@ export class AdmissionGate {
     for (const [name, value] of Object.entries(this.options)) {
       if (!Number.isInteger(value) || value < 1) throw new RangeError(`admission option ${name} must be a positive integer, got ${value}`);
     }
+    this.reads = new BodyReadTurns(this.options.bodyReadsAtOnce);
   }
 
   /** The counts now. */
   load(): AdmissionLoad {
-    return { documents: this.documents, bytes: this.bytes, refused: this.refused };
+    const reads = this.reads.load();
+    return { documents: this.documents, bytes: this.bytes, refused: this.refused, reading: reads.reading, waitingToRead: reads.waiting };
   }
 
   /** A Fastify `onRequest` hook: admits the request or answers 503. */
@@ -69,6 +90,7 @@ export class AdmissionGate {
         detail: `Server is under heavy load: ${this.documents} documents (${this.bytes} bytes) are queued, the limit is ${maxQueuedDocuments} documents or ${maxQueuedBytes} bytes. Retry after ${retryAfterSeconds} s.`,
         code: 'SERVER_BUSY',
       };
+      void discardBody(req.raw, this.drains);
       await reply.code(503).header('retry-after', String(retryAfterSeconds)).send(body);
       return;
     }

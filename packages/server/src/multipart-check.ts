@@ -40,7 +40,21 @@ export class PartHeaderCheck {
   /** Reads the next chunk of the body. */
   push(chunk: Buffer): void {
     if (this.state === 'done' || this.problem) return;
-    let buf = this.pending.length ? Buffer.concat([this.pending, chunk]) : chunk;
+    let buf = chunk;
+    if (this.state === 'seek' && this.pending.length) {
+      // Only a delimiter straddling the two chunks needs the kept bytes: search a small window, not a copy of the chunk.
+      const window = Buffer.concat([this.pending, chunk.subarray(0, this.delimiter.length - 1)]);
+      const at = window.indexOf(this.delimiter);
+      if (at >= 0) {
+        buf = chunk.subarray(at + this.delimiter.length - this.pending.length);
+        this.state = 'headers';
+      } else if (chunk.length < this.delimiter.length - 1) {
+        // The window holds the whole chunk: its tail, kept bytes included, is what to keep.
+        buf = window;
+      }
+    } else if (this.pending.length) {
+      buf = Buffer.concat([this.pending, chunk]);
+    }
     this.pending = Buffer.alloc(0);
     for (;;) {
       if (this.state === 'seek') {

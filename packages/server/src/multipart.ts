@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import { quarryError } from '@quarry/core';
 import { diskWriteError } from './disk-errors.js';
 import { multipartBoundary, PartHeaderCheck } from './multipart-check.js';
+import { type BodyReadTurns, connectionClosed } from './body-reads.js';
 import { BodyStallWatch } from './request-timeouts.js';
 
 /** An uploaded file, written to a staging directory as it streamed in. */
@@ -48,10 +49,20 @@ export function isMultipart(req: FastifyRequest): boolean {
  * full disk with `DISK_FULL` (507). A malformed body (no boundary, a part without a
  * Content-Disposition or with a garbled header, see {@link PartHeaderCheck}) rejects with
  * `MULTIPART_INVALID`; busboy's own parse errors (a truncated body) are mapped in `http-errors.ts`.
+ * With `turns`, the body is read in its turn (see {@link BodyReadTurns}); the stall timer starts then.
  */
-export async function readMultipart(req: FastifyRequest, stagingRoot: string, limits: MultipartLimits): Promise<MultipartBody> {
+export async function readMultipart(req: FastifyRequest, stagingRoot: string, limits: MultipartLimits, turns?: BodyReadTurns): Promise<MultipartBody> {
   const boundary = multipartBoundary(req.headers['content-type']);
   if (!boundary) throw quarryError('MULTIPART_INVALID', 'multipart/form-data needs a boundary parameter of 1 to 70 characters in its Content-Type');
+  const endTurn = turns ? await turns.take(Number(req.headers['content-length']), connectionClosed(req.raw)) : () => {};
+  try {
+    return await readParts(req, stagingRoot, limits, boundary);
+  } finally {
+    endTurn();
+  }
+}
+
+async function readParts(req: FastifyRequest, stagingRoot: string, limits: MultipartLimits, boundary: string): Promise<MultipartBody> {
   const dir = path.join(stagingRoot, randomUUID());
   try {
     await mkdir(dir, { recursive: true });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { WorkflowService } from '@quarry/core/service';
+import type { BodyReadTurns } from './body-reads.js';
 import type { MultipartLimits } from './multipart.js';
 
 /** What every route module needs. */
@@ -9,6 +10,8 @@ export interface RouteContext {
   stagingDir: string;
   /** Size and count limits of an upload, and how long its body may stall. */
   uploadLimits: MultipartLimits;
+  /** Turns for reading upload bodies, shared by every upload endpoint. */
+  bodyReads: BodyReadTurns;
 }
 
 declare module 'fastify' {

@@ -161,7 +161,12 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     throw e;
   }
   const legacyTools = legacy;
-  const ctx: RouteContext = { service, stagingDir: path.join(dataDir, 'uploads'), uploadLimits: { ...limits, bodyTimeoutMs: timeouts.bodyTimeoutMs } };
+  const ctx: RouteContext = {
+    service,
+    stagingDir: path.join(dataDir, 'uploads'),
+    uploadLimits: { ...limits, bodyTimeoutMs: timeouts.bodyTimeoutMs },
+    bodyReads: admission.reads,
+  };
 
   // Empty JSON bodies are read as "no body" (a run may be POSTed with a JSON content type and nothing else).
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {

@@ -137,6 +137,56 @@ describe('admission control of the legacy endpoint', () => {
   });
 });
 
+describe('upload bodies read in turns', () => {
+  it('reads at most bodyReadsAtOnce large bodies at once: the next waits, unread, until the first is in', async () => {
+    const s = await start({ admission: { bodyReadsAtOnce: 1 } });
+    // Over 256 KiB: a body that takes a turn.
+    const held = heldUpload(s.origin, 300_000);
+    await until('the held upload to take the turn', () => s.server.queue().reading === 1);
+    const next = s.call('POST', '/general/v0/general', { form: form([['next.txt', 'word '.repeat(60_000)]], 'files') });
+    let answered = false;
+    void next.then(() => (answered = true));
+    await until('the second upload to wait for its turn', () => s.server.queue().waitingToRead === 1);
+    // A small body skips the line.
+    const small = await s.call('POST', '/general/v0/general', { form: form([['small.txt', 'Not kept waiting.']], 'files') });
+    expect(small.status, small.text).toBe(200);
+    expect(answered).toBe(false);
+    expect(s.server.queue()).toMatchObject({ reading: 1, waitingToRead: 1 });
+    held.finish();
+    expect(statusOf(await held.response)).toBe(200);
+    const r = await next;
+    expect(r.status, r.text).toBe(200);
+    expect(r.body[0].text).toMatch(/^word word/);
+    expect(s.server.queue()).toMatchObject({ reading: 0, waitingToRead: 0 });
+  });
+
+  it('a client that leaves while waiting for its turn gives its place up', async () => {
+    const s = await start({ admission: { bodyReadsAtOnce: 1 } });
+    const held = heldUpload(s.origin, 300_000);
+    await until('the held upload to take the turn', () => s.server.queue().reading === 1);
+    const waiting = heldUpload(s.origin, 300_000);
+    await until('the second upload to wait', () => s.server.queue().waitingToRead === 1);
+    waiting.socket.destroy();
+    await until('the waiting upload to leave the line', () => s.server.queue().waitingToRead === 0);
+    held.finish();
+    expect(statusOf(await held.response)).toBe(200);
+    expect(s.server.queue()).toMatchObject({ reading: 0, waitingToRead: 0, documents: 0 });
+  });
+
+  it('a refused upload is drained, so a fetch client that sends its whole body first still reads the 503', async () => {
+    const s = await start({ admission: { maxQueuedDocuments: 1 } });
+    const held = heldUpload(s.origin);
+    await until('the held upload to enter the queue', () => s.server.queue().documents === 1);
+    const body = new FormData();
+    body.append('files', new Blob([new Uint8Array(5 * 1024 * 1024).fill(120)]), 'big.txt');
+    const busy = await fetch(`${s.origin}/general/v0/general`, { method: 'POST', headers: { 'unstructured-api-key': KEYS.acme }, body });
+    expect(busy.status).toBe(503);
+    expect(await busy.json()).toMatchObject({ code: 'SERVER_BUSY' });
+    held.finish();
+    expect(statusOf(await held.response)).toBe(200);
+  });
+});
+
 describe('upload size limit', () => {
   it('answers 413 INPUT_TOO_LARGE naming the limit, for the legacy endpoint and on-demand jobs', async () => {
     const s = await start({ service: { inputLimits: { maxFileBytes: 2048 } } });

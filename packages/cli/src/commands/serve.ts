@@ -75,7 +75,7 @@ export interface ServeHandle {
 /**
  * `quarry serve [--port N] [--host H] [--data-dir DIR] [--keys-file F] [--similarity-embedder M]
  * [--vlm-provider P [--vlm-model M] [--vlm-base-url U]] [--max-upload-mb N] [--max-queued-documents N]
- * [--max-queued-mb N] [--retry-after S] [--headers-timeout S] [--body-timeout S] [--request-timeout S]
+ * [--max-queued-mb N] [--retry-after S] [--body-reads N] [--headers-timeout S] [--body-timeout S] [--request-timeout S]
  * [--small-document-mb MB] [--small-lane-processes N] [--max-documents-per-process N] [--idle-recycle S]
  * [--partition-deadline S] [--no-background-priority]`: starts the REST service and keeps it
  * running until SIGINT or SIGTERM. The banner goes to stderr; stdout carries the JSON request log.

@@ -1,5 +1,6 @@
-import { asyncScheduler, from, type ObservableInput, type SchedulerLike, type Subscription } from 'rxjs';
+import type { Subscribable } from 'rxjs';
 import { abortReason } from '../runtime/sleep.js';
+import { timers, type ScheduledTimer, type TimerScheduler } from './timer-scheduler.js';
 
 /** How a {@link BatchQueue} groups, times and bounds its work. */
 export interface BatchQueueOptions {
@@ -34,17 +35,21 @@ export interface BatchQueueOptions {
   capacity?: number;
   /** When a held item stops counting against `capacity` (default `'batch'`). */
   release?: 'batch' | 'manual';
-  /** Where the flush timer runs (default rxjs' `asyncScheduler`; tests pass a `TestScheduler`). */
-  scheduler?: SchedulerLike;
+  /**
+   * Where the flush timer runs: an rxjs scheduler (a `TestScheduler` in marble tests) or any
+   * {@link TimerScheduler} (default {@link timers}, the real clock, which loads no rxjs).
+   */
+  scheduler?: TimerScheduler;
 }
 
 /** What a {@link BatchQueue} does with its batches. */
 export interface BatchQueueHandlers<T> {
   /**
-   * Runs one batch; the batch settles when the returned promise or observable completes. A run that
-   * fails puts the queue in error: no further batch is cut, and `push`, `flush` and `idle` throw it.
+   * Runs one batch; the batch settles when the returned promise settles or the returned observable
+   * completes. A run that fails puts the queue in error: no further batch is cut, and `push`,
+   * `flush` and `idle` throw it.
    */
-  run(batch: T[]): ObservableInput<unknown>;
+  run(batch: T[]): PromiseLike<unknown> | Subscribable<unknown>;
   /**
    * Looks at an item as its batch is cut and returns its weight (which may differ from the weight
    * it was pushed with, e.g. once it is tokenized), or `undefined` to drop it.
@@ -72,8 +77,8 @@ interface Waiter {
  * items and `maxWeight` weight, run by `run` with at most `concurrency` batches in flight. A partial
  * batch waits at most `flushMs` (from its oldest item) for more items, unless the queue has ended or
  * a producer waits for room; `capacity` bounds the items held at once, and {@link room} gives the
- * producer its backpressure. Timers run on an injected rxjs scheduler, in the manner of rxjs'
- * `bufferTime`, so the queue can be tested with marbles in virtual time.
+ * producer its backpressure. Its timer runs on an injected scheduler, in the manner of rxjs'
+ * `bufferTime`, so the queue can be tested with marbles in virtual time; it loads no rxjs itself.
  *
  * @example
  * ```ts
@@ -92,14 +97,14 @@ export class BatchQueue<T> {
   private readonly priority: T[][] = [];
   private readonly busyKeys = new Set<string>();
   private readonly waiters = new Set<Waiter>();
-  private readonly scheduler: SchedulerLike;
+  private readonly scheduler: TimerScheduler;
   private inFlightCount = 0;
   private heldCount = 0;
   private ended = false;
   /** Set by `flush` and a producer waiting for room: what waits is cut at once until none is left. */
   private urgent = false;
   private failure: { error: unknown } | undefined;
-  private timer: Subscription | undefined;
+  private timer: ScheduledTimer | undefined;
   /** Index of the item being cut, kept right when `remove` runs from inside `admit`. */
   private cursor = 0;
   private pumping = false;
@@ -109,7 +114,7 @@ export class BatchQueue<T> {
     private readonly options: BatchQueueOptions,
     private readonly handlers: BatchQueueHandlers<T>,
   ) {
-    this.scheduler = options.scheduler ?? asyncScheduler;
+    this.scheduler = options.scheduler ?? timers();
   }
 
   /** Items waiting to be cut into a batch (re-queued batches included). */
@@ -384,9 +389,19 @@ export class BatchQueue<T> {
       this.pump();
     };
     try {
-      from(this.handlers.run(batch)).subscribe({ error: (error: unknown) => settle({ error }), complete: () => settle() });
+      const running = this.handlers.run(batch);
+      if (isPromiseLike(running))
+        running.then(
+          () => settle(),
+          (error: unknown) => settle({ error }),
+        );
+      else running.subscribe({ error: (error: unknown) => settle({ error }), complete: () => settle() });
     } catch (error) {
       settle({ error });
     }
   }
+}
+
+function isPromiseLike(value: PromiseLike<unknown> | Subscribable<unknown>): value is PromiseLike<unknown> {
+  return typeof (value as Partial<PromiseLike<unknown>>).then === 'function';
 }

@@ -150,7 +150,7 @@ export interface NodeDefinition<S = Record<string, unknown>> {
   settings: SettingsSchema<S>;
   /** Creates the node for one job. */
   create(settings: S, ctx: NodeCreateContext): NodeInstance | Promise<NodeInstance>;
-  /** Other spellings of the subtype (`provider_a_ner` for `anthropic_ner`); validation rewrites them to `subtype`. */
+  /** Other spellings of the subtype (`acme-ner` for `acme_ner`); validation rewrites them to `subtype`. */
   aliases?: readonly string[];
   /**
    * Setting names, for "applies only to" hints when a sibling subtype is given one of them.
@@ -160,8 +160,8 @@ export interface NodeDefinition<S = Record<string, unknown>> {
   /** Words the problem for an unknown setting `key`; undefined for the generic wording. */
   unknownSetting?(key: string): { code: ProblemCode; message: string } | undefined;
   /**
-   * Words the problem for a subtype of this node's type that nothing registers (`vertexai_ner` when
-   * NER takes no vertexai); `registered` lists the registered subtypes. Undefined: the generic wording.
+   * Words the problem for a subtype of this node's type that nothing registers (`acme_ner` when
+   * no plugin registers an NER node for acme); `registered` lists the registered subtypes. Undefined: the generic wording.
    */
   unknownSubtype?(subtype: string, registered: readonly string[]): { code: ProblemCode; message: string } | undefined;
   /**
@@ -248,7 +248,7 @@ export interface DestinationDefinition<C = Record<string, unknown>> {
 
 /** An embedding model known to the engine (fills the Unstructured workflow API's node ordering rule 5). */
 export interface EmbeddingModelInfo {
-  /** Embedder subtype (provider), e.g. `azure_openai`. */
+  /** Embedder subtype: the provider a plugin registered it under. */
   provider: string;
   model_name: string;
   dimensions: number;

@@ -3,10 +3,10 @@
  * the expected marbles show when each batch starts (its items joined), and each batch takes the
  * cold `run` marble to settle. One frame is one millisecond.
  */
-import { Observable, type ObservableInput } from 'rxjs';
+import { Observable } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { BatchQueue, type BatchQueueOptions } from '../../src/concurrency/batch-queue.js';
+import { BatchQueue, type BatchQueueHandlers, type BatchQueueOptions } from '../../src/concurrency/batch-queue.js';
 
 function scheduler(): TestScheduler {
   return new TestScheduler((actual, expected) => expect(actual).toEqual(expected));
@@ -16,7 +16,7 @@ function scheduler(): TestScheduler {
 function batchesOf(
   source: Observable<string>,
   options: BatchQueueOptions,
-  run: (batch: string[]) => ObservableInput<unknown>,
+  run: BatchQueueHandlers<string>['run'],
   weight?: (item: string) => number,
 ): Observable<string> {
   return new Observable<string>((sub) => {

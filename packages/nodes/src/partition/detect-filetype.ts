@@ -1,10 +1,10 @@
 // The core entry: the package's main one adds Node stream and file readers, and their modules.
 import { errorMessage, quarryError } from '@quarry/core/errors';
-import { EXTENSION_MIME_TYPES, canonicalMimeType } from './formats/index.js';
+import { EXTENSION_MIME_TYPES, TEXT_FORMAT_EXTENSIONS, canonicalMimeType } from './formats/index.js';
 
 /** A detected document type: its canonical MIME type and the file name's lower-case extension. */
 export interface DetectedFileType {
-  /** Canonical MIME type, as the reference writes it to `metadata.filetype`. */
+  /** Canonical MIME type, as the Python library `unstructured` writes it to `metadata.filetype`. */
   mime: string;
   /** Lower-case extension with the dot (`.pdf`), or `''` when the name has none. */
   extension: string;
@@ -19,26 +19,6 @@ export function fileExtension(filename: string): string {
   return dot > 0 ? base.slice(dot).toLowerCase() : '';
 }
 
-// Text formats whose extension the reference trusts over content sniffing.
-const TEXT_EXTENSIONS = new Set([
-  '.eml',
-  '.p7s',
-  '.md',
-  '.markdown',
-  '.rtf',
-  '.html',
-  '.htm',
-  '.xhtml',
-  '.xml',
-  '.rst',
-  '.org',
-  '.csv',
-  '.tsv',
-  '.tab',
-  '.json',
-  '.ndjson',
-  '.jsonl',
-]);
 const ZIP_OR_OLE = new Set(['application/zip', 'application/x-cfb']);
 const SNIFF_BYTES = 65536;
 const MAIL_HEADERS = new Set([
@@ -68,8 +48,8 @@ const MAIL_HEADERS = new Set([
  * sniffed: HTML from a leading `<!doctype html>` or `<html>` (also after an XML declaration),
  * XML from `<?xml`, JSON when the text starts with `[` or `{` and parses, e-mail from RFC 822
  * header lines, CSV from a consistent comma count; Markdown, CSV, TSV and the other text formats
- * named by their extension keep it (as in the reference); anything else that decodes as text is
- * `text/plain`.
+ * named by their extension keep it (as in the Python library `unstructured`); anything else that
+ * decodes as text is `text/plain`.
  *
  * Throws `FILE_EMPTY` for zero bytes, `FILETYPE_UNSUPPORTED` for binary content of no known type, and
  * `FILE_UNREADABLE` for a damaged container (a ZIP whose central directory is broken) whose name has
@@ -139,7 +119,7 @@ function sniffTextType(text: string, extension: string): string {
   const lower = head.slice(0, 64).toLowerCase();
   if (lower.startsWith('<!doctype html') || lower.startsWith('<html')) return 'text/html';
   if (lower.startsWith('<?xml')) return xmlOrHtml(text, extension);
-  if (TEXT_EXTENSIONS.has(extension)) return EXTENSION_MIME_TYPES[extension]!;
+  if (TEXT_FORMAT_EXTENSIONS.has(extension)) return EXTENSION_MIME_TYPES[extension]!;
   if ((head.startsWith('{') || head.startsWith('[')) && parsesAsJson(text)) return 'application/json';
   if (looksLikeEmail(text)) return 'message/rfc822';
   if (looksLikeCsv(text)) return 'text/csv';
@@ -215,7 +195,7 @@ function looksLikeEmail(text: string): boolean {
   return known.length >= 2 && (names.has('from') || names.has('received') || names.has('message-id'));
 }
 
-// The reference's `_is_text_file_a_csv`: at least two lines, every one of the first ten with a
+// `unstructured`'s `_is_text_file_a_csv`: at least two lines, every one of the first ten with a
 // comma, and the same number of commas (outside quotes) on each.
 function looksLikeCsv(text: string): boolean {
   const lines = text.trim().split(/\r?\n/u).slice(0, 10);

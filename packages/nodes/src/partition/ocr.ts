@@ -13,7 +13,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Logger } from '@quarry/core';
-import { QuarryError, quarryError } from '@quarry/core/errors';
+import { QuarryError } from '@quarry/core/errors';
 import { importOptional } from '../optional-dependency.js';
 import {
   languageSetDir,
@@ -24,9 +24,11 @@ import {
   wantsAutoLanguages,
   type LanguageData,
 } from './ocr-languages.js';
+import { abortError, OcrWorkerPool, releasedError } from './ocr-pool.js';
 import { rereadOtherScripts } from './ocr-script-lines.js';
 
 export { resolveOcrLanguages } from './ocr-languages.js';
+export { OCR_IDLE_MS } from './ocr-pool.js';
 
 export type { OcrBlock, OcrBox, OcrLine, OcrParagraph, OcrResult, OcrWord } from './ocr-types.js';
 import type { OcrBlock, OcrBox, OcrLine, OcrResult, OcrWord } from './ocr-types.js';
@@ -48,8 +50,6 @@ export interface OcrOptions {
 
 /** Upper bound of pooled workers, whatever the core count. */
 export const MAX_OCR_WORKERS = 2;
-/** How long an idle worker is kept, in milliseconds. */
-export const OCR_IDLE_MS = 30_000;
 
 /** The slice of a tesseract.js worker used here. */
 interface TesseractWorker {
@@ -100,43 +100,17 @@ interface TesseractPage {
   blocks: TesseractBlockData[] | null;
 }
 
-interface PooledWorker {
-  worker: TesseractWorker;
-  busy: boolean;
-  /** Set once the worker is being terminated: nothing may be sent to it any more. */
-  terminated: boolean;
-  idleTimer?: NodeJS.Timeout;
-  /** Ends the recognition running on this worker, if any. */
-  stop?: (e: unknown) => void;
-}
-
-interface Waiter {
-  resolve(w: PooledWorker): void;
-  reject(e: unknown): void;
-}
-
-interface Pool {
-  key: string;
-  start(logger: Logger | undefined): Promise<TesseractWorker>;
-  /** Most workers this pool runs at once. */
-  size: number;
-  workers: PooledWorker[];
-  starting: number;
-  waiters: Waiter[];
-  /** Set by releaseOcrWorkers(): workers still starting are terminated when they come up. */
-  released: boolean;
-}
-
-const pools = new Map<string, Pool>();
+/** The worker pools, by language set (`osd` for script detection). */
+const pools = new Map<string, OcrWorkerPool<TesseractWorker>>();
 
 function maxWorkers(): number {
   return Math.max(1, Math.min(MAX_OCR_WORKERS, availableParallelism()));
 }
 
-function poolFor(key: string, size: number, start: Pool['start']): Pool {
+function poolFor(key: string, size: number, start: (logger: Logger | undefined) => Promise<TesseractWorker>): OcrWorkerPool<TesseractWorker> {
   let pool = pools.get(key);
   if (!pool) {
-    pool = { key, start, size, workers: [], starting: 0, waiters: [], released: false };
+    pool = new OcrWorkerPool(start, size);
     pools.set(key, pool);
   }
   return pool;
@@ -172,14 +146,6 @@ async function createWorker(langs: unknown, oem: number, options: object, logger
   return worker;
 }
 
-function releasedError(): QuarryError {
-  return quarryError('JOB_ABORTED', 'the OCR workers were released');
-}
-
-function abortError(signal: AbortSignal): QuarryError {
-  return quarryError('JOB_ABORTED', 'OCR was cancelled', { cause: signal.reason });
-}
-
 /** A recognizing worker (LSTM engine) for a language set. */
 function startRecognizer(langs: LanguageData[], logger: Logger | undefined): Promise<TesseractWorker> {
   return createWorker(langs.map((l) => l.code).join('+'), 1, { langPath: languageSetDir(langs) }, logger);
@@ -197,88 +163,6 @@ async function startDetector(logger: Logger | undefined): Promise<TesseractWorke
     );
   }
   return createWorker('osd', 0, { langPath: osd.dir, legacyCore: true, legacyLang: true }, logger);
-}
-
-async function acquire(pool: Pool, signal: AbortSignal | undefined, logger: Logger | undefined): Promise<PooledWorker> {
-  const idle = pool.workers.find((w) => !w.busy);
-  if (idle) {
-    markBusy(idle);
-    return idle;
-  }
-  if (pool.workers.length + pool.starting < pool.size) {
-    pool.starting++;
-    try {
-      let worker: TesseractWorker;
-      try {
-        worker = await pool.start(logger);
-      } catch (e) {
-        // Callers queued behind this start would wait for a worker that never comes.
-        for (const w of pool.waiters.splice(0)) w.reject(e);
-        throw e;
-      }
-      if (pool.released) {
-        await worker.terminate().catch(() => undefined);
-        throw releasedError();
-      }
-      const pooled: PooledWorker = { worker, busy: false, terminated: false };
-      pool.workers.push(pooled);
-      markBusy(pooled);
-      if (signal?.aborted) {
-        release(pool, pooled);
-        throw abortError(signal);
-      }
-      return pooled;
-    } finally {
-      pool.starting--;
-    }
-  }
-  return new Promise<PooledWorker>((resolve, reject) => {
-    const waiter: Waiter = {
-      resolve: (w) => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve(w);
-      },
-      reject: (e) => {
-        signal?.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    };
-    const onAbort = (): void => {
-      pool.waiters.splice(pool.waiters.indexOf(waiter), 1);
-      reject(abortError(signal!));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    pool.waiters.push(waiter);
-  });
-}
-
-function markBusy(w: PooledWorker): void {
-  w.busy = true;
-  if (w.idleTimer) clearTimeout(w.idleTimer);
-  w.idleTimer = undefined;
-  // A busy worker keeps the process alive so a pending recognition is not cut short.
-  w.worker.worker?.ref?.();
-}
-
-function release(pool: Pool, w: PooledWorker): void {
-  const next = pool.waiters.shift();
-  if (next) {
-    markBusy(w);
-    next.resolve(w);
-    return;
-  }
-  w.busy = false;
-  w.worker.worker?.unref?.();
-  w.idleTimer = setTimeout(() => void discard(pool, w), OCR_IDLE_MS);
-  w.idleTimer.unref();
-}
-
-async function discard(pool: Pool, w: PooledWorker): Promise<void> {
-  w.terminated = true;
-  if (w.idleTimer) clearTimeout(w.idleTimer);
-  const i = pool.workers.indexOf(w);
-  if (i >= 0) pool.workers.splice(i, 1);
-  await w.worker.terminate().catch(() => undefined);
 }
 
 /**
@@ -363,49 +247,24 @@ export async function detectScript(image: Uint8Array, options: Pick<OcrOptions, 
  * Runs `job` on a worker of `pool` with the image as a Node Buffer (tesseract.js checks with
  * Buffer.isBuffer). Aborting the signal, or {@link releaseOcrWorkers}, ends it at once.
  */
-async function onWorker<T>(
-  pool: Pool,
+function onWorker<T>(
+  pool: OcrWorkerPool<TesseractWorker>,
   image: Uint8Array,
   options: Pick<OcrOptions, 'signal' | 'logger'>,
   job: (worker: JobWorker, image: Buffer) => Promise<T>,
 ): Promise<T> {
-  const { signal, logger } = options;
-  if (signal?.aborted) throw abortError(signal);
-  const pooled = await acquire(pool, signal, logger);
-  // Released between handing the worker over and this line running.
-  if (pooled.terminated) throw releasedError();
-  // tesseract.js never settles a job whose worker was terminated, so the job races a promise
-  // that rejects on abort, or when releaseOcrWorkers() terminates the worker.
-  let stop: ((e: unknown) => void) | undefined;
-  let stopped = false;
-  const stopPromise = new Promise<never>((_, reject) => {
-    stop = (e) => {
-      stopped = true;
-      reject(e);
-    };
-  });
-  const onAbort = (): void => stop?.(abortError(signal!));
-  signal?.addEventListener('abort', onAbort, { once: true });
-  pooled.stop = stop;
-  try {
+  return pool.run(options.logger, options.signal, (tesseract, alive) => {
     const buffer = Buffer.isBuffer(image) ? image : Buffer.from(image.buffer, image.byteOffset, image.byteLength);
     // A call on a terminated worker makes tesseract.js post to a null worker and reject a promise
     // it never returns, an unhandled rejection: a step after the job was stopped is not sent.
-    const step = <R>(call: (w: TesseractWorker) => Promise<R>): Promise<R> => (pooled.terminated ? Promise.reject(releasedError()) : call(pooled.worker));
+    const step = <R>(call: (w: TesseractWorker) => Promise<R>): Promise<R> => (alive() ? call(tesseract) : Promise.reject(releasedError()));
     const worker: JobWorker = {
       setParameters: (params) => step((w) => w.setParameters(params)),
       recognize: (img, opts, output) => step((w) => w.recognize(img, opts, output)),
       detect: (img) => step((w) => w.detect(img)),
     };
-    const running = job(worker, buffer);
-    running.catch(() => undefined);
-    return await Promise.race([running, stopPromise]);
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    pooled.stop = undefined;
-    if (stopped) await discard(pool, pooled);
-    else release(pool, pooled);
-  }
+    return job(worker, buffer);
+  });
 }
 
 /**
@@ -415,12 +274,7 @@ async function onWorker<T>(
 export async function releaseOcrWorkers(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  for (const p of all) {
-    p.released = true;
-    for (const w of p.waiters.splice(0)) w.reject(releasedError());
-    for (const w of p.workers) w.stop?.(releasedError());
-  }
-  await Promise.all(all.flatMap((p) => p.workers.map((w) => discard(p, w))));
+  await Promise.all(all.map((p) => p.release()));
 }
 
 const box = (b: TesseractBbox): OcrBox => ({ x0: b.x0, y0: b.y0, x1: b.x1, y1: b.y1 });

@@ -7,6 +7,7 @@ import { isQuarryError } from '@quarry/core';
 import { canonicalMimeType, detectFileType, fileExtension, looksLikeText } from '../../src/partition/detect-filetype.js';
 import { utf8 } from './format-options.js';
 import { corpusBytes, corpusDir, expectedElements, hasCorpus } from './reference-metrics.js';
+import { EXTENSION_MIME_TYPES, TEXT_FORMAT_EXTENSIONS } from '../../src/partition/formats/index.js';
 
 /** Deterministic pseudo-random bytes (a linear congruential generator) with no known signature. */
 function noise(n: number): Uint8Array {
@@ -78,6 +79,14 @@ describe('detectFileType', () => {
     expect(await mimeOf(utf8('a\tb\n1\t2'), 'x.tsv')).toBe('text/tsv');
     expect(await mimeOf(utf8('From: nobody'), 'mail.eml')).toBe('message/rfc822');
     expect(await mimeOf(utf8('not json at all'), 'broken.json')).toBe('application/json');
+  });
+
+  it('lets every text extension of the formats table decide over content that sniffs as JSON', async () => {
+    // The table marks its text formats; the extensions of binary and plain-text formats do not decide.
+    expect([...TEXT_FORMAT_EXTENSIONS]).toEqual(expect.arrayContaining(['.md', '.html', '.csv', '.eml', '.xml', '.rst', '.org']));
+    expect(['.pdf', '.docx', '.txt', '.py'].filter((e) => TEXT_FORMAT_EXTENSIONS.has(e))).toEqual([]);
+    for (const ext of TEXT_FORMAT_EXTENSIONS) expect([ext, await mimeOf(utf8('{"a": 1}'), `data${ext}`)]).toEqual([ext, EXTENSION_MIME_TYPES[ext]]);
+    expect(await mimeOf(utf8('{"a": 1}'), 'data.py')).toBe('application/json');
   });
 
   it('reads windows-1252 text as text', async () => {

@@ -81,6 +81,15 @@ describe('lean import graphs of quarry partition', () => {
     ).toEqual([]);
   });
 
+  // hi_res loads OCR in the partitioning process: its pool runs on core's queue, whose entry has no rxjs.
+  it('the OCR module and @quarry/core/batch-queue load neither the core index nor rxjs', () => {
+    for (const file of ['packages/nodes/src/partition/ocr.ts', 'packages/core/src/concurrency/batch-queue-entry.ts']) {
+      const loaded = staticallyLoaded(path.join(root, file));
+      expect([file, loaded.has(coreIndex)]).toEqual([file, false]);
+      expect([file, HEAVY.filter((m) => loaded.has(m))]).toEqual([file, []]);
+    }
+  });
+
   // zod loads with the first schema (workflow/zod-lib.ts): a plugin's settings, a workflow to validate.
   it('the core index loads neither zod, rxjs, ajv, croner nor semver', () => {
     const loaded = staticallyLoaded(coreIndex);

@@ -14,7 +14,7 @@ export function jobRoutes(app: FastifyInstance, ctx: RouteContext): void {
         problemAt('request.multipart_required', [], 'an on-demand job is sent as multipart/form-data: a request_data field (JSON) and input_files'),
       ]);
     }
-    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
+    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits, ctx.bodyReads);
     try {
       const data = body.fields.get('request_data');
       if (!data?.length)

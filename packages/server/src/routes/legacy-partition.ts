@@ -151,14 +151,14 @@ async function handle(
  */
 export function legacyPartitionRoutes(
   app: FastifyInstance,
-  ctx: Pick<RouteContext, 'stagingDir' | 'uploadLimits'>,
+  ctx: Pick<RouteContext, 'stagingDir' | 'uploadLimits' | 'bodyReads'>,
   tools: LegacyTools,
   limits: LegacyLimits,
 ): void {
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', { onRequest: limits.admission.hook }, async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
-    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
+    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits, ctx.bodyReads);
     const work = requestWork(reply, limits.deadlineMs);
     try {
       return await handle(

@@ -17,7 +17,7 @@ export function workflowRoutes(app: FastifyInstance, ctx: RouteContext): void {
     // Fail fast on an unknown id before reading any upload.
     await service.getWorkflow(ws, id);
     if (!req.isMultipart()) return reply.code(202).send(await service.runWorkflow(ws, id));
-    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits);
+    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits, ctx.bodyReads);
     try {
       const inputFiles: InputFile[] = body.files.map((f) => ({ filename: f.filename, path: f.path }));
       return reply.code(202).send(await service.runWorkflow(ws, id, { inputFiles }));

@@ -13,6 +13,19 @@ interface BuiltinFormat {
   extensionTypes: Readonly<Record<string, string>>;
   /** Other names of a MIME type, mapped to the canonical one. */
   aliases: Readonly<Record<string, string>>;
+  /** A text format whose extension is trusted over sniffing the content. */
+  text: boolean;
+}
+
+/** How a built-in line reads its file types. */
+interface BuiltinOptions {
+  /** Other names of a MIME type, mapped to the canonical one. */
+  aliases?: Readonly<Record<string, string>>;
+  /**
+   * A text format (no magic number) whose extension decides over sniffing, as in the Python
+   * library `unstructured`: a `.md` that starts like JSON is still Markdown.
+   */
+  text?: boolean;
 }
 
 /**
@@ -24,7 +37,7 @@ function builtin(
   file: string,
   exportName: string,
   types: Readonly<Record<string, readonly string[]>>,
-  aliases: Readonly<Record<string, string>> = {},
+  { aliases = {}, text = false }: BuiltinOptions = {},
 ): BuiltinFormat {
   const extensionTypes = Object.fromEntries(Object.entries(types).flatMap(([mime, exts]) => exts.map((ext) => [ext, mime])));
   const format: FormatDefinition = Object.freeze({
@@ -34,7 +47,7 @@ function builtin(
     module: moduleUrl(file),
     exportName,
   });
-  return { format, extensionTypes, aliases };
+  return { format, extensionTypes, aliases, text };
 }
 
 const CODE_EXTENSIONS = ['.c', '.cc', '.cpp', '.cs', '.cxx', '.go', '.java', '.js', '.php', '.py', '.rb', '.swift', '.ts', '.yaml', '.yml'];
@@ -57,29 +70,54 @@ const IMAGES = {
 };
 
 // The one table of file types: a format's line declares its MIME types, their extensions and
-// aliases; detection (`detect-filetype.ts`) derives its extension and alias tables from it.
+// aliases, and whether it is a text format whose extension decides; detection (`detect-filetype.ts`)
+// derives its extension, alias and text-extension tables from it.
 const BUILTIN_TABLE: readonly BuiltinFormat[] = [
-  builtin('text', 'text', 'textPartitioner', { 'text/plain': ['.txt', '.text', '.log', ...CODE_EXTENSIONS] }, YAML),
-  builtin('markdown', 'markdown/index', 'markdownPartitioner', { 'text/markdown': ['.md', '.markdown'] }, { 'text/x-markdown': 'text/markdown' }),
-  builtin('html', 'html/index', 'htmlPartitioner', { 'text/html': ['.html', '.htm', '.xhtml'] }, { 'application/xhtml+xml': 'text/html' }),
-  builtin('csv', 'csv', 'csvPartitioner', { 'text/csv': ['.csv'] }, CSV),
-  builtin('tsv', 'csv', 'tsvPartitioner', { 'text/tsv': ['.tsv', '.tab'] }, { 'text/tab-separated-values': 'text/tsv' }),
+  builtin('text', 'text', 'textPartitioner', { 'text/plain': ['.txt', '.text', '.log', ...CODE_EXTENSIONS] }, { aliases: YAML }),
+  builtin(
+    'markdown',
+    'markdown/index',
+    'markdownPartitioner',
+    { 'text/markdown': ['.md', '.markdown'] },
+    { aliases: { 'text/x-markdown': 'text/markdown' }, text: true },
+  ),
+  builtin(
+    'html',
+    'html/index',
+    'htmlPartitioner',
+    { 'text/html': ['.html', '.htm', '.xhtml'] },
+    { aliases: { 'application/xhtml+xml': 'text/html' }, text: true },
+  ),
+  builtin('csv', 'csv', 'csvPartitioner', { 'text/csv': ['.csv'] }, { aliases: CSV, text: true }),
+  builtin('tsv', 'csv', 'tsvPartitioner', { 'text/tsv': ['.tsv', '.tab'] }, { aliases: { 'text/tab-separated-values': 'text/tsv' }, text: true }),
   builtin('docx', 'docx', 'docxPartitioner', { 'application/vnd.openxmlformats-officedocument.wordprocessingml.document': ['.docx'] }),
   builtin('pptx', 'pptx', 'pptxPartitioner', { 'application/vnd.openxmlformats-officedocument.presentationml.presentation': ['.pptx'] }),
   builtin('xlsx', 'xlsx/index', 'xlsxPartitioner', { [XLSX]: ['.xlsx'], 'application/vnd.ms-excel.sheet.macroEnabled.12': ['.xlsm'] }),
-  builtin('eml', 'eml', 'emlPartitioner', { 'message/rfc822': ['.eml', '.p7s'] }),
-  builtin('xml', 'xml', 'xmlPartitioner', { 'application/xml': ['.xml'] }, { 'text/xml': 'application/xml' }),
-  builtin('json', 'json', 'jsonPartitioner', { 'application/json': ['.json'] }),
-  builtin('ndjson', 'json', 'ndjsonPartitioner', { 'application/x-ndjson': ['.ndjson', '.jsonl'] }, { 'application/jsonl': 'application/x-ndjson' }),
+  builtin('eml', 'eml', 'emlPartitioner', { 'message/rfc822': ['.eml', '.p7s'] }, { text: true }),
+  builtin('xml', 'xml', 'xmlPartitioner', { 'application/xml': ['.xml'] }, { aliases: { 'text/xml': 'application/xml' }, text: true }),
+  builtin('json', 'json', 'jsonPartitioner', { 'application/json': ['.json'] }, { text: true }),
+  builtin(
+    'ndjson',
+    'json',
+    'ndjsonPartitioner',
+    { 'application/x-ndjson': ['.ndjson', '.jsonl'] },
+    { aliases: { 'application/jsonl': 'application/x-ndjson' }, text: true },
+  ),
   builtin('odt', 'odt', 'odtPartitioner', { 'application/vnd.oasis.opendocument.text': ['.odt'] }),
-  builtin('epub', 'epub', 'epubPartitioner', { 'application/epub': ['.epub'] }, { 'application/epub+zip': 'application/epub' }),
+  builtin('epub', 'epub', 'epubPartitioner', { 'application/epub': ['.epub'] }, { aliases: { 'application/epub+zip': 'application/epub' } }),
   builtin('pdf', 'pdf/index', 'pdfPartitioner', { 'application/pdf': ['.pdf'] }),
-  builtin('image', 'image/index', 'imagePartitioner', IMAGES, { 'image/jpg': 'image/jpeg' }),
-  builtin('heic', 'heic', 'heicPartitioner', { 'image/heic': ['.heic', '.heif'] }, { 'image/heif': 'image/heic', 'image/x-heic': 'image/heic' }),
-  builtin('msg', 'msg', 'msgPartitioner', { 'application/vnd.ms-outlook': ['.msg'] }, { 'application/x-ole-storage': 'application/vnd.ms-outlook' }),
-  builtin('rtf', 'rtf', 'rtfPartitioner', { 'text/rtf': ['.rtf'] }, { 'application/rtf': 'text/rtf' }),
-  builtin('rst', 'rst', 'rstPartitioner', { 'text/x-rst': ['.rst'] }, { 'text/prs.fallenstein.rst': 'text/x-rst' }),
-  builtin('org', 'org', 'orgPartitioner', { 'text/org': ['.org'] }, { 'text/x-org': 'text/org' }),
+  builtin('image', 'image/index', 'imagePartitioner', IMAGES, { aliases: { 'image/jpg': 'image/jpeg' } }),
+  builtin('heic', 'heic', 'heicPartitioner', { 'image/heic': ['.heic', '.heif'] }, { aliases: { 'image/heif': 'image/heic', 'image/x-heic': 'image/heic' } }),
+  builtin(
+    'msg',
+    'msg',
+    'msgPartitioner',
+    { 'application/vnd.ms-outlook': ['.msg'] },
+    { aliases: { 'application/x-ole-storage': 'application/vnd.ms-outlook' } },
+  ),
+  builtin('rtf', 'rtf', 'rtfPartitioner', { 'text/rtf': ['.rtf'] }, { aliases: { 'application/rtf': 'text/rtf' }, text: true }),
+  builtin('rst', 'rst', 'rstPartitioner', { 'text/x-rst': ['.rst'] }, { aliases: { 'text/prs.fallenstein.rst': 'text/x-rst' }, text: true }),
+  builtin('org', 'org', 'orgPartitioner', { 'text/org': ['.org'] }, { aliases: { 'text/x-org': 'text/org' }, text: true }),
   builtin('doc', 'legacy-office', 'docPartitioner', { 'application/msword': ['.doc'] }),
   builtin('xls', 'legacy-office', 'xlsPartitioner', { 'application/vnd.ms-excel': ['.xls'] }),
   builtin('ppt', 'legacy-office', 'pptPartitioner', { 'application/vnd.ms-powerpoint': ['.ppt'] }),
@@ -95,6 +133,12 @@ export const BUILTIN_FORMATS: readonly FormatDefinition[] = Object.freeze(BUILTI
 
 /** Canonical MIME type per extension, as the Python library `unstructured` writes `filetype`. */
 export const EXTENSION_MIME_TYPES: Readonly<Record<string, string>> = Object.freeze(Object.assign({}, ...BUILTIN_TABLE.map((b) => b.extensionTypes)));
+
+/**
+ * Extensions of the text formats (Markdown, HTML, CSV, e-mail, ...) that decide a document's type
+ * over sniffing its content, as in the Python library `unstructured`.
+ */
+export const TEXT_FORMAT_EXTENSIONS: ReadonlySet<string> = new Set(BUILTIN_TABLE.filter((b) => b.text).flatMap((b) => Object.keys(b.extensionTypes)));
 
 /** Other names of a MIME type, mapped to the canonical one. */
 export const MIME_TYPE_ALIASES: Readonly<Record<string, string>> = Object.freeze(Object.assign({}, ...BUILTIN_TABLE.map((b) => b.aliases)));
@@ -118,7 +162,7 @@ export function findFormat(formats: readonly FormatDefinition[], mime: string, e
 }
 
 // The text partitioner is imported by a literal path, which a bundler follows: the partition
-// worker's bundle (scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
+// worker's bundle (packages/nodes/scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
 // start-up is timed on. The other formats stay modules of their own, imported by URL.
 const BUILTIN_IMPORTS: ReadonlyMap<string, () => Promise<Record<string, unknown>>> = new Map([[moduleUrl('text'), () => import('./text.js')]]);
 
