@@ -10,8 +10,10 @@ import ts from 'typescript';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseSingleQuotesForStringLiteralType;
-// Well-known symbols print as `__@asyncIterator@123`, whose number changes with the program.
-const stable = (text) => text.replace(/__@(\w+)@\d+/g, '[Symbol.$1]');
+// Well-known symbols print as `__@asyncIterator@123`, whose number changes with the program; a
+// package's namespace (zod's `z`) prints as `import("<absolute path>")`, which changes with the checkout.
+const stable = (text) =>
+  text.replace(/__@(\w+)@\d+/g, '[Symbol.$1]').replace(/import\("[^"]*\/node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?([^"]+)"\)/g, 'import("$1")');
 
 /** Every package's entries: `[{ pkg: 'core', entries: [['@quarry/core', '/abs/src/index.ts'], ...] }]`. */
 export function packageEntries() {

@@ -124,6 +124,7 @@ export { SCHEDULE_PHRASE_LIST } from './workflow/schedule.js';
 export { nodeLabel, nodePath } from './workflow/node-view.js';
 export { settingKeysOf } from './workflow/setting-keys.js';
 export { addCodedIssue, asRecord, isInt, oneOf, optionalInt, strictSettings, type IssueSink } from './workflow/schema-helpers.js';
+export { lazySchema, zod, type ZodApi } from './workflow/zod-lib.js';
 
 // Secrets in connector configs and URLs, masked the same way by every package.
 export { SECRET_MASK, collectSecrets, maskSecrets } from './service/secrets.js';

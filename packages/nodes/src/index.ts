@@ -64,7 +64,7 @@ export { chunkByCharacterNode } from './chunk/chunk-by-character.node.js';
 export { chunkByTitleNode } from './chunk/chunk-by-title.node.js';
 export { chunkByPageNode } from './chunk/chunk-by-page.node.js';
 export { chunkerNode, type ChunkerDefinition, type ChunkFunction } from './chunk/chunker-node.js';
-export { CHUNK_COMMON_SHAPE, chunkerSettings } from './chunk/chunk-settings.js';
+export { chunkCommonShape, chunkerSettings } from './chunk/chunk-settings.js';
 export { createSimilarityEmbedder, type SimilarityEmbedder } from './chunk/similarity-embedder.js';
 
 // Embedders: the model table and the remote backends behind the embed nodes.

@@ -1,7 +1,7 @@
 // A third-party chunker in one file: a chunk node made with chunkerNode, registered by a plugin.
 // `quarry chunk --plugin` and the `chunk` helper's `plugins` option both take it.
 import { definePlugin, ENGINE_VERSION } from '@quarry/core';
-import { CHUNK_COMMON_SHAPE, chunkerNode, chunkerSettings } from '@quarry/nodes';
+import { chunkCommonShape, chunkerNode, chunkerSettings } from '@quarry/nodes';
 
 /** One chunk per sentence of each element, cut at max_characters. */
 function chunkBySentence(elements, options) {
@@ -13,6 +13,6 @@ function chunkBySentence(elements, options) {
   );
 }
 
-export const chunkBySentenceNode = chunkerNode('chunk_by_sentence', chunkerSettings('chunk_by_sentence', CHUNK_COMMON_SHAPE), chunkBySentence, 'one chunk per sentence', ['by_sentence']);
+export const chunkBySentenceNode = chunkerNode('chunk_by_sentence', () => chunkerSettings('chunk_by_sentence', chunkCommonShape()), chunkBySentence, 'one chunk per sentence', ['by_sentence']);
 
 export default definePlugin({ name: 'sentence-chunker', engine: `^${ENGINE_VERSION}`, nodes: [chunkBySentenceNode] });

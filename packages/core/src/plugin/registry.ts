@@ -16,6 +16,13 @@ import {
 
 const key = (type: string, subtype: string): string => `${type}/${subtype}`;
 
+/** True when a node declares a settings schema; a getter is not called, so its schema (and zod) is built on first validation. */
+function declaresSettings(n: NodeDefinition<unknown>): boolean {
+  const own = Object.getOwnPropertyDescriptor(n, 'settings');
+  if (own?.get) return true;
+  return Boolean(n.settings);
+}
+
 // semver (CommonJS) is required with the first plugin, not with @quarry/core, and only the two
 // functions used: 20 files where its index loads 47.
 const require = createRequire(import.meta.url);
@@ -76,7 +83,7 @@ export class Registry {
       if (!NODE_TYPES.includes(n.type as NodeType)) {
         throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": node type "${String(n.type)}" is not one of ${NODE_TYPES.join(', ')}`);
       }
-      if (typeof n.subtype !== 'string' || !n.subtype || typeof n.create !== 'function' || !n.settings) {
+      if (typeof n.subtype !== 'string' || !n.subtype || typeof n.create !== 'function' || !declaresSettings(n)) {
         throw quarryError('INVALID_PLUGIN', `plugin "${plugin.name}": node "${n.type}/${String(n.subtype)}" needs a subtype, a settings schema and create()`);
       }
       for (const spelling of [n.subtype, ...(n.aliases ?? [])]) {

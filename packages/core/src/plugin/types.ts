@@ -146,7 +146,11 @@ export interface NodeDefinition<S = Record<string, unknown>> {
   subtype: string;
   /** One-line description for listings. */
   description?: string;
-  /** Settings schema: zod or JSON Schema. Parsed values (with defaults) are passed to `create`. */
+  /**
+   * Settings schema: zod or JSON Schema. Parsed values (with defaults) are passed to `create`. It
+   * may be a getter that builds the schema when a workflow or call is first checked (with
+   * `lazySchema`): registering a plugin does not read it, so a plugin loads without zod.
+   */
   settings: SettingsSchema<S>;
   /** Creates the node for one job. */
   create(settings: S, ctx: NodeCreateContext): NodeInstance | Promise<NodeInstance>;

@@ -2,6 +2,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineNode, definePlugin, Registry, type ProcessNode } from '../../src/plugin/index.js';
+import { lazySchema } from '../../src/workflow/zod-lib.js';
 import { nodeLabel, nodePath, settingKeysOf, validateWorkflow, workflowBodySchemas, workflowJsonSchema, type Problem } from '../../src/workflow/index.js';
 
 const passThrough = (): ProcessNode => ({ process: (flow) => flow.elements });
@@ -147,5 +148,31 @@ describe('workflowBodySchemas / workflowJsonSchema', () => {
     const validate = new Ajv({ strict: true, allErrors: true }).compile(workflowJsonSchema(registry()));
     expect(validate(body([node('partition', 'plain'), node('chunk', 'lines', { max_lines: 2 })]))).toBe(true);
     expect(validate(body([node('partition', 'plain', { mode: 'pages' })]))).toBe(false);
+  });
+
+  // Built-in nodes build their schemas on first validation, so that importing a plugin loads no zod.
+  it('registers a node whose settings getter builds its schema without calling it, and validates with it as with a plain schema', () => {
+    let builds = 0;
+    const schema = lazySchema(() => {
+      builds++;
+      return z.strictObject({ mode: z.enum(['lines', 'paragraphs']).default('lines') });
+    });
+    const lazyPartition = defineNode({
+      type: 'partition',
+      subtype: 'plain',
+      get settings() {
+        return schema();
+      },
+      create: passThrough,
+    });
+    const r = new Registry();
+    r.register(definePlugin({ name: 'lazy', engine: '*', nodes: [lazyPartition] }));
+    expect(builds).toBe(0);
+    for (const settings of [{}, { mode: 'pages' }, { mode: 'lines', extra: 1 }]) {
+      const lazy = validateWorkflow(body([node('partition', 'plain', settings)]), { registry: r });
+      const eager = validateWorkflow(body([node('partition', 'plain', settings)]), { registry: registry() });
+      expect(lazy).toEqual(eager);
+    }
+    expect(builds).toBe(1);
   });
 });

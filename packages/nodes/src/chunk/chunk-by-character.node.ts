@@ -1,12 +1,13 @@
+import { lazySchema } from '@quarry/core';
 import type { z } from 'zod';
 import { chunkByCharacter } from './chunk-by-character.js';
-import { CHUNK_COMMON_SHAPE, chunkerSettings } from './chunk-settings.js';
+import { chunkCommonShape, chunkerSettings } from './chunk-settings.js';
 import { chunkerNode } from './chunker-node.js';
 
 /** Settings of `chunk_by_character` (the library's `basic` strategy). */
-export const chunkByCharacterSettings = chunkerSettings('chunk_by_character', CHUNK_COMMON_SHAPE);
+export const chunkByCharacterSettings = lazySchema(() => chunkerSettings('chunk_by_character', chunkCommonShape()));
 /** Parsed `chunk_by_character` settings. */
-export type ChunkByCharacterSettings = z.output<typeof chunkByCharacterSettings>;
+export type ChunkByCharacterSettings = z.output<ReturnType<typeof chunkByCharacterSettings>>;
 
 /** `chunk_by_character`: the reference library's `basic` strategy. */
 export const chunkByCharacterNode = chunkerNode(

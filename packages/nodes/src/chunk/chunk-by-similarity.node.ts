@@ -1,8 +1,8 @@
-import { defineNode } from '@quarry/core';
+import { defineNode, lazySchema, zod } from '@quarry/core';
 import { quarryError } from '@quarry/core/errors';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { chunkBySimilarity } from './chunk-by-similarity.js';
-import { CHUNK_COMMON_SHAPE, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
+import { chunkCommonShape, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
 import { chunkerProcess, type ChunkerDefinition } from './chunker-node.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings } from './options.js';
 import { createSimilarityEmbedder, embeddingRef, embedTextsFor } from './similarity-embedder.js';
@@ -17,22 +17,27 @@ export interface ChunkBySimilarityNodeSettings extends ChunkerNodeSettings {
   embedding?: Record<string, unknown> | null;
 }
 
-const embeddingSetting = z
-  .looseObject({ subtype: z.string({ error: 'embedding.subtype is required: local, openai, azure_openai, bedrock, ibm, togetherai or voyageai' }).min(1) })
-  .nullish()
-  .describe("embedding model: { subtype, ...that embedder's settings }; default: the workflow's embed node");
+const embeddingSetting = () =>
+  zod()
+    .looseObject({
+      subtype: zod().string({ error: 'embedding.subtype is required: local, openai, azure_openai, bedrock, ibm, togetherai or voyageai' }).min(1),
+    })
+    .nullish()
+    .describe("embedding model: { subtype, ...that embedder's settings }; default: the workflow's embed node");
 
 /** Settings of `chunk_by_similarity`: the common ones plus `similarity_threshold` (0.01..0.99) and `embedding`. */
-export const chunkBySimilarityNodeSettings = chunkerSettings('chunk_by_similarity', {
-  ...CHUNK_COMMON_SHAPE,
-  similarity_threshold: z
-    .number({ error: (iss) => `similarity_threshold must be a number between 0.01 and 0.99; got ${JSON.stringify(iss.input)}` })
-    .min(0.01, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
-    .max(0.99, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
-    .nullish()
-    .describe('minimum similarity of consecutive elements to share a chunk, 0.01..0.99; default none'),
-  embedding: embeddingSetting,
-});
+export const chunkBySimilarityNodeSettings = lazySchema(() =>
+  chunkerSettings('chunk_by_similarity', {
+    ...chunkCommonShape(),
+    similarity_threshold: zod()
+      .number({ error: (iss) => `similarity_threshold must be a number between 0.01 and 0.99; got ${JSON.stringify(iss.input)}` })
+      .min(0.01, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
+      .max(0.99, { error: (iss) => `similarity_threshold must be between 0.01 and 0.99 (0.0 to 1.0 exclusive); got ${String(iss.input)}` })
+      .nullish()
+      .describe('minimum similarity of consecutive elements to share a chunk, 0.01..0.99; default none'),
+    embedding: embeddingSetting(),
+  }),
+);
 
 /**
  * `chunk_by_similarity`: embeds the document's elements with the workflow's embedder (or the
@@ -46,7 +51,9 @@ export const chunkBySimilarityNode = defineNode<ChunkBySimilarityNodeSettings>({
   subtype: 'chunk_by_similarity',
   aliases: ['by_similarity'],
   description: 'joins consecutive elements while their embeddings are similar enough',
-  settings: chunkBySimilarityNodeSettings as unknown as z.ZodType<ChunkBySimilarityNodeSettings>,
+  get settings() {
+    return chunkBySimilarityNodeSettings() as unknown as z.ZodType<ChunkBySimilarityNodeSettings>;
+  },
   chunkMaxCharacters,
   create: async (s, ctx) => {
     const options = resolveChunkingOptions('chunk_by_similarity', s);
@@ -61,4 +68,4 @@ export const chunkBySimilarityNode = defineNode<ChunkBySimilarityNodeSettings>({
     const node = chunkerProcess(s, ctx, (elements, signal) => chunkBySimilarity(elements, { ...options, embed: embedTextsFor(embedder, signal) }));
     return { ...node, close: () => embedder.close() };
   },
-}) as ChunkerDefinition<'chunk_by_similarity', typeof chunkBySimilarityNodeSettings, readonly ['by_similarity']>;
+}) as ChunkerDefinition<'chunk_by_similarity', ReturnType<typeof chunkBySimilarityNodeSettings>, readonly ['by_similarity']>;

@@ -1,21 +1,24 @@
-import { addCodedIssue, asRecord, isInt, optionalInt, strictSettings, type IssueSink } from '@quarry/core';
-import { z } from 'zod';
+import { addCodedIssue, asRecord, isInt, lazySchema, optionalInt, strictSettings, zod, type IssueSink } from '@quarry/core';
+import type { z } from 'zod';
 import { CHUNK_MAX_CHARS_DEFAULT } from './options.js';
 
-/** Settings every chunker takes (the platform's chunker table, "Applies to: all"). */
-export const CHUNK_COMMON_SHAPE = {
-  unstructured_api_url: z.string().nullable().default(null).describe('null: internal default URL'),
-  unstructured_api_key: z.string().nullable().default(null).describe('null: internal default key'),
-  include_orig_elements: z.boolean().default(false).describe('true: source elements appear in metadata.orig_elements of each chunk'),
+/**
+ * Settings every chunker takes (the platform's chunker table, "Applies to: all"), as a zod shape
+ * for a chunker's own schema ({@link chunkerSettings}). Built on first call, which loads zod.
+ */
+export const chunkCommonShape = lazySchema(() => ({
+  unstructured_api_url: zod().string().nullable().default(null).describe('null: internal default URL'),
+  unstructured_api_key: zod().string().nullable().default(null).describe('null: internal default key'),
+  include_orig_elements: zod().boolean().default(false).describe('true: source elements appear in metadata.orig_elements of each chunk'),
   new_after_n_chars: optionalInt('approximate soft limit that closes a chunk; default none', 0),
   max_characters: optionalInt('absolute maximum chunk length; default none (the library default 500 applies)', 1),
   overlap: optionalInt("characters of the prior chunk's tail prefixed to chunks made by splitting oversized elements; default none"),
-  overlap_all: z.boolean().default(false).describe('applies overlap to normal chunks made of whole elements'),
-  contextual_chunking_strategy: z
+  overlap_all: zod().boolean().default(false).describe('applies overlap to normal chunks made of whole elements'),
+  contextual_chunking_strategy: zod()
     .literal('v1', { error: (iss) => `contextual_chunking_strategy must be "v1" or null; got ${JSON.stringify(iss.input)}` })
     .nullish()
     .describe('"v1" prepends chunk-specific context; default none'),
-};
+}));
 
 /**
  * The option checks of the Python library `unstructured` (`ChunkingOptions._validate`) with its

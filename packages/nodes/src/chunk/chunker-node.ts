@@ -45,11 +45,13 @@ export type ChunkerDefinition<
 /**
  * Lifts a chunking function into a chunker node. Options are resolved once per job, so invalid
  * combinations fail at build time (workflow validation) and again here for library callers.
- * `aliases` are the other names it answers to (the Python library `unstructured`'s strategy name).
+ * `schema` is the settings schema, or better a function that builds it when the node's settings
+ * are first checked (a `lazySchema`), so that defining the node loads no zod. `aliases` are the other names it answers to
+ * (the Python library `unstructured`'s strategy name).
  */
 export function chunkerNode<const Sub extends string, Schema extends ZodType<ChunkerNodeSettings>, const Aliases extends readonly string[]>(
   subtype: Sub,
-  schema: Schema,
+  schema: Schema | (() => Schema),
   chunk: ChunkFunction,
   description: string,
   aliases: Aliases,
@@ -59,7 +61,9 @@ export function chunkerNode<const Sub extends string, Schema extends ZodType<Chu
     subtype,
     aliases,
     description,
-    settings: schema,
+    get settings() {
+      return typeof schema === 'function' ? schema() : schema;
+    },
     chunkMaxCharacters,
     create: (s, ctx) => {
       const options = resolveChunkingOptions(subtype, s);

@@ -1,6 +1,11 @@
-import { parseDocument } from 'htmlparser2';
+import { createRequire } from 'node:module';
 import { isTag, isText, type ChildNode, type Element as DomElement } from 'domhandler';
 import { collapseWhitespace, pyStrip } from './python-text.js';
+
+// htmlparser2 (and its entity tables) loads with the first table HTML to chunk, not with the
+// package: chunking is synchronous, so it is required (Node's `require` of an ES module).
+let htmlparser2: typeof import('htmlparser2') | undefined;
+const parser = (): typeof import('htmlparser2') => (htmlparser2 ??= createRequire(import.meta.url)('htmlparser2') as typeof import('htmlparser2'));
 
 /**
  * An element in lxml's shape (text before the first child, each child's trailing text as its
@@ -56,7 +61,7 @@ const NO_PCDATA = new Set(['table', 'thead', 'tbody', 'tfoot', 'tr', 'colgroup']
  * element with nothing but whitespace around it. Returns `undefined` when it is not such a fragment.
  */
 export function parseHtmlFragment(html: string): HtmlNode | undefined {
-  const doc = parseDocument(html, { recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
+  const doc = parser().parseDocument(html, { recognizeSelfClosing: true, lowerCaseTags: true, lowerCaseAttributeNames: true, decodeEntities: true });
   let root: HtmlNode | undefined;
   for (const node of doc.children) {
     if (isTag(node)) {

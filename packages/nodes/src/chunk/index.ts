@@ -29,7 +29,7 @@ export {
 } from './consolidate-metadata.js';
 export { TextSplitter } from './text-splitter.js';
 export { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './html-table.js';
-export { CHUNK_COMMON_SHAPE, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
+export { chunkCommonShape, chunkMaxCharacters, chunkerSettings } from './chunk-settings.js';
 export { chunkByCharacterNode, chunkByCharacterSettings, type ChunkByCharacterSettings } from './chunk-by-character.node.js';
 export { chunkByTitleNode, chunkByTitleSettings, type ChunkByTitleSettings } from './chunk-by-title.node.js';
 export { chunkByPageNode, chunkByPageSettings, type ChunkByPageSettings } from './chunk-by-page.node.js';

@@ -45,7 +45,7 @@ export function embeddingRef(configured: Record<string, unknown> | null | undefi
 }
 
 /** The settings schema of each remote embedder, to read `embedding` as that embedder would. */
-const REMOTE_SETTINGS: Readonly<Record<RemoteEmbedSubtype, z.ZodType>> = {
+const REMOTE_SETTINGS: Readonly<Record<RemoteEmbedSubtype, () => z.ZodType>> = {
   azure_openai: azureOpenAIEmbedSettings,
   bedrock: bedrockEmbedSettings,
   ibm: ibmEmbedSettings,
@@ -110,7 +110,7 @@ function batchedEmbed<P>(backend: EmbedBackend<P>, maxInputs: number, maxTokens:
  */
 export async function createSimilarityEmbedder(ref: EmbeddingRef, deps: { services: Services; logger: Logger }): Promise<SimilarityEmbedder> {
   if (ref.subtype === 'local') {
-    const settings = parse(localEmbedSettings, ref.settings, 'chunk_by_similarity embedding (local)');
+    const settings = parse(localEmbedSettings(), ref.settings, 'chunk_by_similarity embedding (local)');
     const model = await loadLocalModel(settings);
     return {
       label: model.backend.label,
@@ -125,7 +125,7 @@ export async function createSimilarityEmbedder(ref: EmbeddingRef, deps: { servic
     );
   }
   const subtype = ref.subtype as RemoteEmbedSubtype;
-  const settings = parse(REMOTE_SETTINGS[subtype] as z.ZodType<RemoteEmbedSettings>, ref.settings, `chunk_by_similarity embedding (${subtype})`);
+  const settings = parse(REMOTE_SETTINGS[subtype]() as z.ZodType<RemoteEmbedSettings>, ref.settings, `chunk_by_similarity embedding (${subtype})`);
   const info = findEmbeddingModel(subtype, settings.model_name);
   if (!info) {
     throw quarryError(

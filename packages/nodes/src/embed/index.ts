@@ -4,7 +4,7 @@
  */
 export { EMBEDDING_MODELS, CHARS_PER_TOKEN, embeddingModelNames, findEmbeddingModel, maxCharactersFor, usesOpenAITokenizer } from './embedding-models.js';
 export {
-  REMOTE_EMBED_COMMON_SHAPE,
+  remoteEmbedCommonShape,
   REMOTE_EMBED_SUBTYPES,
   remoteEmbedNode,
   remoteEmbedSettings,

@@ -1,28 +1,30 @@
-import { defineNode, quarryError, strictSettings, type NodeCreateContext, type NodeDefinition } from '@quarry/core';
-import { z } from 'zod';
+import { defineNode, lazySchema, quarryError, strictSettings, zod, type NodeCreateContext, type NodeDefinition } from '@quarry/core';
+import type { z } from 'zod';
 import { CHUNK_MAX_CHARS_DEFAULT } from '../chunk/options.js';
 import { maxCharactersFor } from './embedding-models.js';
 import { LOCAL_DTYPES, loadLocalModel, type LocalModelInfo } from './local-model.js';
 
-const int = (min: number, max: number, what: string) => z.number().int().min(min).max(max).describe(what);
+const int = (min: number, max: number, what: string) => zod().number().int().min(min).max(max).describe(what);
 
 /** Settings of the `local` embedder (transformers.js, ONNX model from a directory). */
-export const localEmbedSettings = strictSettings('embed/local', {
-  model_path: z
-    .string({ error: 'model_path is required: a directory holding config.json, tokenizer.json and onnx/model.onnx' })
-    .min(1)
-    .describe('model directory'),
-  model_name: z.string().min(1).nullish().describe('name recorded for the model; default the directory name'),
-  pooling: z.enum(['mean', 'cls']).default('mean').describe('how token vectors become one vector'),
-  normalize: z.boolean().default(true).describe('scale vectors to unit length'),
-  batch_size: int(1, 1024, 'most chunks per model call').default(32),
-  max_batch_tokens: int(1, 10_000_000, 'most tokens per model call; default: no limit besides batch_size').optional(),
-  dtype: z.enum(LOCAL_DTYPES).default('fp32').describe('which ONNX weight file to load'),
-  flush_ms: int(0, 60_000, 'how long a partial batch waits for more chunks while the model is idle (ms)').default(0),
-});
+export const localEmbedSettings = lazySchema(() =>
+  strictSettings('embed/local', {
+    model_path: zod()
+      .string({ error: 'model_path is required: a directory holding config.json, tokenizer.json and onnx/model.onnx' })
+      .min(1)
+      .describe('model directory'),
+    model_name: zod().string().min(1).nullish().describe('name recorded for the model; default the directory name'),
+    pooling: zod().enum(['mean', 'cls']).default('mean').describe('how token vectors become one vector'),
+    normalize: zod().boolean().default(true).describe('scale vectors to unit length'),
+    batch_size: int(1, 1024, 'most chunks per model call').default(32),
+    max_batch_tokens: int(1, 10_000_000, 'most tokens per model call; default: no limit besides batch_size').optional(),
+    dtype: zod().enum(LOCAL_DTYPES).default('fp32').describe('which ONNX weight file to load'),
+    flush_ms: int(0, 60_000, 'how long a partial batch waits for more chunks while the model is idle (ms)').default(0),
+  }),
+);
 
 /** Parsed `local` embedder settings. */
-export type LocalEmbedSettings = z.output<typeof localEmbedSettings>;
+export type LocalEmbedSettings = z.output<ReturnType<typeof localEmbedSettings>>;
 
 /**
  * Node ordering rule 5 for the local model, whose limits are known only once its files
@@ -55,7 +57,9 @@ export const localEmbedNode: NodeDefinition<LocalEmbedSettings> = defineNode<Loc
   type: 'embed',
   subtype: 'local',
   description: 'embeds chunks with a local ONNX model (transformers.js), offline',
-  settings: localEmbedSettings,
+  get settings() {
+    return localEmbedSettings();
+  },
   create: async (settings, ctx) => {
     const model = await loadLocalModel(settings);
     try {

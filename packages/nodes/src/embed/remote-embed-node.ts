@@ -1,18 +1,18 @@
-import { defineNode, quarryError, strictSettings, type NodeDefinition } from '@quarry/core';
-import { z } from 'zod';
+import { defineNode, lazySchema, quarryError, strictSettings, zod, type NodeDefinition } from '@quarry/core';
+import type { z } from 'zod';
 import { providerPool } from '../providers/pool.js';
 import { embeddingModelNames, findEmbeddingModel } from './embedding-models.js';
 import { createRemoteBackend, defaultBatchLimits, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-backend.js';
 
 export { REMOTE_EMBED_SUBTYPES, type RemoteEmbedSettings, type RemoteEmbedSubtype } from './remote-backend.js';
 
-const int = (min: number, max: number, what: string) => z.number().int().min(min).max(max).describe(what);
+const int = (min: number, max: number, what: string) => zod().number().int().min(min).max(max).describe(what);
 /** An optional non-empty string setting; absent or null means the environment or the default. */
-export const optionalString = (what: string) => z.string().min(1).nullish().describe(what);
+export const optionalString = (what: string) => zod().string().min(1).nullish().describe(what);
 
-/** Settings every remote embedder takes. Omitted optional values fall back to the environment or defaults. */
-export const REMOTE_EMBED_COMMON_SHAPE = {
-  model_name: z
+/** Settings every remote embedder takes, built on first call. Omitted optional values fall back to the environment or defaults. */
+export const remoteEmbedCommonShape = lazySchema(() => ({
+  model_name: zod()
     .string({
       error: (iss) =>
         iss.input === undefined
@@ -31,25 +31,27 @@ export const REMOTE_EMBED_COMMON_SHAPE = {
   tokens_per_minute: int(1, 1_000_000_000, "the key's token budget").optional(),
   timeout_ms: int(100, 3_600_000, 'time limit of one attempt (ms)').default(60_000),
   max_retries: int(0, 20, 'retries of a failed request (429, 5xx, timeouts)').default(5),
-};
+}));
 
 /** Settings schema of a remote embedder: the common settings plus the subtype's own (strict: unknown keys are rejected). */
 export function remoteEmbedSettings<const S extends z.ZodRawShape>(subtype: RemoteEmbedSubtype, extra: S) {
-  return strictSettings(`embed/${subtype}`, { ...REMOTE_EMBED_COMMON_SHAPE, ...extra });
+  return strictSettings(`embed/${subtype}`, { ...remoteEmbedCommonShape(), ...extra });
 }
 
 /**
- * A remote embedder node: batches chunks across documents and embeds them through the provider
+ * A remote embedder node (its `settings` schema built on first validation): batches chunks across documents and embeds them through the provider
  * pool. It runs only registered embedding models (their limits drive batching and rule 5), so
  * validation rejects any other `model_name`.
  */
-export function remoteEmbedNode(subtype: RemoteEmbedSubtype, description: string, settings: z.ZodType): NodeDefinition<RemoteEmbedSettings> {
+export function remoteEmbedNode(subtype: RemoteEmbedSubtype, description: string, settings: () => z.ZodType): NodeDefinition<RemoteEmbedSettings> {
   return defineNode<RemoteEmbedSettings>({
     type: 'embed',
     subtype,
     description,
     // Each subtype's schema adds its own keys to the common ones; all fit RemoteEmbedSettings.
-    settings: settings as z.ZodType<RemoteEmbedSettings>,
+    get settings() {
+      return settings() as z.ZodType<RemoteEmbedSettings>;
+    },
     registeredModelsOnly: true,
     create: async (s, ctx) => {
       const info = findEmbeddingModel(subtype, s.model_name);

@@ -3,7 +3,12 @@ import { basename, dirname } from 'node:path';
 import { errorMessage, quarryError, type Element } from '@quarry/core';
 import { BUILTIN_FORMATS } from '../partition/formats/index.js';
 import { partitionFile } from '../partition/partition-file.js';
-import { requestFor, unstructuredApiPartitionNode, type PartitionUnstructuredApiSettings } from '../partition/unstructured-api.node.js';
+import {
+  partitionSettingsDefaults,
+  requestFor,
+  unstructuredApiPartitionNode,
+  type PartitionUnstructuredApiSettings,
+} from '../partition/unstructured-api.node.js';
 import { checkSettings, type HelperCallOptions } from './run-node.js';
 
 /**
@@ -45,7 +50,11 @@ export interface PartitionOptions extends Partial<Omit<PartitionUnstructuredApiS
 export async function partition(input: string | Uint8Array, options: PartitionOptions = {}): Promise<Element[]> {
   const { filename: givenName, filetype, languages, signal, logger, strategy, ...rest } = options;
   // The workflow requires a strategy; "auto" is checked as "fast" would be, and then left to each format.
-  const settings = checkSettings(unstructuredApiPartitionNode, { ...rest, strategy: strategy ?? 'fast' });
+  // A call that sets nothing else gets the defaults without building the schema (and loading zod).
+  const settings =
+    Object.keys(rest).length === 0 && (strategy === undefined || strategy === 'fast' || strategy === 'hi_res')
+      ? partitionSettingsDefaults(strategy ?? 'fast')
+      : checkSettings(unstructuredApiPartitionNode, { ...rest, strategy: strategy ?? 'fast' });
   const bytes = typeof input === 'string' ? await readPath(input, signal) : input;
   const filename = givenName ?? (typeof input === 'string' ? basename(input) : 'document');
   const directory = typeof input === 'string' && dirname(input) !== '.' ? dirname(input) : undefined;

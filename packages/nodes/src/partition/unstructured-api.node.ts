@@ -1,6 +1,6 @@
-import { defineNode, oneOf, strictSettings, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
+import { defineNode, lazySchema, oneOf, strictSettings, zod, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
 import { ELEMENT_TYPE_VOCABULARY } from '@quarry/core/element';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { PDF_ENGINES } from './formats/pdf/engine.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
@@ -29,33 +29,54 @@ export const EXTRACT_IMAGE_BLOCK_TYPES = ELEMENT_TYPE_VOCABULARY;
 /** Partitioning strategies of the `unstructured_api` subtype: High Res and Fast. */
 export const UNSTRUCTURED_API_STRATEGIES = ['fast', 'hi_res'] as const;
 
-const unstructuredApiShape = {
-  strategy: oneOf(UNSTRUCTURED_API_STRATEGIES, 'strategy').describe('required: "hi_res" (High Res) or "fast" (Fast)'),
-  include_page_breaks: z.boolean().default(false),
-  pdf_infer_table_structure: z.boolean().default(false).describe('High Res: PDF tables get metadata.text_as_html; no effect with Fast'),
-  exclude_elements: z.array(oneOf(EXCLUDE_ELEMENT_TYPES, 'exclude_elements entry')).nullish().describe('element types to drop; default none'),
-  xml_keep_tags: z.boolean().default(false).describe('false: only text is extracted from XML'),
-  encoding: z.string().min(1).default('utf-8'),
-  ocr_languages: z.array(z.string().min(1)).default(() => ['eng']),
-  extract_image_block_types: z
-    .array(oneOf(EXTRACT_IMAGE_BLOCK_TYPES, 'extract_image_block_types entry'))
-    .nullish()
-    .describe('element types whose image blocks are stored as Base64 in metadata; default none'),
-  infer_table_structure: z.boolean().default(false).describe('PDF tables get metadata.text_as_html'),
-  coordinates: z.boolean().default(false).describe('PDF elements get metadata.coordinates'),
-  pdf_engine: oneOf(PDF_ENGINES, 'pdf_engine').optional().describe('Fast: "pdfium" (default) or "pdfjs" reads PDF text layers'),
-  unique_element_ids: uniqueElementIds,
-};
+/** The defaults of the High Res/Fast partitioner's settings (each call gets its own copy). */
+export function partitionSettingsDefaults(strategy: (typeof UNSTRUCTURED_API_STRATEGIES)[number]) {
+  return {
+    strategy,
+    include_page_breaks: false,
+    pdf_infer_table_structure: false,
+    xml_keep_tags: false,
+    encoding: 'utf-8',
+    ocr_languages: ['eng'],
+    infer_table_structure: false,
+    coordinates: false,
+    unique_element_ids: true,
+  };
+}
 
 /**
  * Settings of the High Res (`strategy: "hi_res"`) and Fast (`strategy: "fast"`) partitioners,
- * `type: "partition", subtype: "unstructured_api"`.
+ * `type: "partition", subtype: "unstructured_api"`. Built on first use (zod loads with it).
  */
-export const partitionUnstructuredApiSettings = strictSettings('partition/unstructured_api', unstructuredApiShape);
+export const partitionUnstructuredApiSettings = lazySchema(() => {
+  const z = zod();
+  const defaults = partitionSettingsDefaults('fast');
+  const unstructuredApiShape = {
+    strategy: oneOf(UNSTRUCTURED_API_STRATEGIES, 'strategy').describe('required: "hi_res" (High Res) or "fast" (Fast)'),
+    include_page_breaks: z.boolean().default(defaults.include_page_breaks),
+    pdf_infer_table_structure: z
+      .boolean()
+      .default(defaults.pdf_infer_table_structure)
+      .describe('High Res: PDF tables get metadata.text_as_html; no effect with Fast'),
+    exclude_elements: z.array(oneOf(EXCLUDE_ELEMENT_TYPES, 'exclude_elements entry')).nullish().describe('element types to drop; default none'),
+    xml_keep_tags: z.boolean().default(defaults.xml_keep_tags).describe('false: only text is extracted from XML'),
+    encoding: z.string().min(1).default(defaults.encoding),
+    ocr_languages: z.array(z.string().min(1)).default(() => [...defaults.ocr_languages]),
+    extract_image_block_types: z
+      .array(oneOf(EXTRACT_IMAGE_BLOCK_TYPES, 'extract_image_block_types entry'))
+      .nullish()
+      .describe('element types whose image blocks are stored as Base64 in metadata; default none'),
+    infer_table_structure: z.boolean().default(defaults.infer_table_structure).describe('PDF tables get metadata.text_as_html'),
+    coordinates: z.boolean().default(defaults.coordinates).describe('PDF elements get metadata.coordinates'),
+    pdf_engine: oneOf(PDF_ENGINES, 'pdf_engine').optional().describe('Fast: "pdfium" (default) or "pdfjs" reads PDF text layers'),
+    unique_element_ids: uniqueElementIds(),
+  };
+  return strictSettings('partition/unstructured_api', unstructuredApiShape);
+});
 /** Parsed High Res/Fast partitioner settings (defaults applied). */
-export type PartitionUnstructuredApiSettings = z.output<typeof partitionUnstructuredApiSettings>;
+export type PartitionUnstructuredApiSettings = z.output<ReturnType<typeof partitionUnstructuredApiSettings>>;
 /** High Res/Fast partitioner settings as written. */
-export type PartitionUnstructuredApiSettingsInput = z.input<typeof partitionUnstructuredApiSettings>;
+export type PartitionUnstructuredApiSettingsInput = z.input<ReturnType<typeof partitionUnstructuredApiSettings>>;
 
 /** What the partition node sends to `partitionFile` for one document (the call's signal and logger aside). */
 export type PartitionRequest = Omit<PartitionFileRequest, 'signal' | 'logger'>;
@@ -94,7 +115,9 @@ export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiS
   type: 'partition',
   subtype: 'unstructured_api',
   description: 'Fast (text layer) and High Res (OCR, tables, images) partitioning of every supported file type',
-  settings: partitionUnstructuredApiSettings,
+  get settings() {
+    return partitionUnstructuredApiSettings();
+  },
   create: (settings, ctx) => {
     const pool = ctx.services.get(PARTITION_POOL_SERVICE);
     return {

@@ -25,7 +25,6 @@ export interface EnrichmentCall<S> {
 export interface EnrichmentTask<S> {
   /** Subtype suffix and the `type` of the recorded origin. */
   task: string;
-  description: string;
   /**
    * True for the tasks the Unstructured workflow API's conditions 1-5 tie to images and tables: they produce nothing after
    * a Fast partitioner.

@@ -15,7 +15,6 @@ const INSTRUCTION =
  */
 export const imageDescriptionTask: EnrichmentTask<PrompterSettings> = {
   task: 'image_description',
-  description: 'describes each Image element that carries its picture; the description becomes the element text',
   imagesOrTables: true,
   selector: () => (el) => el.type === 'Image' && elementImage(el) !== undefined,
   enrich: async (el, { llm, signal }) => {

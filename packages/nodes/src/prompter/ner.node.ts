@@ -1,8 +1,7 @@
-import { addCodedIssue, asRecord, strictSettings } from '@quarry/core';
-import { z, type ZodType } from 'zod';
-import { nerTask } from './ner.js';
+import { addCodedIssue, asRecord, lazySchema, strictSettings, zod } from '@quarry/core';
+import type { z, ZodType } from 'zod';
 import { taskNodes } from './prompter-node.js';
-import { PROMPTER_SHAPE, checkPrompterModel } from './prompter-settings.js';
+import { checkPrompterModel, prompterShape } from './prompter-settings.js';
 
 /** Marker and placeholder a NER prompt override must keep, in this order. */
 export const NER_PROMPT_MARKERS = ['[START OF TEXT]', '{{text}}', '[END OF TEXT]'] as const;
@@ -40,28 +39,35 @@ export function nerPromptIssues(prompt: string): Array<{ code: 'ner.prompt_text_
 }
 
 /** Settings of `anthropic_ner` / `openai_ner`: `provider_type`, `model` and `prompt_interface_overrides.prompt.user`. */
-export const nerSettings = strictSettings('prompter/ner', {
-  ...PROMPTER_SHAPE,
-  prompt_interface_overrides: z
-    .strictObject({
-      prompt: z
-        .strictObject({
-          user: z.string().nullish().describe('the whole user prompt; default none (the built-in prompt)'),
-        })
-        .nullish(),
-    })
-    .nullish(),
-}).superRefine(
-  (raw, ctx) => {
-    checkPrompterModel(raw, ctx);
-    const user = asRecord(asRecord(asRecord(raw).prompt_interface_overrides).prompt).user;
-    if (typeof user !== 'string') return;
-    for (const i of nerPromptIssues(user)) addCodedIssue(ctx, i.code, ['prompt_interface_overrides', 'prompt', 'user'], i.message);
-  },
-  { when: () => true },
-);
+export const nerSettings = lazySchema(() => {
+  const z = zod();
+  return strictSettings('prompter/ner', {
+    ...prompterShape(),
+    prompt_interface_overrides: z
+      .strictObject({
+        prompt: z
+          .strictObject({
+            user: z.string().nullish().describe('the whole user prompt; default none (the built-in prompt)'),
+          })
+          .nullish(),
+      })
+      .nullish(),
+  }).superRefine(
+    (raw, ctx) => {
+      checkPrompterModel(raw, ctx);
+      const user = asRecord(asRecord(asRecord(raw).prompt_interface_overrides).prompt).user;
+      if (typeof user !== 'string') return;
+      for (const i of nerPromptIssues(user)) addCodedIssue(ctx, i.code, ['prompt_interface_overrides', 'prompt', 'user'], i.message);
+    },
+    { when: () => true },
+  );
+});
 /** Parsed NER prompter settings. */
-export type NerSettings = z.output<typeof nerSettings>;
+export type NerSettings = z.output<ReturnType<typeof nerSettings>>;
 
 /** NER nodes: anthropic, openai (`<provider>_ner`). */
-export const nerNodes = taskNodes<NerSettings>('ner', nerTask, nerSettings as unknown as ZodType<NerSettings>);
+export const nerNodes = taskNodes<NerSettings>(
+  'ner',
+  { description: 'writes metadata.entities (entities and relationships) of each element with text', load: async () => (await import('./ner.js')).nerTask },
+  nerSettings as unknown as () => ZodType<NerSettings>,
+);

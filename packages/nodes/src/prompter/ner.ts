@@ -44,7 +44,6 @@ export interface NerPromptSettings {
 
 export const nerTask: EnrichmentTask<NerPromptSettings> = {
   task: 'ner',
-  description: 'writes metadata.entities (entities and relationships) of each element with text',
   imagesOrTables: false,
   selector: () => (el) => el.text.trim().length > 0,
   enrich: async (el, { llm, settings, signal }) => {

@@ -16,7 +16,6 @@ const INSTRUCTION =
  */
 export const ocrTask: EnrichmentTask<PrompterSettings> = {
   task: 'ocr',
-  description: "re-reads the text of the element types in the partitioner's extract_image_block_types from their pictures",
   imagesOrTables: true,
   selector: (plan) => (el) => {
     if (!plan.imageBlockTypes.has(el.type)) return false;

@@ -1,4 +1,5 @@
-import { PROVIDERS, normalizeProvider, type Provider } from '../providers/models.js';
+import { PROVIDERS, VLM_DEFAULT_MODEL, normalizeProvider, type Provider } from '../providers/models.js';
+import type { ProviderName } from '../providers/types.js';
 
 /** Prompter (enrichment) tasks and the providers each allows (the hosted platform's self-service tier). */
 export const PROMPTER_TASKS = {
@@ -67,3 +68,9 @@ export function prompterUnknownSubtype(
     message: `unknown prompter subtype ${JSON.stringify(subtype)} (a prompter subtype is <provider>_<task>, or twopass_table2html); allowed: ${registered.join(', ')}`,
   };
 }
+
+/**
+ * Provider and model of `twopass_table2html`, which takes no settings (the Unstructured workflow API): the default
+ * provider (anthropic, provider_a) and the default model of the platform.
+ */
+export const TWOPASS_DEFAULT: { provider: ProviderName; model: string } = { provider: 'anthropic', model: VLM_DEFAULT_MODEL };

@@ -13,7 +13,6 @@ const INSTRUCTION =
  */
 export const tableDescriptionTask: EnrichmentTask<PrompterSettings> = {
   task: 'table_description',
-  description: 'summarises each Table element; the summary becomes the element text',
   imagesOrTables: true,
   selector: () => (el) => el.type === 'Table' && tableContent(el) !== undefined,
   enrich: async (el, { llm, signal }) => {

@@ -17,7 +17,6 @@ export const TABLE2HTML_INSTRUCTION =
  */
 export const table2htmlTask: EnrichmentTask<PrompterSettings> = {
   task: 'table2html',
-  description: 'writes metadata.text_as_html of each Table element from its picture or text',
   imagesOrTables: true,
   selector: () => (el) => el.type === 'Table' && tableContent(el) !== undefined,
   enrich: async (el, { llm, signal }) => {

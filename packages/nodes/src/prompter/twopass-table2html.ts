@@ -1,15 +1,8 @@
-import { VLM_DEFAULT_MODEL } from '../providers/models.js';
-import type { ProviderName } from '../providers/types.js';
 import type { EnrichmentTask } from './enrichment-task.js';
 import { tableHtmlOf } from './html-answer.js';
 import { TABLE2HTML_INSTRUCTION, TABLE2HTML_SYSTEM } from './table2html.js';
 import { tableContent, tableParts } from './table-content.js';
-
-/**
- * Provider and model of `twopass_table2html`, which takes no settings (the Unstructured workflow API): the default
- * provider (anthropic, provider_a) and the default model of the platform.
- */
-export const TWOPASS_DEFAULT: { provider: ProviderName; model: string } = { provider: 'anthropic', model: VLM_DEFAULT_MODEL };
+import { TWOPASS_DEFAULT } from './prompter-tasks.js';
 
 const VERIFY_INSTRUCTION = (draft: string): string =>
   `A first pass wrote this HTML for the table:\n${draft}\n\nCheck it cell by cell against the table: missing or extra rows and columns, merged cells (rowspan/colspan), header rows, misread numbers, cells shifted into the wrong column. Answer with the corrected HTML <table> only (the same HTML if it is already right): no prose, no markdown fences.`;
@@ -23,7 +16,6 @@ const VERIFY_INSTRUCTION = (draft: string): string =>
  */
 export const twopassTable2htmlTask: EnrichmentTask<Record<string, never>> = {
   task: 'twopass_table2html',
-  description: 'writes metadata.text_as_html of each Table element in two passes: extract, then verify',
   imagesOrTables: true,
   selector: () => (el) => el.type === 'Table' && tableContent(el) !== undefined,
   enrich: async (el, { llm, signal }) => {

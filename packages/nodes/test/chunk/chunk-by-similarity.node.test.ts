@@ -35,7 +35,7 @@ const A = 'the weather is sunny today';
 const B = 'invoice total amount price customer';
 
 async function tinyCosine(a: string, b: string): Promise<number> {
-  const model = await loadLocalModel(localEmbedSettings.parse({ model_path: modelDir }));
+  const model = await loadLocalModel(localEmbedSettings().parse({ model_path: modelDir }));
   try {
     const [va, vb] = await model.backend.embed([model.backend.prepare(a).payload, model.backend.prepare(b).payload], 0, new AbortController().signal);
     return cosineSimilarity(va!, vb!);

@@ -73,7 +73,7 @@ describe.skipIf(!existsSync(docsDir))('embed(local) through the engine over exam
       expect(c.embeddings!.every((x) => Number.isFinite(x))).toBe(true);
     }
     // Each chunk carries the vector of its own text, whatever batch it travelled in.
-    const model = await loadLocalModel(localEmbedSettings.parse({ model_path: modelDir }));
+    const model = await loadLocalModel(localEmbedSettings().parse({ model_path: modelDir }));
     try {
       const sample = chunks.filter((_, i) => i % 3 === 0);
       const direct = await model.backend.embed(

@@ -20,7 +20,7 @@ let modelDir: string;
 let model: LocalModel;
 
 function settings(over: Record<string, unknown> = {}) {
-  return localEmbedSettings.parse({ model_path: modelDir, ...over });
+  return localEmbedSettings().parse({ model_path: modelDir, ...over });
 }
 
 async function embed(m: LocalModel, texts: string[]): Promise<number[][]> {
@@ -82,13 +82,13 @@ describe('loadLocalModel (transformers.js, offline)', () => {
     // A directory no other lease holds is disposed when its last lease closes (keepWarmMs 0).
     const otherDir = path.join(dir, 'tiny-bert-lease');
     writeTinyBert(otherDir, { hidden: 32, maxPositions: 512 });
-    const first = await loadLocalModel(localEmbedSettings.parse({ model_path: otherDir }), { keepWarmMs: 0 });
+    const first = await loadLocalModel(localEmbedSettings().parse({ model_path: otherDir }), { keepWarmMs: 0 });
     await first.close();
-    const second = await loadLocalModel(localEmbedSettings.parse({ model_path: otherDir }), { keepWarmMs: 60_000 });
+    const second = await loadLocalModel(localEmbedSettings().parse({ model_path: otherDir }), { keepWarmMs: 60_000 });
     expect(second.instance).not.toBe(first.instance);
     await second.close();
     // Kept warm: the next lease within the window gets the same weights.
-    const third = await loadLocalModel(localEmbedSettings.parse({ model_path: otherDir }), { keepWarmMs: 0 });
+    const third = await loadLocalModel(localEmbedSettings().parse({ model_path: otherDir }), { keepWarmMs: 0 });
     expect(third.instance).toBe(second.instance);
     await third.close();
   });
@@ -141,7 +141,7 @@ describe('loadLocalModel (transformers.js, offline)', () => {
     const other = path.join(dir, 'tiny-bert-128');
     writeTinyBert(other, { hidden: 16 });
     writeFileSync(path.join(other, 'sentence_bert_config.json'), JSON.stringify({ max_seq_length: 128, do_lower_case: false }));
-    const m = await loadLocalModel(localEmbedSettings.parse({ model_path: other, normalize: false }));
+    const m = await loadLocalModel(localEmbedSettings().parse({ model_path: other, normalize: false }));
     try {
       expect(m.info).toEqual({ model_name: 'tiny-bert-128', dimensions: 16, max_tokens: 128 });
       const [v] = await embed(m, ['hello']);
@@ -154,23 +154,23 @@ describe('loadLocalModel (transformers.js, offline)', () => {
   it('loads the weight file of the chosen dtype', async () => {
     const q = path.join(dir, 'tiny-bert-q8');
     writeTinyBert(q);
-    const e = await caught(loadLocalModel(localEmbedSettings.parse({ model_path: q, dtype: 'q8' })));
+    const e = await caught(loadLocalModel(localEmbedSettings().parse({ model_path: q, dtype: 'q8' })));
     expect(isQuarryError(e) && e.code).toBe('EMBED_MODEL_UNAVAILABLE');
     expect((e as Error).message).toContain('onnx/model_quantized.onnx is missing (dtype q8)');
     copyFileSync(path.join(q, 'onnx', 'model.onnx'), path.join(q, 'onnx', 'model_quantized.onnx'));
-    const m = await loadLocalModel(localEmbedSettings.parse({ model_path: q, dtype: 'q8' }));
+    const m = await loadLocalModel(localEmbedSettings().parse({ model_path: q, dtype: 'q8' }));
     expectClose(await embed(m, TEXTS), await embed(model, TEXTS));
     await m.close();
   });
 
   it('reports a missing or incomplete model directory with EMBED_MODEL_UNAVAILABLE', async () => {
-    const missing = await caught(loadLocalModel(localEmbedSettings.parse({ model_path: path.join(dir, 'nope') })));
+    const missing = await caught(loadLocalModel(localEmbedSettings().parse({ model_path: path.join(dir, 'nope') })));
     expect(isQuarryError(missing) && missing.code).toBe('EMBED_MODEL_UNAVAILABLE');
     expect((missing as Error).message).toContain('no such directory');
     const broken = path.join(dir, 'broken');
     writeTinyBert(broken);
     rmSync(path.join(broken, 'tokenizer.json'));
-    const e = await caught(loadLocalModel(localEmbedSettings.parse({ model_path: broken })));
+    const e = await caught(loadLocalModel(localEmbedSettings().parse({ model_path: broken })));
     expect(isQuarryError(e) && (e as Error).message).toContain('tokenizer.json is missing');
   });
 });

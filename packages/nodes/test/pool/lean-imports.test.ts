@@ -62,14 +62,33 @@ describe('lean import graphs of quarry partition', () => {
   }
 
   // `import('@quarry/nodes')` and `import('@quarry/core')` load what their exports need at once;
-  // engines, OCR, type sniffing, globbing and semver load with their first use.
-  it('the nodes index loads neither hi_res (OCR, pdf.js) nor file-type, tinyglobby or semver', () => {
+  // engines, OCR, type sniffing, globbing and semver load with their first use, zod with the first
+  // settings to check (each node's schema is built by its `settings` getter), htmlparser2 with the
+  // first table HTML to chunk.
+  it('the nodes index loads neither hi_res (OCR, pdf.js) nor file-type, tinyglobby, semver, zod or htmlparser2', () => {
     const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/index.ts'));
     const heavy = ['partition/formats/pdf/hi-res.ts', 'partition/ocr.ts', 'partition/formats/pdf/pdfjs/render.ts', 'inspect/table-markup.ts'].map((f) =>
       path.join(root, 'packages/nodes/src', f),
     );
     expect(heavy.filter((f) => loaded.has(f))).toEqual([]);
-    expect(['file-type', 'file-type/core', 'tinyglobby', 'semver', 'rxjs', 'ajv', 'croner'].filter((m) => loaded.has(m))).toEqual([]);
+    expect(['file-type', 'file-type/core', 'tinyglobby', 'semver', 'rxjs', 'ajv', 'croner', 'zod', 'htmlparser2'].filter((m) => loaded.has(m))).toEqual([]);
+  });
+
+  // A prompter node's task and runner load when a job creates the node.
+  it('the nodes index loads no enrichment task nor the enrichment runner', () => {
+    const loaded = staticallyLoaded(path.join(root, 'packages/nodes/src/index.ts'));
+    const runtime = [
+      'image-description',
+      'ner',
+      'ocr',
+      'table2html',
+      'table-description',
+      'twopass-table2html',
+      'run-enrichment',
+      'plan-facts',
+      'prompter-runtime',
+    ].map((f) => path.join(root, 'packages/nodes/src/prompter', `${f}.ts`));
+    expect(runtime.filter((f) => loaded.has(f))).toEqual([]);
   });
 
   it('the PDF partitioner loads hi_res only when a document needs it', () => {

@@ -7,11 +7,11 @@ import { voyageAIEmbedSettings } from '../../src/embed/voyageai.node.js';
 
 describe('embedder settings', () => {
   it('need model_name and reject settings no embedder of the subtype takes', () => {
-    expect(voyageAIEmbedSettings.parse({ model_name: 'voyage-3' })).toMatchObject({ model_name: 'voyage-3' });
-    expect(voyageAIEmbedSettings.safeParse({}).success).toBe(false);
-    expect(voyageAIEmbedSettings.safeParse({ model_name: 'voyage-3', dims: 1024 }).success).toBe(false);
-    expect(voyageAIEmbedSettings.safeParse({ model_name: 'voyage-3', region: 'us-east-1' }).success).toBe(false);
-    expect(bedrockEmbedSettings.parse({ model_name: 'cohere.embed-english-v3', region: 'eu-west-1' }).region).toBe('eu-west-1');
+    expect(voyageAIEmbedSettings().parse({ model_name: 'voyage-3' })).toMatchObject({ model_name: 'voyage-3' });
+    expect(voyageAIEmbedSettings().safeParse({}).success).toBe(false);
+    expect(voyageAIEmbedSettings().safeParse({ model_name: 'voyage-3', dims: 1024 }).success).toBe(false);
+    expect(voyageAIEmbedSettings().safeParse({ model_name: 'voyage-3', region: 'us-east-1' }).success).toBe(false);
+    expect(bedrockEmbedSettings().parse({ model_name: 'cohere.embed-english-v3', region: 'eu-west-1' }).region).toBe('eu-west-1');
     expect(settingKeysOf(bedrockEmbedNode)).toContain('region');
   });
 

@@ -6,30 +6,32 @@ import { NER_PROMPT_OK } from './problem-fixtures.js';
 
 describe('prompter settings schemas', () => {
   it('normalize provider_type aliases', () => {
-    expect(prompterSettings.parse({ provider_type: 'provider_c', model: 'gpt-4o-mini' })).toEqual({ provider_type: 'openai', model: 'gpt-4o-mini' });
+    expect(prompterSettings().parse({ provider_type: 'provider_c', model: 'gpt-4o-mini' })).toEqual({ provider_type: 'openai', model: 'gpt-4o-mini' });
   });
 
   it('reject an empty model and unknown keys', () => {
-    expect(prompterSettings.safeParse({ provider_type: 'openai', model: '' }).success).toBe(false);
-    expect(prompterSettings.safeParse({ provider_type: 'openai', model: 'gpt-4o', temperature: 0 }).success).toBe(false);
+    expect(prompterSettings().safeParse({ provider_type: 'openai', model: '' }).success).toBe(false);
+    expect(prompterSettings().safeParse({ provider_type: 'openai', model: 'gpt-4o', temperature: 0 }).success).toBe(false);
   });
 
   it('nerSettings takes the prompt override and checks it', () => {
     expect(
-      nerSettings.parse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: NER_PROMPT_OK } } })
+      nerSettings().parse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: NER_PROMPT_OK } } })
         .prompt_interface_overrides?.prompt?.user,
     ).toBe(NER_PROMPT_OK);
     expect(
-      nerSettings.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: 'hi' } } }).success,
+      nerSettings().safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { user: 'hi' } } })
+        .success,
     ).toBe(false);
     expect(
-      nerSettings.safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { system: 'x' } } }).success,
+      nerSettings().safeParse({ provider_type: 'anthropic', model: 'claude-sonnet-4-20250514', prompt_interface_overrides: { prompt: { system: 'x' } } })
+        .success,
     ).toBe(false);
   });
 
   it('twopass_table2html takes nothing', () => {
-    expect(twopassTable2htmlSettings.parse({})).toEqual({});
-    expect(twopassTable2htmlSettings.safeParse({ model: 'gpt-4o' }).error?.issues[0]?.message).toContain('no provider_type or model');
+    expect(twopassTable2htmlSettings().parse({})).toEqual({});
+    expect(twopassTable2htmlSettings().safeParse({ model: 'gpt-4o' }).error?.issues[0]?.message).toContain('no provider_type or model');
   });
 });
 

@@ -32,6 +32,8 @@ export interface BodyStyle {
   /** The body text's font, and whether it is bold (undefined when the engine does not say). */
   bodyFont: string;
   bodyBold: boolean | undefined;
+  /** Fonts of tables and paragraphs longer than a heading: running text, whatever their weight. */
+  textFonts?: ReadonlySet<string>;
 }
 
 /** What heading detection knows of a page: its body text, and the document outline's titles by normalized text. */
@@ -56,6 +58,8 @@ const MAX_CHARS = 150;
 const MAX_WORDS = 16;
 // Size ratios to the body text.
 const LARGER = 1.12;
+// Set this much larger, a heading may start in lower case.
+const MUCH_LARGER = 1.3;
 const NOT_SMALLER = 0.95;
 // Text smaller than this (points) is a label, a footnote or a figure's lettering, never a heading:
 // on a page that is mostly a drawing the labels themselves look like the body text.
@@ -67,6 +71,9 @@ const SECTION_NUMBER_RE = /^(\d{1,2}(?:\.\d{1,3}){0,5})\.?\s+(?=[\p{L}(“"'])/u
 const ROMAN_NUMBER_RE = /^(?:[IVX]{1,5}|[\u2160-\u216B])\s*[.)]\s*(?=\p{L})/u;
 const CHAPTER_RE = /^(?:chapter|part|appendix|annex|section|chapitre|kapitel|anhang)\s+(?:\d+|[IVX]+|[A-Z])\b/i;
 const SENTENCE_END_RE = /[.,;!?。，；]$/u;
+const CLAUSE_END_RE = /[.,;。，；]$/u;
+// A word: two letters or more (with inner apostrophes or hyphens), bare or in brackets or quotes.
+const WORD_RE = /^[\p{P}\p{S}]*\p{L}[\p{L}\p{M}]*(?:['’-]?[\p{L}\p{M}]+)+[\p{P}\p{S}]*$/u;
 const CODE_RE =
   /[;{}]|=>|==|!=|\(\)|\/\/|^\s*(?:SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|GRANT|FROM|WHERE|import|def|function|var|let|const|return|public|private|#include|#define)\b|\w\(\S*\)$|^\s*[<$#>]/u;
 
@@ -88,27 +95,43 @@ export function numberDepth(text: string): number | undefined {
   return ROMAN_NUMBER_RE.test(t) ? 0 : undefined;
 }
 
-/** The body text of `pages` (in practice one page; see {@link BodyStyle}). */
+/**
+ * The body text of `pages` (in practice one page; see {@link BodyStyle}). Paragraphs of several
+ * lines and table text say what the running text looks like; single lines (headings among them)
+ * count only where there is no such text, and code (a fixed-pitch font) only where the other text
+ * is no paragraph.
+ */
 export function bodyStyle(pages: readonly (PageLayout | undefined)[]): BodyStyle {
-  const sizes = new Map<number, number>();
-  const fonts = new Map<string, { chars: number; bold: boolean | undefined }>();
-  const count = (paragraphsOnly: boolean): void => {
-    for (const page of pages) {
-      for (const b of page?.blocks ?? []) {
-        if (b.kind !== 'text') continue;
-        if (paragraphsOnly && b.lineCount < 2 && b.text.length < PARAGRAPH_CHARS) continue;
-        const key = Math.round(b.size * 2) / 2;
-        sizes.set(key, (sizes.get(key) ?? 0) + b.text.length);
-        const f = fonts.get(b.font);
-        if (f) f.chars += b.text.length;
-        else fonts.set(b.font, { chars: b.text.length, bold: page!.fonts?.[b.font]?.bold });
+  const tiers: ((b: TextBlock) => boolean)[] = [
+    (b) => b.kind === 'table' || (b.kind === 'text' && b.lineCount >= 2),
+    (b) => b.kind === 'text' && b.text.length >= PARAGRAPH_CHARS,
+    (b) => b.kind !== 'image',
+  ];
+  const bodySize = commonest(pages, tiers, (b) => Math.round(b.size * 2) / 2) ?? 0;
+  // A table's font is its first row's (often bold header cells): tables count for the size only.
+  const bodyFont = commonest(pages, tiers, (b) => (b.kind === 'text' ? b.font : undefined)) ?? '';
+  const bold = pages.find((p) => p?.fonts?.[bodyFont])?.fonts?.[bodyFont]?.bold;
+  const textFonts = new Set<string>();
+  for (const page of pages) for (const b of page?.blocks ?? []) if (b.kind === 'table' || b.lineCount > MAX_LINES) textFonts.add(b.font);
+  return { bodySize, bodyFont, bodyBold: bold, textFonts };
+}
+
+/** The commonest value of `key` by characters, over the blocks of the first tier that has any. */
+function commonest<K>(pages: readonly (PageLayout | undefined)[], tiers: ((b: TextBlock) => boolean)[], key: (b: TextBlock) => K | undefined): K | undefined {
+  for (const counts of tiers) {
+    for (const proportional of counts === tiers[tiers.length - 1] ? [false] : [true, false]) {
+      const chars = new Map<K, number>();
+      for (const page of pages) {
+        for (const b of page?.blocks ?? []) {
+          const k = key(b);
+          if (k === undefined || !counts(b) || !b.text.trim() || (proportional && page!.fonts?.[b.font]?.mono)) continue;
+          chars.set(k, (chars.get(k) ?? 0) + b.text.length);
+        }
       }
+      if (chars.size > 0) return argmax(chars);
     }
-  };
-  count(true);
-  if (sizes.size === 0) count(false);
-  const bodyFont = argmax(new Map([...fonts].map(([k, v]) => [k, v.chars]))) ?? '';
-  return { bodySize: argmax(sizes) ?? 0, bodyFont, bodyBold: fonts.get(bodyFont)?.bold };
+  }
+  return undefined;
 }
 
 /** The document outline's entries by normalized title, for {@link HeadingContext.outline}. */
@@ -157,23 +180,54 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   const size = Math.round(block.size * 2) / 2;
   const info = (depth?: number): HeadingInfo => ({ ...(depth !== undefined ? { depth } : {}), style: `${size}|${style?.bold ? 'b' : ''}`, size });
   if (block.lineCount > MAX_LINES || text.length > MAX_CHARS || text.split(/\s+/).length > MAX_WORDS) return undefined;
-  if (!/\p{L}/u.test(text) || SENTENCE_END_RE.test(text) || /^\p{Ll}/u.test(text)) return undefined;
-  if (style?.mono || looksLikeCode(text)) return undefined;
   const body = ctx.bodySize;
   if (!(body > 0) || block.size < NOT_SMALLER * body || block.size < MIN_HEADING_SIZE) return undefined;
-  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
-  // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
-  const numbered = sectionDepth(text);
-  const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
   const large = block.size >= LARGER * body;
-  // Bold where the body is not; when the engine does not tell weights, another font than the body's.
-  const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined;
-  if (large || bolder) return possibleTitle || numbered !== undefined ? info(depth) : undefined;
+  // Bold where the body is not; when the engine does not tell weights, a font of no running text.
+  const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined && !ctx.textFonts?.has(block.font);
+  if (!hasWord(text)) return undefined;
+  // A heading set apart by size or weight may ask or exclaim ("Let's swim!"); none ends like a clause.
+  if ((large || bolder ? CLAUSE_END_RE : SENTENCE_END_RE).test(text)) return undefined;
+  // Lower case starts a continued line, unless the text is set well apart ("heading level 1").
+  if (/^\p{Ll}/u.test(text) && !(large && (bolder || block.size >= MUCH_LARGER * body))) return undefined;
+  // Code is set in a fixed-pitch font the body text does not use.
+  if ((style?.mono && !page.fonts?.[ctx.bodyFont]?.mono) || looksLikeCode(text)) return undefined;
+  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
+  const numbered = sectionDepth(text);
+  if (numbered !== undefined && inNumberedList(block, page, numbered)) return undefined;
+  // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
+  const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
+  if (large || bolder) return (possibleTitle || numbered !== undefined) && !leadsSameText(block, page) ? info(depth) : undefined;
   // Body-sized, body-weight text: a section number of two levels or more ("2.1") on a line of its
   // own ("1. Step" is a list item), or capitals.
   if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
   if (possibleTitle && block.lineCount === 1 && isCapitals(text)) return info(depth);
   return undefined;
+}
+
+/** Whether the text has a word at all: "Pls5J", "A-12" or "3.5 %" are codes, values or OCR noise. */
+function hasWord(text: string): boolean {
+  return text.split(/\s+/).some((t) => WORD_RE.test(t));
+}
+
+/**
+ * Whether a numbered block sits in a list or a table of contents: a line of the same style right
+ * above or below it, at its left edge, numbered at the same level ("5.1 Feeding" over "5.2 Breeding").
+ */
+function inNumberedList(block: TextBlock, page: PageLayout, depth: number): boolean {
+  const a = block.box;
+  const h = a.y1 - a.y0;
+  return page.blocks.some(
+    (o) =>
+      o !== block &&
+      o.kind === 'text' &&
+      o.lineCount <= 2 &&
+      o.font === block.font &&
+      Math.abs(o.size - block.size) < 0.5 &&
+      Math.abs(o.box.x0 - a.x0) <= h &&
+      Math.max(o.box.y0 - a.y1, a.y0 - o.box.y1) <= h &&
+      sectionDepth(o.text) === depth,
+  );
 }
 
 function outlineEntry(text: string, pageNumber: number, ctx: HeadingContext): OutlineEntry | undefined {
@@ -210,12 +264,43 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     // Beside it means on the same line: not a taller block (a paragraph, a line of vertical text).
     if (overlap < 0.5 * Math.min(h, b.y1 - b.y0) || b.y1 - b.y0 > 3 * h) continue;
     const gap = Math.max(b.x0 - a.x1, a.x0 - b.x1);
-    if (gap < 0 || gap > NEIGHBOUR_GAP * body) continue;
+    // Text of the same style in line with it, over one table, is a row of header cells however far
+    // apart ("Food", "Calories"); an entry's heading and its category over a paragraph are not.
+    const cells =
+      o.font === block.font &&
+      Math.abs(o.size - block.size) < 0.5 &&
+      Math.min(Math.abs(b.y0 - a.y0), Math.abs(b.y1 - a.y1)) < 0.2 * block.size &&
+      page.blocks.some(
+        (u) =>
+          u.kind === 'table' &&
+          u.box.y0 >= Math.max(a.y1, b.y1) - 1 &&
+          u.box.y0 - Math.max(a.y1, b.y1) <= 3 * block.size &&
+          overlapsX(u.box, a) &&
+          overlapsX(u.box, b),
+      );
+    if (gap < 0 || (gap > NEIGHBOUR_GAP * body && !cells)) continue;
     // A stray fragment ("i-" of a hyphenated word in the next column) is no cell or label.
     if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
   }
   return false;
 }
+
+/** Whether text of the block's own style follows right under it: a lead-in line ("Let's introduce a list:"), not a heading. */
+function leadsSameText(block: TextBlock, page: PageLayout): boolean {
+  const a = block.box;
+  return page.blocks.some(
+    (o) =>
+      o !== block &&
+      o.kind === 'text' &&
+      o.font === block.font &&
+      Math.abs(o.size - block.size) < 0.5 &&
+      o.box.y0 >= a.y1 - 1 &&
+      o.box.y0 - a.y1 <= 0.5 * block.size &&
+      Math.min(a.x1, o.box.x1) > Math.max(a.x0, o.box.x0),
+  );
+}
+
+const overlapsX = (u: Box, v: Box): boolean => Math.min(u.x1, v.x1) > Math.max(u.x0, v.x0);
 
 function headsParagraph(block: TextBlock, page: PageLayout, body: number): boolean {
   const a = block.box;
@@ -227,7 +312,8 @@ function headsParagraph(block: TextBlock, page: PageLayout, body: number): boole
 /**
  * Gives each heading its `category_depth`: the outline's or section number's level where there is
  * one; otherwise the level of numbered headings set in the same style, or else the rank of its
- * style among the document's heading styles (larger first, bold before regular at one size).
+ * style among the document's heading styles (larger first, bold before regular at one size), where
+ * a document title in a style of its own shares depth 0 with the top-level sections.
  */
 export function headingDepths(headings: readonly HeadingInfo[]): number[] {
   const styleDepth = new Map<string, Map<number, number>>();
@@ -242,7 +328,11 @@ export function headingDepths(headings: readonly HeadingInfo[]): number[] {
     const [sy = '0', by = ''] = y.split('|');
     return Number(sy) - Number(sx) || by.length - bx.length;
   });
-  const rank = new Map(styles.map((s, i) => [s, i]));
+  // A document title (the first heading, in a style no other heading has) is no section: it and the
+  // top-level sections are both depth 0, as Docling's documents give a title and level-1 sections.
+  const first = headings[0]?.style;
+  const title = first === styles[0] && headings.filter((h) => h.style === first).length === 1 && headings.length > 1;
+  const rank = new Map(styles.map((s, i) => [s, title && i > 0 ? i - 1 : i]));
   return headings.map((h) => {
     if (h.depth !== undefined) return h.depth;
     const numbered = styleDepth.get(h.style);

@@ -23,6 +23,7 @@ import { cropPng, releaseRendered, renderPage, RENDER_DPI, toGreyPnm } from './p
 import { findTables } from './tables.js';
 import { DEFAULT_PDF_ENGINE } from './engine.js';
 import { PdfiumDocument } from './pdfium/document.js';
+import { withFontsOf } from './pdfium/font-transfer.js';
 import { hasRightToLeft } from './pdfium/pages.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
@@ -59,7 +60,8 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
         try {
           page = await doc.getPage(p);
           const fromPdfium = await pdfium?.pageText(p).catch(() => undefined);
-          text = fromPdfium && !hasRightToLeft(fromPdfium) ? fromPdfium : await readPageText(page);
+          if (fromPdfium && !hasRightToLeft(fromPdfium)) text = fromPdfium;
+          else text = fromPdfium ? withFontsOf(await readPageText(page), fromPdfium) : await readPageText(page);
           const graphics = await findPageGraphics(page, pdfjs).catch((e: unknown): PageGraphics => {
             logger.debug('pdf: images of a page could not be listed', { page: p, reason: e instanceof Error ? e.message : String(e) });
             return { images: [], rulings: [] };

@@ -17,6 +17,8 @@ const MIN_RULE_OVERLAP = 0.8;
 const MAX_RULE_GAP = 400;
 // A column strip is at least this wide, in font sizes.
 const MIN_GAP_EM = 0.6;
+// A line of this many lower-case words or more is running text (see frames).
+const MIN_PROSE_WORDS = 4;
 // A column whose lines nearly all fill its width is running text.
 const FULL_LINE_SHARE = 0.85;
 
@@ -31,7 +33,7 @@ export function findOpenTables(
 ): { tables: TextBlock[]; rest: TextLine[] } {
   const tables: TextBlock[] = [];
   const used = new Set<TextLine>();
-  for (const frame of frames(horizontal)) {
+  for (const frame of frames(horizontal, lines)) {
     // Rules above the table (a running head's, a title's) may join its frame: every rule is tried
     // as the top, and the reading with the most columns wins.
     let best: { table: TextBlock; inside: TextLine[]; cols: number } | undefined;
@@ -73,11 +75,24 @@ function trimCaptions(lines: readonly TextLine[], width: number): TextLine[] {
   return sorted.slice(a, b);
 }
 
-/** Groups of three or more long rules of about the same extent, each close to the next. */
-function frames(horizontal: readonly Ruling[]): Ruling[][] {
+/**
+ * Groups of three or more long rules of about the same extent, each close to the next. A group is
+ * cut where a line of running text (wider than half the rules, of {@link MIN_PROSE_WORDS} words in
+ * lower case or more, alone on its row) stands between two of its rules: the
+ * notes under one table and the caption of the next, whose rules would otherwise frame both tables.
+ */
+function frames(horizontal: readonly Ruling[], lines: readonly TextLine[]): Ruling[][] {
   const long = horizontal.filter((r) => r.to - r.from >= MIN_FRAME_RULE).sort((a, b) => a.pos - b.pos);
   const out: Ruling[][] = [];
   const taken = new Set<Ruling>();
+  const proseBetween = (a: Ruling, b: Ruling): boolean =>
+    lines.some((l) => {
+      const cy = (l.top + l.bottom) / 2;
+      if (cy <= a.pos || cy >= b.pos || l.x1 - l.x0 <= 0.5 * Math.max(a.to - a.from, b.to - b.from)) return false;
+      // Words, not a row of figures joined across narrow column gaps, and alone on its row: no cell of a table row.
+      if ((l.text.match(/\p{Ll}{2,}/gu)?.length ?? 0) < MIN_PROSE_WORDS) return false;
+      return !lines.some((o) => o !== l && o.top < l.bottom && o.bottom > l.top && o.x1 > a.from && o.x0 < a.to);
+    });
   for (const r of long) {
     if (taken.has(r)) continue;
     const group = [r];
@@ -85,7 +100,9 @@ function frames(horizontal: readonly Ruling[]): Ruling[][] {
       if (taken.has(s) || s === r || s.pos <= group[group.length - 1]!.pos) continue;
       if (s.pos - group[group.length - 1]!.pos > MAX_RULE_GAP) break;
       const overlap = Math.min(r.to, s.to) - Math.max(r.from, s.from);
-      if (overlap >= MIN_RULE_OVERLAP * Math.max(r.to - r.from, s.to - s.from)) group.push(s);
+      if (overlap < MIN_RULE_OVERLAP * Math.max(r.to - r.from, s.to - s.from)) continue;
+      if (proseBetween(group[group.length - 1]!, s)) break;
+      group.push(s);
     }
     if (group.length < 3) continue;
     for (const g of group) taken.add(g);

@@ -7,6 +7,7 @@ import { findPageGraphics } from './pdfjs/images.js';
 import { loadPdfjs, type PdfPage } from './pdfjs/load.js';
 import type { PageLayout, PageText } from './layout-types.js';
 import { fragmentsFromTextContent, type PdfTextStyle } from './pdfjs/text-items.js';
+import { withFontsOf } from './pdfium/font-transfer.js';
 import { findTables } from './tables.js';
 import { layoutFragments, type LayoutOptions } from './text-layout.js';
 
@@ -54,16 +55,19 @@ export function classifyPageBlocks(layout: PageLayout, options: BlockTextOptions
 /**
  * Reads and lays out page `pageNumber` (1-based) of `doc`, with the ruling lines of its drawing,
  * as the PDFium engine reads them, so both engines find the same tables. The page's parsed
- * resources are released afterwards, which keeps memory flat on long documents.
+ * resources are released afterwards, which keeps memory flat on long documents. `styled`, PDFium's
+ * reading of the page, gives the fonts' weights (see `pdfium/font-transfer.ts`).
  */
 export async function extractPageLayout(
   doc: { getPage(n: number): Promise<PdfPage> },
   pageNumber: number,
   options: PageLayoutOptions = {},
+  styled?: PageText,
 ): Promise<PageLayout> {
   const page = await doc.getPage(pageNumber);
   try {
-    const text = await readPageText(page);
+    const read = await readPageText(page);
+    const text = styled ? withFontsOf(read, styled) : read;
     text.rulings = (await findPageGraphics(page, await loadPdfjs())).rulings;
     return layoutPageText(pageNumber, text, options);
   } finally {

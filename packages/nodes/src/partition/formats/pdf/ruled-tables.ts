@@ -13,11 +13,21 @@ import { joinLineTexts } from './text-blocks.js';
 const MIN_FILLED_SHARE = 0.4;
 // A rejected grid of this many cells is a chart's drawing (a frame or two boxes are not).
 const MIN_GRAPHIC_CELLS = 6;
+// A frame (a one-cell grid) at least this large on both sides (points), whose lines of text cover
+// less than this share of it, is a plot's box or a picture's frame (see RuledTables.frames).
+const MIN_FRAME_SIDE = 36;
+const MAX_FRAME_TEXT_SHARE = 0.2;
 // Cells of running text in a frame (a boxed note) are longer than this, as a median.
 const MAX_MEDIAN_CELL_CHARS = 200;
 // A fragment is cut at a cell wall only where one of its spaces falls this close to the wall (in
 // font sizes, characters placed in proportion to their count): a cell's padding, not a word inside.
 const MAX_CUT_SHIFT = 0.6;
+// A column's text rows line up when this share of them share a left edge, a right edge or a centre
+// within ALIGN_EM font sizes (at least ALIGN_MIN points); columns of fewer rows are not judged.
+const ALIGNED_SHARE = 0.5;
+const ALIGN_EM = 0.3;
+const ALIGN_MIN = 2;
+const MIN_JUDGED_ROWS = 3;
 
 /** What {@link findRuledTables} finds. */
 export interface RuledTables {
@@ -28,6 +38,8 @@ export interface RuledTables {
   graphics: Box[];
   /** The page's horizontal rulings outside the tables found. */
   horizontal: Ruling[];
+  /** Large frames holding little text: a plot's box, around which its axis labels stand. */
+  frames: Box[];
 }
 
 /** Finds ruled tables among the lines; returns them and the lines left outside them. */
@@ -36,26 +48,39 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
   const grids = findRuledGrids(horizontal, vertical).sort((a, b) => area(b.box) - area(a.box));
   const tables: TextBlock[] = [];
   const graphics: Box[] = [];
+  const frames: Box[] = [];
   const used = new Set<TextLine>();
   for (const grid of grids) {
+    // A chart's smaller grids (the boxes of its bars, its legend) are no table either.
+    if (graphics.some((g) => contains(g, grid.box))) continue;
     const inside = lines.filter((l) => !used.has(l) && contains(grid.box, l));
-    const table = inside.length >= 2 ? tableFromGrid(grid, inside) : undefined;
-    if (!table) {
-      if (grid.cells.length >= MIN_GRAPHIC_CELLS) graphics.push(grid.box);
+    const table = inside.length >= 2 ? readGrid(grid, inside) : undefined;
+    if (!table || table === 'chart') {
+      if (table === 'chart' || grid.cells.length >= MIN_GRAPHIC_CELLS) graphics.push(grid.box);
+      else if (grid.cells.length === 1 && isEmptyFrame(grid.box, inside)) frames.push(grid.box);
       continue;
     }
     tables.push(table);
     for (const l of inside) used.add(l);
   }
   const free = horizontal.filter((r) => !tables.some((t) => r.pos >= t.box.y0 - 2 && r.pos <= t.box.y1 + 2 && r.from < t.box.x1 && r.to > t.box.x0));
-  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free };
+  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free, frames };
+}
+
+/** Whether a frame is large and its lines cover little of it ({@link MAX_FRAME_TEXT_SHARE}). */
+function isEmptyFrame(box: Box, inside: readonly TextLine[]): boolean {
+  const w = box.x1 - box.x0;
+  const h = box.y1 - box.y0;
+  if (w < MIN_FRAME_SIDE || h < MIN_FRAME_SIDE) return false;
+  const text = inside.reduce((a, l) => a + (l.x1 - l.x0) * (l.bottom - l.top), 0);
+  return text < MAX_FRAME_TEXT_SHARE * w * h;
 }
 
 const area = (b: Box): number => (b.x1 - b.x0) * (b.y1 - b.y0);
 
-function contains(box: Box, l: TextLine): boolean {
+function contains(box: Box, l: { x0: number; x1: number } & ({ top: number; bottom: number } | { y0: number; y1: number })): boolean {
   const cx = (l.x0 + l.x1) / 2;
-  const cy = (l.top + l.bottom) / 2;
+  const cy = 'top' in l ? (l.top + l.bottom) / 2 : (l.y0 + l.y1) / 2;
   return cx > box.x0 && cx < box.x1 && cy > box.y0 && cy < box.y1;
 }
 
@@ -83,11 +108,19 @@ interface WorkCell extends GridCell {
  * framed paragraph would make cells of its words.
  */
 export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): TextBlock | undefined {
-  const whole = buildTable(grid, lines, false);
-  return whole && (buildTable(grid, lines, true) ?? whole);
+  const table = readGrid(grid, lines);
+  return table === 'chart' ? undefined : table;
 }
 
-function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): TextBlock | undefined {
+/** {@link tableFromGrid}, telling a chart's grid (text that does not line up) apart. */
+function readGrid(grid: RuledGrid, lines: readonly TextLine[]): TextBlock | 'chart' | undefined {
+  const whole = buildTable(grid, lines, false);
+  if (whole === 'chart' || !whole) return whole;
+  const cut = buildTable(grid, lines, true);
+  return cut && cut !== 'chart' ? cut : whole;
+}
+
+function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): TextBlock | 'chart' | undefined {
   const placed: Placed[] = [];
   const walls = cellWalls(grid);
   for (const l of lines) {
@@ -138,7 +171,8 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
     for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) owner.set(`${r},${k}`, cell);
   }
   for (const p of placed) owner.get(`${p.row},${p.col}`)?.frags.push(p.frag);
-  const table = splitTextRows(cells, collapseUnstarted(cells, keptRows, keptCols));
+  if (!columnsLineUp(cells)) return 'chart';
+  const table = splitTextRows(cells, joinWrappedRows(cells, collapseUnstarted(cells, keptRows, keptCols)));
   const filled = table.flat().filter((c) => c.text).length;
   const total = table.flat().length;
   if (total < 2 || filled < 2 || filled < MIN_FILLED_SHARE * total) return undefined;
@@ -175,6 +209,63 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
     font: lines[0]!.font,
     table: grid2,
   };
+}
+
+/**
+ * Whether the text of the grid lines up as a table's does: a bar chart's rectangles make a grid
+ * too, but its value labels sit at each bar's end or the middle of each segment, so the text rows
+ * of one column (or of one spanning cell) share no edge. Judged on the columns (cells of one column)
+ * and the spanning cells of {@link MIN_JUDGED_ROWS} text rows or more; the grid fails when as many
+ * of them are ragged as line up.
+ */
+function columnsLineUp(cells: readonly WorkCell[]): boolean {
+  type Item = { x0: number; x1: number; size: number };
+  const units = new Map<number | WorkCell, Item[]>();
+  for (const c of cells) {
+    const key = c.colspan === 1 ? c.col : c;
+    const items = units.get(key) ?? [];
+    for (const row of textRows(c.frags)) items.push({ x0: row[0]!.x0, x1: Math.max(...row.map((f) => f.x1)), size: row[0]!.size });
+    units.set(key, items);
+  }
+  let aligned = 0;
+  let ragged = 0;
+  for (const items of units.values()) {
+    if (items.length < MIN_JUDGED_ROWS) continue;
+    const tol = Math.max(ALIGN_MIN, ALIGN_EM * median(items.map((i) => i.size)));
+    const best = Math.max(
+      largestCluster(
+        items.map((i) => i.x0),
+        tol,
+      ),
+      largestCluster(
+        items.map((i) => i.x1),
+        tol,
+      ),
+      largestCluster(
+        items.map((i) => (i.x0 + i.x1) / 2),
+        tol,
+      ),
+    );
+    if (best >= ALIGNED_SHARE * items.length) aligned++;
+    else ragged++;
+  }
+  return aligned > ragged || ragged === 0;
+}
+
+/** The most values within one window of width `tol`. */
+function largestCluster(values: readonly number[], tol: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; j < s.length; j++) {
+    while (s[j]! - s[i]! > tol) i++;
+    best = Math.max(best, j - i + 1);
+  }
+  return best;
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? 0;
 }
 
 /** For each grid row, the x of the lines between its cells (a spanning cell has none inside it). */
@@ -265,6 +356,35 @@ function collapseUnstarted(cells: WorkCell[], rows: number, cols: number): numbe
     c.colspan = c1 - c.col + 1;
   }
   return rows === 0 ? 0 : rowMap[rows - 1]! + 1;
+}
+
+/**
+ * Joins a grid row into the row above where only one cell starts in it, under a cell of the same
+ * columns, every other cell spans both rows, and its text goes on in lower case: a wrapped label
+ * whose lines sit in boxes of their own (a highlight or inset box drawn per line), not a row of the
+ * table. Returns the row count after joining; cells are renumbered in place.
+ */
+function joinWrappedRows(cells: WorkCell[], rows: number): number {
+  let n = rows;
+  for (let r = n - 1; r >= 1; r--) {
+    const starting = cells.filter((c) => c.row === r);
+    if (starting.length !== 1) continue;
+    const below = starting[0]!;
+    const above = cells.find((c) => c.row + c.rowspan === r && c.col === below.col && c.colspan === below.colspan);
+    const text = cellText(below.frags);
+    if (!above || !/^\p{Ll}/u.test(text) || !cellText(above.frags)) continue;
+    above.frags.push(...below.frags);
+    above.rowspan += below.rowspan;
+    cells.splice(cells.indexOf(below), 1);
+    // The joined row is gone: cells across it span one row less, cells below move up.
+    for (const c of cells) {
+      if (c === above) above.rowspan--;
+      else if (c.row <= r && c.row + c.rowspan > r) c.rowspan--;
+      else if (c.row > r) c.row--;
+    }
+    n--;
+  }
+  return n;
 }
 
 /** The column count of a table's rows of cells. */

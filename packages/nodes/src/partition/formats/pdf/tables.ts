@@ -50,9 +50,16 @@ export const findTables: TableFinder = (allLines, rulings = []) => {
   const graphics = [...ruled.graphics, ...ruled.tables.filter((t) => !gridded.tables.includes(t)).map((t) => t.box)];
   ruled.tables = gridded.tables;
   ruled.rest = gridded.rest;
-  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), nearPlot);
+  // A row of an open or stream table inside a chart's drawing: the chart's labels (its axis, the
+  // values on its bars).
+  // Labels standing around a nearly empty frame on two sides or more: a plot's axes.
+  const inChart = (t: TextBlock): boolean => {
+    const mine = ruled.rest.filter((l) => inside(lineBox(l), t.box));
+    return mine.some((l) => graphics.some((g) => inside(lineBox(l), g))) || ruled.frames.some((f) => framedSides(mine, f, t.size) >= 2);
+  };
+  const open = withoutCharts(ruled.rest, findOpenTables(ruled.rest, ruled.horizontal, graphics), (t) => inChart(t) || nearPlot(t));
   ruled.tables.push(...open.tables);
-  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => graphics.some((g) => inside(t.box, g)) || nearPlot(t));
+  const stream = withoutCharts(open.rest, findStreamTables(open.rest), (t) => inChart(t) || nearPlot(t));
   return { tables: [...ruled.tables, ...stream.tables], rest: stream.rest };
 };
 
@@ -70,6 +77,21 @@ function withoutCharts(
 }
 
 const lineBox = (l: TextLine): Box => ({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom });
+
+/** On how many sides of `frame` some of `lines` stand outside it, within `margin` of it. */
+function framedSides(lines: readonly TextLine[], frame: Box, margin: number): number {
+  const sides = new Set<string>();
+  for (const l of lines) {
+    if (!touches(lineBox(l), frame, margin) || inside(lineBox(l), frame)) continue;
+    const alongY = l.bottom > frame.y0 && l.top < frame.y1;
+    const alongX = l.x1 > frame.x0 && l.x0 < frame.x1;
+    if (alongY && l.x1 <= frame.x0 + 1) sides.add('left');
+    else if (alongY && l.x0 >= frame.x1 - 1) sides.add('right');
+    else if (alongX && l.top >= frame.y1 - 1) sides.add('below');
+    else if (alongX && l.bottom <= frame.y0 + 1) sides.add('above');
+  }
+  return sides.size;
+}
 
 /** Whether `a`, grown by `margin` on every side, overlaps `b`. */
 function touches(a: Box, b: Box, margin: number): boolean {
@@ -112,18 +134,25 @@ function inside(a: Box, b: Box): boolean {
 /** Tables from the alignment of text alone (the stream reading). */
 function findStreamTables(lines: TextLine[]): { tables: TextBlock[]; rest: TextLine[] } {
   const panels = splitPanels(lines);
+  const textSize = median(lines.map((l) => l.size));
   if (panels.length > 1 && panels.some((p) => groupRows(p).some((r) => r.lines.length >= 2))) {
-    const found = panels.map(findTablesIn);
+    const found = panels.map((p) => findTablesIn(p, textSize));
     return { tables: found.flatMap((f) => f.tables), rest: found.flatMap((f) => f.rest) };
   }
-  return findTablesIn(lines, median(lines.map((l) => l.size)));
+  return findTablesIn(lines, textSize);
 }
 
-/** Groups lines into side-by-side panels separated by empty vertical strips of at least one em. */
+/**
+ * Groups lines into side-by-side panels separated by empty vertical strips of at least one em. A
+ * line alone at the top or the bottom of the page (a running header or footer) may cross a strip:
+ * it joins the panel it overlaps most.
+ */
 function splitPanels(lines: readonly TextLine[]): TextLine[][] {
   if (lines.length === 0) return [];
   const em = median(lines.map((l) => l.size));
-  const sorted = [...lines].sort((a, b) => a.x0 - b.x0);
+  const rows = groupRows(lines);
+  const furniture = new Set([rows[0]!, rows[rows.length - 1]!].filter((r) => r.lines.length === 1 && rows.length > 2).map((r) => r.lines[0]!));
+  const sorted = lines.filter((l) => !furniture.has(l)).sort((a, b) => a.x0 - b.x0);
   const panels: TextLine[][] = [];
   let current: TextLine[] = [];
   let reach = -Infinity;
@@ -136,6 +165,10 @@ function splitPanels(lines: readonly TextLine[]): TextLine[][] {
     reach = Math.max(reach, l.x1);
   }
   panels.push(current);
+  for (const l of furniture) {
+    const overlap = (p: TextLine[]): number => Math.min(l.x1, Math.max(...p.map((q) => q.x1))) - Math.max(l.x0, Math.min(...p.map((q) => q.x0)));
+    panels.reduce((best, p) => (overlap(p) > overlap(best) ? p : best)).push(l);
+  }
   return panels;
 }
 
@@ -257,6 +290,18 @@ function proseBandCount(run: readonly Row[], bands: readonly Band[]): number {
   return prose;
 }
 
+/**
+ * How a stream table's text row goes on with the row above, if it does: `around` when the row above
+ * is a label's first line alone and this row holds its values with nothing in the first column (a
+ * label wrapped around its row's baseline); `wrap` for a first-column line alone that starts in
+ * lower case, or that ends such a label (`afterAround`).
+ */
+function continuesRow(prev: readonly string[], row: readonly string[], afterAround: boolean): 'around' | 'wrap' | undefined {
+  const onlyFirst = (r: readonly string[]): boolean => r[0] !== '' && r.slice(1).every((t) => t === '');
+  if (onlyFirst(prev) && row[0] === '' && row.some(Boolean)) return 'around';
+  return onlyFirst(row) && (afterAround || /^\p{Ll}/u.test(row[0]!)) ? 'wrap' : undefined;
+}
+
 /** Validates a run of rows and builds its table block, or undefined when it is not a table. */
 function tableFromRows(run: readonly Row[]): TextBlock | undefined {
   const multi = run.filter((r) => r.lines.length >= 2);
@@ -273,6 +318,8 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
   let top = Infinity;
   let bottom = -Infinity;
   const sizes: number[] = [];
+  // The row above was a label's first line joined by its values (see continuesRow).
+  let around = false;
   for (const r of run) {
     const row = new Array<string>(bands.length).fill('');
     for (const l of r.lines) {
@@ -284,7 +331,20 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
       bottom = Math.max(bottom, l.bottom);
       sizes.push(l.size);
     }
-    grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
+    const prev = grid.rows[grid.rows.length - 1];
+    const joins: 'around' | 'wrap' | undefined = prev
+      ? continuesRow(
+          prev.map((c) => c.text),
+          row,
+          around,
+        )
+      : undefined;
+    around = joins === 'around';
+    if (prev && joins) {
+      row.forEach((t, i) => {
+        if (t) prev[i]!.text = prev[i]!.text ? `${prev[i]!.text} ${t}` : t;
+      });
+    } else grid.rows.push(row.map((t) => ({ text: t, colspan: 1, rowspan: 1 })));
   }
   const text = grid.rows
     .map((r) =>

@@ -103,6 +103,8 @@ function sameRow(aTop: number, aBottom: number, aSize: number, bTop: number, bBo
 function isMarkerOnly(frags: readonly TextFragment[]): boolean {
   if (frags.length !== 1) return false;
   const t = frags[0]!.text.trim();
+  // A section number ending in a dot ("2.3.1.") is a marker too: a tab stop may set the heading far from it.
+  if (/^\d{1,2}(?:\.\d{1,2}){1,4}\.$/.test(t)) return true;
   return t.length <= 4 && (BULLET_START_RE.test(t) || /^(?:\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$/.test(t));
 }
 

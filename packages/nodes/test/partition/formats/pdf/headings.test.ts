@@ -142,6 +142,66 @@ describe('PDF headings', () => {
     ]);
   });
 
+  it('tells headings from lists, tables of contents, lead-in lines, cell rows and noise', async () => {
+    const text = 'The plant is cooled by river water, drawn through two filters and returned downstream.';
+    const bytes = makePdf([
+      {
+        texts: [
+          // A table of contents: numbered lines of the body's style, stacked.
+          { x: 72, y: 700, size: 11, text: '5.1 Feeding' },
+          { x: 72, y: 686, size: 11, text: '5.2 Breeding' },
+          { x: 72, y: 672, size: 11, text: '5.3 Communication' },
+          ...para([text], 656),
+          // A lead-in line set like the list under it.
+          { x: 72, y: 640, size: 16, text: 'Things to bring along' },
+          { x: 72, y: 622, size: 16, text: '• A warm coat' },
+          { x: 72, y: 604, size: 16, text: '• Dry socks' },
+          // Headings set apart by size may exclaim, or start in lower case; a code-like token is none.
+          { x: 72, y: 560, size: 18, text: 'Let’s swim!' },
+          ...para([text, text], 540),
+          { x: 72, y: 500, size: 18, text: 'heading level one', bold: true },
+          ...para([text, text], 480),
+          { x: 72, y: 440, size: 18, text: 'Pls5J' },
+          ...para([text, text], 420),
+          // Header cells of one table: the same style in line, over the table's rows.
+          { x: 72, y: 380, size: 14, text: 'Food' },
+          { x: 300, y: 380, size: 14, text: 'Calories' },
+          ...[
+            ['Leaves of ash and elm', '50'],
+            ['Berries', '150'],
+            ['Grain and seeds', '320'],
+          ].flatMap(([food, kcal], i) => [
+            { x: 72, y: 362 - 14 * i, size: 11, text: food! },
+            { x: 300, y: 362 - 14 * i, size: 11, text: kcal! },
+          ]),
+          ...para([text, text], 300),
+        ],
+      },
+    ]);
+    const els = await partitionFile(bytes, { filename: 'not-headings.pdf', strategy: 'fast' });
+    expect(titles(els).map(([t]) => t)).toEqual(['Let’s swim!', 'heading level one']);
+  });
+
+  it('a body-sized numbered heading is one, with text under it; a section number set at a tab stop joins its heading', async () => {
+    const bytes = makePdf([
+      {
+        texts: [
+          ...para(['A first paragraph that sets the scene, long enough to be body text here.'], 740),
+          { x: 72, y: 710, size: 14, text: '1.2.1.' },
+          { x: 130, y: 710, size: 14, text: 'Cooling' },
+          ...para(['The plant is cooled by river water, drawn through two filters and returned', 'downstream at most five degrees warmer.'], 690),
+          { x: 72, y: 650, size: 11, text: '1.2.2 Heating' },
+          ...para(['Waste heat warms the offices in winter, through a loop of its own that the', 'plant runs at night.'], 632),
+        ],
+      },
+    ]);
+    const els = await partitionFile(bytes, { filename: 'tab.pdf', strategy: 'fast' });
+    expect(titles(els)).toEqual([
+      ['1.2.1. Cooling', 2],
+      ['1.2.2 Heating', 2],
+    ]);
+  });
+
   it('reads section numbers, code and heading styles', () => {
     expect(['1 Introduction', '2. Methods', '2.1.6 Error codes', 'IV. Results', 'Appendix B Tables'].map(sectionDepth)).toEqual([0, 0, 2, 0, 0]);
     expect(['2019 Annual Report', '12.5 % of the total', 'Introduction'].map(sectionDepth)).toEqual([undefined, undefined, undefined]);
@@ -156,7 +216,16 @@ describe('PDF headings', () => {
         { style: '12|b', size: 12, depth: 1 },
         { style: '12|', size: 12 },
       ]),
-    ).toEqual([0, 0, 1, 1, 3]);
+    ).toEqual([0, 0, 1, 1, 2]);
+    // Without numbers: a title in a style of its own and the top-level sections are both depth 0.
+    expect(
+      headingDepths([
+        { style: '24|b', size: 24 },
+        { style: '16|b', size: 16 },
+        { style: '13|b', size: 13 },
+        { style: '16|b', size: 16 },
+      ]),
+    ).toEqual([0, 0, 1, 0]);
   });
 });
 

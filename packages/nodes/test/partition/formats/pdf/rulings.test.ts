@@ -241,4 +241,58 @@ describe('findTables with rulings', () => {
       ],
     ]);
   });
+
+  it("takes no plot's axis labels for a table: values standing left and right of its empty frame", () => {
+    const frame: Box[] = [h(100, 100, 400), h(180, 100, 400), v(100, 100, 180), v(400, 100, 180)];
+    const frags = [
+      ...['0.90', '0.85', '0.80', '0.75'].flatMap((t, i) => [frag(t, 75, 108 + i * 20), frag(String(7400 - i * 100), 404, 108 + i * 20)]),
+      frag('Mean income', 250, 130, 7),
+      frag('Gini index', 250, 138, 7),
+    ];
+    const { tables, rest } = findTables(buildLines(frags), frame);
+    expect(tables).toEqual([]);
+    expect(rest).toHaveLength(buildLines(frags).length);
+    // The same labels without the frame are aligned columns: a table.
+    expect(findTables(buildLines(frags), []).tables).toHaveLength(1);
+  });
+
+  it('joins a wrapped label whose lines sit in boxes of their own into one cell', () => {
+    // Two columns (x 100-200-300), rows y 100-120-160-180; the label column's second row is boxed
+    // line by line (a rule at y 140 in that column only), its value spans both lines.
+    const rules: Box[] = [
+      h(100, 100, 300),
+      h(120, 100, 300),
+      h(140, 100, 200),
+      h(160, 100, 300),
+      h(180, 100, 300),
+      v(100, 100, 180),
+      v(200, 100, 180),
+      v(300, 100, 180),
+    ];
+    const frags = [
+      frag('Name', 110, 114),
+      frag('Value', 210, 114),
+      frag('Applications and', 110, 134),
+      frag('mashups', 110, 154),
+      frag('237', 210, 134),
+      frag('Total', 110, 174),
+      frag('9', 210, 174),
+    ];
+    const { tables } = findTables(buildLines(frags), rules);
+    expect(tables[0]!.table!.rows).toEqual(
+      [
+        ['Name', 'Value'],
+        ['Applications and mashups', '237'],
+        ['Total', '9'],
+      ].map((r) => r.map((text) => ({ text, colspan: 1, rowspan: 1 }))),
+    );
+    // A second line that starts a new label (upper case) keeps its own row.
+    const own = frags.map((f) => (f.text === 'mashups' ? frag('Mashups', 110, 154) : f));
+    expect(findTables(buildLines(own), rules).tables[0]!.table!.rows.map((r) => r.map((c) => c.text))).toEqual([
+      ['Name', 'Value'],
+      ['Applications and', '237'],
+      ['Mashups'],
+      ['Total', '9'],
+    ]);
+  });
 });

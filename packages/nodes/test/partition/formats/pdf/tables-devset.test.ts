@@ -102,6 +102,29 @@ describe.skipIf(!present)('tables of the ICDAR 2013 dev set', () => {
     expect(rows.slice(1).every((r) => r.length === 3)).toBe(true);
   }, 180_000);
 
+  it("takes no chart for a table: bar charts' value labels and plots' axis labels stay text", async () => {
+    for (const [doc, page] of [
+      ['us-001', 2],
+      ['us-002', 4],
+      ['us-023', 3],
+      ['us-028', 4],
+    ] as const) {
+      expect(await tables(doc, 'hi_res', page), `${doc} p${page}`).toEqual([]);
+    }
+    // A stacked bar chart above a table: the table alone stays.
+    const [table, ...more] = await tables('eu-012', 'hi_res', 3);
+    expect(more).toEqual([]);
+    expect(table!.text).toMatch(/^Finland EU-15 EU-25 1996/);
+  }, 180_000);
+
+  it('us-025 p3: three tables ruled across, one under the other, read apart (notes and a caption between them)', async () => {
+    const found = await tables('us-025', 'hi_res', 3);
+    expect(found).toHaveLength(3);
+    expect(found.map((t) => grid(t.metadata.text_as_html!).length)).toEqual([8, 14, 8]);
+    expect(found.map((t) => /Hispanic/.test(t.text))).toEqual([true, false, true]);
+    expect(found[1]!.text).toMatch(/^Age American Indian\/Alaska native Asian\/ Paciic Islander Black White/);
+  }, 180_000);
+
   it('fast keeps each of these tables together as one Table without HTML', async () => {
     for (const [doc, page, words] of [
       ['us-015', 4, 'Reliability'],

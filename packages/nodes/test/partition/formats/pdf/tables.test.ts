@@ -49,4 +49,42 @@ describe('findTables', () => {
     const blocks = layoutFragments(frags, { findTables });
     expect(blocks.map((b) => b.kind)).toEqual(['text', 'table', 'text']);
   });
+
+  it('reads side-by-side panels apart under a running header that crosses their gutter', () => {
+    // Two panels (x 40-210 and 330-500), each a caption over two aligned columns; a running header
+    // centred over the gutter between them.
+    const panel = (x: number, name: string, base: number) => [
+      frag(`Sales of the ${name} region by month`, x, 80),
+      ...[0, 1, 2, 3].flatMap((i) => [frag(`${name} ${i}`, x, 100 + i * 14), frag(String(base + i), x + 100, 100 + i * 14)]),
+    ];
+    const frags = [frag('Quarterly report', 230, 40), ...panel(40, 'North', 10), ...panel(330, 'South', 20)];
+    const { tables } = findTables(buildLines(frags));
+    expect(tables.map((t) => t.table!.rows.map((r) => r.map((c) => c.text)))).toEqual([
+      [0, 1, 2, 3].map((i) => [`North ${i}`, String(10 + i)]),
+      [0, 1, 2, 3].map((i) => [`South ${i}`, String(20 + i)]),
+    ]);
+  });
+
+  it("keeps a label wrapped around its row's values in one row", () => {
+    // The third label's two lines sit above and below its values' baseline; the fourth wraps below.
+    const frags = [
+      ...[frag('Measure', 72, 100), frag('1997', 250, 100), frag('1998', 320, 100)],
+      ...[frag('Median income', 72, 114), frag('49,497', 250, 114), frag('51,295', 320, 114)],
+      frag('Between-state inequality', 72, 124),
+      frag('0.0628', 250, 131),
+      frag('0.0636', 320, 131),
+      frag('(Gini index)', 72, 138),
+      ...[frag('Years of life lost', 72, 152), frag('7108.3', 250, 152), frag('6960.6', 320, 152)],
+      frag('before age 75', 72, 164),
+      ...[frag('Mean days', 72, 178), frag('20.1', 250, 178), frag('20.4', 320, 178)],
+    ];
+    const { tables } = findTables(buildLines(frags));
+    expect(tables[0]!.table!.rows.map((r) => r.map((c) => c.text))).toEqual([
+      ['Measure', '1997', '1998'],
+      ['Median income', '49,497', '51,295'],
+      ['Between-state inequality (Gini index)', '0.0628', '0.0636'],
+      ['Years of life lost before age 75', '7108.3', '6960.6'],
+      ['Mean days', '20.1', '20.4'],
+    ]);
+  });
 });

@@ -47,7 +47,7 @@ export async function openPdfiumPages(bytes: Uint8Array, options: PdfiumPagesOpt
         const text = await doc.pageText(pageNumber);
         if (!hasRightToLeft(text)) return layoutPageText(pageNumber, text, options);
         fallback ??= openPdf(bytes);
-        return extractPageLayout((await fallback).doc, pageNumber, options);
+        return extractPageLayout((await fallback).doc, pageNumber, options, text);
       } catch (e) {
         fallback ??= openPdf(bytes);
         const handle = await fallback.catch(() => {
