@@ -2,21 +2,30 @@ import { defineNode, type Element, type NodeCreateContext, type NodeDefinition, 
 import type { z, ZodType } from 'zod';
 import { chunkMaxCharacters } from './chunk-settings.js';
 import { contextualizeChunks, contextualLlm } from './contextual.js';
+import { loadHtmlParser } from './html-table.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkingOptions } from './options.js';
 
 /** Chunks one document's elements (synchronously or not). */
 export type DocumentChunker = (elements: Element[], signal: AbortSignal) => Element[] | Promise<Element[]>;
 
 /**
- * The process node of a chunker: runs `chunk`, then, with `contextual_chunking_strategy: "v1"`,
+ * The process node of a chunker: loads the table HTML parser (once), runs `chunk`, then, with `contextual_chunking_strategy: "v1"`,
  * prefixes each chunk with its LLM-written context ({@link contextualizeChunks}; the model comes
  * from `services` or the default, see `contextualLlm`).
  */
 export function chunkerProcess(settings: ChunkerNodeSettings, ctx: NodeCreateContext, chunk: DocumentChunker): ProcessNode {
-  if (settings.contextual_chunking_strategy !== 'v1') return { process: ({ elements }, pctx) => chunk(elements, pctx.signal) };
+  if (settings.contextual_chunking_strategy !== 'v1') {
+    return {
+      process: async ({ elements }, pctx) => {
+        await loadHtmlParser();
+        return chunk(elements, pctx.signal);
+      },
+    };
+  }
   const { llm, concurrency } = contextualLlm({ services: ctx.services, logger: ctx.logger });
   return {
     process: async ({ elements }, pctx) => {
+      await loadHtmlParser();
       const chunks = await chunk(elements, pctx.signal);
       return contextualizeChunks(chunks, elements, { llm, concurrency, signal: pctx.signal, logger: pctx.logger });
     },

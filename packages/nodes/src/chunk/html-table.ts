@@ -2,10 +2,17 @@ import { createRequire } from 'node:module';
 import { isTag, isText, type ChildNode, type Element as DomElement } from 'domhandler';
 import { collapseWhitespace, pyStrip } from './python-text.js';
 
-// htmlparser2 (and its entity tables) loads with the first table HTML to chunk, not with the
-// package: chunking is synchronous, so it is required (Node's `require` of an ES module).
+// htmlparser2 (and its entity tables) loads when a chunker is created, not with the package.
+// Chunking itself is synchronous: a direct caller that skipped `loadHtmlParser` gets it through
+// Node's `require` of an ES module, which fails while an `import()` of it is under way elsewhere
+// (the HTML partitioner's), hence the awaited load first.
 let htmlparser2: typeof import('htmlparser2') | undefined;
 const parser = (): typeof import('htmlparser2') => (htmlparser2 ??= createRequire(import.meta.url)('htmlparser2') as typeof import('htmlparser2'));
+
+/** Loads the HTML parser the table chunking uses; chunker nodes await it in `create`. */
+export async function loadHtmlParser(): Promise<void> {
+  htmlparser2 ??= await import('htmlparser2');
+}
 
 /**
  * An element in lxml's shape (text before the first child, each child's trailing text as its
