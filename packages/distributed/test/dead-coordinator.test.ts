@@ -46,7 +46,14 @@ async function until(cond: () => boolean | Promise<boolean>, ms = 60_000): Promi
 }
 
 /** Starts a coordinator child and SIGKILLs it once `written` documents are in the output. */
-async function coordinatorKilledAfter(redisUrl: string, queue: string, input: string, output: string, written: number): Promise<void> {
+async function coordinatorKilledAfter(
+  redisUrl: string,
+  queue: string,
+  input: string,
+  output: string,
+  written: number,
+  ready: () => Promise<boolean> = async () => true,
+): Promise<void> {
   const child: ChildProcess = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', CHILD, redisUrl, queue, input, output, String(WAIT_MS)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -55,7 +62,7 @@ async function coordinatorKilledAfter(redisUrl: string, queue: string, input: st
   child.stderr?.on('data', (b: Buffer) => (err += b.toString()));
   const exited = new Promise((r) => child.once('exit', r));
   try {
-    await until(() => outputs(output) >= written || child.exitCode !== null);
+    await until(async () => (outputs(output) >= written && (await ready())) || child.exitCode !== null);
     if (child.exitCode !== null) throw new Error(`the coordinator exited by itself (${child.exitCode}): ${err}`);
   } finally {
     child.kill('SIGKILL');
@@ -136,9 +143,16 @@ describe.skipIf(redisSkipReason !== undefined)('a coordinator killed mid-job (re
     const output = path.join(tmp, 'out2');
     writeDocs(input);
     const worker = await startW(queue, 'w3');
+    const counts = new Queue(queue, { connection: { host: '127.0.0.1', port: redis.port }, prefix: KEY_PREFIX });
     try {
-      await coordinatorKilledAfter(redis.url, queue, input, output, 2);
+      // Killed once every task is queued (on a loaded machine the listing can trail the first outputs).
+      const allQueued = async (): Promise<boolean> => {
+        const c = await counts.getJobCounts('waiting', 'active', 'completed', 'failed', 'delayed');
+        return Object.values(c).reduce((a, b) => a + b, 0) >= DOCS;
+      };
+      await coordinatorKilledAfter(redis.url, queue, input, output, 2, allQueued);
     } finally {
+      await counts.close();
       // Closed before the heartbeat expires: it finishes what it runs, and takes nothing more.
       await worker.close();
     }
