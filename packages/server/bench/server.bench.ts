@@ -19,6 +19,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { treeRssBytes } from '../test/process-tree.js';
+import { cpuSeconds } from '../test/process-watch.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const docsDir = resolve(repoRoot, '..', 'shared', 'corpus', 'docs');
@@ -110,14 +111,6 @@ function healthProbe(origin: string): { ready: Promise<void>; stop: () => number
       return worst;
     },
   };
-}
-
-/** CPU seconds (user + system) the server's main thread has used: the event loop's work, whatever the machine's load. */
-function mainThreadCpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of stat(5): 11 and 12 after the command name.
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 /** Samples the RSS of a process tree every 100 ms; returns a stop function giving the peak (bytes). */
@@ -237,7 +230,7 @@ async function burst(): Promise<void> {
     await health.ready;
     const file: Doc = { name: 'blob.bin', bytes: randomBytes(5 * 1024 * 1024) };
     const t0 = performance.now();
-    const cpu0 = mainThreadCpuSeconds(server.pid);
+    const cpu0 = cpuSeconds(server.pid, server.pid);
     const answers = await Promise.all(Array.from({ length: 200 }, () => post(server.origin, file)));
     console.log(
       JSON.stringify({
@@ -248,7 +241,7 @@ async function burst(): Promise<void> {
         seconds: Number(((performance.now() - t0) / 1000).toFixed(1)),
         status: tally(answers.map((a) => a.status)),
         latency_ms: percentiles(answers.map((a) => a.ms)),
-        main_thread_cpu_s: Number((mainThreadCpuSeconds(server.pid) - cpu0).toFixed(2)),
+        main_thread_cpu_s: Number((cpuSeconds(server.pid, server.pid) - cpu0).toFixed(2)),
         ...serverFigures(stopRss, health.stop),
       }),
     );

@@ -3,10 +3,13 @@ import { sleep } from '@quarry/core';
 
 const TICKS_PER_S = 100;
 
-/** CPU seconds a process has used (user + system, from `/proc/<pid>/stat`); 0 once it is gone. */
-export function cpuSeconds(pid: number): number {
+/**
+ * CPU seconds a process has used (user + system, from `/proc/<pid>/stat`), or only its thread `tid`
+ * (`tid === pid`: the main thread, a Node process's event loop); 0 once it is gone.
+ */
+export function cpuSeconds(pid: number, tid?: number): number {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(tid === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${tid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_S;
   } catch {

@@ -9,7 +9,7 @@
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
  */
 import type { Box } from './formats/pdf/layout-types.js';
-import { maxLineThickness } from './ruling-lines.js';
+import { eraseRulingLines, maxLineThickness } from './ruling-lines.js';
 
 /**
  * Pixels darker than this (luma, 0-255) may belong to a line: thin grey rules (half a point of 50%
@@ -23,7 +23,7 @@ const MAX_BREAK = 2;
  * The shortest run taken for a ruling: half an inch at 200 dpi (a heading's letters run together
  * less), and a twentieth of the image's short side on larger images.
  */
-export function minRulingLength(width: number, height: number): number {
+function minRulingLength(width: number, height: number): number {
   return Math.max(100, Math.round(Math.min(width, height) / 20));
 }
 
@@ -65,7 +65,7 @@ const FRINGE = 224;
  * around them, so Tesseract does not read a cell wall as `|`, `[` or `(`. `eraseRulingLines` only
  * erases rules at least an eighth of the image long, which a short table's walls are not.
  */
-export function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4, rulings: readonly Box[]): void {
+function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4, rulings: readonly Box[]): void {
   const reach = Math.ceil(maxLineThickness(width, height) / 2) + 1;
   const paint = (x: number, y: number): void => {
     if (x < 0 || y < 0 || x >= width || y >= height) return;
@@ -83,6 +83,18 @@ export function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width
       for (let y = Math.floor(r.y0); y < Math.ceil(r.y1); y++) for (let d = -reach; d <= reach; d++) paint(x + d, y);
     }
   }
+}
+
+/**
+ * Readies a page image for OCR, in place: finds its rulings ({@link findRasterRulings}), paints
+ * them out ({@link eraseRasterRulings}) and then the long rules `eraseRulingLines` takes. Returns the
+ * rulings found, in the image's pixels, for the table finders.
+ */
+export function takeOutRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4): Box[] {
+  const rulings = findRasterRulings(pixels, width, height, channels);
+  eraseRasterRulings(pixels, width, height, channels, rulings);
+  eraseRulingLines(pixels, width, height, channels);
+  return rulings;
 }
 
 interface Band {

@@ -3,8 +3,7 @@ import { importOptional, requireOptional } from '../../../optional-dependency.js
 import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
 import { MAX_OCR_PIXELS } from '../../limits.js';
-import { eraseRasterRulings, findRasterRulings } from '../../raster-rulings.js';
-import { eraseRulingLines } from '../../ruling-lines.js';
+import { takeOutRulings } from '../../raster-rulings.js';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import type { Box } from '../pdf/layout-types.js';
 import { findOcrGridTables, insertTables, tableElement, withoutWordsIn } from './ocr-tables.js';
@@ -60,9 +59,7 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
     const scaled = ctx.getImageData(0, 0, width, height).data;
     pixels = Buffer.from(scaled.buffer, scaled.byteOffset, scaled.byteLength);
   }
-  const rulings = findRasterRulings(pixels, width, height, 4);
-  eraseRasterRulings(pixels, width, height, 4, rulings);
-  eraseRulingLines(pixels, width, height, 4);
+  const rulings = takeOutRulings(pixels, width, height, 4);
   const png = await sharp(pixels, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer();

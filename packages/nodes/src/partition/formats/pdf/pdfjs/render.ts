@@ -5,8 +5,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from '../layout-types.js';
 import { MAX_OCR_PIXELS } from '../../../limits.js';
-import { eraseRasterRulings, findRasterRulings } from '../../../raster-rulings.js';
-import { eraseRulingLines } from '../../../ruling-lines.js';
+import { takeOutRulings } from '../../../raster-rulings.js';
 import { boundedDpi } from '../render-size.js';
 import { PdfOpenError, type PdfPage } from './load.js';
 import { importOptional } from '../../../../optional-dependency.js';
@@ -83,9 +82,7 @@ export function toGreyPnm(page: RenderedPage): { pnm: Uint8Array; rulings: Box[]
   }
   const grey = out.subarray(header.length);
   const k = page.scale;
-  const found = findRasterRulings(grey, page.width, page.height, 1);
-  eraseRasterRulings(grey, page.width, page.height, 1, found);
-  eraseRulingLines(grey, page.width, page.height, 1);
+  const found = takeOutRulings(grey, page.width, page.height, 1);
   return { pnm: out, rulings: found.map((r) => ({ x0: r.x0 / k, y0: r.y0 / k, x1: r.x1 / k, y1: r.y1 / k })) };
 }
 
