@@ -5,9 +5,11 @@ import {
   type AbortMessage,
   type ReadyMessage,
   type TaskMessage,
+  type WarmUpMessage,
   type WorkerReply,
   type WorkerReplyMessage,
   type WorkerTaskHandler,
+  type WorkerWarmUp,
 } from './worker-protocol.js';
 
 /*
@@ -16,16 +18,25 @@ import {
  * data with its code (an Error sent over IPC would lose `code` and `details`).
  */
 
-async function loadHandler(url: string | undefined): Promise<WorkerTaskHandler<unknown, unknown>> {
+interface WorkerModule {
+  run: WorkerTaskHandler<unknown, unknown>;
+  warmUp?: WorkerWarmUp;
+}
+
+async function loadModule(url: string | undefined): Promise<WorkerModule> {
   if (!url) throw new QuarryError('INVALID_ARGUMENT', 'the process entry runs only in a ProcessPool process');
-  const mod = (await import(url)) as { default?: unknown };
+  const mod = (await import(url)) as { default?: unknown; warmUp?: unknown };
   if (typeof mod.default !== 'function') throw new QuarryError('INVALID_ARGUMENT', `the worker module ${url} has no default-export task function`);
-  return mod.default as WorkerTaskHandler<unknown, unknown>;
+  return {
+    run: mod.default as WorkerTaskHandler<unknown, unknown>,
+    ...(typeof mod.warmUp === 'function' ? { warmUp: mod.warmUp as WorkerWarmUp } : {}),
+  };
 }
 
 // Loading starts with the process, not with its first task; a module that cannot load fails every
 // task it is given (with the reason) instead of ending the process.
-const handler = loadHandler(process.argv[2]);
+const workerModule = loadModule(process.argv[2]);
+const handler = workerModule.then((m) => m.run);
 const ready: ReadyMessage = { ready: true, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
 handler.then(
   () => process.send?.(ready),
@@ -47,7 +58,12 @@ function answer(id: number, reply: WorkerReply<unknown>): void {
 // The signals of the running tasks, by id: the pool aborts one when its caller gives up.
 const running = new Map<number, AbortController>();
 
-process.on('message', (message: TaskMessage<unknown> | AbortMessage) => {
+process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMessage) => {
+  if ('warmUp' in message) {
+    // A task arriving meanwhile runs beside it: both share what is being loaded.
+    workerModule.then((m) => m.warmUp?.()).catch(() => undefined);
+    return;
+  }
   if ('abort' in message) {
     running.get(message.abort)?.abort(new QuarryError('JOB_ABORTED', 'the task was withdrawn'));
     return;

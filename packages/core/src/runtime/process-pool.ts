@@ -7,9 +7,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
 import { LaneQueue, type Lane } from './lane-queue.js';
-import type { AbortMessage, ReadyMessage, TaskMessage, WorkerReplyMessage } from './worker-protocol.js';
+import type { AbortMessage, ReadyMessage, TaskMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
 
-export type { WorkerTaskHandler } from './worker-protocol.js';
+export type { WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
 
 /** Options of {@link ProcessPool}. */
 export interface ProcessPoolOptions {
@@ -355,12 +355,27 @@ export class ProcessPool<T, R> {
   }
 
   /**
-   * Starts every process now instead of on demand, so that the first tasks do not wait for a
-   * process to start and load the worker module (a server calls this when it starts listening).
+   * Starts every process now instead of on demand, the small lane's included, and keeps them
+   * started: one that ends (recycled, crashed, handed off) is replaced at once. Each process so
+   * started also warms up (runs the worker module's `warmUp` export, if any) while it waits for work,
+   * so that the first tasks wait neither for a process to start nor for what it loads on first
+   * use. A server calls this when it starts listening.
    */
   warm(): void {
     this.warmed = true;
-    while (!this.closed && this.count('general') < this.options.size) this.spawn('general');
+    for (const lane of ['general', 'small'] as const) {
+      const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
+      while (!this.closed && this.count(lane) < room) this.warmUp(this.spawn(lane));
+    }
+  }
+
+  /** Has a process load what its tasks will need before it gets one. */
+  private warmUp(slot: Slot<T, R>): void {
+    try {
+      slot.child.send({ warmUp: true } satisfies WarmUpMessage);
+    } catch {
+      // The channel is gone: the process is ending, and its exit is handled there.
+    }
   }
 
   /** Kills every process; running and queued tasks reject with `JOB_ABORTED`. */
@@ -461,6 +476,8 @@ export class ProcessPool<T, R> {
     if (!slot.running || handedOff >= this.options.laneProcesses) return;
     slot.handedOff = true;
     if (this.options.background) toBackground(slot.child.pid);
+    // A warmed pool starts the lane's next process now, so that it is warm when small work comes.
+    if (this.warmed) this.warm();
     this.dispatch();
   }
 
@@ -516,7 +533,7 @@ export class ProcessPool<T, R> {
     this.slots.splice(at, 1);
     this.retiring.add(slot);
     slot.child.kill('SIGTERM');
-    if (this.warmed && slot.lane === 'general') this.warm();
+    if (this.warmed) this.warm();
   }
 
   private onExit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void {
@@ -529,6 +546,8 @@ export class ProcessPool<T, R> {
       this.finish(slot);
       this.settle(running.pending, this.exitError(slot, code, signal));
     }
+    // One that died before it was ready would die again: it is replaced on demand only.
+    if (!this.closed && this.warmed && slot.ready) this.warm();
     if (!this.closed) this.dispatch();
   }
 
@@ -564,6 +583,7 @@ export class ProcessPool<T, R> {
       this.settle(running.pending, error);
     }
     slot.child.kill('SIGKILL');
+    if (!this.closed && this.warmed) this.warm();
     if (!this.closed) this.dispatch();
   }
 

@@ -2,7 +2,15 @@ import { spawn } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { QuarryError } from '../../src/errors.js';
 import { sleep } from '../../src/runtime/sleep.js';
-import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
+import type { WorkerTaskHandler, WorkerWarmUp } from '../../src/runtime/process-pool.js';
+
+/** Set by the pool's warm-up message; the word "warmed" answers it. */
+let warmedUp = false;
+
+/** What a warmed pool has each of its processes run first. */
+export const warmUp: WorkerWarmUp = async () => {
+  warmedUp = true;
+};
 
 /**
  * A worker for pool tests: answers the upper-cased word and its process id after `ms`. Some words
@@ -11,11 +19,14 @@ import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
  * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
  * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "spin" does the
- * same burning CPU.
+ * same burning CPU; "warmed" answers whether the process has run its warm-up.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
  * second and a half, then answer or exit.
  */
-const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number }> = async (task, signal) => {
+const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean }> = async (
+  task,
+  signal,
+) => {
   if (task.word === 'wait') {
     while (!signal.aborted) await sleep(10);
     throw signal.reason;
@@ -28,6 +39,7 @@ const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid
     }
     throw signal.reason;
   }
+  if (task.word === 'warmed') return { word: 'WARMED', pid: process.pid, warmedUp };
   if (task.word === 'heap') return { word: 'HEAP', pid: process.pid, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
   if (task.word.startsWith('linger')) {
     spawn(process.execPath, ['-e', 'setTimeout(() => {}, 1500)'], { stdio: ['ignore', 'ignore', 'inherit'], detached: true }).unref();
