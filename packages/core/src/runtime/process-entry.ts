@@ -5,6 +5,7 @@ import {
   type AbortMessage,
   type ReadyMessage,
   type TaskMessage,
+  type WarmedUpMessage,
   type WarmUpMessage,
   type WorkerReply,
   type WorkerReplyMessage,
@@ -61,7 +62,10 @@ const running = new Map<number, AbortController>();
 process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMessage) => {
   if ('warmUp' in message) {
     // A task arriving meanwhile runs beside it: both share what is being loaded.
-    workerModule.then((m) => m.warmUp?.()).catch(() => undefined);
+    workerModule
+      .then((m) => m.warmUp?.())
+      .catch(() => undefined)
+      .then(() => process.send?.({ warmedUp: true } satisfies WarmedUpMessage));
     return;
   }
   if ('abort' in message) {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
 import { LaneQueue, type Lane } from './lane-queue.js';
-import type { AbortMessage, ReadyMessage, TaskMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
+import type { AbortMessage, ReadyMessage, TaskMessage, WarmedUpMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
 
 export type { WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
 
@@ -166,6 +166,10 @@ interface Slot<T, R> {
   handedOff?: boolean;
   /** Tasks it has finished. */
   tasks: number;
+  /** Settles when the warm-up it was asked for has ended, or the process has. */
+  warming?: Promise<void>;
+  /** Settles `warming`. */
+  warmedUp?: () => void;
   /** Ends it once it has been idle long enough. */
   idle?: NodeJS.Timeout;
   running?: {
@@ -204,8 +208,9 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.stderr?.on('data', (text: string) => {
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
   });
-  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage) => {
-    if ('ready' in message) {
+  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage) => {
+    if ('warmedUp' in message) slot.warmedUp?.();
+    else if ('ready' in message) {
       slot.ready = true;
       slot.heapLimitMb = message.heapLimitMb;
       slot.owner?.ready(slot);
@@ -215,6 +220,7 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.on('error', (e) => {
     slot.stderr += `\n${errorMessage(e)}`;
   });
+  child.on('exit', () => slot.warmedUp?.());
   child.on('close', (code, signal) => {
     if (slot.owner) slot.owner.exit(slot, code, signal);
     else {
@@ -369,8 +375,18 @@ export class ProcessPool<T, R> {
     }
   }
 
+  /**
+   * Settles once every live process has ended the warm-up that {@link ProcessPool.warm} asked of
+   * it (a process that ended meanwhile counts as done).
+   */
+  async warmedUp(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.warming));
+  }
+
   /** Has a process load what its tasks will need before it gets one. */
   private warmUp(slot: Slot<T, R>): void {
+    slot.warming = new Promise<void>((done) => (slot.warmedUp = done));
+    if (slot.child.exitCode !== null || slot.child.signalCode !== null) slot.warmedUp?.();
     try {
       slot.child.send({ warmUp: true } satisfies WarmUpMessage);
     } catch {

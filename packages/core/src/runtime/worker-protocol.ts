@@ -48,6 +48,11 @@ export interface WarmUpMessage {
   warmUp: true;
 }
 
+/** What a worker process sends when the warm-up it was asked for has ended (done or failed). */
+export interface WarmedUpMessage {
+  warmedUp: true;
+}
+
 /**
  * The optional `warmUp` export of a worker module: loads and runs once what its tasks will need
  * (parsers, their caches), so that the first real task does not pay for it. Its failures are

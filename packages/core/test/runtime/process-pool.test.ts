@@ -232,6 +232,7 @@ describe('ProcessPool', () => {
     probes.warm();
     const [general, lane] = probes.pids;
     expect(probes.pids).toHaveLength(2);
+    await probes.warmedUp();
     const holdBig = new AbortController();
     const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
     const first = await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 });

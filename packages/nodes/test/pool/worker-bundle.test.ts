@@ -10,7 +10,7 @@ import { PartitionPool } from '../../src/pool/partition-pool.js';
 const nodesRoot = fileURLToPath(new URL('../../', import.meta.url));
 const bundle = path.join(nodesRoot, 'dist/pool/partition-worker.bundle.js');
 const corpusDocs = path.resolve(nodesRoot, '../../../shared/corpus/docs');
-const built = existsSync(bundle) && existsSync(path.join(nodesRoot, 'dist/partition/formats/pdf.js'));
+const built = existsSync(bundle) && existsSync(path.join(nodesRoot, 'dist/partition/formats/pdf/index.js'));
 const DOCS = [
   'UDHR_first_article_all.txt',
   'codeblock.md',
@@ -38,6 +38,13 @@ describe.runIf(built)('the partition worker bundle', () => {
     const { partitionWorkerUrl } = (await import(pathToFileURL(path.join(nodesRoot, 'dist/pool/partition-pool.js')).href)) as { partitionWorkerUrl: () => URL };
     expect(partitionWorkerUrl().href).toBe(pathToFileURL(bundle).href);
   });
+
+  it('warms up from the built warm-up module beside it', async () => {
+    const { warmUp } = (await import(pathToFileURL(bundle).href)) as { warmUp?: () => Promise<void> };
+    expect(typeof warmUp).toBe('function');
+    await expect(warmUp!()).resolves.toBeUndefined();
+    expect(readFileSync(bundle, 'utf8')).not.toContain('warmUpSamples');
+  }, 60_000);
 
   it('partitions as the worker module does', async () => {
     const enc = new TextEncoder();
