@@ -175,7 +175,9 @@ async function main(): Promise<void> {
   const { child, base } = await startServer(dataDir);
   const pid = child.pid!;
   try {
+    // Fresh: started, and its processes done with their start-up work (a warmed pool's warm-up).
     await sleep(3000);
+    await idleAfter(pid, performance.now());
     const freshMb = treeRssMb(pid);
     // Warm-up: every partitioner loaded in both processes.
     await smallClients(base, bytesSmall);

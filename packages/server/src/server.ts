@@ -49,7 +49,7 @@ export interface ServerOptions {
   partitionPool?: Omit<PartitionPoolOptions, 'workerUrl'> & {
     /**
      * Start the processes (the small lane's too) when the server starts listening, not on the first
-     * document, each warming up on a tiny document of every common format; one that ends is
+     * document, the lane's warming up on a tiny document of every common format; one that ends is
      * replaced at once (`quarry serve` does this).
      */
     warm?: boolean;

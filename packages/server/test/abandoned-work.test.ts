@@ -22,7 +22,7 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
     fetch(`${t!.origin}/general/v0/general`, { method: 'POST', body: fd, headers: { 'unstructured-api-key': KEYS.acme }, ...(signal ? { signal } : {}) });
 
   // A grace period longer than the tests: a process that stops did so on the abort message, not a kill.
-  // Each test waits for the processes' warm-up, so that the CPU they burn is the document's.
+  // Each test waits for the lane's warm-up, so that the CPU the processes burn is the document's.
   const NO_KILL = { size: 1, smallLaneProcesses: 0, abortGraceMs: 600_000, warm: true };
 
   it('stops the document of a client that disconnects, in the same process, which then serves the next', async () => {

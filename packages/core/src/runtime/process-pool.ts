@@ -362,22 +362,27 @@ export class ProcessPool<T, R> {
 
   /**
    * Starts every process now instead of on demand, the small lane's included, and keeps them
-   * started: one that ends (recycled, crashed, handed off) is replaced at once. Each process so
+   * started: one that ends (recycled, crashed, handed off) is replaced at once. Each lane process so
    * started also warms up (runs the worker module's `warmUp` export, if any) while it waits for work,
-   * so that the first tasks wait neither for a process to start nor for what it loads on first
-   * use. A server calls this when it starts listening.
+   * so that small tasks wait neither for a process to start nor for what it loads on first use. A
+   * server calls this when it starts listening.
    */
   warm(): void {
     this.warmed = true;
     for (const lane of ['general', 'small'] as const) {
       const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
-      while (!this.closed && this.count(lane) < room) this.warmUp(this.spawn(lane));
+      while (!this.closed && this.count(lane) < room) {
+        const slot = this.spawn(lane);
+        // Only the lane warms up: small work waits on it when big work holds the rest, and the
+        // general processes' first documents are mostly big ones, whose own cost dwarfs a first use.
+        if (lane === 'small') this.warmUp(slot);
+      }
     }
   }
 
   /**
-   * Settles once every live process has ended the warm-up that {@link ProcessPool.warm} asked of
-   * it (a process that ended meanwhile counts as done).
+   * Settles once every live lane process has ended the warm-up that {@link ProcessPool.warm} asked
+   * of it (a process that ended meanwhile counts as done).
    */
   async warmedUp(): Promise<void> {
     await Promise.all(this.slots.map((s) => s.warming));

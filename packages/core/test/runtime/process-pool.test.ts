@@ -223,7 +223,7 @@ describe('ProcessPool', () => {
     expect(done).toEqual(['S1', 'S2', 'S3', 'BIG1 withdrawn', 'BIG2']);
   }, 30_000);
 
-  it('a warmed pool starts and warms up the lane too, and replaces a recycled lane process before small work comes', async () => {
+  it('a warmed pool starts the lane too and warms it up, and replaces a recycled lane process before small work comes', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, maxTasksPerProcess: 2, smallLane: { maxCost: 10 } });
     // Not warmed: processes start on demand and run no warm-up.
     expect((await probes.run({ word: 'warmed', ms: 0 })).warmedUp).toBe(false);
@@ -233,6 +233,8 @@ describe('ProcessPool', () => {
     const [general, lane] = probes.pids;
     expect(probes.pids).toHaveLength(2);
     await probes.warmedUp();
+    // The general process starts but does not warm up: only the lane does.
+    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1000 })).toMatchObject({ pid: general, warmedUp: false });
     const holdBig = new AbortController();
     const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
     const first = await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 });
