@@ -12,7 +12,10 @@
 // The server is the built `quarry serve` (2 partition processes) in a child process;
 // QUARRY_BENCH_SERVE_ARGS adds flags to it (e.g. "--small-lane-processes 2"), QUARRY_BENCH_SERVE_BIN
 // runs another build's CLI (an old worktree's, to compare); QUARRY_BENCH_DOCS_OUT names a file that
-// gets each document's latencies per phase (p50 / p95 / max), to see which documents make the tail.
+// gets each document's latencies per phase (p50 / p95 / max), to see which documents make the tail;
+// QUARRY_BENCH_SMALL (names, comma-separated) fixes the small work instead of timing each document
+// alone, so that runs on a loaded machine compare the same documents; QUARRY_BENCH_MIXED=0 skips
+// the mixed phases.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -30,6 +33,8 @@ const SETTLE_S = Number(process.env.QUARRY_BENCH_SETTLE_S ?? 60);
 // A document answered alone within this is small work.
 const SMALL_WORK_MS = 1000;
 const serveArgs = (process.env.QUARRY_BENCH_SERVE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const pinnedSmall = process.env.QUARRY_BENCH_SMALL?.split(',').filter(Boolean);
+const mixed = process.env.QUARRY_BENCH_MIXED !== '0';
 
 interface Doc {
   name: string;
@@ -184,10 +189,11 @@ async function main(): Promise<void> {
     // Each document alone: what it costs without waiting for others.
     const alone = new Map<string, number>();
     for (const doc of bytesSmall) alone.set(doc.name, (await post(base, doc)).ms);
-    const small = bytesSmall.filter((d) => alone.get(d.name)! <= SMALL_WORK_MS);
+    const small = bytesSmall.filter((d) => (pinnedSmall ? pinnedSmall.includes(d.name) : alone.get(d.name)! <= SMALL_WORK_MS));
     const heavy = bytesSmall.filter((d) => !small.includes(d)).map((d) => `${d.name} ${Math.round(alone.get(d.name)!)} ms`);
     const idle = await smallClients(base, small);
-    const idleMixed = await smallClients(base, bytesSmall);
+    const none: Phase = { ms: [], byDoc: new Map(), statuses: {} };
+    const idleMixed = mixed ? await smallClients(base, bytesSmall) : none;
 
     // Load: 4 clients keep posting the big PDF until the small clients are done.
     const stop = new AbortController();
@@ -203,7 +209,7 @@ async function main(): Promise<void> {
     });
     await whenBusy(pid);
     const loaded = await smallClients(base, small);
-    const loadedMixed = await smallClients(base, bytesSmall);
+    const loadedMixed = mixed ? await smallClients(base, bytesSmall) : none;
     stop.abort();
     await Promise.all(bigClients);
     const abortOfLoad = await idleAfter(pid, performance.now());
