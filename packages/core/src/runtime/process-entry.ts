@@ -58,12 +58,15 @@ function answer(id: number, reply: WorkerReply<unknown>): void {
 
 // The signals of the running tasks, by id: the pool aborts one when its caller gives up.
 const running = new Map<number, AbortController>();
+// Resumed when the last running task ends: a warm-up waits here between its steps.
+const whenIdle: Array<() => void> = [];
+const untilIdle = (): Promise<void> => (running.size === 0 ? Promise.resolve() : new Promise((resume) => whenIdle.push(resume)));
 
 process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMessage) => {
   if ('warmUp' in message) {
-    // A task arriving meanwhile runs beside it: both share what is being loaded.
+    // A task arriving meanwhile goes first: the warm-up waits for it between its steps.
     workerModule
-      .then((m) => m.warmUp?.())
+      .then((m) => m.warmUp?.(untilIdle))
       .catch(() => undefined)
       .then(() => process.send?.({ warmedUp: true } satisfies WarmedUpMessage));
     return;
@@ -80,7 +83,10 @@ process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMess
       (result) => answer(message.id, { ok: true, result }),
       (e: unknown) => answer(message.id, { ok: false, error: workerFailure(e) }),
     )
-    .finally(() => running.delete(message.id));
+    .finally(() => {
+      running.delete(message.id);
+      if (running.size === 0) for (const resume of whenIdle.splice(0)) resume();
+    });
 });
 
 // A parser's stray rejection (pdf.js rejects promises nobody awaits on some broken files) is noted,

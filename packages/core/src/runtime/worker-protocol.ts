@@ -55,10 +55,12 @@ export interface WarmedUpMessage {
 
 /**
  * The optional `warmUp` export of a worker module: loads and runs once what its tasks will need
- * (parsers, their caches), so that the first real task does not pay for it. Its failures are
- * ignored: a process that could not warm up loads what it needs on demand.
+ * (parsers, their caches), so that the first real task does not pay for it. It should await
+ * `untilIdle()` between its steps: that waits while a task runs, so a task arriving during the
+ * warm-up is not slowed by more than one step. Its failures are ignored: a process that could not
+ * warm up loads what it needs on demand.
  */
-export type WorkerWarmUp = () => Promise<void>;
+export type WorkerWarmUp = (untilIdle: () => Promise<void>) => Promise<void>;
 
 /** What a worker process sends once its task module has loaded (or failed to load). */
 export interface ReadyMessage {

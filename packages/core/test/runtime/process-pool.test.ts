@@ -9,6 +9,7 @@ import { backgroundNiceness } from '../../src/runtime/background-priority.js';
 import { ProcessPool } from '../../src/runtime/process-pool.js';
 import { sleep } from '../../src/index.js';
 import { probeUrl, workerUrl, type Probe, type ProbeResult, type Result, type Task } from '../support/pool-fixtures.js';
+import { WARM_UP_STEPS } from '../support/probe-worker.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -244,6 +245,23 @@ describe('ProcessPool', () => {
     await until(() => probes!.pids.length === 2 && !probes!.pids.includes(lane!));
     const next = probes.pids.find((p) => p !== general)!;
     expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: next, warmedUp: true });
+    holdBig.abort();
+    expect(await big).toBe('withdrawn');
+  }, 30_000);
+
+  it("a lane process's warm-up waits while a task runs", async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10 } });
+    probes.warm();
+    const [general, lane] = probes.pids;
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    // 300 ms is 60 warm-up steps of 5 ms: at most the step under way when the task came goes on.
+    const during = await probes.run({ word: 'steps', ms: 300 }, { cost: 1 });
+    expect(during.pid).toBe(lane);
+    expect(during.steps![1] - during.steps![0]).toBeLessThanOrEqual(1);
+    await probes.warmedUp();
+    expect((await probes.run({ word: 'steps', ms: 0 }, { cost: 1 })).steps).toEqual([WARM_UP_STEPS, WARM_UP_STEPS]);
+    expect(probes.pids).toEqual([general, lane]);
     holdBig.abort();
     expect(await big).toBe('withdrawn');
   }, 30_000);

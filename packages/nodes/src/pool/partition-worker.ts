@@ -10,7 +10,7 @@ export { handlePartitionTask as default } from './partition-task.js';
 const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /** Readies a process of a warmed pool (a server's): partitions a tiny document of each common format. */
-export const warmUp: WorkerWarmUp = async () => {
+export const warmUp: WorkerWarmUp = async (untilIdle) => {
   const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');
-  await mod.warmUp();
+  await mod.warmUp(untilIdle);
 };

@@ -146,11 +146,14 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
  * this process has loaded the common formats' parsers and run their code before its first real
  * document: in a fresh process the first PDF, e-mail or spreadsheet costs ten times or more what
  * the next one does. A sample that fails is skipped: its format loads on first use instead.
- * Returns the file names of the samples that partitioned.
+ * Before each sample it awaits `untilIdle` (a process's: while a real document runs), so that a
+ * document arriving meanwhile shares the process with one sample at most. Returns the file names
+ * of the samples that partitioned.
  */
-export async function warmUp(): Promise<string[]> {
+export async function warmUp(untilIdle: () => Promise<void> = () => Promise.resolve()): Promise<string[]> {
   const done: string[] = [];
   for (const { filename, bytes } of await warmUpSamples()) {
+    await untilIdle();
     try {
       await partitionFile(bytes, { filename, strategy: 'auto', ocr_languages: ['eng'] });
       done.push(filename);
