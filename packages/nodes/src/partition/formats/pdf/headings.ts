@@ -68,6 +68,8 @@ const MIN_HEADING_SIZE = 7;
 const NEIGHBOUR_GAP = 4;
 
 const SECTION_NUMBER_RE = /^(\d{1,2}(?:\.\d{1,3}){0,5})\.?\s+(?=[\p{L}(“"'])/u;
+// Right-to-left text numbers its sections "3-" and "5-2", which read out in visual order as "-3" and "-2-5".
+const RTL_SECTION_NUMBER_RE = /^-(\d{1,2}(?:-\d{1,2}){0,3})\s+(?=[\p{Script=Arabic}\p{Script=Hebrew}])/u;
 const ROMAN_NUMBER_RE = /^(?:[IVX]{1,5}|[\u2160-\u216B])\s*[.)]\s*(?=\p{L})/u;
 const CHAPTER_RE = /^(?:chapter|part|appendix|annex|section|chapitre|kapitel|anhang)\s+(?:\d+|[IVX]+|[A-Z])\b/i;
 const SENTENCE_END_RE = /[.,;!?。，；]$/u;
@@ -87,11 +89,13 @@ export function sectionDepth(text: string): number | undefined {
   return numberDepth(text) ?? (CHAPTER_RE.test(text.trim()) ? 0 : undefined);
 }
 
-/** Like {@link sectionDepth}, for a leading number only ("2.1.6", "IV."), not a word such as "Section 1". */
+/** Like {@link sectionDepth}, for a leading number only ("2.1.6", "IV.", right-to-left "-2-5"), not a word such as "Section 1". */
 export function numberDepth(text: string): number | undefined {
   const t = text.trim();
   const m = SECTION_NUMBER_RE.exec(t);
   if (m) return m[1]!.split('.').length - 1;
+  const rtl = RTL_SECTION_NUMBER_RE.exec(t);
+  if (rtl) return rtl[1]!.split('-').length - 1;
   return ROMAN_NUMBER_RE.test(t) ? 0 : undefined;
 }
 
@@ -108,8 +112,8 @@ export function bodyStyle(pages: readonly (PageLayout | undefined)[]): BodyStyle
     (b) => b.kind !== 'image',
   ];
   const bodySize = commonest(pages, tiers, (b) => Math.round(b.size * 2) / 2) ?? 0;
-  // A table's font is its first row's (often bold header cells): tables count for the size only.
-  const bodyFont = commonest(pages, tiers, (b) => (b.kind === 'text' ? b.font : undefined)) ?? '';
+  // A table's font is the one most of its cells are set in: on a page that is mostly tables, its body.
+  const bodyFont = commonest(pages, tiers, (b) => b.font) ?? '';
   const bold = pages.find((p) => p?.fonts?.[bodyFont])?.fonts?.[bodyFont]?.bold;
   const textFonts = new Set<string>();
   for (const page of pages) for (const b of page?.blocks ?? []) if (b.kind === 'table' || b.lineCount > MAX_LINES) textFonts.add(b.font);
@@ -190,8 +194,8 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   if ((large || bolder ? CLAUSE_END_RE : SENTENCE_END_RE).test(text)) return undefined;
   // Lower case starts a continued line, unless the text is set well apart ("heading level 1").
   if (/^\p{Ll}/u.test(text) && !(large && (bolder || block.size >= MUCH_LARGER * body))) return undefined;
-  // Code is set in a fixed-pitch font the body text does not use.
-  if ((style?.mono && !page.fonts?.[ctx.bodyFont]?.mono) || looksLikeCode(text)) return undefined;
+  // Code is set in a fixed-pitch font the body text does not use, and not larger than the body.
+  if ((style?.mono && !large && !page.fonts?.[ctx.bodyFont]?.mono) || looksLikeCode(text)) return undefined;
   if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
   const numbered = sectionDepth(text);
   if (numbered !== undefined && inNumberedList(block, page, numbered)) return undefined;

@@ -143,14 +143,12 @@ export function blockFromLines(lines: readonly TextLine[], dir: number): TextBlo
   let top = Infinity;
   let bottom = -Infinity;
   const sizeChars = new Map<number, number>();
-  const fontChars = new Map<string, number>();
   for (const l of lines) {
     x0 = Math.min(x0, l.x0);
     x1 = Math.max(x1, l.x1);
     top = Math.min(top, l.top);
     bottom = Math.max(bottom, l.bottom);
     sizeChars.set(l.size, (sizeChars.get(l.size) ?? 0) + l.text.length);
-    fontChars.set(l.font, (fontChars.get(l.font) ?? 0) + l.text.length);
   }
   return {
     kind: 'text',
@@ -158,8 +156,33 @@ export function blockFromLines(lines: readonly TextLine[], dir: number): TextBlo
     box: localBoxToPage(x0, top, x1, bottom, dir),
     lineCount: lines.length,
     size: argmax(sizeChars) ?? lines[0]?.size ?? 0,
-    font: argmax(fontChars) ?? '',
+    font: dominantFont(lines),
   };
+}
+
+/** The font most of the lines' characters are set in: a block's font. */
+export function dominantFont(lines: readonly Pick<TextLine, 'font' | 'text'>[]): string {
+  const chars = new Map<string, number>();
+  for (const l of lines) chars.set(l.font, (chars.get(l.font) ?? 0) + l.text.length);
+  return argmax(chars) ?? '';
+}
+
+// Text at a table's smallest size is its data when it holds this share of the characters.
+const DATA_SHARE = 0.2;
+
+/**
+ * A table's font: that of its data cells, so that the table tells the page's body font. Header
+ * cells, row labels among them, are set apart by weight or a larger size: the font of the text at
+ * the table's smallest size (that holds a fair share of it), else of most of its text.
+ */
+export function tableFont(lines: readonly Pick<TextLine, 'font' | 'text' | 'size'>[]): string {
+  const total = lines.reduce((n, l) => n + l.text.length, 0);
+  const sizes = [...new Set(lines.map((l) => Math.round(l.size * 2) / 2))].sort((a, b) => a - b);
+  for (const size of sizes) {
+    const data = lines.filter((l) => Math.round(l.size * 2) / 2 === size);
+    if (data.reduce((n, l) => n + l.text.length, 0) >= DATA_SHARE * total) return dominantFont(data);
+  }
+  return dominantFont(lines);
 }
 
 /** Maps a local-frame rectangle of direction `dir` to an axis-aligned page-frame box. */
