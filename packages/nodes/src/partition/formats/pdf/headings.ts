@@ -196,12 +196,14 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   if (/^\p{Ll}/u.test(text) && !(large && (bolder || block.size >= MUCH_LARGER * body))) return undefined;
   // Code is set in a fixed-pitch font the body text does not use, and not larger than the body.
   if ((style?.mono && !large && !page.fonts?.[ctx.bodyFont]?.mono) || looksLikeCode(text)) return undefined;
-  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
+  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body) || isFigureLabel(block, page)) return undefined;
   const numbered = sectionDepth(text);
   if (numbered !== undefined && inNumberedList(block, page, numbered)) return undefined;
   // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
   const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
   if (large || bolder) return (possibleTitle || numbered !== undefined) && !leadsSameText(block, page) ? info(depth) : undefined;
+  // The only text of its page but smaller print (a slide's title, a divider page): it is its own body.
+  if (possibleTitle && isSoleText(block, page)) return info(depth);
   // Body-sized, body-weight text: a section number of two levels or more ("2.1") on a line of its
   // own ("1. Step" is a list item), or capitals.
   if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
@@ -287,6 +289,24 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
   }
   return false;
+}
+
+/**
+ * Whether the block is one of the labels of a figure drawn on a page without running text: a page
+ * where no text of readable size is a paragraph or a table, and two more short texts share the
+ * block's style (the parts of a diagram). A slide's title or a lone heading has a style of its own.
+ */
+function isFigureLabel(block: TextBlock, page: PageLayout): boolean {
+  const readable = (b: TextBlock): boolean => b.size >= MIN_HEADING_SIZE && b.text.trim().length > 0;
+  if (page.blocks.some((b) => readable(b) && (b.kind === 'table' || (b.kind === 'text' && b.text.length >= PARAGRAPH_CHARS)))) return false;
+  let same = 0;
+  for (const o of page.blocks) if (o !== block && o.kind === 'text' && o.font === block.font && Math.abs(o.size - block.size) < 0.5) same++;
+  return same >= 2;
+}
+
+/** Whether every other text of the page is in smaller print than the block (page numbers, a footer, a subtitle). */
+function isSoleText(block: TextBlock, page: PageLayout): boolean {
+  return page.blocks.every((o) => o === block || o.kind === 'image' || !o.text.trim() || o.size < NOT_SMALLER * block.size);
 }
 
 /** Whether text of the block's own style follows right under it: a lead-in line ("Let's introduce a list:"), not a heading. */
