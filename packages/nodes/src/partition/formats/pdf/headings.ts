@@ -293,12 +293,13 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
 
 /**
  * Whether the block is one of the labels of a figure drawn on a page without running text: a page
- * where no text of readable size is a paragraph or a table, and two more short texts share the
+ * where no text of readable size but a caption is a paragraph or a table, and two more short texts share the
  * block's style (the parts of a diagram). A slide's title or a lone heading has a style of its own.
  */
 function isFigureLabel(block: TextBlock, page: PageLayout): boolean {
   const readable = (b: TextBlock): boolean => b.size >= MIN_HEADING_SIZE && b.text.trim().length > 0;
-  if (page.blocks.some((b) => readable(b) && (b.kind === 'table' || (b.kind === 'text' && b.text.length >= PARAGRAPH_CHARS)))) return false;
+  const paragraph = (b: TextBlock): boolean => b.kind === 'text' && b.text.length >= PARAGRAPH_CHARS && b.textClass?.type !== 'FigureCaption';
+  if (page.blocks.some((b) => readable(b) && (b.kind === 'table' || paragraph(b)))) return false;
   let same = 0;
   for (const o of page.blocks) if (o !== block && o.kind === 'text' && o.font === block.font && Math.abs(o.size - block.size) < 0.5) same++;
   return same >= 2;
