@@ -64,6 +64,8 @@ const NOT_SMALLER = 0.95;
 // Text smaller than this (points) is a label, a footnote or a figure's lettering, never a heading:
 // on a page that is mostly a drawing the labels themselves look like the body text.
 const MIN_HEADING_SIZE = 7;
+// An outline list indents a level by at most this many line heights.
+const LIST_INDENT = 4;
 // Other short text on the same line within this many body sizes: a table row or figure labels.
 const NEIGHBOUR_GAP = 4;
 
@@ -218,22 +220,20 @@ function hasWord(text: string): boolean {
 
 /**
  * Whether a numbered block sits in a list or a table of contents: a line of the same style right
- * above or below it, at its left edge, numbered at the same level ("5.1 Feeding" over "5.2 Breeding").
+ * above or below it, at its left edge, numbered at the same level ("5.1 Feeding" over "5.2 Breeding")
+ * or one level off (an outline list: "1. Appendix" over "1.1. Terms" over "1.1.1. Detail").
  */
 function inNumberedList(block: TextBlock, page: PageLayout, depth: number): boolean {
   const a = block.box;
   const h = a.y1 - a.y0;
-  return page.blocks.some(
-    (o) =>
-      o !== block &&
-      o.kind === 'text' &&
-      o.lineCount <= 2 &&
-      o.font === block.font &&
-      Math.abs(o.size - block.size) < 0.5 &&
-      Math.abs(o.box.x0 - a.x0) <= h &&
-      Math.max(o.box.y0 - a.y1, a.y0 - o.box.y1) <= h &&
-      sectionDepth(o.text) === depth,
-  );
+  return page.blocks.some((o) => {
+    if (o === block || o.kind !== 'text' || o.lineCount > 2 || o.font !== block.font || Math.abs(o.size - block.size) >= 0.5) return false;
+    if (Math.max(o.box.y0 - a.y1, a.y0 - o.box.y1) > h) return false;
+    const other = sectionDepth(o.text);
+    if (other === depth) return Math.abs(o.box.x0 - a.x0) <= h;
+    // An outline list indents each level under the one above.
+    return other !== undefined && Math.abs(other - depth) === 1 && (o.box.x0 - a.x0) * (other - depth) >= -h && Math.abs(o.box.x0 - a.x0) <= LIST_INDENT * h;
+  });
 }
 
 function outlineEntry(text: string, pageNumber: number, ctx: HeadingContext): OutlineEntry | undefined {

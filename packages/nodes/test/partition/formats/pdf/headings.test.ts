@@ -178,6 +178,11 @@ describe('PDF headings', () => {
             { x: 300, y: 362 - 14 * i, size: 11, text: kcal! },
           ]),
           ...para([text, text], 300),
+          // An outline list: each level indented under the one above.
+          { x: 90, y: 250, size: 11, text: '1. Appendix A: Glossary' },
+          { x: 123, y: 236, size: 11, text: '1.1. Terms of the trade' },
+          { x: 156, y: 222, size: 11, text: '1.1.1. Words for the tools' },
+          ...para([text, text], 200),
         ],
       },
     ]);
