@@ -91,7 +91,7 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
 }
 
 const CAPTION_RE =
-  /^(?:(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit|listing|algorithm)\s*[\dIVX]+[.:]?(?:\s|$)|[[(<]?(?:그림|표|図|图|圖|表)\s*\d+(?:[-.]\d+)*[\])>.:]?\s)/i;
+  /^(?:(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit|listing|algorithm)\s*[\dIVX]+(?:[.-]\d+)*[.:]?(?:\s|$)|[[(<]?(?:그림|표|図|图|圖|表)\s*\d+(?:[-.]\d+)*[\])>.:]?\s)/i;
 
 /** A block's element type and its text (bullets removed from list items); for a Title, what the PDF says of its level. */
 export interface BlockClass {

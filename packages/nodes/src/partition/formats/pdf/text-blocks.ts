@@ -167,20 +167,25 @@ export function dominantFont(lines: readonly Pick<TextLine, 'font' | 'text'>[]):
   return argmax(chars) ?? '';
 }
 
-// Text at a table's smallest size is its data when it holds this share of the characters.
+// Text at a table's smallest size is its data when it holds this share of the cells.
 const DATA_SHARE = 0.2;
 
 /**
  * A table's font: that of its data cells, so that the table tells the page's body font. Header
- * cells, row labels among them, are set apart by weight or a larger size: the font of the text at
- * the table's smallest size (that holds a fair share of it), else of most of its text.
+ * cells and row labels are set apart by weight or a larger size, and are fewer than the data cells
+ * (one row and one column of them): the font of most cells (lines) at the table's smallest size
+ * that holds a fair share of them.
  */
 export function tableFont(lines: readonly Pick<TextLine, 'font' | 'text' | 'size'>[]): string {
-  const total = lines.reduce((n, l) => n + l.text.length, 0);
-  const sizes = [...new Set(lines.map((l) => Math.round(l.size * 2) / 2))].sort((a, b) => a - b);
+  const cells = lines.filter((l) => l.text.trim());
+  const sizes = [...new Set(cells.map((l) => Math.round(l.size * 2) / 2))].sort((a, b) => a - b);
   for (const size of sizes) {
-    const data = lines.filter((l) => Math.round(l.size * 2) / 2 === size);
-    if (data.reduce((n, l) => n + l.text.length, 0) >= DATA_SHARE * total) return dominantFont(data);
+    const data = cells.filter((l) => Math.round(l.size * 2) / 2 === size);
+    if (data.length >= DATA_SHARE * cells.length) {
+      const count = new Map<string, number>();
+      for (const l of data) count.set(l.font, (count.get(l.font) ?? 0) + 1);
+      return argmax(count) ?? '';
+    }
   }
   return dominantFont(lines);
 }
