@@ -247,9 +247,13 @@ export function isEmailAddress(text: string): boolean {
   return EMAIL_ADDRESS_RE.test(text.trim());
 }
 
+// The pattern needs five digits in a row (the ZIP code): most text has none, and the pattern's
+// nested word repeats backtrack over every text that starts with words and has a comma.
+const FIVE_DIGITS_RE = /\d{5}/;
+
 /** True for "Doylestown, PA 18901"-like text. */
 export function isUsCityStateZip(text: string): boolean {
-  return US_CITY_STATE_ZIP_RE.test(text.trim());
+  return FIVE_DIGITS_RE.test(text) && US_CITY_STATE_ZIP_RE.test(text.trim());
 }
 
 /** True for "1. item" and "2) item". */
