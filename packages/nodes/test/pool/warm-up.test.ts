@@ -16,7 +16,6 @@ describe('the warm-up of partition processes', () => {
       '.csv',
       '.json',
       '.eml',
-      '.pdf',
       '.docx',
       '.xlsx',
       '.pptx',
