@@ -219,7 +219,7 @@ function pageLines(blocks: readonly OcrBlock[]): LineInfo[] {
 
 /**
  * The tables of aligned columns among OCR'd words: runs of lines that split into three or more
- * cells at wide gaps, their columns the corridors of whitespace no cell crosses. The reference finds
+ * cells at wide gaps, their columns the corridors of whitespace no cell crosses. `unstructured` finds
  * these regions with a layout-detection model; this is the geometric approximation available offline.
  */
 export function findAlignedTables(blocks: readonly OcrBlock[]): AlignedTable[] {
