@@ -4,10 +4,7 @@
  * (the engine quarry ships) to a grey picture and encoded as an 8-bit grey PNG (pngjs). Nothing of
  * the text layer survives, so every word partitioned from it must come from OCR.
  */
-import { PNG } from 'pngjs';
-import { MAX_OCR_PIXELS } from '../partition/limits.js';
-import { PdfiumDocument } from '../partition/formats/pdf/pdfium/document.js';
-import { toQuarryError } from '../partition/formats/pdf/index.js';
+import type { PdfiumDocument } from '../partition/formats/pdf/pdfium/document.js';
 
 /** The resolution pages are scanned at by default: the one quarry's hi_res and the hosted API OCR at. */
 export const SCAN_DPI = 200;
@@ -30,6 +27,13 @@ export interface ScannedPage {
  * would; a page past the end fails with a RangeError naming it.
  */
 export async function scanPdfPages(bytes: Uint8Array, pages: readonly number[], filename: string, dpi = SCAN_DPI): Promise<ScannedPage[]> {
+  // PDFium and the PNG encoder load when pages are scanned, not with the package.
+  const [{ PNG }, { MAX_OCR_PIXELS }, { PdfiumDocument }, { toQuarryError }] = await Promise.all([
+    import('pngjs'),
+    import('../partition/limits.js'),
+    import('../partition/formats/pdf/pdfium/document.js'),
+    import('../partition/formats/pdf/index.js'),
+  ]);
   let doc: PdfiumDocument;
   try {
     doc = await PdfiumDocument.open(Buffer.isBuffer(bytes) ? new Uint8Array(bytes) : bytes);
