@@ -21,20 +21,21 @@
  *
  * `--scanned` (`pnpm bench fidelity --scanned`) measures scanned tables instead, on a proxy since the set
  * has no scans: every page holding a true table is rendered with PDFium to a grey 200 dpi picture
- * (`packages/nodes/bench/support/scanned-pages.ts`, into a temporary folder, never kept), and
- * `quarry partition --strategy hi_res` reads it as a PNG and as an image-only PDF (OCR only, no text
- * layer); the tables found on a rendered page count for that page of the document, and are scored as
- * above. Its lines add `pages` and `seconds_per_page`. `--docs eu-001,us-026` keeps some documents
+ * (`packages/cli/src/eval/scanned.ts`, as `quarry eval --scanned` does, into a temporary folder, never
+ * kept), and `quarry partition --strategy hi_res` reads it as a PNG and as an image-only PDF (OCR only,
+ * no text layer); the outputs of a document's pages are joined, each element on the page it was
+ * rendered from, and scored as above. Its lines add `pages` and `seconds_per_page`. `--docs eu-001,us-026` keeps some documents
  * (to subsample while developing).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { scanPages, SCAN_DPI, type ScannedPage } from '../../nodes/bench/support/scanned-pages.js';
+import { SCAN_DPI } from '../../nodes/src/inspect/scan-pages.js';
 import { predictedTablesOf, referenceTablesOf } from '../src/eval/reference-tables.js';
+import { joinScannedOutputs, writeScans, type ScanContainer, type ScanFile } from '../src/eval/scanned.js';
 import { scoreTables, type DocumentTableScores, type PredictedTable } from '../src/eval/table-scores.js';
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
@@ -56,29 +57,26 @@ interface Contender {
   inputs?: string[];
   /** Predicted tables of one document from the contender's output directory. */
   read(outDir: string, pdf: string): PredictedTable[];
+  /** Readies the output directory for `read` after the command ran. */
+  join?(outDir: string): Promise<void>;
 }
 
 const argv = process.argv.slice(2);
 const scanned = argv.includes('--scanned');
 const onlyDocs = argv.includes('--docs') ? new Set(argv[argv.indexOf('--docs') + 1]?.split(',')) : undefined;
 
-/** The pages of a document that hold a true table. */
-function tablePages(tables: readonly { pages?: number[] }[]): number[] {
-  return [...new Set(tables.flatMap((t) => t.pages ?? []))].sort((a, b) => a - b);
-}
-
 /**
- * quarry hi_res over the rendered pages as `kind` files: a document's predicted tables are those of its
- * rendered pages, each on the page it was rendered from.
+ * quarry hi_res over the scanned pages in `container`: a document's outputs are its pages' joined
+ * (`joinScannedOutputs`), each element on the page it was rendered from.
  */
-function quarryScanned(kind: 'png' | 'pdf', pages: readonly ScannedPage[]): Contender {
+function quarryScanned(container: ScanContainer, scans: readonly ScanFile[]): Contender {
   const base = quarry('hi_res');
   return {
-    name: `quarry hi_res scanned ${kind === 'png' ? 'PNG' : 'image-only PDF'}`,
+    name: `quarry hi_res scanned ${container === 'png' ? 'PNG' : 'image-only PDF'}`,
     command: base.command,
-    inputs: pages.map((p) => p[kind]),
-    read: (outDir, pdf) =>
-      pages.filter((p) => `${p.doc}.pdf` === pdf).flatMap((p) => base.read(outDir, path.basename(p[kind])).map((t) => ({ ...t, page: p.page }))),
+    inputs: scans.map((s) => s.path),
+    read: (outDir, pdf) => base.read(path.join(outDir, 'joined'), `${pdf.slice(0, -'.pdf'.length)}`),
+    join: (outDir) => joinScannedOutputs(scans, outDir, path.join(outDir, 'joined')),
   };
 }
 
@@ -151,12 +149,15 @@ async function main(): Promise<void> {
     let contenders: Contender[];
     let pageCount: number | undefined;
     if (scanned) {
-      const scans = path.join(work, 'scans');
-      await mkdir(scans);
-      const pages: ScannedPage[] = [];
-      for (const d of docs) pages.push(...(await scanPages(path.join(devDir, `${d}.pdf`), tablePages(truth.get(d)!), scans)));
-      pageCount = pages.length;
-      contenders = [quarryScanned('png', pages), quarryScanned('pdf', pages)];
+      const only = onlyDocs ? path.join(work, 'references') : devDir;
+      if (onlyDocs) {
+        await mkdir(only);
+        for (const d of docs) await copyFile(path.join(devDir, `${d}.json`), path.join(only, `${d}.json`));
+      }
+      const png = await writeScans(only, devDir, path.join(work, 'scans'), 'png');
+      const pdf = await writeScans(only, devDir, path.join(work, 'scans'), 'pdf');
+      pageCount = png.length;
+      contenders = [quarryScanned('png', png), quarryScanned('pdf', pdf)];
     } else {
       contenders = [
         quarry('hi_res'),
@@ -174,6 +175,7 @@ async function main(): Promise<void> {
       const inputs = c.inputs ?? pdfs.map((p) => path.join(devDir, p));
       const run = spawnSync(command!, [...args, outDir, ...inputs], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
       const seconds = (performance.now() - start) / 1000;
+      await c.join?.(outDir);
       if (run.status !== 0) {
         print({
           bench: 'fidelity',

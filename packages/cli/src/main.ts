@@ -95,14 +95,20 @@ export function buildProgram(): Command {
     )
     .action(async (file: string | undefined, opts) => (await import('./commands/chunk.js')).chunkCommand(file, opts));
 
-  program
-    .command('eval')
+  partitionProcessOptions(program.command('eval'))
     .description('compare partition outputs with reference outputs: text F1, order, element types, headings, table detection and TEDS')
     .argument('<out-dir>', 'directory of <doc>.json (or <doc>.<ext>.json) outputs')
     .argument('<expected-dir>', 'directory of <doc>.json references: element arrays, or {"tables": [...]} with html or cells per table')
     .option('--json', 'print the report as JSON')
     .option('--html <file>', "also write an HTML report: sortable scores, a chart, element types beside the reference's")
-    .option('--docs <dir>', 'with --html: the source documents; each one found gets an inspection report linked from the HTML report')
+    .option(
+      '--docs <dir>',
+      'the source documents: with --html each one found gets an inspection report linked from the HTML report; --scanned scans their PDFs (default <expected-dir>)',
+    )
+    .option(
+      '--scanned <container>',
+      "first scan the reference tables' pages of each <doc>.pdf at 200 dpi into png or pdf (image-only) files, partition them with hi_res into <out-dir>, then score",
+    )
     .action(async (outDir: string, expectedDir: string, opts) => (await import('./commands/eval.js')).evalCommand(outDir, expectedDir, opts));
 
   partitionSchedulingOptions(serveLimitOptions(partitionProcessOptions(program.command('serve'))))

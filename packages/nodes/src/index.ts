@@ -47,6 +47,7 @@ export type { PartitionTask } from './pool/partition-task.js';
 export { INSPECTION_MAX_PAGES, renderInspection, type InspectionOptions } from './inspect/render-inspection.js';
 export { elementTypeColor } from './inspect/type-colors.js';
 export { htmlReportPage, type ReportPage } from './inspect/report-page.js';
+export { SCAN_DPI, scanPdfPages, type ScannedPage } from './inspect/scan-pages.js';
 
 // Chunking.
 export { chunkByCharacter } from './chunk/chunk-by-character.js';

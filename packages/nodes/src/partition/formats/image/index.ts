@@ -6,7 +6,7 @@ import { MAX_OCR_PIXELS } from '../../limits.js';
 import { takeOutRulings } from '../../raster-rulings.js';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import type { Box } from '../pdf/layout-types.js';
-import { findOcrGridTables, insertTables, tableElement, withoutWordsIn } from './ocr-tables.js';
+import { findOcrTables, insertTables, tableElement, withoutWordsIn } from './ocr-tables.js';
 import { decodeImagePages, loadSharp, type DecodedPage } from './decode.js';
 import { layoutToElements, pixelCoordinates } from './layout.js';
 import { newElement } from '../shared/new-element.js';
@@ -88,9 +88,13 @@ function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
   }));
 }
 
+// The table finders' distances are in points; an image's pixels are taken at this resolution (the
+// one PDF pages are rendered at for OCR, and about what an enlarged image has).
+const PIXELS_PER_POINT = 200 / 72;
+
 /**
- * One OCR'd page's elements: its ruled tables rebuilt from the ruling lines (`ocr-tables.ts`), and the
- * rest of its words laid out by `layout.ts`, the tables in their place in the reading order.
+ * One OCR'd page's elements: its tables (`ocr-tables.ts`, the same finders as an OCR'd PDF page's),
+ * and the rest of its words laid out by `layout.ts`, the tables in their place in the reading order.
  */
 function pageElements(
   result: OcrResult,
@@ -101,28 +105,32 @@ function pageElements(
   options: FormatPartitionOptions,
 ): Element[] {
   const blocks = unscale(result.blocks, scale);
-  const grid = findOcrGridTables(result, rulings).map((t) => ({
+  const k = PIXELS_PER_POINT;
+  const found = findOcrTables(
+    result,
+    rulings.map((r) => ({ x0: r.x0 / k, y0: r.y0 / k, x1: r.x1 / k, y1: r.y1 / k })),
+    k,
+  ).map((t) => ({
     ...t,
     box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
   }));
   const page = {
     blocks: withoutWordsIn(
       blocks,
-      grid.map((t) => t.box),
+      found.map((t) => t.box),
     ),
     ...size,
   };
-  const layoutOptions = { pageNumber, coordinates: options.coordinates, inferTableStructure: options.infer_table_structure };
-  if (grid.length === 0) return layoutToElements(page, layoutOptions);
+  if (found.length === 0) return layoutToElements(page, { pageNumber, coordinates: options.coordinates });
   // Laid out with coordinates, to put the tables in their place; dropped after when not asked for.
-  const elements = layoutToElements(page, { ...layoutOptions, coordinates: true });
+  const elements = layoutToElements(page, { pageNumber, coordinates: true });
   const tops = elements.map((e) => Math.min(...(e.metadata.coordinates?.points.map((p) => p[1]) ?? [0])));
   if (!options.coordinates) for (const e of elements) delete e.metadata.coordinates;
   const meta = (box: OcrBox): ElementMetadata => ({
     page_number: pageNumber,
     ...(options.coordinates ? { coordinates: pixelCoordinates(box, size) } : {}),
   });
-  const tables = grid.map((t) => ({ top: t.box.y0, element: tableElement(t, meta, options.infer_table_structure) }));
+  const tables = found.map((t) => ({ top: t.box.y0, element: tableElement(t, meta, options.infer_table_structure) }));
   return insertTables(elements, tops, tables);
 }
 
@@ -130,9 +138,9 @@ function pageElements(
  * Images (PNG, JPEG, TIFF including multi-page TIFF, BMP, GIF, WebP): every page is OCR'd with
  * Tesseract (`ocr_languages`) and turned into elements by {@link layoutToElements}: one element per
  * OCR paragraph, typed by its text, `FigureCaption` for "Table 1:"/"Figure 2." captions, and a
- * `Table` for each grid of ruling lines on the image (cells and spans from the grid) and each region
- * of lines that split into aligned columns (with `text_as_html` when table
- * structure is asked for). `page_number` is the TIFF page (1 for other formats); with
+ * `Table` for each grid of ruling lines on the image (cells and spans from the grid), each region
+ * framed by horizontal rules and each region of lines that split into aligned columns (with
+ * `text_as_html` when table structure is asked for). `page_number` is the TIFF page (1 for other formats); with
  * `coordinates` each element gets its PixelSpace box. Small images are enlarged before OCR. Every
  * strategy OCRs: an image has no text layer to read instead.
  */

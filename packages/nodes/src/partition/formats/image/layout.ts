@@ -2,7 +2,7 @@ import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrLine, OcrWord } from '../../ocr.js';
 import { classifyText } from '../../text-classify.js';
 import { newElement } from '../shared/new-element.js';
-import { htmlifyMatrix, normalizeSpace } from '../shared/table-html.js';
+import { normalizeSpace } from '../shared/table-html.js';
 
 /** One OCR'd page: its blocks in reading order and its size in pixels. */
 export interface OcrPageLayout {
@@ -16,8 +16,16 @@ export interface LayoutOptions {
   pageNumber: number;
   /** Write `metadata.coordinates` (PixelSpace). */
   coordinates: boolean;
-  /** Write `text_as_html` on tables. */
-  inferTableStructure: boolean;
+}
+
+/** A table of aligned columns found among an OCR'd page's words (see {@link findAlignedTables}). */
+export interface AlignedTable {
+  /** The table's box, in the OCR'd image's pixels. */
+  box: OcrBox;
+  /** Cell texts, row by row (every row has a cell per column). */
+  rows: string[][];
+  /** Median height of the table's lines, in pixels. */
+  lineHeight: number;
 }
 
 /** A line with its words split into cells at wide gaps. */
@@ -42,6 +50,8 @@ const CELL_GAP = 1.5;
 const ROW_GAP = 6;
 // Vertical space between two lines, in line heights, that separates paragraphs.
 const PARAGRAPH_GAP = 0.8;
+// The cells of a table are short: a region whose median cell is longer is columns of prose.
+const MAX_MEDIAN_CELL_CHARS = 30;
 // A table needs at least this many lines with at least three cells.
 const MIN_TABLE_ROWS = 2;
 
@@ -193,33 +203,48 @@ export function pixelCoordinates(box: OcrBox, page: { width: number; height: num
   };
 }
 
+/** The page's OCR lines in reading order, with the index of the paragraph each belongs to. */
+function pageLines(blocks: readonly OcrBlock[]): LineInfo[] {
+  const lines: LineInfo[] = [];
+  blocks
+    .flatMap((b) => b.paragraphs)
+    .forEach((p, i) => {
+      for (const l of p.lines) {
+        const info = lineInfo(l, i);
+        if (info) lines.push(info);
+      }
+    });
+  return lines;
+}
+
 /**
- * Turns one OCR'd page into elements, in the OCR's reading order: each paragraph becomes one
+ * The tables of aligned columns among OCR'd words: runs of lines that split into three or more
+ * cells at wide gaps, their columns the corridors of whitespace no cell crosses. `unstructured` finds
+ * these regions with a layout-detection model; this is the geometric approximation available offline.
+ */
+export function findAlignedTables(blocks: readonly OcrBlock[]): AlignedTable[] {
+  return findTables(pageLines(blocks)).flatMap((members) => {
+    const rows = tableMatrix(members);
+    const lengths = rows.flat().flatMap((c) => (c ? [c.length] : []));
+    // Side-by-side columns of running text split at their gutters too; their cells are sentences.
+    if (lengths.length === 0 || median(lengths) > MAX_MEDIAN_CELL_CHARS) return [];
+    return [{ box: unionBox(members.map((l) => l.core)), rows, lineHeight: median(members.map((l) => l.height)) || 10 }];
+  });
+}
+
+/**
+ * Turns one OCR'd page's text into elements, in the OCR's reading order: each paragraph becomes one
  * element typed by its text (Title, NarrativeText, ListItem, ...; "Table 1: ..." and "Figure 2."
- * lines become FigureCaption), and runs of lines that split into aligned cells at wide gaps
- * become one `Table` (with `text_as_html` when asked). `unstructured` finds these regions with a
- * layout-detection model; this is the geometric approximation available offline.
+ * lines become FigureCaption). Tables are found before (`ocr-tables.ts`) and their words left out.
  */
 export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): Element[] {
-  const paragraphs = page.blocks.flatMap((b) => b.paragraphs);
-  const lines: LineInfo[] = [];
-  paragraphs.forEach((p, i) => {
-    for (const l of p.lines) {
-      const info = lineInfo(l, i);
-      if (info) lines.push(info);
-    }
-  });
-  const tables = findTables(lines);
-  const tableOf = new Map<LineInfo, number>();
-  tables.forEach((t, i) => t.forEach((l) => tableOf.set(l, i)));
-
+  const lines = pageLines(page.blocks);
   const meta = (box: OcrBox): ElementMetadata => {
     const m: ElementMetadata = { page_number: options.pageNumber };
     if (options.coordinates) m.coordinates = pixelCoordinates(box, page);
     return m;
   };
   const out: Element[] = [];
-  const emitted = new Set<number>();
   let pending: LineInfo[] = [];
   const flush = (): void => {
     const text = normalizeSpace(pending.map(lineText).join(' '));
@@ -247,21 +272,7 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
     currentParagraph = l.paragraph;
     previous = l;
-    const t = tableOf.get(l);
-    if (t === undefined) {
-      pending.push(l);
-      continue;
-    }
-    flush();
-    if (emitted.has(t)) continue;
-    emitted.add(t);
-    const members = tables[t]!;
-    const matrix = tableMatrix(members);
-    const text = normalizeSpace(matrix.flat().join(' '));
-    if (!text) continue;
-    const m = meta(unionBox(members.map((x) => x.core)));
-    if (options.inferTableStructure) m.text_as_html = htmlifyMatrix(matrix);
-    out.push(newElement('Table', text, m));
+    pending.push(l);
   }
   flush();
   return out;

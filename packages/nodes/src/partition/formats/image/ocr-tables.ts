@@ -1,46 +1,79 @@
 /**
- * Ruled tables of an OCR'd image: the ruling lines found on the image (`raster-rulings.ts`) and the
- * OCR'd words go through the PDF layout's own finders, the grid reading (`ruled-tables.ts`, spans
- * where a separating line is missing) and the horizontally ruled reading (`open-tables.ts`), so a
- * scanned table is rebuilt as a born-digital one is. Tables without rules are left to the
- * alignment reading of `layout.ts`.
+ * The tables of an OCR'd page, whichever container it came in (an image, or a PDF page without a
+ * usable text layer): the ruling lines of the page (`raster-rulings.ts`, or the PDF's drawing) and
+ * the OCR'd words go through the PDF layout's ruled finders, the grid reading (`ruled-tables.ts`,
+ * spans where a separating line is missing) and the horizontally ruled reading (`open-tables.ts`),
+ * so a scanned table is rebuilt as a born-digital one is; the words left then go through the
+ * alignment reading of `layout.ts`, which reads unruled tables from OCR'd words better than the
+ * PDF layout's stream reading does (its lines are split at every wide gap, OCR's are not).
  */
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrResult } from '../../ocr.js';
 import { fragmentsFromOcr } from '../pdf/hi-res.js';
-import type { Box, TextBlock } from '../pdf/layout-types.js';
+import type { Box, TextBlock, TextLine } from '../pdf/layout-types.js';
 import { splitAtWalls } from '../pdf/ocr-wall-split.js';
 import { findOpenTables } from '../pdf/open-tables.js';
 import { findRuledTables } from '../pdf/ruled-tables.js';
+import type { TableFinder } from '../pdf/text-layout.js';
 import { buildLines } from '../pdf/text-lines.js';
 import { htmlifySpannedMatrix, normalizeSpace } from '../shared/table-html.js';
 import { newElement } from '../shared/new-element.js';
+import { findAlignedTables, type AlignedTable } from './layout.js';
 
-// The finders' distances are in points; OCR'd pixels are taken at this resolution (the one PDF pages
-// are rendered at for OCR, and about what an enlarged image has).
-const PIXELS_PER_POINT = 200 / 72;
-
-/** A ruled table found on an OCR'd image, in the OCR'd image's pixels. */
-export interface OcrGridTable {
+/** A table found on an OCR'd page. */
+export interface OcrTable {
+  /** Its box in the OCR'd image's pixels. */
   box: OcrBox;
+  /** The table block, in points (the OCR'd pixels over `scale`). */
   block: TextBlock;
 }
 
 /**
- * The ruled tables among an OCR'd image's words, from the image's ruling lines (both in the OCR'd
- * image's pixels).
+ * Every table among an OCR'd page's words: ruled ones from `rulings` first, then those of aligned
+ * columns among the words left (see the module comment).
+ *
+ * @param rulings the page's ruling lines, in points.
+ * @param scale the OCR'd image's pixels per point.
  */
-export function findOcrGridTables(ocr: OcrResult, rulings: readonly Box[]): OcrGridTable[] {
-  if (rulings.length === 0) return [];
-  const k = PIXELS_PER_POINT;
-  const inPoints = rulings.map((r) => ({ x0: r.x0 / k, y0: r.y0 / k, x1: r.x1 / k, y1: r.y1 / k }));
-  const lines = buildLines(splitAtWalls(fragmentsFromOcr(ocr, k), inPoints));
-  const ruled = findRuledTables(lines, inPoints);
-  const open = findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics);
-  return [...ruled.tables, ...open.tables].map((block) => ({
-    block,
-    box: { x0: block.box.x0 * k, y0: block.box.y0 * k, x1: block.box.x1 * k, y1: block.box.y1 * k },
-  }));
+export function findOcrTables(ocr: OcrResult, rulings: readonly Box[], scale: number): OcrTable[] {
+  const px = (b: Box): OcrBox => ({ x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale });
+  let ruledTables: TextBlock[] = [];
+  if (rulings.length > 0) {
+    const lines = buildLines(splitAtWalls(fragmentsFromOcr(ocr, scale), rulings));
+    const ruled = findRuledTables(lines, rulings);
+    ruledTables = [...ruled.tables, ...findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics).tables];
+  }
+  const found = ruledTables.map((block) => ({ block, box: px(block.box) }));
+  const aligned = findAlignedTables(
+    withoutWordsIn(
+      ocr.blocks,
+      found.map((t) => t.box),
+    ),
+  );
+  return [...found, ...aligned.map((t) => ({ box: t.box, block: alignedBlock(t, scale) }))];
+}
+
+/** An aligned table as a table block in points: one cell per row and column, no spans. */
+function alignedBlock(t: AlignedTable, scale: number): TextBlock {
+  return {
+    kind: 'table',
+    text: normalizeSpace(t.rows.flat().join(' ')),
+    box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
+    lineCount: t.rows.length,
+    // As fragmentsFromOcr sizes an OCR'd line's words.
+    size: Math.max(1, t.lineHeight / scale / 1.15),
+    font: 'ocr',
+    table: { rows: t.rows.map((r) => r.map((text) => ({ text, colspan: 1, rowspan: 1 }))) },
+  };
+}
+
+/**
+ * A {@link TableFinder} giving `tables`, found before from the OCR'd words: a line whose centre lies
+ * in one of them is the table's, the others are left for the text layout.
+ */
+export function foundTables(tables: readonly TextBlock[]): TableFinder {
+  const inTable = (l: TextLine): boolean => tables.some((t) => centreIn({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, t.box));
+  return (lines) => ({ tables: [...tables], rest: lines.filter((l) => !inTable(l)) });
 }
 
 /** Whether the centre of `b` lies inside `box`. */
@@ -68,7 +101,7 @@ export function withoutWordsIn(blocks: readonly OcrBlock[], boxes: readonly OcrB
 }
 
 /** A found table as a `Table` element (`text_as_html` when asked), with the metadata `meta` gives its box. */
-export function tableElement(table: OcrGridTable, meta: (box: OcrBox) => ElementMetadata, inferTableStructure: boolean): Element {
+export function tableElement(table: OcrTable, meta: (box: OcrBox) => ElementMetadata, inferTableStructure: boolean): Element {
   const m = meta(table.box);
   if (inferTableStructure && table.block.table) m.text_as_html = htmlifySpannedMatrix(table.block.table.rows);
   return newElement('Table', normalizeSpace(table.block.text), m);

@@ -1,7 +1,7 @@
 /**
  * The hi_res PDF strategy: the fast strategy's text layout, plus OCR of pages whose text layer is
  * missing or broken, embedded images as Image elements, tables found from the text geometry and the
- * ruling lines (drawn, or read from the picture of an OCR'd page), and
+ * ruling lines (an OCR'd page's as an image's are, `image/ocr-tables.ts`), and
  * PNG crops for the element types in `extract_image_block_types`.
  *
  * Pages are read in order on this thread; recognitions run on the OCR worker threads, up to one per
@@ -28,6 +28,7 @@ import { hasRightToLeft } from './pdfium/pages.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
 import { splitAtWalls } from './ocr-wall-split.js';
+import { findOcrTables, foundTables } from '../image/ocr-tables.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
 
 // An image covering this share of the page, on a page whose text comes from the text layer of a
@@ -89,7 +90,9 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             // A scan's table grid is in its picture, not in the drawing.
             const pageRulings = text.rulings?.length ? text.rulings : rulings;
             const fragments = splitAtWalls(fragmentsFromOcr(ocr, scale), pageRulings);
-            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables }), images, true);
+            // The tables of an OCR'd page come from its words as an image's do, whatever the container.
+            const tables = findOcrTables(ocr, pageRulings, scale).map((t) => t.block);
+            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables) }), images, true);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
           // Handled here so a failure is not an unhandled rejection while later pages are read;

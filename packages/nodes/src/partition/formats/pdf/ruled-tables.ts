@@ -13,6 +13,8 @@ import { tableFont, joinLineTexts } from './text-blocks.js';
 const MIN_FILLED_SHARE = 0.4;
 // A rejected grid of this many cells is a chart's drawing (a frame or two boxes are not).
 const MIN_GRAPHIC_CELLS = 6;
+// A one-column grid of ruled rows is a table's when this share of its rows hold text.
+const MIN_TEXT_ROW_SHARE = 0.6;
 // A frame (a one-cell grid) at least this large on both sides (points), whose lines of text cover
 // less than this share of it, is a plot's box or a picture's frame (see RuledTables.frames).
 const MIN_FRAME_SIDE = 36;
@@ -56,7 +58,7 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
     const inside = lines.filter((l) => !used.has(l) && contains(grid.box, l));
     const table = inside.length >= 2 ? readGrid(grid, inside) : undefined;
     if (!table || table === 'chart') {
-      if (table === 'chart' || grid.cells.length >= MIN_GRAPHIC_CELLS) graphics.push(grid.box);
+      if (table === 'chart' || (grid.cells.length >= MIN_GRAPHIC_CELLS && !isRuledRowsOnly(grid, inside))) graphics.push(grid.box);
       else if (grid.cells.length === 1 && isEmptyFrame(grid.box, inside)) frames.push(grid.box);
       continue;
     }
@@ -65,6 +67,18 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
   }
   const free = horizontal.filter((r) => !tables.some((t) => r.pos >= t.box.y0 - 2 && r.pos <= t.box.y1 + 2 && r.from < t.box.x1 && r.to > t.box.x0));
   return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free, frames };
+}
+
+/**
+ * Whether a grid is one column of ruled rows most of which hold text: a table ruled between its rows
+ * and framed at its sides, whose columns only the text's alignment gives (the horizontally ruled
+ * reading of `open-tables.ts`), not a chart's gridlines.
+ */
+function isRuledRowsOnly(grid: RuledGrid, inside: readonly TextLine[]): boolean {
+  if (grid.xs.length !== 2) return false;
+  const rows = grid.ys.length - 1;
+  const filled = new Set(inside.map((l) => slot(grid.ys, (l.top + l.bottom) / 2)));
+  return filled.size >= MIN_TEXT_ROW_SHARE * rows;
 }
 
 /** Whether a frame is large and its lines cover little of it ({@link MAX_FRAME_TEXT_SHARE}). */
