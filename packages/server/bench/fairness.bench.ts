@@ -10,9 +10,14 @@
 // memory: the server's process tree (RSS from /proc) fresh, right after the load, and while idle
 //   for 60 s; goal: back within 1.5 x fresh.
 // The server is the built `quarry serve` (2 partition processes) in a child process;
-// QUARRY_BENCH_SERVE_ARGS adds flags to it (e.g. "--small-lane-processes 2").
+// QUARRY_BENCH_SERVE_ARGS adds flags to it (e.g. "--small-lane-processes 2"), QUARRY_BENCH_SERVE_BIN
+// runs another build's CLI (an old worktree's, to compare); QUARRY_BENCH_DOCS_OUT names a file that
+// gets each document's latencies per phase (p50 / p95 / max), to see which documents make the tail;
+// QUARRY_BENCH_SMALL (names, comma-separated) fixes the small work instead of timing each document
+// alone, so that runs on a loaded machine compare the same documents; QUARRY_BENCH_MIXED=0 skips
+// the mixed phases.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +33,8 @@ const SETTLE_S = Number(process.env.QUARRY_BENCH_SETTLE_S ?? 60);
 // A document answered alone within this is small work.
 const SMALL_WORK_MS = 1000;
 const serveArgs = (process.env.QUARRY_BENCH_SERVE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const pinnedSmall = process.env.QUARRY_BENCH_SMALL?.split(',').filter(Boolean);
+const mixed = process.env.QUARRY_BENCH_MIXED !== '0';
 
 interface Doc {
   name: string;
@@ -52,7 +59,7 @@ function percentile(xs: number[], p: number): number {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startServer(dataDir: string): Promise<{ child: ChildProcess; base: string }> {
-  const bin = join(repoRoot, 'packages/cli/dist/bin.js');
+  const bin = process.env.QUARRY_BENCH_SERVE_BIN ?? join(repoRoot, 'packages/cli/dist/bin.js');
   const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir, '--num-processes', '2', '--log-level', 'warn', ...serveArgs], {
     env: { ...process.env, QUARRY_API_KEYS: `${KEY}=bench` },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -92,8 +99,9 @@ async function post(base: string, doc: Doc, signal?: AbortSignal): Promise<{ sta
 }
 
 /** 8 clients, each posting `ROUNDS` small documents one after another. */
-async function smallClients(base: string, small: readonly Doc[]): Promise<{ ms: number[]; statuses: Record<string, number> }> {
+async function smallClients(base: string, small: readonly Doc[]): Promise<Phase> {
   const ms: number[] = [];
+  const byDoc = new Map<string, number[]>();
   const statuses: Record<string, number> = {};
   await Promise.all(
     Array.from({ length: 8 }, async (_, c) => {
@@ -102,10 +110,38 @@ async function smallClients(base: string, small: readonly Doc[]): Promise<{ ms: 
         const { status, ms: t } = await post(base, doc);
         statuses[status] = (statuses[status] ?? 0) + 1;
         ms.push(t);
+        byDoc.set(doc.name, [...(byDoc.get(doc.name) ?? []), t]);
       }
     }),
   );
-  return { ms, statuses };
+  return { ms, byDoc, statuses };
+}
+
+interface Phase {
+  ms: number[];
+  /** Each document's latencies. */
+  byDoc: Map<string, number[]>;
+  statuses: Record<string, number>;
+}
+
+/** One line per document and phase, slowest p95 first: which documents make a phase's tail. */
+function perDocument(phases: Record<string, Phase>, docs: readonly Doc[], alone: ReadonlyMap<string, number>): string {
+  const lines: string[] = [];
+  for (const [phase, { byDoc }] of Object.entries(phases)) {
+    const rows = [...byDoc].map(([name, ms]) => ({
+      phase,
+      name,
+      kb: Math.round(docs.find((d) => d.name === name)!.bytes.byteLength / 1024),
+      alone_ms: Math.round(alone.get(name)!),
+      n: ms.length,
+      p50_ms: Math.round(percentile(ms, 50)),
+      p95_ms: Math.round(percentile(ms, 95)),
+      max_ms: Math.round(Math.max(...ms)),
+    }));
+    rows.sort((a, b) => b.p95_ms - a.p95_ms);
+    lines.push(...rows.map((r) => JSON.stringify(r)));
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 /** Waits until every partition process has been burning CPU for a moment. */
@@ -144,17 +180,20 @@ async function main(): Promise<void> {
   const { child, base } = await startServer(dataDir);
   const pid = child.pid!;
   try {
+    // Fresh: started, and its processes done with their start-up work (a warmed pool's warm-up).
     await sleep(3000);
+    await idleAfter(pid, performance.now());
     const freshMb = treeRssMb(pid);
     // Warm-up: every partitioner loaded in both processes.
     await smallClients(base, bytesSmall);
     // Each document alone: what it costs without waiting for others.
     const alone = new Map<string, number>();
     for (const doc of bytesSmall) alone.set(doc.name, (await post(base, doc)).ms);
-    const small = bytesSmall.filter((d) => alone.get(d.name)! <= SMALL_WORK_MS);
+    const small = bytesSmall.filter((d) => (pinnedSmall ? pinnedSmall.includes(d.name) : alone.get(d.name)! <= SMALL_WORK_MS));
     const heavy = bytesSmall.filter((d) => !small.includes(d)).map((d) => `${d.name} ${Math.round(alone.get(d.name)!)} ms`);
     const idle = await smallClients(base, small);
-    const idleMixed = await smallClients(base, bytesSmall);
+    const none: Phase = { ms: [], byDoc: new Map(), statuses: {} };
+    const idleMixed = mixed ? await smallClients(base, bytesSmall) : none;
 
     // Load: 4 clients keep posting the big PDF until the small clients are done.
     const stop = new AbortController();
@@ -170,10 +209,12 @@ async function main(): Promise<void> {
     });
     await whenBusy(pid);
     const loaded = await smallClients(base, small);
-    const loadedMixed = await smallClients(base, bytesSmall);
+    const loadedMixed = mixed ? await smallClients(base, bytesSmall) : none;
     stop.abort();
     await Promise.all(bigClients);
     const abortOfLoad = await idleAfter(pid, performance.now());
+    const docsOut = process.env.QUARRY_BENCH_DOCS_OUT;
+    if (docsOut) writeFileSync(docsOut, perDocument({ idle, loaded, idleMixed, loadedMixed }, bytesSmall, alone));
     const afterMb = treeRssMb(pid);
 
     const idleP50 = percentile(idle.ms, 50);

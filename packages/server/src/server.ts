@@ -47,7 +47,11 @@ export interface ServerOptions {
    * Default: one process per core, 10 minutes, 2048 MB heap, 4096 MB resident.
    */
   partitionPool?: Omit<PartitionPoolOptions, 'workerUrl'> & {
-    /** Start the processes when the server starts listening, not on the first document (`quarry serve` does). */
+    /**
+     * Start the processes (the small lane's too) when the server starts listening, not on the first
+     * document, the lane's warming up on a tiny document of every common format; one that ends is
+     * replaced at once (`quarry serve` does this).
+     */
     warm?: boolean;
   };
   /**

@@ -22,10 +22,12 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
     fetch(`${t!.origin}/general/v0/general`, { method: 'POST', body: fd, headers: { 'unstructured-api-key': KEYS.acme }, ...(signal ? { signal } : {}) });
 
   // A grace period longer than the tests: a process that stops did so on the abort message, not a kill.
+  // Each test waits for the lane's warm-up, so that the CPU the processes burn is the document's.
   const NO_KILL = { size: 1, smallLaneProcesses: 0, abortGraceMs: 600_000, warm: true };
 
   it('stops the document of a client that disconnects, in the same process, which then serves the next', async () => {
     t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL });
+    await t.server.pool.warmedUp();
     const [pid] = t.server.pool.pids;
     const ac = new AbortController();
     const answered = legacy(form([['DA-619p.pdf', big()]], 'files', { strategy: 'fast' }), ac.signal).then(
@@ -45,6 +47,7 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
 
   it('stops the document of a request past its deadline and answers NODE_TIMEOUT', async () => {
     t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL, legacyDeadlineMs: 4000 });
+    await t.server.pool.warmedUp();
     const [pid] = t.server.pool.pids;
     const r = await t.call('POST', '/general/v0/general', { form: form([['DA-619p.pdf', big()]], 'files', { strategy: 'fast' }) });
     expect(r.status).toBe(422);
@@ -56,6 +59,7 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
 
   it('stops the documents of a cancelled job', async () => {
     t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL });
+    await t.server.pool.warmedUp();
     const [pid] = t.server.pool.pids;
     const job = await t.call('POST', '/jobs/', {
       form: form([['DA-619p.pdf', big()]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_partition' }) }),
@@ -72,6 +76,7 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
 
   it('answers small documents while a big one holds every general process', async () => {
     t = await startServer({ dataDir: tmp.dir, partitionPool: { size: 1, warm: true } });
+    await t.server.pool.warmedUp();
     const [general] = t.server.pool.pids;
     const ac = new AbortController();
     let bigAnswered = false;

@@ -26,6 +26,7 @@ describe.skipIf(!existsSync(longPdf))('the server while a 619-page PDF is partit
   const dir = tempDir();
   beforeAll(async () => {
     t = await startServer({ dataDir: dir.dir, partitionPool: { size: 2, warm: true } });
+    await t.server.pool.warmedUp();
   });
   afterAll(async () => {
     await t.close();

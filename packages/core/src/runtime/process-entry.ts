@@ -5,9 +5,12 @@ import {
   type AbortMessage,
   type ReadyMessage,
   type TaskMessage,
+  type WarmedUpMessage,
+  type WarmUpMessage,
   type WorkerReply,
   type WorkerReplyMessage,
   type WorkerTaskHandler,
+  type WorkerWarmUp,
 } from './worker-protocol.js';
 
 /*
@@ -16,16 +19,25 @@ import {
  * data with its code (an Error sent over IPC would lose `code` and `details`).
  */
 
-async function loadHandler(url: string | undefined): Promise<WorkerTaskHandler<unknown, unknown>> {
+interface WorkerModule {
+  run: WorkerTaskHandler<unknown, unknown>;
+  warmUp?: WorkerWarmUp;
+}
+
+async function loadModule(url: string | undefined): Promise<WorkerModule> {
   if (!url) throw new QuarryError('INVALID_ARGUMENT', 'the process entry runs only in a ProcessPool process');
-  const mod = (await import(url)) as { default?: unknown };
+  const mod = (await import(url)) as { default?: unknown; warmUp?: unknown };
   if (typeof mod.default !== 'function') throw new QuarryError('INVALID_ARGUMENT', `the worker module ${url} has no default-export task function`);
-  return mod.default as WorkerTaskHandler<unknown, unknown>;
+  return {
+    run: mod.default as WorkerTaskHandler<unknown, unknown>,
+    ...(typeof mod.warmUp === 'function' ? { warmUp: mod.warmUp as WorkerWarmUp } : {}),
+  };
 }
 
 // Loading starts with the process, not with its first task; a module that cannot load fails every
 // task it is given (with the reason) instead of ending the process.
-const handler = loadHandler(process.argv[2]);
+const workerModule = loadModule(process.argv[2]);
+const handler = workerModule.then((m) => m.run);
 const ready: ReadyMessage = { ready: true, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
 handler.then(
   () => process.send?.(ready),
@@ -46,8 +58,19 @@ function answer(id: number, reply: WorkerReply<unknown>): void {
 
 // The signals of the running tasks, by id: the pool aborts one when its caller gives up.
 const running = new Map<number, AbortController>();
+// Resumed when the last running task ends: a warm-up waits here between its steps.
+const whenIdle: Array<() => void> = [];
+const untilIdle = (): Promise<void> => (running.size === 0 ? Promise.resolve() : new Promise((resume) => whenIdle.push(resume)));
 
-process.on('message', (message: TaskMessage<unknown> | AbortMessage) => {
+process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMessage) => {
+  if ('warmUp' in message) {
+    // A task arriving meanwhile goes first: the warm-up waits for it between its steps.
+    workerModule
+      .then((m) => m.warmUp?.(untilIdle))
+      .catch(() => undefined)
+      .then(() => process.send?.({ warmedUp: true } satisfies WarmedUpMessage));
+    return;
+  }
   if ('abort' in message) {
     running.get(message.abort)?.abort(new QuarryError('JOB_ABORTED', 'the task was withdrawn'));
     return;
@@ -60,7 +83,10 @@ process.on('message', (message: TaskMessage<unknown> | AbortMessage) => {
       (result) => answer(message.id, { ok: true, result }),
       (e: unknown) => answer(message.id, { ok: false, error: workerFailure(e) }),
     )
-    .finally(() => running.delete(message.id));
+    .finally(() => {
+      running.delete(message.id);
+      if (running.size === 0) for (const resume of whenIdle.splice(0)) resume();
+    });
 });
 
 // A parser's stray rejection (pdf.js rejects promises nobody awaits on some broken files) is noted,

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
 import { LaneQueue, type Lane } from './lane-queue.js';
-import type { AbortMessage, ReadyMessage, TaskMessage, WorkerReplyMessage } from './worker-protocol.js';
+import type { AbortMessage, ReadyMessage, TaskMessage, WarmedUpMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
 
-export type { WorkerTaskHandler } from './worker-protocol.js';
+export type { WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
 
 /** Options of {@link ProcessPool}. */
 export interface ProcessPoolOptions {
@@ -166,6 +166,10 @@ interface Slot<T, R> {
   handedOff?: boolean;
   /** Tasks it has finished. */
   tasks: number;
+  /** Settles when the warm-up it was asked for has ended, or the process has. */
+  warming?: Promise<void>;
+  /** Settles `warming`. */
+  warmedUp?: () => void;
   /** Ends it once it has been idle long enough. */
   idle?: NodeJS.Timeout;
   running?: {
@@ -204,8 +208,9 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.stderr?.on('data', (text: string) => {
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
   });
-  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage) => {
-    if ('ready' in message) {
+  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage) => {
+    if ('warmedUp' in message) slot.warmedUp?.();
+    else if ('ready' in message) {
       slot.ready = true;
       slot.heapLimitMb = message.heapLimitMb;
       slot.owner?.ready(slot);
@@ -215,6 +220,7 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.on('error', (e) => {
     slot.stderr += `\n${errorMessage(e)}`;
   });
+  child.on('exit', () => slot.warmedUp?.());
   child.on('close', (code, signal) => {
     if (slot.owner) slot.owner.exit(slot, code, signal);
     else {
@@ -355,12 +361,42 @@ export class ProcessPool<T, R> {
   }
 
   /**
-   * Starts every process now instead of on demand, so that the first tasks do not wait for a
-   * process to start and load the worker module (a server calls this when it starts listening).
+   * Starts every process now instead of on demand, the small lane's included, and keeps them
+   * started: one that ends (recycled, crashed, handed off) is replaced at once. Each lane process so
+   * started also warms up (runs the worker module's `warmUp` export, if any) while it waits for work,
+   * so that small tasks wait neither for a process to start nor for what it loads on first use. A
+   * server calls this when it starts listening.
    */
   warm(): void {
     this.warmed = true;
-    while (!this.closed && this.count('general') < this.options.size) this.spawn('general');
+    for (const lane of ['general', 'small'] as const) {
+      const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
+      while (!this.closed && this.count(lane) < room) {
+        const slot = this.spawn(lane);
+        // Only the lane warms up: small work waits on it when big work holds the rest, and the
+        // general processes' first documents are mostly big ones, whose own cost dwarfs a first use.
+        if (lane === 'small') this.warmUp(slot);
+      }
+    }
+  }
+
+  /**
+   * Settles once every live lane process has ended the warm-up that {@link ProcessPool.warm} asked
+   * of it (a process that ended meanwhile counts as done).
+   */
+  async warmedUp(): Promise<void> {
+    await Promise.all(this.slots.map((s) => s.warming));
+  }
+
+  /** Has a process load what its tasks will need before it gets one. */
+  private warmUp(slot: Slot<T, R>): void {
+    slot.warming = new Promise<void>((done) => (slot.warmedUp = done));
+    if (slot.child.exitCode !== null || slot.child.signalCode !== null) slot.warmedUp?.();
+    try {
+      slot.child.send({ warmUp: true } satisfies WarmUpMessage);
+    } catch {
+      // The channel is gone: the process is ending, and its exit is handled there.
+    }
   }
 
   /** Kills every process; running and queued tasks reject with `JOB_ABORTED`. */
@@ -461,6 +497,8 @@ export class ProcessPool<T, R> {
     if (!slot.running || handedOff >= this.options.laneProcesses) return;
     slot.handedOff = true;
     if (this.options.background) toBackground(slot.child.pid);
+    // A warmed pool starts the lane's next process now, so that it is warm when small work comes.
+    if (this.warmed) this.warm();
     this.dispatch();
   }
 
@@ -516,7 +554,7 @@ export class ProcessPool<T, R> {
     this.slots.splice(at, 1);
     this.retiring.add(slot);
     slot.child.kill('SIGTERM');
-    if (this.warmed && slot.lane === 'general') this.warm();
+    if (this.warmed) this.warm();
   }
 
   private onExit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void {
@@ -529,6 +567,8 @@ export class ProcessPool<T, R> {
       this.finish(slot);
       this.settle(running.pending, this.exitError(slot, code, signal));
     }
+    // One that died before it was ready would die again: it is replaced on demand only.
+    if (!this.closed && this.warmed && slot.ready) this.warm();
     if (!this.closed) this.dispatch();
   }
 
@@ -564,6 +604,7 @@ export class ProcessPool<T, R> {
       this.settle(running.pending, error);
     }
     slot.child.kill('SIGKILL');
+    if (!this.closed && this.warmed) this.warm();
     if (!this.closed) this.dispatch();
   }
 

@@ -40,6 +40,28 @@ export interface AbortMessage {
   abort: number;
 }
 
+/**
+ * What the pool sends a worker process to have it ready itself for the tasks to come: it runs its
+ * worker module's `warmUp` export (loading what a first task would otherwise load), if it has one.
+ */
+export interface WarmUpMessage {
+  warmUp: true;
+}
+
+/** What a worker process sends when the warm-up it was asked for has ended (done or failed). */
+export interface WarmedUpMessage {
+  warmedUp: true;
+}
+
+/**
+ * The optional `warmUp` export of a worker module: loads and runs once what its tasks will need
+ * (parsers, their caches), so that the first real task does not pay for it. It should await
+ * `untilIdle()` between its steps: that waits while a task runs, so a task arriving during the
+ * warm-up is not slowed by more than one step. Its failures are ignored: a process that could not
+ * warm up loads what it needs on demand.
+ */
+export type WorkerWarmUp = (untilIdle: () => Promise<void>) => Promise<void>;
+
 /** What a worker process sends once its task module has loaded (or failed to load). */
 export interface ReadyMessage {
   ready: true;

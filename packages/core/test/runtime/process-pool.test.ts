@@ -9,6 +9,7 @@ import { backgroundNiceness } from '../../src/runtime/background-priority.js';
 import { ProcessPool } from '../../src/runtime/process-pool.js';
 import { sleep } from '../../src/index.js';
 import { probeUrl, workerUrl, type Probe, type ProbeResult, type Result, type Task } from '../support/pool-fixtures.js';
+import { WARM_UP_STEPS } from '../support/probe-worker.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
@@ -221,6 +222,65 @@ describe('ProcessPool', () => {
     // The queued big task ran in the general process once it was free, not in the idle lane.
     expect((await big2).pid).toBe(general);
     expect(done).toEqual(['S1', 'S2', 'S3', 'BIG1 withdrawn', 'BIG2']);
+  }, 30_000);
+
+  it('a warmed pool starts the lane too and warms it up, and replaces a recycled lane process before small work comes', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, maxTasksPerProcess: 2, smallLane: { maxCost: 10 } });
+    // Not warmed: processes start on demand and run no warm-up.
+    expect((await probes.run({ word: 'warmed', ms: 0 })).warmedUp).toBe(false);
+    await probes.close();
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, maxTasksPerProcess: 2, smallLane: { maxCost: 10 } });
+    probes.warm();
+    const [general, lane] = probes.pids;
+    expect(probes.pids).toHaveLength(2);
+    await probes.warmedUp();
+    // The general process starts but does not warm up: only the lane does.
+    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1000 })).toMatchObject({ pid: general, warmedUp: false });
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    const first = await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 });
+    expect(first).toMatchObject({ pid: lane, warmedUp: true });
+    // Its second task ends the lane process's share: a fresh one starts with no small task waiting.
+    expect((await probes.run({ word: 'b', ms: 0 }, { cost: 1 })).pid).toBe(lane);
+    await until(() => probes!.pids.length === 2 && !probes!.pids.includes(lane!));
+    const next = probes.pids.find((p) => p !== general)!;
+    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: next, warmedUp: true });
+    holdBig.abort();
+    expect(await big).toBe('withdrawn');
+  }, 30_000);
+
+  it("a lane process's warm-up waits while a task runs", async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10 } });
+    probes.warm();
+    const [general, lane] = probes.pids;
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    // 300 ms is 60 warm-up steps of 5 ms: at most the step under way when the task came goes on.
+    const during = await probes.run({ word: 'steps', ms: 300 }, { cost: 1 });
+    expect(during.pid).toBe(lane);
+    expect(during.steps![1] - during.steps![0]).toBeLessThanOrEqual(1);
+    await probes.warmedUp();
+    expect((await probes.run({ word: 'steps', ms: 0 }, { cost: 1 })).steps).toEqual([WARM_UP_STEPS, WARM_UP_STEPS]);
+    expect(probes.pids).toEqual([general, lane]);
+    holdBig.abort();
+    expect(await big).toBe('withdrawn');
+  }, 30_000);
+
+  it('a warmed pool starts the next lane process as soon as a lane task is handed off', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200 } });
+    probes.warm();
+    const [general, lane] = probes.pids;
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    const holdLong = new AbortController();
+    const long = probes.run({ word: 'spin', ms: 0 }, { signal: holdLong.signal, cost: 1 }).catch(() => 'withdrawn');
+    // No small task waits, yet a third process starts once the spinning one has worked its 200 ms.
+    await until(() => probes!.pids.length === 3);
+    const fresh = probes.pids.find((p) => p !== general && p !== lane)!;
+    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: fresh, warmedUp: true });
+    holdLong.abort();
+    holdBig.abort();
+    expect([await long, await big]).toEqual(['withdrawn', 'withdrawn']);
   }, 30_000);
 
   it.skipIf(process.platform !== 'linux')(

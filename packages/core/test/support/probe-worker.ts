@@ -2,7 +2,23 @@ import { spawn } from 'node:child_process';
 import { getHeapStatistics } from 'node:v8';
 import { QuarryError } from '../../src/errors.js';
 import { sleep } from '../../src/runtime/sleep.js';
-import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
+import type { WorkerTaskHandler, WorkerWarmUp } from '../../src/runtime/process-pool.js';
+
+/** Set by the pool's warm-up message; the word "warmed" answers it. */
+let warmedUp = false;
+/** Steps of the warm-up done. */
+let warmSteps = 0;
+export const WARM_UP_STEPS = 100;
+
+/** What a warmed pool has its lane processes run first: steps of 5 ms, each after `untilIdle`. */
+export const warmUp: WorkerWarmUp = async (untilIdle) => {
+  warmedUp = true;
+  for (let i = 0; i < WARM_UP_STEPS; i++) {
+    await untilIdle();
+    await sleep(5);
+    warmSteps++;
+  }
+};
 
 /**
  * A worker for pool tests: answers the upper-cased word and its process id after `ms`. Some words
@@ -11,11 +27,15 @@ import type { WorkerTaskHandler } from '../../src/runtime/process-pool.js';
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
  * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
  * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "spin" does the
- * same burning CPU.
+ * same burning CPU; "warmed" answers whether the process has run its warm-up; "steps" answers the
+ * warm-up steps done when it started and when it ended, `ms` later.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
  * second and a half, then answer or exit.
  */
-const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid: number; heapLimitMb?: number }> = async (task, signal) => {
+const probe: WorkerTaskHandler<
+  { word: string; ms: number },
+  { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean; steps?: [number, number] }
+> = async (task, signal) => {
   if (task.word === 'wait') {
     while (!signal.aborted) await sleep(10);
     throw signal.reason;
@@ -27,6 +47,12 @@ const probe: WorkerTaskHandler<{ word: string; ms: number }, { word: string; pid
       await new Promise((resume) => setImmediate(resume));
     }
     throw signal.reason;
+  }
+  if (task.word === 'warmed') return { word: 'WARMED', pid: process.pid, warmedUp };
+  if (task.word === 'steps') {
+    const before = warmSteps;
+    await sleep(task.ms);
+    return { word: 'STEPS', pid: process.pid, steps: [before, warmSteps] };
   }
   if (task.word === 'heap') return { word: 'HEAP', pid: process.pid, heapLimitMb: Math.round(getHeapStatistics().heap_size_limit / 2 ** 20) };
   if (task.word.startsWith('linger')) {

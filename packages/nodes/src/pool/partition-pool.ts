@@ -177,9 +177,21 @@ export class PartitionPool {
     return result.elements;
   }
 
-  /** Starts every process now, so that the first documents do not wait for one to start. */
+  /**
+   * Starts every process now, the small lane's included, and keeps them started (one that ends is
+   * replaced at once), so that the first documents do not wait for one to start. Each lane process
+   * so started partitions a tiny document of each common format (text, Markdown, HTML, XML, CSV,
+   * JSON, e-mail, Word, Excel, PowerPoint) while it waits for work: in a fresh process the first
+   * e-mail or spreadsheet often costs ten times or more what the next one does (about
+   * 2 CPU seconds for all of them, some 70 MB more resident). A server calls this.
+   */
   warm(): void {
     this.pool.warm();
+  }
+
+  /** Settles once every live lane process has ended the warm-up {@link PartitionPool.warm} gave it. */
+  warmedUp(): Promise<void> {
+    return this.pool.warmedUp();
   }
 
   /** Stops the processes; documents still queued or running reject with `JOB_ABORTED`. */

@@ -1,5 +1,16 @@
+import type { WorkerWarmUp } from '@quarry/core/process-pool';
+
 /**
  * The worker module of the partition pool: its default export is the task function that the
  * `ProcessPool` of `@quarry/core` runs in each process, one document per task.
  */
 export { handlePartitionTask as default } from './partition-task.js';
+
+// Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads it.
+const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+
+/** Readies a process of a warmed pool (a server's): partitions a tiny document of each common format. */
+export const warmUp: WorkerWarmUp = async (untilIdle) => {
+  const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');
+  await mod.warmUp(untilIdle);
+};

@@ -39,6 +39,13 @@ describe.runIf(built)('the partition worker bundle', () => {
     expect(partitionWorkerUrl().href).toBe(pathToFileURL(bundle).href);
   });
 
+  it('warms up from the built warm-up module beside it', async () => {
+    const { warmUp } = (await import(pathToFileURL(bundle).href)) as { warmUp?: () => Promise<void> };
+    expect(typeof warmUp).toBe('function');
+    await expect(warmUp!()).resolves.toBeUndefined();
+    expect(readFileSync(bundle, 'utf8')).not.toContain('warmUpSamples');
+  }, 60_000);
+
   it('partitions as the worker module does', async () => {
     const enc = new TextEncoder();
     const docs = [
