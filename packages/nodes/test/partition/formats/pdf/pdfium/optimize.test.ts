@@ -7,18 +7,19 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { makePdf, textLines } from '../fixture.js';
+import { corpusDoc, hasCorpus } from '../../helpers.js';
 
 const documentModule = new URL('../../../../../src/partition/formats/pdf/pdfium/document.ts', import.meta.url).href;
 
-/** `optimized` of each document of `files` opened one after the other (each read whole) in a fresh process. */
-function optimizedInFreshProcess(files: Uint8Array[]): boolean[] {
+/** `optimized` of each document of `files` opened one after the other (each read whole unless `read` is false) in a fresh process. */
+function optimizedInFreshProcess(files: Uint8Array[], read = true): boolean[] {
   const script = `
     import { readFileSync } from 'node:fs';
     import { PdfiumDocument } from ${JSON.stringify(documentModule)};
     const out = [];
     for (const base64 of JSON.parse(readFileSync(0, 'utf8'))) {
       const doc = await PdfiumDocument.open(new Uint8Array(Buffer.from(base64, 'base64')));
-      for (let p = 1; p <= doc.numPages; p++) await doc.pageText(p);
+      for (let p = 1; p <= (${read} ? doc.numPages : 0); p++) await doc.pageText(p);
       out.push(doc.optimized);
       doc.close();
     }
@@ -40,5 +41,9 @@ describe('the PDFium code that reads a document', () => {
 
   it('is optimized for a document of 16 pages or more, and stays so for short ones after it', () => {
     expect(optimizedInFreshProcess([pdfOf(2), pdfOf(16), pdfOf(2)])).toEqual([false, true, true]);
+  });
+
+  it.skipIf(!hasCorpus)('is optimized from the start for a file of 1 MB or more (DA-619p.pdf, 619 pages, 2.9 MB)', () => {
+    expect(optimizedInFreshProcess([corpusDoc('DA-619p.pdf')], false)).toEqual([true]);
   });
 });
