@@ -10,33 +10,35 @@ import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
-const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-const src = join(nodesRoot, 'src');
+export const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const src = join(nodesRoot, 'src');
 const outfile = join(nodesRoot, 'dist', 'pool', 'partition-worker.bundle.js');
 
 /**
- * Each module of this package keeps its own `import.meta.url` (the built file it stands for): its
- * paths to vendor/, to the format modules and its createRequire resolve as they do unbundled.
- * Any other bundled module that reads `import.meta` fails the build.
+ * An esbuild plugin for bundles written into `outdir`: each module of this package keeps its own
+ * `import.meta.url` (the built file it stands for), so its paths to vendor/, to the format modules
+ * and its createRequire resolve as they do unbundled. `outdir` must hold every output file (entries
+ * and chunks alike). Any other bundled module that reads `import.meta` fails the build.
  */
-const ownUrls = {
-  name: 'own-import-meta-url',
-  setup(b) {
-    b.onLoad({ filter: /\.(ts|m?js|cjs)$/ }, (args) => {
-      const text = readFileSync(args.path, 'utf8');
-      if (!text.includes('import.meta')) return undefined;
-      if (!args.path.startsWith(src + sep)) throw new Error(`${args.path} reads import.meta: it cannot be bundled into the partition worker`);
-      const built = relative(dirname(outfile), join(nodesRoot, 'dist', relative(src, args.path)))
-        .replace(/\.ts$/, '.js')
-        .split(sep)
-        .join('/');
-      const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`);
-      if (/import\.meta(?!\.url)/.test(contents))
-        throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into the partition worker`);
-      return { contents, loader: 'ts' };
-    });
-  },
-};
+export function ownImportMetaUrl(outdir, what) {
+  return {
+    name: 'own-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|m?js|cjs)$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta')) return undefined;
+        if (!args.path.startsWith(src + sep)) throw new Error(`${args.path} reads import.meta: it cannot be bundled into ${what}`);
+        const built = relative(outdir, join(nodesRoot, 'dist', relative(src, args.path)))
+          .replace(/\.ts$/, '.js')
+          .split(sep)
+          .join('/');
+        const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`);
+        if (/import\.meta(?!\.url)/.test(contents)) throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into ${what}`);
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
 
 /** The package root of a file under node_modules (`.../node_modules/@scope/name` or `.../node_modules/name`). */
 function packageRoot(file) {
@@ -61,7 +63,7 @@ export async function bundleWorker() {
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',
-    plugins: [ownUrls],
+    plugins: [ownImportMetaUrl(dirname(outfile), 'the partition worker')],
   });
   const roots = [
     ...new Set(

@@ -86,7 +86,7 @@ export function buildOpenApi(registry: ListingRegistryView): Json {
   components.ErrorDetail = { type: 'object', properties: { detail: { type: 'string' } }, required: ['detail'] };
   components.Element = {
     type: 'object',
-    description: "an element of the reference library's JSON form",
+    description: "an element of `unstructured`'s JSON form",
     properties: {
       element_id: { type: 'string' },
       type: { type: 'string' },

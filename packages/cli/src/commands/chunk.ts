@@ -50,7 +50,7 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-// Renames reference-library option names to node setting names; both forms of one setting must agree.
+// Renames `unstructured` option names to node setting names; both forms of one setting must agree.
 function canonicalSettings(settings: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(settings)) {

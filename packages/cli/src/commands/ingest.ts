@@ -64,7 +64,7 @@ function localPartitioner(pool: PartitionPool, strategy: string, logger: Logger)
 function apiPartitioner(endpoint: string, apiKey: string, strategy: string): Partitioner {
   return async (doc, bytes, signal) => {
     const elements = await partitionByApi(bytes, doc.filename, { endpoint, apiKey, fields: { strategy } }, signal);
-    // As the reference: every returned element carries the document's data_source.
+    // As `unstructured-ingest`: every returned element carries the document's data_source.
     for (const el of elements) el.metadata.data_source = structuredClone(doc.data_source);
     return elements;
   };

@@ -2,7 +2,7 @@ import type { Element } from '@quarry/core';
 
 /**
  * Removes metadata fields from elements, in place: each path is a top-level field (`coordinates`) or
- * a dotted path into nested objects (`data_source.record_locator`), as the reference's
+ * a dotted path into nested objects (`data_source.record_locator`), as `unstructured-ingest`'s
  * `metadata_exclude`. A path that does not exist is ignored.
  */
 export function excludeMetadata(elements: Element[], paths: readonly string[]): Element[] {

@@ -123,7 +123,7 @@ async function* walkDirectory(abs: string, rel: string, ancestors: Set<string>, 
 }
 
 /**
- * Epoch seconds as a decimal string: the form the reference ingest library writes for dates
+ * Epoch seconds as a decimal string: the form `unstructured-ingest` writes for dates
  * (Python's `str(st_mtime)`). Whole seconds and the fraction are converted apart, as Python does,
  * because nanoseconds since 1970 do not fit a double exactly.
  */

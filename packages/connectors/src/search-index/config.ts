@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Default size of one bulk request body, as the reference uploader (`batch_size_bytes`). */
+/** Default size of one bulk request body, as `unstructured-ingest`'s uploader (`batch_size_bytes`). */
 export const DEFAULT_BATCH_SIZE_BYTES = 15_000_000;
 
 const nonEmpty = z.string().min(1);

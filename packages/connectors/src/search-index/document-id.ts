@@ -29,7 +29,7 @@ export function uuid5(name: string, namespace: Buffer = NAMESPACE_DNS): string {
 
 /**
  * The `_id` of an element's search document: `uuid5(NAMESPACE_DNS, element_id + record_id)`, as the
- * reference stager. Deterministic, so re-writing the same element overwrites rather than duplicates.
+ * `unstructured-ingest`'s stager. Deterministic, so re-writing the same element overwrites rather than duplicates.
  */
 export function documentId(elementId: string, recordId: string): string {
   return uuid5(`${elementId}${recordId}`);

@@ -7,7 +7,7 @@ export function isPlainObject(v: unknown): v is JsonObject {
 }
 
 /**
- * Flattens nested objects into one level, joining keys with `separator`, as the reference's
+ * Flattens nested objects into one level, joining keys with `separator`, as `unstructured-ingest`'s
  * `flatten_dict`: `{coordinates: {points}}` becomes `{'coordinates-points': …}` with `-`. Lists are
  * kept as they are (their objects are not flattened); an empty object contributes no key.
  *

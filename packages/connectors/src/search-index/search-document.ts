@@ -17,11 +17,11 @@ export interface StorableFields {
 }
 
 /**
- * Stages one element as the reference stager does: `_id` is `uuid5(element_id + record_id)`, `_source`
+ * Stages one element as `unstructured-ingest`'s stager does: `_id` is `uuid5(element_id + record_id)`, `_source`
  * holds `element_id`, `embeddings`, `text`, `type`, `record_id` and `metadata` flattened with `-`
  * (lists kept). Metadata fields the index does not map are left out and counted in `dropped` (the Unstructured workflow API:
  * "a metadata field to be stored needs a matching schema field"). Chunks' `orig_elements` are stored
- * in the reference's compressed string form.
+ * in `unstructured-ingest`'s compressed string form.
  */
 export function searchDocument(el: Element, recordId: string, storable: StorableFields, dropped: Map<string, number>): SearchDocument {
   const source: JsonObject = { element_id: el.element_id };

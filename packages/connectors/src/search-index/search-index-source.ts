@@ -87,7 +87,7 @@ export async function createSearchIndexSource(config: SearchIndexConfig, ctx: { 
                 version: true,
                 track_total_hits: false,
                 query: { match_all: {} },
-                // An empty list is not sent: some clusters time out on `_source: []` (reference CHANGELOG).
+                // An empty list is not sent: some clusters time out on `_source: []` (`unstructured-ingest`'s CHANGELOG).
                 ...(fields.length > 0 ? { _source: fields } : {}),
                 ...(after ? { search_after: after as never } : {}),
               },

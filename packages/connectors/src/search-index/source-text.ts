@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { flattenObject, type JsonObject } from './flatten.js';
 
-/** One value as the reference writes it with Python's `str()`; lists and objects as JSON instead of a repr. */
+/** One value as `unstructured-ingest` writes it with Python's `str()`; lists and objects as JSON instead of a repr. */
 function render(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean') return v ? 'True' : 'False';
@@ -11,16 +11,16 @@ function render(v: unknown): string {
 }
 
 /**
- * The text of one search hit, as the reference downloader writes its `.txt` file: the `_source`
+ * The text of one search hit, as `unstructured-ingest`'s downloader writes its `.txt` file: the `_source`
  * flattened with `_` joins (lists kept), one value per line in document order. Scalars print as
  * Python's `str()` does (`True`, `False`, `None`); a list prints as JSON (`["a", "b"]` becomes
- * `["a","b"]`) where the reference prints a Python repr (`['a', 'b']`).
+ * `["a","b"]`) where `unstructured-ingest` prints a Python repr (`['a', 'b']`).
  */
 export function sourceText(source: JsonObject): string {
   return Object.values(flattenObject(source, '_')).map(render).join('\n');
 }
 
-/** The file name stem of a hit: `{index}-{_id}`, plus `-{sha256(fields)[:8]}` when fields are selected (as the reference). */
+/** The file name stem of a hit: `{index}-{_id}`, plus `-{sha256(fields)[:8]}` when fields are selected (as `unstructured-ingest`). */
 export function hitStem(index: string, id: string, fields: readonly string[]): string {
   const base = `${index}-${id}`;
   if (fields.length === 0) return base;

@@ -5,7 +5,7 @@ import type { Element } from './types.js';
 const crypto = (): typeof import('node:crypto') => process.getBuiltinModule('node:crypto');
 
 /**
- * The reference library's deterministic element id:
+ * `unstructured`'s deterministic element id:
  * `sha256(f"{filename}{text}{page_number}{seq}")[:32]`, where a missing value renders as `None`.
  */
 export function hashElementId(filename: string | undefined, text: string, pageNumber: number | undefined, seq: number): string {
@@ -23,7 +23,7 @@ const LINK_FIELDS = ['parent_id', 'continues_table_id'] as const;
  *
  * - `unique: true` (the spec default): UUID v4 ids.
  * - `unique: false`: the deterministic hash of {@link hashElementId}, where `seq` counts elements per
- *   `page_number` value across the document (the reference partitioners' rule).
+ *   `page_number` value across the document (`unstructured`'s partitioners' rule).
  */
 export function assignElementIds(elements: Element[], options: { unique: boolean }): Element[] {
   const remap = new Map<string, string>();

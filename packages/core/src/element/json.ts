@@ -4,8 +4,8 @@ import { ELEMENT_TYPES, ELEMENT_TYPE_ALIASES, type Element, type ElementMetadata
 const CANONICAL = new Set<string>(ELEMENT_TYPES);
 
 /**
- * Maps a type name from element JSON onto a canonical {@link ElementType}, accepting the
- * reference library's aliases (`Paragraph`, `Section-header`, `Picture`, ...). Returns
+ * Maps a type name from element JSON onto a canonical {@link ElementType}, accepting
+ * `unstructured`'s aliases (`Paragraph`, `Section-header`, `Picture`, ...). Returns
  * `undefined` for an unknown name.
  */
 export function canonicalElementType(name: string): ElementType | undefined {
@@ -53,7 +53,7 @@ export function elementFromJSON(value: unknown, options: ElementFromJSONOptions 
   return el;
 }
 
-/** Reads an element array (the reference JSON file form). */
+/** Reads an element array (`unstructured` JSON file form). */
 export function elementsFromJSON(value: unknown, options: ElementFromJSONOptions = {}): Element[] {
   if (!Array.isArray(value)) throw quarryError('ELEMENT_INVALID', `element JSON must be an array${options.source ? ` (${options.source})` : ''}`);
   return value.map((v, i) => elementFromJSON(v, { source: `${options.source ?? ''}/${i}` }));
@@ -67,7 +67,7 @@ export function isEmptyJsonValue(v: unknown): boolean {
   return false;
 }
 
-/** Drops `undefined`, `null`, `[]` and `{}` values, as the reference library's sparse JSON does. */
+/** Drops `undefined`, `null`, `[]` and `{}` values, as `unstructured`'s sparse JSON does. */
 export function sparseMetadata(metadata: ElementMetadata): ElementMetadata {
   const out: ElementMetadata = {};
   for (const [k, v] of Object.entries(metadata)) {

@@ -10,7 +10,7 @@ const zlib = (): typeof import('node:zlib') => process.getBuiltinModule('node:zl
 const MAX_DECODED_BYTES = 256 * 1024 * 1024;
 
 /**
- * Encodes elements in the reference library's compressed `orig_elements` form:
+ * Encodes elements in `unstructured`'s compressed `orig_elements` form:
  * `base64(zlib(json.dumps(elements, sort_keys=True)))`.
  */
 export function encodeOrigElements(elements: Element[]): string {

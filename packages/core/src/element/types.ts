@@ -3,7 +3,7 @@
  * the leading open-source partitioning library (`{type, element_id, text, metadata, embeddings?}`).
  */
 
-/** Every element `type` string quarry emits (the reference library's categories). */
+/** Every element `type` string quarry emits (`unstructured`'s categories). */
 export const ELEMENT_TYPES = [
   'Title',
   'NarrativeText',
@@ -33,7 +33,7 @@ export type ElementType = (typeof ELEMENT_TYPES)[number];
 
 /**
  * Type names accepted on input and mapped onto a canonical {@link ElementType}
- * (the reference library's `TYPE_TO_TEXT_ELEMENT_MAP`).
+ * (`unstructured`'s `TYPE_TO_TEXT_ELEMENT_MAP`).
  */
 export const ELEMENT_TYPE_ALIASES: Readonly<Record<string, ElementType>> = {
   Text: 'NarrativeText',
@@ -57,7 +57,7 @@ export const ELEMENT_TYPE_ALIASES: Readonly<Record<string, ElementType>> = {
 };
 
 /**
- * The reference library's wider `ElementType` vocabulary, used by settings such as
+ * `unstructured`'s wider `ElementType` vocabulary, used by settings such as
  * `extract_image_block_types` (the Unstructured workflow API lists exactly these).
  */
 export const ELEMENT_TYPE_VOCABULARY = [
@@ -143,7 +143,7 @@ export interface ElementLink {
 }
 
 /**
- * Every metadata field of the reference library, all optional, snake_case as in its JSON.
+ * Every metadata field of `unstructured`, all optional, snake_case as in its JSON.
  * Unknown (ad-hoc) fields are kept on round trips.
  */
 export interface ElementMetadata {
@@ -184,7 +184,7 @@ export interface ElementMetadata {
   link_urls?: string[];
   links?: ElementLink[];
   num_carried_over_header_rows?: number;
-  /** Source elements of a chunk; JSON-native, or the reference's zlib+base64 string form. */
+  /** Source elements of a chunk; JSON-native, or `unstructured`'s zlib+base64 string form. */
   orig_elements?: Element[] | string;
   page_name?: string;
   page_number?: number;

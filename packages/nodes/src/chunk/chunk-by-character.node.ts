@@ -9,7 +9,7 @@ export const chunkByCharacterSettings = lazySchema(() => chunkerSettings('chunk_
 /** Parsed `chunk_by_character` settings. */
 export type ChunkByCharacterSettings = z.output<ReturnType<typeof chunkByCharacterSettings>>;
 
-/** `chunk_by_character`: the reference library's `basic` strategy. */
+/** `chunk_by_character`: `unstructured`'s `basic` strategy. */
 export const chunkByCharacterNode = chunkerNode(
   'chunk_by_character',
   chunkByCharacterSettings,

@@ -3,7 +3,7 @@ import { runChunking } from './chunk-pipeline.js';
 import { chunkingOptions, type ChunkingOptionsInput } from './options.js';
 
 /**
- * `chunk_by_character`: the reference library's `basic` strategy. Fills each chunk with whole
+ * `chunk_by_character`: `unstructured`'s `basic` strategy. Fills each chunk with whole
  * elements up to `new_after_n_chars` (soft) and `max_characters` (hard, separators counted), splits
  * an element longer than `max_characters`, and keeps every table in chunks of its own.
  *

@@ -4,7 +4,7 @@ import { chunkingOptions, type ChunkingOptionsInput } from './options.js';
 import { onNextPage } from './pre-chunk.js';
 
 /**
- * `chunk_by_page` (a platform-only strategy, reference a11): `chunkByCharacter` where a page change
+ * `chunk_by_page` (a platform-only strategy): `chunkByCharacter` where a page change
  * always closes the chunk, so content of different pages never shares a chunk. An element without
  * `page_number` stays on the current page. No combining, no `multipage_sections`.
  *

@@ -40,7 +40,7 @@ export function cosineSimilarity(a: readonly number[], b: readonly number[]): nu
 }
 
 /**
- * `chunk_by_similarity` (a platform-only strategy, reference a11): consecutive elements share a
+ * `chunk_by_similarity` (a platform-only strategy): consecutive elements share a
  * chunk only while each one's embedding has cosine similarity >= `similarity_threshold` with the
  * previous text element's, and never past `max_characters` (or `new_after_n_chars`). Tables stay
  * in chunks of their own and oversized elements are split, as in `chunkByCharacter`. Elements

@@ -4,7 +4,7 @@ import { chunkingOptions, type ChunkingOptionsInput } from './options.js';
 import { isTitle, onNextPage, type BoundaryPredicate } from './pre-chunk.js';
 
 /**
- * `chunk_by_title`: the reference library's `by_title` strategy. Like `chunkByCharacter`, but
+ * `chunk_by_title`: `unstructured`'s `by_title` strategy. Like `chunkByCharacter`, but
  * every `Title` starts a section (and, with `multipage_sections: false`, so does every page
  * change); then small consecutive sections are merged while the first is shorter than
  * `combine_text_under_n_chars` and the result fits `max_characters`.

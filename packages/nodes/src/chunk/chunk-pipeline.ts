@@ -29,7 +29,7 @@ export function appendChunksOfPreChunk(preChunk: PreChunk, ctx: ChunkContext, ou
 /**
  * Runs pre-chunking, optional combining and chunk forming over `elements` with resolved options,
  * then gives the chunks hash ids when `unique_element_ids` is false. Lengths are code points, as in
- * the reference library (see `code-points.ts`).
+ * `unstructured` (see `code-points.ts`).
  */
 export function runChunking(elements: readonly Element[], opts: ChunkingOptions, plan: ChunkingPlan): Element[] {
   let staged: Iterable<PreChunk> = preChunks(elements, opts, plan.predicates());
@@ -37,7 +37,7 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
   const ctx: ChunkContext = { opts, splitter: new TextSplitter(opts.max_characters, opts.overlap) };
   const out: Element[] = [];
   for (const preChunk of staged) appendChunksOfPreChunk(preChunk, ctx, out);
-  // The reference hashes chunks made inside a partition call like elements (`apply_metadata` runs
+  // `unstructured` hashes chunks made inside a partition call like elements (`apply_metadata` runs
   // after chunking), so their ids are deterministic there too.
   if (!opts.unique_element_ids) assignElementIds(out, { unique: false });
   return out;

@@ -1,5 +1,5 @@
 /**
- * The reference library counts and slices text in code points; JavaScript strings index UTF-16
+ * `unstructured` library counts and slices text in code points; JavaScript strings index UTF-16
  * code units, so an emoji counts 1 there and 2 here. Lengths are measured in code points
  * (`codePointLength`: the units less the surrogate pairs), which is all that grouping elements and
  * keeping whole ones needs. Where text must be cut at a position (splitting an oversized chunk or

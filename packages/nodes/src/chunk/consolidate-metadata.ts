@@ -1,13 +1,13 @@
 import type { Element, ElementMetadata } from '@quarry/core';
 import { pyStrip } from './python-text.js';
 
-/** How the metadata values of a chunk's elements become the chunk's value (reference a10). */
+/** How the metadata values of a chunk's elements become the chunk's value. */
 export type ConsolidationStrategy = 'FIRST' | 'LIST_CONCATENATE' | 'LIST_UNIQUE' | 'STRING_CONCATENATE' | 'DICT_LIST_UNIQUE' | 'DROP' | 'ENTITIES_CONCATENATE';
 
 const S = (strategy: ConsolidationStrategy, fields: string[]): Array<[string, ConsolidationStrategy]> => fields.map((f) => [f, strategy]);
 
 /**
- * The consolidation strategy of every metadata field the reference library knows. Fields not
+ * The consolidation strategy of every metadata field `unstructured` knows. Fields not
  * listed here (ad-hoc fields) are left out of a `CompositeElement`'s metadata, as the library does.
  * `entities` is quarry's addition: NER results are concatenated so an enrichment before the
  * chunker survives it.
@@ -165,7 +165,7 @@ function withCopies(list: unknown[] | undefined, v: unknown): unknown[] {
 }
 
 /**
- * The metadata of a chunk made of `elements` (the reference `_Chunker._consolidated_metadata`):
+ * The metadata of a chunk made of `elements` (`unstructured`'s `_Chunker._consolidated_metadata`):
  * every known field with a value on at least one element, consolidated by its strategy, in the
  * order fields first appear. Values are copies; nothing is shared with the elements.
  *
@@ -223,7 +223,7 @@ export function consolidateMetadata(elements: readonly Element[]): ElementMetada
 }
 
 /**
- * A table chunk's base metadata (the reference `_TableChunker._metadata`): a deep copy of the
+ * A table chunk's base metadata (`unstructured`'s `_TableChunker._metadata`): a deep copy of the
  * table's metadata, ad-hoc fields included, without the fields chunks never inherit.
  */
 export function tableChunkBaseMetadata(table: Element): ElementMetadata {
@@ -246,7 +246,7 @@ function hasOrigElements(el: Element): boolean {
 }
 
 /**
- * The `orig_elements` of a chunk: its source elements. As in the reference library, an element is
+ * The `orig_elements` of a chunk: its source elements. As in `unstructured`, an element is
  * shared, not copied, unless it has `orig_elements` of its own (it is a chunk being re-chunked);
  * then a copy without them is used, so orig_elements never nest and the input stays untouched.
  * When no element has any, the result is `elements` itself: pass a list the chunk may keep.

@@ -16,7 +16,7 @@ export async function loadHtmlParser(): Promise<void> {
 
 /**
  * An element in lxml's shape (text before the first child, each child's trailing text as its
- * `tail`), which is the shape the reference library reasons about when it measures table HTML.
+ * `tail`), which is the shape `unstructured` reasons about when it measures table HTML.
  */
 export interface HtmlNode {
   tag: string;
@@ -51,7 +51,7 @@ export interface HtmlRow {
   headerHtml: string;
 }
 
-/** A table parsed from `metadata.text_as_html` and compacted as the reference library does. */
+/** A table parsed from `metadata.text_as_html` and compacted as `unstructured` does. */
 export interface HtmlTable {
   /** One-line compact HTML: no thead/tbody/tfoot, no attributes but colspan/rowspan, `th` as `td`. */
   html: string;

@@ -1,6 +1,6 @@
 /**
  * Chunkers: group a document's elements into `CompositeElement`, `Table` and `TableChunk` chunks
- * with the reference library's semantics (`basic` = chunk_by_character, `by_title`), plus the
+ * with `unstructured`'s semantics (`basic` = chunk_by_character, `by_title`), plus the
  * platform's chunk_by_page and chunk_by_similarity.
  */
 export { chunkByCharacter } from './chunk-by-character.js';

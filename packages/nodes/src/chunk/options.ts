@@ -1,6 +1,6 @@
 import { QuarryError } from '@quarry/core/errors';
 
-/** The reference library's hard maximum when `max_characters` is not given. */
+/** `unstructured`'s hard maximum when `max_characters` is not given. */
 export const CHUNK_MAX_CHARS_DEFAULT = 500;
 
 /** Default `similarity_threshold` of `chunk_by_similarity` (the platform UI's default). */
@@ -10,7 +10,7 @@ export const SIMILARITY_THRESHOLD_DEFAULT = 0.5;
 export const CHUNKING_OPTIONS_INVALID = 'CHUNKING_OPTIONS_INVALID';
 
 /**
- * Resolved chunking options with the reference library's semantics (`ChunkingOptions` of
+ * Resolved chunking options with `unstructured`'s semantics (`ChunkingOptions` of
  * `unstructured.chunking.base`). Every field holds its effective value.
  */
 export interface ChunkingOptions {
@@ -43,7 +43,7 @@ export interface ChunkingOptions {
 /** Chunking options as a caller gives them: any field may be missing or `null` (= default). */
 export type ChunkingOptionsInput = { [K in keyof ChunkingOptions]?: ChunkingOptions[K] | null };
 
-/** The two strategies of the reference library; they differ only in defaults and validation. */
+/** The two strategies of `unstructured`; they differ only in defaults and validation. */
 export type LibraryChunkingStrategy = 'basic' | 'by_title';
 
 /** Settings of a chunker node, snake_case as in workflow JSON; `null` or absent means "default". */
@@ -86,7 +86,7 @@ function boolOption(input: ChunkingOptionsInput, name: keyof ChunkingOptions, fa
 }
 
 /**
- * Resolves and validates options with the reference library's semantics and defaults
+ * Resolves and validates options with `unstructured`'s semantics and defaults
  * (`max_characters` 500, `new_after_n_chars` = max and capped at max, `overlap` 0,
  * `include_orig_elements` true, `multipage_sections` true, `combine_text_under_n_chars` = max for
  * by_title and unused by basic), plus UUID chunk ids unless `unique_element_ids: false`.

@@ -1,5 +1,5 @@
 /**
- * Python `str` whitespace semantics. The reference chunker measures and splits text with
+ * Python `str` whitespace semantics. `unstructured` chunker measures and splits text with
  * `str.split()` / `str.strip()`, whose whitespace set (`str.isspace`) differs from JavaScript's
  * `\s` (Python adds U+001C-U+001F and U+0085; JavaScript adds U+FEFF), so chunk boundaries only
  * match when we use Python's set.

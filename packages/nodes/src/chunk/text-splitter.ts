@@ -5,8 +5,8 @@ import { isPyWhitespace, pyLstrip, pyRstrip } from './python-text.js';
 export const TEXT_SPLITTING_SEPARATORS: readonly string[] = ['\n', ' '];
 
 /**
- * Splits text longer than a window into pieces no longer than the window, the way the reference
- * library's `_TextSplitter` does: cut at the right-most separator (newline, then space) whose
+ * Splits text longer than a window into pieces no longer than the window, the way
+ * `unstructured`'s `_TextSplitter` does: cut at the right-most separator (newline, then space) whose
  * position is within `(overlap, maxlen]`, drop the separator and the whitespace around it, and
  * prefix the remainder with the last `overlap - 1` characters of the piece plus a space; with no
  * separator in range, cut at `maxlen` and restart `overlap` characters back.

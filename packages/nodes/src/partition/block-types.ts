@@ -11,7 +11,7 @@ const TYPE_BY_LOWER = new Map<string, ElementType>([
   ['list', 'ListItem'],
 ]);
 
-/** `extract_image_block_types` values (any case, the reference's aliases too) as element types. */
+/** `extract_image_block_types` values (any case, `unstructured`'s aliases too) as element types. */
 export function blockTypes(values: readonly string[]): Set<ElementType> {
   const out = new Set<ElementType>();
   for (const v of values) {

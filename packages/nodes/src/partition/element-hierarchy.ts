@@ -3,7 +3,7 @@ import type { Element } from '@quarry/core';
 const BODY_TYPES = ['UncategorizedText', 'NarrativeText', 'ListItem', 'Table', 'FigureCaption', 'CheckBox'];
 
 /**
- * Which element types may sit under which (the reference's `HIERARCHY_RULE_SET`): body text under
+ * Which element types may sit under which (`unstructured`'s `HIERARCHY_RULE_SET`): body text under
  * a Title, Titles and body text under a Header.
  */
 export const HIERARCHY_RULES: Readonly<Record<string, readonly string[]>> = {
@@ -12,7 +12,7 @@ export const HIERARCHY_RULES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * Sets `metadata.parent_id` from element order, type and `category_depth`, as the reference's
+ * Sets `metadata.parent_id` from element order, type and `category_depth`, as `unstructured`'s
  * `set_element_hierarchy` does: an element's parent is the nearest open element of the same type
  * with a smaller depth, or of a type whose rule lists this element's type. Elements that already
  * have a `parent_id` are left alone. Mutates and returns `elements`.

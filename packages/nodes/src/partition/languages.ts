@@ -11,12 +11,12 @@ function francAll(text: string): ReturnType<Franc['francAll']> {
 }
 
 /**
- * Language detection for `metadata.languages`, following the reference's
+ * Language detection for `metadata.languages`, following `unstructured`'s
  * `partition/common/lang.py`: ISO 639-3 codes, short ASCII text defaults to English, one language
  * for the whole document when the document has one, per-element detection otherwise.
  */
 
-// franc names individual languages where the reference (langdetect + iso639) writes the
+// franc names individual languages where `unstructured` (langdetect + iso639) writes the
 // macrolanguage or the better-known code.
 const FRANC_TO_REFERENCE: Readonly<Record<string, string>> = {
   arb: 'ara',
@@ -168,7 +168,7 @@ export function normalizeLanguageCode(code: string): string {
  * Detects the language of `text` as ISO 639-3 codes, e.g. `['eng']`.
  *
  * - Empty or whitespace-only text gives `[]`.
- * - ASCII-only text of fewer than five words gives `['eng']`, as in the reference, because trigram
+ * - ASCII-only text of fewer than five words gives `['eng']`, as in `unstructured`, because trigram
  *   models cannot tell languages apart on a few words.
  * - Otherwise franc (trigrams over the first 2048 characters) decides; ASCII-only text is taken
  *   as English when English scores within 10 % of the winner, since short lists of names and

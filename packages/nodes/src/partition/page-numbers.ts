@@ -2,8 +2,8 @@ import type { Element } from '@quarry/core';
 import { quarryError } from '@quarry/core/errors';
 
 /**
- * Checks a `starting_page_number` request field: absent, or an integer (any integer, as the
- * reference's partitioners take it).
+ * Checks a `starting_page_number` request field: absent, or an integer (any integer, as
+ * `unstructured`'s partitioners take it).
  *
  * @throws QuarryError `INVALID_ARGUMENT` for anything else.
  */
@@ -20,7 +20,7 @@ export function validStartingPageNumber(value: unknown): number {
 /**
  * Numbers a document's pages from `start` instead of 1: every `page_number` of the document's own
  * elements moves by `start - 1`. Attachments keep theirs (their pages belong to another file).
- * Runs before ids are hashed, as in the reference, so a page range partitioned alone (a client-side
+ * Runs before ids are hashed, as in `unstructured`, so a page range partitioned alone (a client-side
  * PDF split) gets the ids its pages have in the whole document.
  */
 export function shiftPageNumbers(elements: readonly Element[], start: number): void {

@@ -2,7 +2,7 @@ import { BULLET_CLASS } from './text-classify.js';
 import { sentTokenize } from './text-tokenize.js';
 
 /**
- * Paragraph grouping of plain text as the reference's text partitioner does it
+ * Paragraph grouping of plain text as `unstructured`'s text partitioner does it
  * (`cleaners/core.py::auto_paragraph_grouper`, `partition/text.py::_split_by_paragraph`): lines
  * broken for layout are joined, blocks of short lines stay separate lines, and paragraphs longer
  * than `maxPartition` characters are split at sentence boundaries.
@@ -14,7 +14,7 @@ const E_BULLET = /^e(?=\s)/gmu;
 const NON_ASCII_BULLET =
   '[\\u0095\\u2022\\u2023\\u2043\\u3164\\u204C\\u204D\\u2219\\u25CB\\u25CF\\u25D8\\u25E6\\u2619\\u2765\\u2767\\u29BE\\u29BF\\uF0B7\\u00B7]';
 // Where a new bullet item starts: before a non-ASCII bullet anywhere, or before "-" / "*" at the
-// start of a line. The reference also breaks at "-" and "*" inside a line, which cuts "well-known"
+// start of a line. `unstructured` also breaks at "-" and "*" inside a line, which cuts "well-known"
 // in two.
 const BULLET_BREAK = `(?<!${BULLET_CLASS})(?=${NON_ASCII_BULLET})|(?<=\\n[ \\t]*)(?=[-*](?![-*]))`;
 const LINE_BREAK_OR_BULLET = new RegExp(`\\s*\\n\\s*|${BULLET_BREAK}`, 'u');

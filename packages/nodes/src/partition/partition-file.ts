@@ -51,7 +51,7 @@ export interface PartitionFileRequest {
   pdf_engine?: PdfEngine;
   /** Element types to drop from the result. Default none. */
   exclude_elements?: string[];
-  /** Default true: UUID ids; false: the reference's deterministic SHA-256 ids. */
+  /** Default true: UUID ids; false: `unstructured`'s deterministic SHA-256 ids. */
   unique_element_ids?: boolean;
   /**
    * Page number of the document's first page (default 1). Page numbers are shifted before ids are
@@ -81,11 +81,11 @@ const STRATEGIES: readonly PartitionStrategy[] = ['fast', 'hi_res', 'auto', 'vlm
 
 /**
  * Partitions one document: detects its type, runs the matching format partitioner, then applies
- * what every format shares, as the reference's `apply_metadata` does: `filename` (basename),
+ * what every format shares, as `unstructured`'s `apply_metadata` does: `filename` (basename),
  * `file_directory`, `filetype` (canonical MIME type), `last_modified`, `data_source`, `languages`
  * (detected when the partitioner set none), `parent_id` from the element hierarchy, page numbers
- * from `starting_page_number`, final ids (UUIDs, or with `unique_element_ids: false` the
- * reference's hashes of the final page numbers) and `exclude_elements`.
+ * from `starting_page_number`, final ids (UUIDs, or with `unique_element_ids: false`
+ * `unstructured`'s hashes of the final page numbers) and `exclude_elements`.
  *
  * Errors: `FILE_EMPTY` (no bytes), `FILETYPE_UNSUPPORTED` (no partitioner for the type),
  * `FILE_UNREADABLE` (the partitioner failed; the cause is kept), `JOB_ABORTED` (signal),

@@ -130,7 +130,7 @@ const INFLECTIONS: ReadonlyArray<readonly [string, string]> = [
 
 /**
  * Tags the words of `text` with Penn Treebank tags, standing in for NLTK's averaged-perceptron
- * `pos_tag` that the reference library uses. Punctuation and other non-word tokens are dropped.
+ * `pos_tag` that `unstructured` uses. Punctuation and other non-word tokens are dropped.
  */
 export function posTag(text: string): TaggedToken[] {
   return getTagger()

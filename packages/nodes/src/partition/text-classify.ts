@@ -5,13 +5,13 @@ import { isCommonEnglishWord, posTag } from './pos-tag.js';
 import { countWordsWithoutPunctuation, sentTokenize, wordTokenize } from './text-tokenize.js';
 
 /**
- * Text-type heuristics of the reference library (`unstructured/partition/text_type.py`,
+ * Text-type heuristics of `unstructured` (`unstructured/partition/text_type.py`,
  * `nlp/patterns.py`): decide whether a run of text is narrative, a title, a list item, an address
  * or an e-mail address. Python string semantics (`isupper`, `istitle`, `isalpha`) are reproduced
  * because the thresholds were tuned on them.
  */
 
-// The reference's bullet characters (`UNICODE_BULLETS`), U+F0B7 being the Symbol-font bullet.
+// `unstructured`'s bullet characters (`UNICODE_BULLETS`), U+F0B7 being the Symbol-font bullet.
 const BULLETS = '\\u0095\\u2022\\u2023\\u2043\\u3164\\u204C\\u204D\\u2219\\u25CB\\u25CF\\u25D8\\u25E6\\u2619\\u2765\\u2767\\u29BE\\u29BF\\-\\uF0B7*\\u00B7';
 /** A character class matching one bullet character. */
 export const BULLET_CLASS = `[${BULLETS}]`;
@@ -20,7 +20,7 @@ const BULLET_START_RE = new RegExp(`^${BULLET_CLASS}(?!${BULLET_CLASS})`, 'u');
 const EMAIL_ADDRESS_RE = /^[a-z0-9.\-+_]+@[a-z0-9.\-+_]+\.[a-z]+/;
 const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
 const ENDS_IN_PUNCT_RE = /[^\p{L}\p{N}_\s]$/u;
-// Braces are literal in the reference pattern ("{Alabama", "Wyoming}"), so those four names only
+// Braces are literal in `unstructured`'s pattern ("{Alabama", "Wyoming}"), so those four names only
 // match inside braces there; that quirk is kept to classify the same lines the same way.
 const US_CITY_STATE_ZIP_RE = new RegExp(
   '^\\b(?:[A-Z][a-z.-]{1,15}[ ]?){1,5},\\s?(?:\\{Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida' +
@@ -71,7 +71,7 @@ export function pyIsNumeric(s: string): boolean {
   return /^\p{N}+$/u.test(s);
 }
 
-// ---- the reference's measures --------------------------------------------------------------
+// ---- `unstructured`'s measures --------------------------------------------------------------
 
 // The narrative and title tests tokenize the same text up to four times in a row; each text's
 // sentences and words are worked out once (one entry: texts are classified one after another).
@@ -155,7 +155,7 @@ export function exceedsCapRatio(text: string, threshold = 0.5): boolean {
 
 /**
  * True when at least half of the Latin-script words of `text` are common English words. The verb
- * test is an English test: the reference applies it to every text, where NLTK's tagger then
+ * test is an English test: `unstructured` applies it to every text, where NLTK's tagger then
  * finds "verbs" among unknown foreign words almost always, so a foreign paragraph ends up
  * narrative; skipping the test for text that is not English gives that outcome by design.
  */
@@ -194,7 +194,7 @@ export interface ClassifyOptions {
   languages?: readonly string[];
 }
 
-/** The reference's `is_possible_narrative_text`. */
+/** `unstructured`'s `is_possible_narrative_text`. */
 export function isPossibleNarrativeText(text: string, options: ClassifyOptions = {}): boolean {
   return narrativeWithoutTagger(text, options) ?? !(looksEnglish(text) && !containsVerb(text));
 }
@@ -213,7 +213,7 @@ export function narrativeWithoutTagger(text: string, options: ClassifyOptions = 
   return true;
 }
 
-/** The reference's `is_possible_title`. */
+/** `unstructured`'s `is_possible_title`. */
 export function isPossibleTitle(text: string): boolean {
   if (text.length === 0) return false;
   if (pyIsUpper(text) && ENDS_IN_PUNCT_RE.test(text)) return false;
@@ -247,9 +247,13 @@ export function isEmailAddress(text: string): boolean {
   return EMAIL_ADDRESS_RE.test(text.trim());
 }
 
+// The pattern needs five digits in a row (the ZIP code): most text has none, and the pattern's
+// nested word repeats backtrack over every text that starts with words and has a comma.
+const FIVE_DIGITS_RE = /\d{5}/;
+
 /** True for "Doylestown, PA 18901"-like text. */
 export function isUsCityStateZip(text: string): boolean {
-  return US_CITY_STATE_ZIP_RE.test(text.trim());
+  return FIVE_DIGITS_RE.test(text) && US_CITY_STATE_ZIP_RE.test(text.trim());
 }
 
 /** True for "1. item" and "2) item". */
@@ -264,7 +268,7 @@ export interface ClassifiedText {
 }
 
 /**
- * The element type of a stand-alone paragraph of plain text (the reference's
+ * The element type of a stand-alone paragraph of plain text (`unstructured`'s
  * `element_from_text`): bullet -> ListItem, e-mail -> EmailAddress, "City, ST 12345" -> Address,
  * "1. item" -> ListItem, then NarrativeText, Title or UncategorizedText.
  */
@@ -281,7 +285,7 @@ export function classifyText(text: string, options: ClassifyOptions = {}): Class
 /**
  * The element type of a paragraph of markup (HTML, Markdown): like {@link classifyText} without the
  * numbered-list rule, and text shorter than two characters is dropped (`undefined`) unless it is
- * a bullet item, as the reference's HTML parser does.
+ * a bullet item, as `unstructured`'s HTML parser does.
  */
 export function classifyMarkupText(text: string, options: ClassifyOptions = {}): ClassifiedText | undefined {
   if (isBulletedText(text)) {

@@ -1,5 +1,5 @@
 /**
- * Sentence and word tokenization close to what the reference library gets from NLTK (`punkt`
+ * Sentence and word tokenization close to what `unstructured` gets from NLTK (`punkt`
  * sentences, Treebank words). The text classifiers only count sentences and words and check
  * capitalisation, so these approximations keep their decisions without shipping NLTK's models.
  */
@@ -127,7 +127,7 @@ function isJsWhitespace(c: number): boolean {
   );
 }
 
-/** Removes every Unicode punctuation character (category P), like the reference's `remove_punctuation`. */
+/** Removes every Unicode punctuation character (category P), like `unstructured`'s `remove_punctuation`. */
 export function removePunctuation(text: string): string {
   return text.replace(/\p{P}/gu, '');
 }

@@ -20,6 +20,9 @@ const DEFAULT_DOCUMENT_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_SMALL_DOCUMENT_BYTES = 2 * 1024 * 1024;
 // Pool failures that say nothing of the file on their own; the message gets its name.
 const POOL_CODES = new Set(['DOCUMENT_CRASHED', 'DOCUMENT_TOO_LARGE', 'NODE_TIMEOUT']);
+// Parsers allocate many short-lived objects (a page's characters, runs, lines): a young generation
+// of 32 MB semi-spaces scavenges far less often than V8's default 16 MB.
+const PARTITION_EXEC_ARGV = ['--max-semi-space-size=32'];
 
 /** Options of {@link PartitionPool}. */
 export interface PartitionPoolOptions {
@@ -114,6 +117,7 @@ export class PartitionPool {
   static prestart(options: Pick<PartitionPoolOptions, 'workerUrl' | 'heapLimitMb'> = {}): number | undefined {
     return ProcessPool.prestart({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
+      execArgv: PARTITION_EXEC_ARGV,
       ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
     });
   }
@@ -122,6 +126,7 @@ export class PartitionPool {
     this.pool = new ProcessPool({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
       name: 'partition',
+      execArgv: PARTITION_EXEC_ARGV,
       taskTimeoutMs: options.documentTimeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS,
       ...(options.size === undefined ? {} : { size: options.size }),
       ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),

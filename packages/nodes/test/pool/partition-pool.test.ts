@@ -101,6 +101,22 @@ describe('PartitionPool', () => {
     }
   }, 120_000);
 
+  // `quarry partition` prestarts a process before it reads its command line: the pool must take
+  // it (same worker, same Node options), and it runs with the pool's larger young generation.
+  it.runIf(process.platform === 'linux')(
+    'takes the process PartitionPool.prestart started, which runs with 32 MB semi-spaces',
+    async () => {
+      const pid = PartitionPool.prestart();
+      expect(pid).toBeGreaterThan(0);
+      pool = new PartitionPool({ size: 1, smallLaneProcesses: 0 });
+      const elements = await pool.partition(new TextEncoder().encode('hello\n'), { filename: 'note.txt', strategy: 'fast' });
+      expect(elements.map((e) => e.text)).toEqual(['hello']);
+      expect(pool.pids).toEqual([pid]);
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=32');
+    },
+    60_000,
+  );
+
   it.skipIf(!existsSync(corpusDocs))(
     'gives the same elements for corpus PDFs, HTML and DOCX (skipped: /work/shared/corpus/docs absent)',
     async () => {

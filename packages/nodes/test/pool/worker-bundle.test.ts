@@ -10,7 +10,7 @@ import { PartitionPool } from '../../src/pool/partition-pool.js';
 const nodesRoot = fileURLToPath(new URL('../../', import.meta.url));
 const bundle = path.join(nodesRoot, 'dist/pool/partition-worker.bundle.js');
 const corpusDocs = path.resolve(nodesRoot, '../../../shared/corpus/docs');
-const built = existsSync(bundle) && existsSync(path.join(nodesRoot, 'dist/partition/formats/pdf.js'));
+const built = existsSync(bundle) && existsSync(path.join(nodesRoot, 'dist/partition/formats/pdf/index.js'));
 const DOCS = [
   'UDHR_first_article_all.txt',
   'codeblock.md',

@@ -4,7 +4,7 @@ type Kind = 'bool' | 'int' | 'number' | 'string' | 'list';
 
 /**
  * The form fields of `POST /general/v0/general` (the Unstructured API's partition endpoint) and their kinds. Fields the
- * reference's clients send for client-side PDF splitting are accepted and have no effect here.
+ * hosted API's clients send for client-side PDF splitting are accepted and have no effect here.
  */
 export const LEGACY_FIELDS = {
   strategy: 'string',

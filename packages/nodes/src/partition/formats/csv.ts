@@ -9,14 +9,14 @@ import { htmlifyMatrix, matrixText } from './shared/table-html.js';
 
 /**
  * Parses delimited text into rows, padded to the widest row. Blank lines are skipped, as pandas
- * `read_csv` does in the reference partitioner.
+ * `read_csv` does in `unstructured`'s partitioner.
  */
 export function parseDelimited(text: string, delimiter: string | undefined): string[][] {
   // Files mixing CRLF and LF would otherwise leave stray line feeds inside the last fields.
   const result = Papa.parse<string[]>(text.replace(/\r\n?/g, '\n'), {
     newline: '\n',
     delimiter: delimiter ?? '',
-    // The reference sniffs only comma and semicolon; anything else is a single-column file.
+    // `unstructured` sniffs only comma and semicolon; anything else is a single-column file.
     delimitersToGuess: [',', ';'],
     skipEmptyLines: 'greedy',
   });
@@ -32,14 +32,14 @@ function partitionDelimited(bytes: Uint8Array, options: FormatPartitionOptions, 
   const rows = parseDelimited(decodeText(bytes, options.encoding), delimiter);
   const text = matrixText(rows);
   if (!text) return [];
-  // Like the reference: the whole file is one Table, with no header row (pandas `header=None`).
+  // Like `unstructured`: the whole file is one Table, with no header row (pandas `header=None`).
   return [newElement('Table', text, { text_as_html: htmlifyMatrix(rows) })];
 }
 
 /**
  * CSV: the whole file becomes one `Table` element whose text is every non-empty cell joined by
  * spaces and whose `text_as_html` holds the grid. The delimiter is sniffed (comma or semicolon).
- * `text_as_html` is always written: the reference infers table structure for every non-PDF format
+ * `text_as_html` is always written: `unstructured` infers table structure for every non-PDF format
  * by default. A file over `QUARRY_MAX_CSV_BYTES`, or with a line over `QUARRY_MAX_LINE_BYTES`, fails
  * with `FILE_TOO_LARGE`.
  */

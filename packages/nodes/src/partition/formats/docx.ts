@@ -6,7 +6,7 @@ import { mainPartPath, OoxmlPackage, type OoxmlRelationship } from './shared/oox
 import { collapseKeyedMatrix, htmlifySpannedMatrix, normalizeSpace } from './shared/table-html.js';
 import { attr, childElements, findAll, firstChild, hasDescendant, isOn, path, type XmlNode } from './shared/xml-tree.js';
 
-/** Paragraph styles that decide the element type (the reference's `STYLE_TO_ELEMENT_MAPPING`). */
+/** Paragraph styles that decide the element type (`unstructured`'s `STYLE_TO_ELEMENT_MAPPING`). */
 const STYLE_TO_TYPE: Readonly<Record<string, ElementType>> = {
   Caption: 'UncategorizedText',
   'Intense Quote': 'UncategorizedText',
@@ -54,7 +54,7 @@ interface DocxContext {
 }
 
 /**
- * DOCX, mapped as the reference's python-docx partitioner does: per section a `Header` for each
+ * DOCX, mapped as `unstructured`'s python-docx partitioner does: per section a `Header` for each
  * header in force (`header_footer_type` primary / first_page / even_page), then the body in order
  * (paragraphs and tables), then the footers. Paragraph type comes from numbering (`ListItem`, bullet
  * stripped, `category_depth` from the level), then the paragraph style (Heading N, Title, Subtitle ->
@@ -62,7 +62,7 @@ interface DocxContext {
  * `UncategorizedText`. Tables give one `Table` with `text_as_html` (merged cells as spans).
  * Bold/italic runs fill `emphasized_text_contents`/`_tags`; external hyperlinks fill `links`,
  * `link_texts`, `link_urls`. `page_number` is written only when the file records page breaks
- * (Word's rendered breaks, else hard breaks). Differences from the reference, kept on purpose:
+ * (Word's rendered breaks, else hard breaks). Differences from `unstructured`, kept on purpose:
  * text inside content controls, tracked insertions and text boxes is included; a table without any
  * text is dropped.
  */

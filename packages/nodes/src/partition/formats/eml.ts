@@ -26,12 +26,12 @@ function addresses(field: AddressObject | AddressObject[] | undefined): string[]
   return out;
 }
 
-/** `2022-12-23T18:08:48+00:00`: the reference's ISO form of the sent date, in UTC, to the second. */
+/** `2022-12-23T18:08:48+00:00`: `unstructured`'s ISO form of the sent date, in UTC, to the second. */
 function isoUtc(date: Date): string {
   return `${date.toISOString().slice(0, 19)}+00:00`;
 }
 
-/** The e-mail metadata the reference writes on every body element. */
+/** The e-mail metadata `unstructured` writes on every body element. */
 export function emailMetadata(mail: ParsedMail): ElementMetadata {
   const meta: ElementMetadata = {};
   const from = addresses(mail.from);
@@ -62,7 +62,7 @@ function attachmentName(att: Attachment, index: number): string {
  * `bcc_recipient`, `subject`, `email_message_id` and `last_modified` (the Date header, UTC). Then
  * each attachment is partitioned with `partitionEmbedded` (its elements carry
  * `attached_to_filename` and the message's `last_modified`); an attachment of a type no
- * partitioner handles is skipped, as in the reference. Attachments nested more than
+ * partitioner handles is skipped, as in `unstructured`. Attachments nested more than
  * `QUARRY_MAX_EMBEDDING_DEPTH` levels deep (an e-mail attached to an e-mail attached to ...) are
  * left out with a warning on the partition logger.
  *
@@ -70,7 +70,7 @@ function attachmentName(att: Attachment, index: number): string {
  * signature attachment, an opaque-signed one (`application/pkcs7-mime`, or the DER structure saved
  * alone) unwrapped to the enclosed MIME entity. The signature is not verified.
  *
- * The reference prefers the HTML body by default (`content_source="text/html"`); quarry prefers
+ * `unstructured` prefers the HTML body by default (`content_source="text/html"`); quarry prefers
  * the text part because mail HTML is mostly layout tables and styling, which partition into worse
  * elements than the sender's own plain-text version.
  */

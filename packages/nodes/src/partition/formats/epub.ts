@@ -8,7 +8,7 @@ const XHTML_TYPES = new Set(['application/xhtml+xml', 'text/html']);
 
 /**
  * EPUB: the reading-order documents of the package (the OPF spine) are partitioned with the HTML
- * partitioner, one after the other, which is what the reference gets from converting the book to
+ * partitioner, one after the other, which is what `unstructured` gets from converting the book to
  * a single HTML document. Navigation documents outside the spine, images and styles give nothing.
  */
 export const epubPartitioner: FormatPartitioner = {

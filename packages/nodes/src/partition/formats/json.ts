@@ -7,7 +7,7 @@ import { decodeText } from './shared/decode-text.js';
 import { newElement } from './shared/new-element.js';
 
 /**
- * True when `item` looks like one serialized element (the reference's `is_element_shaped_dict`):
+ * True when `item` looks like one serialized element (`unstructured`'s `is_element_shaped_dict`):
  * a known type name (aliases included), a string `text` (a boolean `checked` for `CheckBox`), and
  * an object `metadata` when present.
  */
@@ -32,13 +32,13 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** Pretty JSON with sorted keys and two-space indent, the reference's text for arbitrary JSON. */
+/** Pretty JSON with sorted keys and two-space indent, `unstructured`'s text for arbitrary JSON. */
 export function prettyJson(value: unknown): string {
   return JSON.stringify(sortKeys(value), null, 2);
 }
 
 /**
- * Elements for JSON that is not element JSON (the reference's current contract): an object gives
+ * Elements for JSON that is not element JSON (`unstructured`'s current contract): an object gives
  * one element, an array of objects one element per object, any other array or a scalar one
  * element; empty objects and arrays give none. Each element is `UncategorizedText` whose text is
  * the value's pretty JSON.
@@ -127,10 +127,10 @@ function rehydrate(values: unknown[], options: FormatPartitionOptions): Element[
 }
 
 /**
- * JSON. A non-empty array whose every item is a serialized element (quarry's or the reference's
+ * JSON. A non-empty array whose every item is a serialized element (quarry's or `unstructured`'s
  * element JSON) is read back as those elements, metadata included: this lets partitioned output be
  * re-chunked or re-embedded without partitioning again. Any other JSON is partitioned as data, as
- * the reference does since its arbitrary-JSON support: see {@link elementsFromArbitraryJson}.
+ * `unstructured` does since its arbitrary-JSON support: see {@link elementsFromArbitraryJson}.
  * Malformed JSON is `FILE_UNREADABLE`.
  */
 export const jsonPartitioner: FormatPartitioner = {

@@ -30,12 +30,12 @@ interface OdtContext {
 }
 
 /**
- * ODT (OpenDocument text), partitioned like the reference does after converting it to DOCX:
+ * ODT (OpenDocument text), partitioned like `unstructured` does after converting it to DOCX:
  * headings (`text:h`, and Title/Subtitle paragraph styles) become `Title` with `category_depth`
  * from the outline level, list items `ListItem` with their nesting depth, tables one `Table` with
  * `text_as_html` (spans kept), other paragraphs `NarrativeText`, `Address`, `EmailAddress` or
  * `UncategorizedText` by their text. Footnote bodies, headers and footers are not part of the
- * body and give nothing, as with the reference's conversion.
+ * body and give nothing, as with `unstructured`'s conversion.
  */
 export const odtPartitioner: FormatPartitioner = {
   async partition(bytes, options) {

@@ -22,7 +22,7 @@ interface Inheritance {
 }
 
 /**
- * PPTX, mapped as the reference's python-pptx partitioner does. Slides in presentation order,
+ * PPTX, mapped as `unstructured`'s python-pptx partitioner does. Slides in presentation order,
  * `page_number` = slide number; the slide notes first (one `NarrativeText`), then the shapes sorted
  * top-to-bottom, left-to-right (groups flattened; placeholders without a position inherit it from
  * the layout, then the master). The title placeholder (placeholder index 0) gives one `Title` per
@@ -30,7 +30,7 @@ interface Inheritance {
  * (`category_depth` = indent level), otherwise the text decides: e-mail address, narrative text,
  * title (depth level + 1) or uncategorized text. A table gives one `Table` with `text_as_html`.
  * Pictures, charts and slide-master decoration give nothing. Shapes placed off the slide are
- * skipped. Differences from the reference, kept on purpose: numbered paragraphs (`a:buAutoNum`)
+ * skipped. Differences from `unstructured`, kept on purpose: numbered paragraphs (`a:buAutoNum`)
  * count as list items, and e-mail elements keep the slide's metadata.
  */
 export const pptxPartitioner: FormatPartitioner = {
@@ -79,7 +79,7 @@ export const pptxPartitioner: FormatPartitioner = {
         }
         const txBody = firstChild(shape.node, 'txBody');
         if (shape.node.name !== 'sp' || !txBody) continue;
-        // The reference skips text placed off the slide, but only when both coordinates are set.
+        // `unstructured` skips text placed off the slide, but only when both coordinates are set.
         if (shape.top !== 0 && shape.left !== 0 && (shape.top < 0 || shape.left < 0)) continue;
         if (shape.node === titleShape) {
           let depth = 0;

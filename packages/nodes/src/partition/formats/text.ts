@@ -13,7 +13,7 @@ const MAX_SAMPLE_CHARS = 64 * 2 ** 20;
 const WHITESPACE = /\s/u;
 
 /**
- * Partitions plain text the way the reference's `partition_text` does: lines broken for layout are
+ * Partitions plain text the way `unstructured`'s `partition_text` does: lines broken for layout are
  * grouped into paragraphs, paragraphs over 1500 characters are split between sentences, and each
  * paragraph is classified (NarrativeText, Title, ListItem, Address, EmailAddress or
  * UncategorizedText).

@@ -30,8 +30,8 @@ function declaredEntities(doctype: string): Record<string, string> {
 }
 
 /**
- * The texts of an XML document in the reference's order: when an element closes, its own text
- * (the text directly inside it, not in child elements) is emitted if not blank. The reference
+ * The texts of an XML document in `unstructured`'s order: when an element closes, its own text
+ * (the text directly inside it, not in child elements) is emitted if not blank. `unstructured`
  * keeps only the text before the first child; quarry also keeps text after child elements so
  * mixed content is not lost.
  */
@@ -72,7 +72,7 @@ export function xmlTexts(xml: string, filename: string): string[] {
 /**
  * XML: one element per element text (see {@link xmlTexts}), typed like a line of plain text
  * (Title, NarrativeText, ListItem, ...). With `xml_keep_tags` the whole document, tags included,
- * becomes a single `UncategorizedText` element, as in the reference (after a well-formedness check).
+ * becomes a single `UncategorizedText` element, as in `unstructured` (after a well-formedness check).
  */
 export const xmlPartitioner: FormatPartitioner = {
   partition(bytes, options) {

@@ -11,16 +11,16 @@ import { newElement } from '../shared/new-element.js';
 import { htmlifyMatrix } from '../shared/table-html.js';
 
 /**
- * HTML partitioning after the reference's `partition/html/parser.py`: every block (`<p>`, a
+ * HTML partitioning after `unstructured`'s `partition/html/parser.py`: every block (`<p>`, a
  * heading, a list item, the text runs of a `<div>` between its child blocks) becomes one element,
  * inline markup joins into the paragraph it sits in, whitespace is normalized except in `<pre>`,
  * and a `<table>` becomes one Table whose cells hold all their text (nested tables included).
  *
- * Where the reference drops content, this partitioner keeps what a browser shows: unknown tags
+ * Where `unstructured` drops content, this partitioner keeps what a browser shows: unknown tags
  * (`<font>`, inline-XBRL `<ix:nonNumeric>`) are transparent, `<form>` and definition lists are
  * read like `<div>`. Paragraph text that is not a heading, list item or code is classified like
  * plain text (NarrativeText, Title, UncategorizedText, ListItem for a leading bullet, Address,
- * EmailAddress), as the reference did before its 0.15 parser; the partition node adds `parent_id`.
+ * EmailAddress), as `unstructured` did before its 0.15 parser; the partition node adds `parent_id`.
  */
 
 type BlockKind = 'flow' | 'title' | 'list-item' | 'code' | 'address';
@@ -296,7 +296,7 @@ function tableRows(table: DomElement): DomElement[] {
   return rows;
 }
 
-// Every text node in the cell, each stripped, joined by single spaces (the reference's
+// Every text node in the cell, each stripped, joined by single spaces (`unstructured`'s
 // `" ".join(t.strip() for t in td.itertext())`); a nested table's text is part of its cell.
 function cellText(td: DomElement): string {
   const parts: string[] = [];

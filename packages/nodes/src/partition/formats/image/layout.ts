@@ -197,7 +197,7 @@ export function pixelCoordinates(box: OcrBox, page: { width: number; height: num
  * Turns one OCR'd page into elements, in the OCR's reading order: each paragraph becomes one
  * element typed by its text (Title, NarrativeText, ListItem, ...; "Table 1: ..." and "Figure 2."
  * lines become FigureCaption), and runs of lines that split into aligned cells at wide gaps
- * become one `Table` (with `text_as_html` when asked). The reference finds these regions with a
+ * become one `Table` (with `text_as_html` when asked). `unstructured` finds these regions with a
  * layout-detection model; this is the geometric approximation available offline.
  */
 export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): Element[] {

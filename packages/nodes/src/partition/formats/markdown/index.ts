@@ -9,7 +9,7 @@ import { capMarkdownNesting } from './nesting.js';
 const marked = new Marked({ gfm: true });
 
 /**
- * Partitions Markdown the way the reference does: render it to HTML, then partition the HTML.
+ * Partitions Markdown the way `unstructured` does: render it to HTML, then partition the HTML.
  * Headings become Titles (`category_depth` = level - 1), list items ListItems, fenced and
  * indented code CodeSnippets, pipe tables Tables with `text_as_html`, and paragraphs and block
  * quotes are classified like any other paragraph. Rendering uses marked (GitHub-flavoured).

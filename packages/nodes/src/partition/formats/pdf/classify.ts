@@ -91,7 +91,7 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
 }
 
 const CAPTION_RE =
-  /^(?:(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit|listing|algorithm)\s*[\dIVX]+[.:]?(?:\s|$)|[[(<]?(?:그림|표|図|图|圖|表)\s*\d+(?:[-.]\d+)*[\])>.:]?\s)/i;
+  /^(?:(?:fig(?:ure)?\.?|table|tab\.|chart|diagram|illustration|photo|plate|exhibit|listing|algorithm)\s*[\dIVX]+(?:[.-]\d+)*[.:]?(?:\s|$)|[[(<]?(?:그림|표|図|图|圖|表)\s*\d+(?:[-.]\d+)*[\])>.:]?\s)/i;
 
 /** A block's element type and its text (bullets removed from list items); for a Title, what the PDF says of its level. */
 export interface BlockClass {
@@ -165,11 +165,12 @@ const HEADING_CANDIDATES = new Set<ElementType>(['Title', 'NarrativeText', 'Unca
 export function classifyBlock(block: TextBlock, page: PageLayout, ctx: HeadingContext): BlockClass | undefined {
   const cls = block.textClass ?? classifyBlockText(block);
   if (!cls) return undefined;
-  // "1. Introduction" reads like a numbered list item; its font can say it is a heading.
-  const numbered = cls.type === 'ListItem' && cls.text === block.text.trim() && sectionDepth(cls.text) !== undefined;
+  // "1. Introduction" (or right-to-left "-3 ...", its dash taken for a bullet) reads like a numbered
+  // list item; its font can say it is a heading, whose number is part of its text.
+  const numbered = cls.type === 'ListItem' && sectionDepth(block.text.trim()) !== undefined;
   if (HEADING_CANDIDATES.has(cls.type) || numbered) {
     const heading = headingOf(block, page, ctx, cls.possibleTitle);
-    if (heading) return { type: 'Title', text: cls.text, heading };
+    if (heading) return { type: 'Title', text: numbered ? block.text.trim() : cls.text, heading };
     if (cls.type === 'Title') return { type: 'UncategorizedText', text: cls.text };
   }
   return { type: cls.type, text: cls.text };

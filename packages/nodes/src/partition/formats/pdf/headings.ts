@@ -64,10 +64,14 @@ const NOT_SMALLER = 0.95;
 // Text smaller than this (points) is a label, a footnote or a figure's lettering, never a heading:
 // on a page that is mostly a drawing the labels themselves look like the body text.
 const MIN_HEADING_SIZE = 7;
+// An outline list indents a level by at most this many line heights.
+const LIST_INDENT = 4;
 // Other short text on the same line within this many body sizes: a table row or figure labels.
 const NEIGHBOUR_GAP = 4;
 
 const SECTION_NUMBER_RE = /^(\d{1,2}(?:\.\d{1,3}){0,5})\.?\s+(?=[\p{L}(“"'])/u;
+// Right-to-left text numbers its sections "3-" and "5-2", which read out in visual order as "-3" and "-2-5".
+const RTL_SECTION_NUMBER_RE = /^-(\d{1,2}(?:-\d{1,2}){0,3})\s+(?=[\p{Script=Arabic}\p{Script=Hebrew}])/u;
 const ROMAN_NUMBER_RE = /^(?:[IVX]{1,5}|[\u2160-\u216B])\s*[.)]\s*(?=\p{L})/u;
 const CHAPTER_RE = /^(?:chapter|part|appendix|annex|section|chapitre|kapitel|anhang)\s+(?:\d+|[IVX]+|[A-Z])\b/i;
 const SENTENCE_END_RE = /[.,;!?。，；]$/u;
@@ -87,11 +91,13 @@ export function sectionDepth(text: string): number | undefined {
   return numberDepth(text) ?? (CHAPTER_RE.test(text.trim()) ? 0 : undefined);
 }
 
-/** Like {@link sectionDepth}, for a leading number only ("2.1.6", "IV."), not a word such as "Section 1". */
+/** Like {@link sectionDepth}, for a leading number only ("2.1.6", "IV.", right-to-left "-2-5"), not a word such as "Section 1". */
 export function numberDepth(text: string): number | undefined {
   const t = text.trim();
   const m = SECTION_NUMBER_RE.exec(t);
   if (m) return m[1]!.split('.').length - 1;
+  const rtl = RTL_SECTION_NUMBER_RE.exec(t);
+  if (rtl) return rtl[1]!.split('-').length - 1;
   return ROMAN_NUMBER_RE.test(t) ? 0 : undefined;
 }
 
@@ -108,8 +114,8 @@ export function bodyStyle(pages: readonly (PageLayout | undefined)[]): BodyStyle
     (b) => b.kind !== 'image',
   ];
   const bodySize = commonest(pages, tiers, (b) => Math.round(b.size * 2) / 2) ?? 0;
-  // A table's font is its first row's (often bold header cells): tables count for the size only.
-  const bodyFont = commonest(pages, tiers, (b) => (b.kind === 'text' ? b.font : undefined)) ?? '';
+  // A table's font is the one most of its cells are set in: on a page that is mostly tables, its body.
+  const bodyFont = commonest(pages, tiers, (b) => b.font) ?? '';
   const bold = pages.find((p) => p?.fonts?.[bodyFont])?.fonts?.[bodyFont]?.bold;
   const textFonts = new Set<string>();
   for (const page of pages) for (const b of page?.blocks ?? []) if (b.kind === 'table' || b.lineCount > MAX_LINES) textFonts.add(b.font);
@@ -190,14 +196,16 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   if ((large || bolder ? CLAUSE_END_RE : SENTENCE_END_RE).test(text)) return undefined;
   // Lower case starts a continued line, unless the text is set well apart ("heading level 1").
   if (/^\p{Ll}/u.test(text) && !(large && (bolder || block.size >= MUCH_LARGER * body))) return undefined;
-  // Code is set in a fixed-pitch font the body text does not use.
-  if ((style?.mono && !page.fonts?.[ctx.bodyFont]?.mono) || looksLikeCode(text)) return undefined;
-  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body)) return undefined;
+  // Code is set in a fixed-pitch font the body text does not use, and not larger than the body.
+  if ((style?.mono && !large && !page.fonts?.[ctx.bodyFont]?.mono) || looksLikeCode(text)) return undefined;
+  if (insideImage(block.box, page) || hasShortNeighbour(block, page, body) || isFigureLabel(block, page)) return undefined;
   const numbered = sectionDepth(text);
   if (numbered !== undefined && inNumberedList(block, page, numbered)) return undefined;
   // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
   const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
   if (large || bolder) return (possibleTitle || numbered !== undefined) && !leadsSameText(block, page) ? info(depth) : undefined;
+  // The only text of its page but smaller print (a slide's title, a divider page): it is its own body.
+  if (possibleTitle && isSoleText(block, page)) return info(depth);
   // Body-sized, body-weight text: a section number of two levels or more ("2.1") on a line of its
   // own ("1. Step" is a list item), or capitals.
   if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
@@ -212,22 +220,20 @@ function hasWord(text: string): boolean {
 
 /**
  * Whether a numbered block sits in a list or a table of contents: a line of the same style right
- * above or below it, at its left edge, numbered at the same level ("5.1 Feeding" over "5.2 Breeding").
+ * above or below it, at its left edge, numbered at the same level ("5.1 Feeding" over "5.2 Breeding")
+ * or one level off (an outline list: "1. Appendix" over "1.1. Terms" over "1.1.1. Detail").
  */
 function inNumberedList(block: TextBlock, page: PageLayout, depth: number): boolean {
   const a = block.box;
   const h = a.y1 - a.y0;
-  return page.blocks.some(
-    (o) =>
-      o !== block &&
-      o.kind === 'text' &&
-      o.lineCount <= 2 &&
-      o.font === block.font &&
-      Math.abs(o.size - block.size) < 0.5 &&
-      Math.abs(o.box.x0 - a.x0) <= h &&
-      Math.max(o.box.y0 - a.y1, a.y0 - o.box.y1) <= h &&
-      sectionDepth(o.text) === depth,
-  );
+  return page.blocks.some((o) => {
+    if (o === block || o.kind !== 'text' || o.lineCount > 2 || o.font !== block.font || Math.abs(o.size - block.size) >= 0.5) return false;
+    if (Math.max(o.box.y0 - a.y1, a.y0 - o.box.y1) > h) return false;
+    const other = sectionDepth(o.text);
+    if (other === depth) return Math.abs(o.box.x0 - a.x0) <= h;
+    // An outline list indents each level under the one above.
+    return other !== undefined && Math.abs(other - depth) === 1 && (o.box.x0 - a.x0) * (other - depth) >= -h && Math.abs(o.box.x0 - a.x0) <= LIST_INDENT * h;
+  });
 }
 
 function outlineEntry(text: string, pageNumber: number, ctx: HeadingContext): OutlineEntry | undefined {
@@ -283,6 +289,25 @@ function hasShortNeighbour(block: TextBlock, page: PageLayout, body: number): bo
     if (o.kind === 'text' && o.lineCount <= 2 && o.text.length <= 60 && (o.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3) return true;
   }
   return false;
+}
+
+/**
+ * Whether the block is one of the labels of a figure drawn on a page without running text: a page
+ * where no text of readable size but a caption is a paragraph or a table, and two more short texts share the
+ * block's style (the parts of a diagram). A slide's title or a lone heading has a style of its own.
+ */
+function isFigureLabel(block: TextBlock, page: PageLayout): boolean {
+  const readable = (b: TextBlock): boolean => b.size >= MIN_HEADING_SIZE && b.text.trim().length > 0;
+  const paragraph = (b: TextBlock): boolean => b.kind === 'text' && b.text.length >= PARAGRAPH_CHARS && b.textClass?.type !== 'FigureCaption';
+  if (page.blocks.some((b) => readable(b) && (b.kind === 'table' || paragraph(b)))) return false;
+  let same = 0;
+  for (const o of page.blocks) if (o !== block && o.kind === 'text' && o.font === block.font && Math.abs(o.size - block.size) < 0.5) same++;
+  return same >= 2;
+}
+
+/** Whether every other text of the page is in smaller print than the block (page numbers, a footer, a subtitle). */
+function isSoleText(block: TextBlock, page: PageLayout): boolean {
+  return page.blocks.every((o) => o === block || o.kind === 'image' || !o.text.trim() || o.size < NOT_SMALLER * block.size);
 }
 
 /** Whether text of the block's own style follows right under it: a lead-in line ("Let's introduce a list:"), not a heading. */

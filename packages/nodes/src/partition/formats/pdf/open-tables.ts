@@ -7,7 +7,7 @@
  */
 import type { Box, TableCell, TextBlock, TextFragment, TextLine } from './layout-types.js';
 import type { Ruling } from './rulings.js';
-import { joinLineTexts } from './text-blocks.js';
+import { tableFont, joinLineTexts } from './text-blocks.js';
 
 // Rules shorter than this (points) underline a header group, not a table.
 const MIN_FRAME_RULE = 120;
@@ -254,7 +254,7 @@ function tableOf(lines: readonly TextLine[], headerEnd: number, frame: Box): Tex
     box: { x0: Math.max(x0, frame.x0), y0: frame.y0, x1: Math.min(x1, frame.x1), y1: frame.y1 },
     lineCount: table.length,
     size: em,
-    font: lines[0]!.font,
+    font: tableFont(lines),
     table: { rows: table },
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { Box, TableCell, TableCells, TextBlock, TextFragment, TextLine } from './layout-types.js';
 import { findRuledGrids, mergeRulings, type GridCell, type RuledGrid, type Ruling } from './rulings.js';
-import { joinLineTexts } from './text-blocks.js';
+import { tableFont, joinLineTexts } from './text-blocks.js';
 
 // A ruled grid is a table when at least this share of its cells hold text (charts' gridlines do not).
 const MIN_FILLED_SHARE = 0.4;
@@ -206,7 +206,7 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
     box: { x0: Math.min(x0, grid.box.x0), y0: Math.min(top, grid.box.y0), x1: Math.max(x1, grid.box.x1), y1: Math.max(bottom, grid.box.y1) },
     lineCount: table.length,
     size: sizes[Math.floor(sizes.length / 2)] ?? 0,
-    font: lines[0]!.font,
+    font: tableFont(lines),
     table: grid2,
   };
 }

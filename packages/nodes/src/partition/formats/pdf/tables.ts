@@ -8,6 +8,7 @@ import type { Box, TableCells, TextBlock, TextLine } from './layout-types.js';
 import { findOpenTables } from './open-tables.js';
 import { findRuledTables } from './ruled-tables.js';
 import { slantedStrokes } from './rulings.js';
+import { tableFont } from './text-blocks.js';
 import type { TableFinder } from './text-layout.js';
 
 interface Row {
@@ -360,7 +361,7 @@ function tableFromRows(run: readonly Row[]): TextBlock | undefined {
     box: { x0, y0: top, x1, y1: bottom },
     lineCount: run.length,
     size: median(sizes),
-    font: run[0]!.lines[0]!.font,
+    font: tableFont(run.flatMap((r) => r.lines)),
     table: grid,
   };
 }

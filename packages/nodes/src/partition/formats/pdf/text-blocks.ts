@@ -143,14 +143,12 @@ export function blockFromLines(lines: readonly TextLine[], dir: number): TextBlo
   let top = Infinity;
   let bottom = -Infinity;
   const sizeChars = new Map<number, number>();
-  const fontChars = new Map<string, number>();
   for (const l of lines) {
     x0 = Math.min(x0, l.x0);
     x1 = Math.max(x1, l.x1);
     top = Math.min(top, l.top);
     bottom = Math.max(bottom, l.bottom);
     sizeChars.set(l.size, (sizeChars.get(l.size) ?? 0) + l.text.length);
-    fontChars.set(l.font, (fontChars.get(l.font) ?? 0) + l.text.length);
   }
   return {
     kind: 'text',
@@ -158,8 +156,38 @@ export function blockFromLines(lines: readonly TextLine[], dir: number): TextBlo
     box: localBoxToPage(x0, top, x1, bottom, dir),
     lineCount: lines.length,
     size: argmax(sizeChars) ?? lines[0]?.size ?? 0,
-    font: argmax(fontChars) ?? '',
+    font: dominantFont(lines),
   };
+}
+
+/** The font most of the lines' characters are set in: a block's font. */
+export function dominantFont(lines: readonly Pick<TextLine, 'font' | 'text'>[]): string {
+  const chars = new Map<string, number>();
+  for (const l of lines) chars.set(l.font, (chars.get(l.font) ?? 0) + l.text.length);
+  return argmax(chars) ?? '';
+}
+
+// Text at a table's smallest size is its data when it holds this share of the cells.
+const DATA_SHARE = 0.2;
+
+/**
+ * A table's font: that of its data cells, so that the table tells the page's body font. Header
+ * cells and row labels are set apart by weight or a larger size, and are fewer than the data cells
+ * (one row and one column of them): the font of most cells (lines) at the table's smallest size
+ * that holds a fair share of them.
+ */
+export function tableFont(lines: readonly Pick<TextLine, 'font' | 'text' | 'size'>[]): string {
+  const cells = lines.filter((l) => l.text.trim());
+  const sizes = [...new Set(cells.map((l) => Math.round(l.size * 2) / 2))].sort((a, b) => a - b);
+  for (const size of sizes) {
+    const data = cells.filter((l) => Math.round(l.size * 2) / 2 === size);
+    if (data.length >= DATA_SHARE * cells.length) {
+      const count = new Map<string, number>();
+      for (const l of data) count.set(l.font, (count.get(l.font) ?? 0) + 1);
+      return argmax(count) ?? '';
+    }
+  }
+  return dominantFont(lines);
 }
 
 /** Maps a local-frame rectangle of direction `dir` to an axis-aligned page-frame box. */

@@ -34,7 +34,7 @@ function iconvDecoder(encoding: string): ChunkDecoder {
 /**
  * The decoder for a text-like document. A byte-order mark wins over `encoding`. Otherwise
  * `encoding` (the partition setting, default `utf-8`) is used; bytes that are not valid UTF-8 fall
- * back to Windows-1252, which decodes every byte, because the reference library likewise retries
+ * back to Windows-1252, which decodes every byte, because `unstructured` likewise retries
  * with a detected encoding instead of failing. An encoding name iconv-lite does not know is
  * `INVALID_ARGUMENT`.
  */

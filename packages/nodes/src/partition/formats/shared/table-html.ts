@@ -1,6 +1,6 @@
 /**
- * Builds the compact table HTML stored in `metadata.text_as_html`, the same shape the reference
- * library writes (`unstructured/common/html_table.py`): no whitespace, no `<thead>`/`<tbody>`,
+ * Builds the compact table HTML stored in `metadata.text_as_html`, the same shape
+ * `unstructured` writes (`unstructured/common/html_table.py`): no whitespace, no `<thead>`/`<tbody>`,
  * escaped cell text, line feeds as `<br/>`, `<td/>` for an empty cell, and `colspan`/`rowspan`
  * only when greater than 1.
  */

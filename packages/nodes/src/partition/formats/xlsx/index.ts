@@ -8,7 +8,7 @@ import { cellKey, neighbourKeys, type SheetCell, type SheetGrid } from './sheet.
 import { XlsxWorkbook } from './workbook.js';
 
 /**
- * XLSX: each worksheet is split, as the reference does, into connected regions of populated cells
+ * XLSX: each worksheet is split, as `unstructured` does, into connected regions of populated cells
  * (4-neighbour connectivity; regions whose row ranges overlap are merged). In each region the
  * leading and trailing rows holding a single populated cell become text elements (classified as
  * Title, NarrativeText, ListItem or UncategorizedText) and the rows between them one `Table` with
@@ -76,7 +76,7 @@ function partitionSheet(grid: SheetGrid, name: string, pageNumber: number): Elem
   return out;
 }
 
-/** The reference's `_create_element`: the type of a lone cell's text outside a table. */
+/** `unstructured`'s `_create_element`: the type of a lone cell's text outside a table. */
 function elementFromCellText(text: string, metadata: ElementMetadata): Element {
   if (isBulletedText(text)) return newElement('ListItem', cleanBullets(text), metadata);
   if (isPossibleNumberedList(text)) return newElement('ListItem', text, metadata);
@@ -95,7 +95,7 @@ interface Box {
 
 /**
  * The connected regions of populated cells, each as its bounding box, ordered by top row; regions
- * whose row ranges overlap are merged into one box (the reference's `_merge_overlapping_tables`).
+ * whose row ranges overlap are merged into one box (`unstructured`'s `_merge_overlapping_tables`).
  */
 function regions(grid: SheetGrid): Box[] {
   const seen = new Set<number>();

@@ -57,6 +57,9 @@ describe('classifyBlock', () => {
     expect(cls(block('The committee approved the budget after a long debate.', 100))?.type).toBe('NarrativeText');
     expect(cls(block('Fig. 3. Accuracy by model size', 100))?.type).toBe('FigureCaption');
     expect(cls(block('[그림 4-3] 미래 보안기술 도출 과정', 100))?.type).toBe('FigureCaption');
+    // Numbered by chapter ("Table 6.1:", "Figure 2-3."), as the ICDAR dev set's eu-004 numbers its tables.
+    expect(cls(block('Table 6.1: Size of the market across the member states', 100))?.type).toBe('FigureCaption');
+    expect(cls(block('Figure 2-3. Layout of the plant', 100))?.type).toBe('FigureCaption');
     expect(cls(block('12.5 % 44.1 % 7 %', 100))?.type).toBe('UncategorizedText');
     expect(cls(block('   ', 100))).toBeUndefined();
     // Worded like a title but set like the body text: a label or a cell, not a heading.

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Element } from '@quarry/core';
 import { headingDepths, looksLikeCode, sectionDepth } from '../../../../src/partition/formats/pdf/headings.js';
@@ -175,6 +178,11 @@ describe('PDF headings', () => {
             { x: 300, y: 362 - 14 * i, size: 11, text: kcal! },
           ]),
           ...para([text, text], 300),
+          // An outline list: each level indented under the one above.
+          { x: 90, y: 250, size: 11, text: '1. Appendix A: Glossary' },
+          { x: 123, y: 236, size: 11, text: '1.1. Terms of the trade' },
+          { x: 156, y: 222, size: 11, text: '1.1.1. Words for the tools' },
+          ...para([text, text], 200),
         ],
       },
     ]);
@@ -202,8 +210,23 @@ describe('PDF headings', () => {
     ]);
   });
 
+  for (const strategy of ['fast', 'hi_res'] as const) {
+    it(`${strategy}: a slide's lone title, headings over tables of bold labels, not a drawn figure's labels (Chromium's PDF)`, async () => {
+      const bytes = new Uint8Array(readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'headings-classes.pdf')));
+      const els = await partitionFile(bytes, { filename: 'headings-classes.pdf', strategy });
+      // Page 2's tables hold bold 14 pt labels beside 12 pt values: their values are the page's body
+      // text, so the bold headings stand out; page 3's bold group labels are parts of the drawing.
+      expect(titles(els).map(([t]) => t)).toEqual(['Quarterly Review', '2. Admission to the exchange', 'Product standard']);
+      expect(els.filter((e) => e.type === 'Table').map((e) => e.text.split(' ').slice(0, 2).join(' '))).toEqual(['Date of', 'Standard name']);
+      for (const label of ['Gear train assembly', 'Cover and seal group']) expect(els.find((e) => e.text === label)?.type, label).not.toBe('Title');
+      expect(els.find((e) => e.text.startsWith('Figure 2.'))?.type).toBe('FigureCaption');
+    });
+  }
+
   it('reads section numbers, code and heading styles', () => {
     expect(['1 Introduction', '2. Methods', '2.1.6 Error codes', 'IV. Results', 'Appendix B Tables'].map(sectionDepth)).toEqual([0, 0, 2, 0, 0]);
+    // Right-to-left sections "3-" and "5-2" come out of the PDF in visual order (Docling's right_to_left_03).
+    expect(['-3 پذيرش در بورس', '-2-5 استاندارد کالا', '-5 dB'].map(sectionDepth)).toEqual([0, 1, undefined]);
     expect(['2019 Annual Report', '12.5 % of the total', 'Introduction'].map(sectionDepth)).toEqual([undefined, undefined, undefined]);
     for (const code of ['SELECT * FROM t', 'int main() {', 'x = f(y);', 'return value']) expect(looksLikeCode(code), code).toBe(true);
     for (const text of ['Data Types and Lengths', 'Results (2024)']) expect(looksLikeCode(text), text).toBe(false);

@@ -1,0 +1,12 @@
+const cpu = () => { const c = process.cpuUsage(); return (c.user + c.system) / 1000; };
+const c0 = cpu(); const t0 = performance.now();
+const { partition } = await import('@quarry/nodes');
+const c1 = cpu(); const t1 = performance.now();
+const els = await partition(process.argv[2], { strategy: 'fast' });
+const c2 = cpu(); const t2 = performance.now();
+const json = JSON.stringify(els, null, 2);
+const { writeFileSync } = await import('node:fs'); writeFileSync('/tmp/load4/ph.json', json);
+const c3 = cpu(); const t3 = performance.now();
+const { serialize } = await import('node:v8'); const buf = serialize(els.map((e) => JSON.parse(JSON.stringify(e))));
+const c4 = cpu();
+console.log(`import cpu ${(c1 - c0).toFixed(0)} | partition wall ${(t2 - t1).toFixed(0)} cpu ${(c2 - c1).toFixed(0)} | stringify+write cpu ${(c3 - c2).toFixed(0)} (${json.length} chars) | v8 serialize ~${(c4 - c3).toFixed(0)} ${buf.length}`);
