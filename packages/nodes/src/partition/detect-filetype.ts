@@ -89,6 +89,9 @@ export async function detectFileType(bytes: Uint8Array, filename: string): Promi
  * decides, so that the format's partitioner reports the damage; without one it is FILE_UNREADABLE.
  */
 async function sniffMagic(bytes: Uint8Array, filename: string, extension: string): Promise<{ mime: string } | undefined> {
+  // file-type's verdict on a PDF header (no other signature it checks first starts so), without
+  // loading it and its tokenizers: some 30 modules, a first PDF's only use of them.
+  if (startsWithPdfHeader(bytes)) return { mime: 'application/pdf' };
   // Loaded with the first document (strtok3 and its tokenizers come with it), not with @quarry/nodes.
   const { fileTypeFromBuffer } = await import('file-type/core');
   try {
@@ -98,6 +101,13 @@ async function sniffMagic(bytes: Uint8Array, filename: string, extension: string
     if (byExt && byExt !== 'text/plain') return { mime: byExt };
     throw quarryError('FILE_UNREADABLE', `${filename}: damaged content, its type cannot be detected (${errorMessage(e)})`, { cause: e, details: { filename } });
   }
+}
+
+const PDF_HEADER = [0x25, 0x50, 0x44, 0x46]; // %PDF
+
+/** True when `bytes` start with `%PDF`, file-type's test for a PDF. */
+export function startsWithPdfHeader(bytes: Uint8Array): boolean {
+  return PDF_HEADER.every((b, k) => bytes[k] === b);
 }
 
 const SIGNED_DATA_OID = [0x06, 0x09, 0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x07, 0x02];

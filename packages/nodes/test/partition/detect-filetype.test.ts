@@ -4,7 +4,8 @@ import JSZip from 'jszip';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { isQuarryError } from '@quarry/core';
-import { canonicalMimeType, detectFileType, fileExtension, looksLikeText } from '../../src/partition/detect-filetype.js';
+import { fileTypeFromBuffer } from 'file-type/core';
+import { canonicalMimeType, detectFileType, fileExtension, looksLikeText, startsWithPdfHeader } from '../../src/partition/detect-filetype.js';
 import { utf8 } from './format-options.js';
 import { corpusBytes, corpusDir, expectedElements, hasCorpus } from './reference-metrics.js';
 import { EXTENSION_MIME_TYPES, TEXT_FORMAT_EXTENSIONS } from '../../src/partition/formats/index.js';
@@ -96,6 +97,12 @@ describe('detectFileType', () => {
   it('detects binary formats from magic numbers, whatever the extension', async () => {
     expect(await mimeOf(utf8('%PDF-1.4\n1 0 obj\n<<>>\nendobj\n'), 'report.txt')).toBe('application/pdf');
     expect(await mimeOf(await docxBytes(true), 'doc.bin')).toBe('application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  });
+
+  it('takes a PDF by its header as file-type does, and nothing else', async () => {
+    for (const bytes of [utf8('%PDF-1.7\n%\xe2\xe3\n1 0 obj\n'), utf8('%PDF'), utf8('%PDX-1.4'), utf8('%!PS-Adobe-3.0'), utf8(' %PDF-1.4')]) {
+      expect(startsWithPdfHeader(bytes)).toBe((await fileTypeFromBuffer(bytes))?.mime === 'application/pdf');
+    }
   });
 
   it('falls back to the extension for a zip file-type cannot name', async () => {

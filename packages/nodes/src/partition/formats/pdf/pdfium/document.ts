@@ -59,25 +59,36 @@ const FPDF_PAGEOBJ_FORM = 5;
 // An idle instance whose memory grew past this is dropped rather than kept for the next document.
 const MAX_IDLE_MEMORY = 256 * 1024 * 1024;
 
+// A document of this many pages (or a file this large, before its pages are counted) is read by
+// an instance whose code V8 optimizes, as is every document once this thread has read
+// BASELINE_PAGES pages in baseline code: the optimizing compiler pays for itself over a few dozen
+// pages, not over a short document in a fresh process (see compilePdfium).
+const MIN_PAGES_TO_OPTIMIZE = 16;
+const MIN_BYTES_TO_OPTIMIZE = 1 << 20;
+const BASELINE_PAGES = 32;
+
 interface Instance {
   pdfium: Pdfium;
   open: number;
   broken: boolean;
+  optimized: boolean;
 }
 
 let current: Promise<Instance> | undefined;
+let baselinePagesRead = 0;
 
-async function acquire(): Promise<Instance> {
+/** This thread's instance; with `optimized`, one whose code V8 optimizes (replacing a baseline one). */
+async function acquire(optimized = false): Promise<Instance> {
   let pending = current;
   if (pending) {
     const instance = await pending;
-    if (!instance.broken) {
+    if (!instance.broken && (instance.optimized || !optimized)) {
       instance.open++;
       return instance;
     }
     if (current === pending) current = undefined;
   }
-  pending = current ??= instantiatePdfium().then((pdfium) => ({ pdfium, open: 0, broken: false }));
+  pending = current ??= instantiatePdfium(optimized).then((pdfium) => ({ pdfium, open: 0, broken: false, optimized }));
   const instance = await pending;
   instance.open++;
   return instance;
@@ -93,9 +104,9 @@ function release(instance: Instance): void {
   }
 }
 
-/** Instantiates this thread's PDFium ahead of its first document. */
+/** Instantiates this thread's PDFium ahead of its first document (a long one: the page worker's). */
 export async function warmPdfium(): Promise<void> {
-  release(await acquire());
+  release(await acquire(true));
 }
 
 /** Options of {@link PdfiumDocument.open}. */
@@ -133,21 +144,34 @@ export class PdfiumDocument {
    * one of more than `maxPages` pages with kind `too-many-pages`.
    */
   static async open(bytes: Uint8Array, options: PdfiumOpenOptions = {}): Promise<PdfiumDocument> {
-    const instance = await acquire();
+    const optimize = baselinePagesRead >= BASELINE_PAGES || bytes.length >= MIN_BYTES_TO_OPTIMIZE;
+    let document = PdfiumDocument.openIn(await acquire(optimize), bytes, options.password);
+    if (options.maxPages !== undefined && document.numPages > options.maxPages) {
+      document.close();
+      throw new PdfOpenError('too-many-pages', `the PDF has ${document.numPages} pages`, { pages: document.numPages });
+    }
+    if (!document.instance.optimized && document.numPages >= MIN_PAGES_TO_OPTIMIZE) {
+      document.close();
+      document = PdfiumDocument.openIn(await acquire(true), bytes, options.password);
+    }
+    return document;
+  }
+
+  private static openIn(instance: Instance, bytes: Uint8Array, password: string | undefined): PdfiumDocument {
     let loaded: { doc: number; data: number };
     try {
-      loaded = load(instance.pdfium, bytes, options.password);
+      loaded = load(instance.pdfium, bytes, password);
     } catch (e) {
       if (isTrap(e)) instance.broken = true;
       release(instance);
       throw e instanceof PdfOpenError ? e : new PdfOpenError('unreadable', `the PDF cannot be parsed: ${errorText(e)}`, { cause: e });
     }
-    const document = new PdfiumDocument(instance, loaded, bytes, options.password);
-    if (options.maxPages !== undefined && document.numPages > options.maxPages) {
-      document.close();
-      throw new PdfOpenError('too-many-pages', `the PDF has ${document.numPages} pages`, { pages: document.numPages });
-    }
-    return document;
+    return new PdfiumDocument(instance, loaded, bytes, password);
+  }
+
+  /** Whether the instance reading this document is one whose code V8 optimizes (see `compilePdfium`). */
+  get optimized(): boolean {
+    return this.instance.optimized;
   }
 
   /**
@@ -156,6 +180,7 @@ export class PdfiumDocument {
    */
   async pageText(pageNumber: number): Promise<PageText> {
     if (this.closed) throw new Error('the document is closed');
+    if (!this.instance.optimized) baselinePagesRead++;
     try {
       return readPdfiumPage(this.instance.pdfium, this.doc, pageNumber - 1);
     } catch (e) {
@@ -172,6 +197,7 @@ export class PdfiumDocument {
    */
   async render(pageNumber: number, dpi: number, maxPixels: number, maxSide?: number): Promise<PdfiumBitmap> {
     if (this.closed) throw new Error('the document is closed');
+    if (!this.instance.optimized) baselinePagesRead++;
     try {
       return renderPdfiumPage(this.instance.pdfium, this.doc, pageNumber - 1, dpi, maxPixels, maxSide);
     } catch (e) {
@@ -249,7 +275,7 @@ export class PdfiumDocument {
 
   private async reopen(): Promise<void> {
     release(this.instance);
-    this.instance = await acquire();
+    this.instance = await acquire(this.instance.optimized);
     try {
       const { doc, data } = load(this.instance.pdfium, this.bytes, this.password);
       this.doc = doc;

@@ -8,6 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { setFlagsFromString } from 'node:v8';
 
 /** Pointers and handles are offsets into the module's memory (32-bit). */
 type Ptr = number;
@@ -108,31 +109,61 @@ interface EmscriptenModule {
 
 type ModuleFactory = (options: { instantiateWasm: (imports: object, done: (instance: WasmInstance) => void) => object }) => Promise<EmscriptenModule>;
 
-let compiled: Promise<WasmModule> | undefined;
+// V8 optimizes a WebAssembly function once it has run for about this many bytes of code (its
+// `--wasm-tiering-budget`, unless the command line set another).
+const budgetArg = process.execArgv.find((a) => /^--wasm[-_]tiering[-_]budget=\d+$/.test(a));
+const TIERING_BUDGET = budgetArg ? Number(budgetArg.split('=')[1]) : 1_800_000;
+// A budget no document reaches: V8 never optimizes such a module's functions.
+const NEVER = 2 ** 31 - 1;
+
+// This thread's compiled modules: the optimizing one (true) and the baseline one (false).
+const compiled = new Map<boolean, Promise<WasmModule>>();
+// Compilations run one after the other: the baseline one changes a process-wide flag meanwhile.
+let lastCompile: Promise<unknown> = Promise.resolve();
 
 /**
  * The compiled PDFium module of this thread, compiled on first use. A `WebAssembly.Module` can be
  * posted to a worker thread, which then skips compiling it again.
+ *
+ * With `optimize: false`, a module whose code V8 never optimizes: compiling PDFium's hot functions
+ * with TurboFan costs about 0.3 s of CPU on other threads (and, on a busy machine, several times
+ * that in waiting), more than a short document's pages take in baseline code. V8 gives a module
+ * its tiering budget when it compiles it, so the flag is changed for the compilation only (a
+ * WebAssembly module compiled elsewhere in the process meanwhile would get it too).
  */
-export function compilePdfium(): Promise<WasmModule> {
-  compiled ??= (async () => {
+export function compilePdfium(optimize = true): Promise<WasmModule> {
+  let module = compiled.get(optimize);
+  if (!module) {
     const require = createRequire(import.meta.url);
-    return wasmApi.compile(await readFile(require.resolve('@hyzyla/pdfium/pdfium.wasm')));
-  })();
-  return compiled;
+    const bytes = readFile(require.resolve('@hyzyla/pdfium/pdfium.wasm'));
+    module = lastCompile.then(async () => {
+      const wasm = await bytes;
+      if (optimize) return wasmApi.compile(wasm);
+      setFlagsFromString(`--wasm-tiering-budget=${NEVER}`);
+      try {
+        return await wasmApi.compile(wasm);
+      } finally {
+        setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+      }
+    });
+    lastCompile = module.catch(() => undefined);
+    compiled.set(optimize, module);
+  }
+  return module;
 }
 
-/** Hands this thread a module compiled elsewhere (by the thread that started it). */
+/** Hands this thread an optimizing module compiled elsewhere (by the thread that started it). */
 export function adoptCompiledPdfium(module: WasmModule): void {
-  compiled ??= Promise.resolve(module);
+  if (!compiled.has(true)) compiled.set(true, Promise.resolve(module));
 }
 
 /**
- * Instantiates PDFium: a fresh instance with its own memory. Instances are cheap next to the
- * compilation (shared per thread); one is dropped after a trap, which can leave its memory in any state.
+ * Instantiates PDFium: a fresh instance with its own memory, of the optimizing module or (with
+ * `optimize: false`) the baseline one. Instances are cheap next to the compilation (shared per
+ * thread); one is dropped after a trap, which can leave its memory in any state.
  */
-export async function instantiatePdfium(): Promise<Pdfium> {
-  const module = await compilePdfium();
+export async function instantiatePdfium(optimize = true): Promise<Pdfium> {
+  const module = await compilePdfium(optimize);
   const { PDFiumModule } = (await import('@hyzyla/pdfium')) as unknown as { PDFiumModule: ModuleFactory };
   const em = await PDFiumModule({
     instantiateWasm: (imports, done) => {
