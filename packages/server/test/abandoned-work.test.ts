@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYS, corpusDir, form, startServer, tempDir, waitForJob, type TestServer } from './support.js';
-import { untilBusy, untilIdle } from './process-watch.js';
+import { cpuSeconds, untilBusy, untilIdle } from './process-watch.js';
+import { sleep } from '@quarry/core';
 
 // The 619-page manual keeps a partition process busy for some 7 CPU seconds (fast strategy): after
 // an abort near its start, a process that stops between pages spends a fraction of one.
@@ -43,6 +45,43 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
     const next = await t.call('POST', '/general/v0/general', { form: form([['after.txt', 'The pool still works.']], 'files') });
     expect(next.status).toBe(200);
     expect(next.body[0].text).toBe('The pool still works.');
+  }, 180_000);
+
+  it('never starts the document of a client that left while its upload was being read', async () => {
+    t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL });
+    await t.server.pool.warmedUp();
+    const [pid] = t.server.pool.pids;
+    const request = new Request(`${t.origin}/general/v0/general`, { method: 'POST', body: form([['DA-619p.pdf', big()]], 'files', { strategy: 'fast' }) });
+    const body = new Uint8Array(await request.arrayBuffer());
+    const { hostname, port } = new URL(t.origin);
+    const before = cpuSeconds(pid!);
+    // The whole request in one write, then the connection closed: the server reads the body after
+    // the client is gone, so the close comes while the upload is still being staged.
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => {
+        const head = [
+          'POST /general/v0/general HTTP/1.1',
+          `Host: ${hostname}:${port}`,
+          `unstructured-api-key: ${KEYS.acme}`,
+          `Content-Type: ${request.headers.get('content-type')}`,
+          `Content-Length: ${body.length}`,
+          '',
+          '',
+        ].join('\r\n');
+        socket.write(head);
+        socket.end(body, () => {
+          socket.destroy();
+          resolve();
+        });
+      });
+      socket.on('error', reject);
+    });
+    await sleep(3000);
+    await untilIdle(pid!);
+    // Reading the 619 pages takes some 7 CPU seconds: none of them were spent.
+    expect(cpuSeconds(pid!) - before).toBeLessThan(1);
+    const next = await t.call('POST', '/general/v0/general', { form: form([['after.txt', 'The pool still works.']], 'files') });
+    expect(next.status).toBe(200);
   }, 180_000);
 
   it('stops the document of a request past its deadline and answers NODE_TIMEOUT', async () => {

@@ -158,9 +158,12 @@ export function legacyPartitionRoutes(
   app.get('/general/v0/general', { config: { public: true } }, async (_req, reply) => reply.code(405).send({ detail: 'Only POST requests are supported.' }));
   app.post('/general/v0/general', { onRequest: limits.admission.hook }, async (req, reply) => {
     if (!req.isMultipart()) return reply.code(422).send({ detail: [{ loc: ['body', 'files'], msg: 'Field required', type: 'missing' }] });
-    const body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits, ctx.bodyReads);
+    // Watched from the start: a client that leaves while its body is read or staged (before any
+    // later listener could hear the connection close) must not leave its documents running.
     const work = requestWork(reply, limits.deadlineMs);
+    let body: Awaited<ReturnType<typeof readMultipart>> | undefined;
     try {
+      body = await readMultipart(req, ctx.stagingDir, ctx.uploadLimits, ctx.bodyReads);
       return await handle(
         body.files.filter((f) => f.field === 'files'),
         body.fields,
@@ -174,7 +177,7 @@ export function legacyPartitionRoutes(
       throw e;
     } finally {
       work.done();
-      await body.cleanup();
+      await body?.cleanup();
     }
   });
 }
