@@ -70,7 +70,7 @@ describe.skipIf(chromiumSkipReason !== undefined)(`quarry eval --html in Chromiu
     await writeFile(join(out, 'b.txt.json'), JSON.stringify(expected.slice(0, 2)));
     const html = join(dir, 'small', 'report.html');
     const alone = await runCli(['eval', out, exp, '--docs', dir]);
-    expect([alone.code, alone.stderr]).toEqual([2, 'quarry: --docs needs --html REPORT.html\n']);
+    expect([alone.code, alone.stderr]).toEqual([2, 'quarry: --docs needs --html REPORT.html or --scanned\n']);
     const r = await runCli(['eval', out, exp, '--html', html]);
     expect(r.code).toBe(0);
     const { page, trouble } = await openReport(browser, join(dir, 'small'), 'view.html', await readFile(html, 'utf8'));

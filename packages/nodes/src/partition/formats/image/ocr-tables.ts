@@ -9,7 +9,7 @@
  */
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrResult } from '../../ocr.js';
-import { fragmentsFromOcr } from '../pdf/hi-res.js';
+import { fragmentsFromOcr } from '../pdf/ocr-fragments.js';
 import type { Box, TextBlock, TextLine } from '../pdf/layout-types.js';
 import { splitAtWalls } from '../pdf/ocr-wall-split.js';
 import { findOpenTables } from '../pdf/open-tables.js';

@@ -12,10 +12,10 @@ import { partitionLimits } from '../../limits.js';
 import { blockTypes } from '../../block-types.js';
 import type { FormatPartitionOptions } from '../../types.js';
 import { requireOptional } from '../../../optional-dependency.js';
-import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage, type OcrResult } from '../../ocr.js';
+import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
 import { elementsFromLayouts, type BuiltElement } from './elements.js';
-import type { Box, PageLayout, TextBlock, TextFragment } from './layout-types.js';
+import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
 import { findPageGraphics, type PageGraphics } from './pdfjs/images.js';
 import { classifyPageBlocks, layoutPageText, readPageText, type PageText } from './page-layout.js';
@@ -27,6 +27,7 @@ import { withFontsOf } from './pdfium/font-transfer.js';
 import { hasRightToLeft } from './pdfium/pages.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
+import { fragmentsFromOcr } from './ocr-fragments.js';
 import { splitAtWalls } from './ocr-wall-split.js';
 import { findOcrTables, foundTables } from '../image/ocr-tables.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
@@ -34,8 +35,6 @@ import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thres
 // An image covering this share of the page, on a page whose text comes from the text layer of a
 // scan or from OCR, is the scan itself, not a figure.
 const PAGE_COVER_SHARE = 0.75;
-// OCR words below this confidence that contain no letter or digit are speckles.
-const MIN_NOISE_CONFIDENCE = 40;
 
 /** Partitions a PDF with the hi_res strategy (see the module comment). */
 export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
@@ -136,28 +135,6 @@ function needsOcr(text: PageText, images: readonly Box[], always: boolean): bool
   const area = text.width * text.height;
   // Little or no text over a large picture: a scanned page.
   return images.some((b) => ((b.x1 - b.x0) * (b.y1 - b.y0)) / area >= MIN_SCAN_COVER);
-}
-
-/**
- * OCR words -> fragments in page points. Every word of a line takes the line's baseline and row
- * height, so a line's words share one extent and the font size does not depend on which letters a
- * line happens to contain.
- */
-export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] {
-  const fragments: TextFragment[] = [];
-  for (const line of ocr.lines) {
-    const baseline = line.baseline / scale;
-    const bottom = baseline + line.descent / scale;
-    const top = bottom - line.rowHeight / scale;
-    const size = Math.max(1, line.rowHeight / scale / 1.15);
-    for (const w of line.words) {
-      const text = w.text.trim();
-      if (!text) continue;
-      if (w.confidence < MIN_NOISE_CONFIDENCE && !/[\p{L}\p{N}]/u.test(text)) continue;
-      fragments.push({ text, x0: w.bbox.x0 / scale, x1: w.bbox.x1 / scale, top, bottom, baseline, size, font: 'ocr', dir: 0 });
-    }
-  }
-  return fragments;
 }
 
 /**

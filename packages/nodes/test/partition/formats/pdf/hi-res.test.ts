@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { blockTypes } from '../../../../src/partition/block-types.js';
-import { fragmentsFromOcr } from '../../../../src/partition/formats/pdf/hi-res.js';
+import { fragmentsFromOcr } from '../../../../src/partition/formats/pdf/ocr-fragments.js';
 import type { OcrResult } from '../../../../src/partition/ocr.js';
 
 describe('blockTypes', () => {
