@@ -24,7 +24,7 @@ import { SqliteStore } from './sqlite-store.js';
 export const MISSING_KEY_DETAIL = 'API key is missing, please provide an API key in the header.';
 /** The answer to a request with an unknown API key (the key itself is never echoed). */
 export const INVALID_KEY_DETAIL = 'API key is invalid.';
-/** Headers that carry the API key; the first is the spec's name, the second the reference platform's. */
+/** Headers that carry the API key; the first is the spec's name, the second the hosted Unstructured API's. */
 export const API_KEY_HEADERS = ['service-api-key', 'unstructured-api-key'] as const;
 
 /** Options of {@link createServer}. */

@@ -13,11 +13,11 @@ import { LegacyError, legacyPartitionError } from '../legacy/partition-errors.js
 import type { RouteContext } from '../route-context.js';
 import { requestWork } from '../legacy/request-work.js';
 
-/** Strategies the legacy endpoint accepts: the reference's open-source list, plus the hosted API's `vlm` (when configured). */
+/** Strategies the legacy endpoint accepts: those of the open-source `unstructured`, plus the hosted API's `vlm` (when configured). */
 export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
 const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 
-/** The reference's Python list repr, used in its messages: `['fast', 'hi_res']`. */
+/** The Unstructured API's Python list repr, used in its messages: `['fast', 'hi_res']`. */
 /** Where the legacy endpoint partitions, how large an (inflated) upload may be, and the gate of its queue. */
 export interface LegacyLimits {
   pool: PartitionPool;
@@ -35,7 +35,7 @@ async function readBytes(file: string): Promise<Uint8Array> {
 
 const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
 
-/** What the reference strips from each element before answering. */
+/** What the Unstructured API strips from each element before answering. */
 function clean(elements: Element[], filename: string, coordinates: boolean): Array<Record<string, unknown>> {
   return elements.map((el) => {
     const json = elementToJSON(el) as unknown as Record<string, unknown>;
@@ -45,7 +45,7 @@ function clean(elements: Element[], filename: string, coordinates: boolean): Arr
     delete metadata.last_modified;
     delete metadata.detection_class_prob;
     if (!coordinates) delete metadata.coordinates;
-    // The reference's element JSON carries orig_elements compressed (zlib + Base64), not as objects.
+    // The Unstructured API's element JSON carries orig_elements compressed (zlib + Base64), not as objects.
     if (Array.isArray(el.metadata.orig_elements)) metadata.orig_elements = encodeOrigElements(el.metadata.orig_elements);
     return { ...json, metadata };
   });
@@ -142,7 +142,7 @@ async function handle(
 /**
  * The legacy partition endpoint, `POST /general/v0/general` of the Unstructured API: multipart `files`
  * plus form fields; answers the elements JSON of one file (an array), or an array of arrays for
- * several, or CSV. Errors keep the reference's shapes: 400 invalid strategy or file type, 422
+ * several, or CSV. Errors keep the Unstructured API's shapes: 400 invalid strategy or file type, 422
  * corrupt file or form field, 405 on GET; a coded document error also carries its `code`. Documents
  * are partitioned in the server's process pool, which reads each from its staged file; a `.gz`
  * upload is inflated to disk within `maxFileBytes`, the size limit of an uploaded file (413 past

@@ -1,7 +1,7 @@
 /**
  * Element types for PDF blocks. Page furniture (headers, footers, page numbers) is found by
  * position in the top or bottom margin band and by repetition across pages; everything else
- * follows the reference library's `element_from_text` order (bullets, e-mail, address, numbered
+ * follows `unstructured`'s `element_from_text` order (bullets, e-mail, address, numbered
  * list, narrative, title, uncategorized), with the font size as an extra title signal.
  */
 import type { ElementType } from '@quarry/core';
@@ -22,7 +22,7 @@ import { BULLET_START_RE, stripBullet } from './text-patterns.js';
 /** The element types given to page furniture. */
 export type PageFurniture = 'Header' | 'Footer' | 'PageNumber';
 
-// The reference's header/footer test: the block's vertical centre is in the top or bottom 7 %.
+// `unstructured`'s header/footer test: the block's vertical centre is in the top or bottom 7 %.
 const MARGIN_BAND = 0.07;
 // A wider band counts when the same text sits at the same height on other pages.
 const REPEAT_BAND = 0.1;
@@ -44,7 +44,7 @@ function furnitureKey(text: string): string {
 
 /**
  * Finds headers, footers and page numbers. A short block centred in the top or bottom 7 % of its
- * page is furniture by position (the reference rule); a one- or two-line block centred in the top
+ * page is furniture by position (`unstructured`'s rule); a one- or two-line block centred in the top
  * or bottom 10 % is furniture when text equal up to its digits appears at about the same height on
  * another page.
  */

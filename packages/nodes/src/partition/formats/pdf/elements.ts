@@ -2,9 +2,9 @@
  * Page layouts -> elements: classification, page furniture, `page_number`, coordinates, tables'
  * HTML, the links of tables continued across pages (`continues_table_id`) and page breaks.
  *
- * Coordinates use the reference library's conventions: `PixelSpace` with the origin at the top-left
+ * Coordinates use `unstructured`'s conventions: `PixelSpace` with the origin at the top-left
  * of the displayed page and points ordered top-left, bottom-left, bottom-right, top-right. The fast
- * strategy measures in PDF points (72 dpi, layout size = page size in points, as the reference's
+ * strategy measures in PDF points (72 dpi, layout size = page size in points, as `unstructured`'s
  * pdfminer path does); hi_res measures in pixels of the page rendered at 200 dpi, like the
  * reference's hi_res output (a letter page is 1700 x 2200).
  */

@@ -27,7 +27,7 @@ export function loadCanvas(): Promise<typeof import('@napi-rs/canvas')> {
 
 const GREY_BAND_ROWS = 256;
 
-/** The resolution pages are rendered at for OCR and region images (the reference's 200 dpi). */
+/** The resolution pages are rendered at for OCR and region images (`unstructured`'s 200 dpi). */
 export const RENDER_DPI = 200;
 
 /**
