@@ -6,10 +6,11 @@
  * from OCR; the outputs of a document's pages are then joined into one element array, each element on
  * the page it was rendered from, and scored against the document's reference as any output is.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
 import { UserError } from '../user-error.js';
 import { readReference, referenceNames } from './evaluate.js';
+import { writeAtomically } from './write-atomically.js';
 
 /** The containers a scan is written in. */
 export const SCAN_CONTAINERS = ['png', 'pdf'] as const;
@@ -79,15 +80,13 @@ export async function joinScannedOutputs(scans: readonly ScanFile[], pagesOutDir
   for (const [doc, pages] of byDoc) {
     const elements: unknown[] = [];
     for (const s of pages) {
-      const file = join(pagesOutDir, `${s.path.slice(s.path.lastIndexOf('/') + 1)}.json`);
+      const file = join(pagesOutDir, `${basename(s.path)}.json`);
       const text = await readFile(file, 'utf8').catch(() => undefined);
       if (text === undefined) continue;
       for (const e of JSON.parse(text) as Array<{ metadata?: Record<string, unknown> }>) {
         elements.push({ ...e, metadata: { ...e.metadata, page_number: s.page } });
       }
     }
-    const target = join(outDir, `${doc}.json`);
-    await writeFile(`${target}.tmp`, `${JSON.stringify(elements, null, 2)}\n`);
-    await rename(`${target}.tmp`, target);
+    await writeAtomically(join(outDir, `${doc}.json`), `${JSON.stringify(elements, null, 2)}\n`);
   }
 }

@@ -1,23 +1,12 @@
 /** Writing `quarry eval --html`'s report, and with `--docs`, the inspection report of each document. */
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { elementsFromJSON, errorMessage, isQuarryError } from '@quarry/core';
 import { renderInspection } from '@quarry/nodes';
 import { outputPathOf, readElements, readReference, tablesOfElements, type EvalReport } from './evaluate.js';
-import { UserError } from '../user-error.js';
+import { writeAtomically } from './write-atomically.js';
 import { renderEvalReport, type EvalDocumentElements, type EvalTablePair } from './report-html.js';
-
-async function writeAtomically(target: string, text: string): Promise<void> {
-  const tmp = `${target}.${process.pid}.tmp`;
-  try {
-    await mkdir(dirname(target), { recursive: true });
-    await writeFile(tmp, text);
-    await rename(tmp, target);
-  } catch (e) {
-    throw new UserError(`cannot write ${target}: ${errorMessage(e)}`);
-  }
-}
 
 /**
  * Writes the inspection report of one document's output into `dir`; returns its path, or undefined

@@ -9,7 +9,7 @@
  */
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrResult } from '../../ocr.js';
-import { fragmentsFromOcr } from '../pdf/ocr-fragments.js';
+import { fragmentsFromOcr, ocrTextSize } from '../pdf/ocr-fragments.js';
 import type { Box, TextBlock, TextLine } from '../pdf/layout-types.js';
 import { splitAtWalls } from '../pdf/ocr-wall-split.js';
 import { findOpenTables } from '../pdf/open-tables.js';
@@ -60,8 +60,7 @@ function alignedBlock(t: AlignedTable, scale: number): TextBlock {
     text: normalizeSpace(t.rows.flat().join(' ')),
     box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
     lineCount: t.rows.length,
-    // As fragmentsFromOcr sizes an OCR'd line's words.
-    size: Math.max(1, t.lineHeight / scale / 1.15),
+    size: ocrTextSize(t.lineHeight / scale),
     font: 'ocr',
     table: { rows: t.rows.map((r) => r.map((text) => ({ text, colspan: 1, rowspan: 1 }))) },
   };

@@ -15,7 +15,7 @@ export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] 
     const baseline = line.baseline / scale;
     const bottom = baseline + line.descent / scale;
     const top = bottom - line.rowHeight / scale;
-    const size = Math.max(1, line.rowHeight / scale / 1.15);
+    const size = ocrTextSize(line.rowHeight / scale);
     for (const w of line.words) {
       const text = w.text.trim();
       if (!text) continue;
@@ -24,4 +24,9 @@ export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] 
     }
   }
   return fragments;
+}
+
+/** The font size, in points, of an OCR'd line whose row is `rowHeight` points tall. */
+export function ocrTextSize(rowHeight: number): number {
+  return Math.max(1, rowHeight / 1.15);
 }
