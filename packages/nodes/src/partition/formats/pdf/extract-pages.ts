@@ -10,8 +10,10 @@
 import type { Logger } from '@quarry/core';
 import { hasSpareCore } from '../../spare-core.js';
 import type { PageLayout } from './layout-types.js';
+import type { OutlineEntry } from './headings.js';
 import { DEFAULT_PDF_ENGINE, type PdfEngine } from './engine.js';
 import { PdfOpenError, withPdf } from './pdfjs/load.js';
+import { readPdfjsOutline } from './pdfjs/outline.js';
 import { classifyPageBlocks, extractPageLayout } from './page-layout.js';
 import { runPageJob } from './page-worker-host.js';
 import { compilePdfium } from './pdfium/module.js';
@@ -39,6 +41,16 @@ export interface ExtractLayoutsOptions {
 interface PageSource {
   numPages: number;
   layout(pageNumber: number): Promise<PageLayout>;
+  /** The document outline; empty when it has none or it cannot be read. */
+  outline(): Promise<OutlineEntry[]>;
+}
+
+/** Every page's layout and the document outline, as {@link extractDocument} reads them. */
+export interface DocumentLayouts {
+  /** One entry per page, `undefined` for a page that could not be read. */
+  pages: (PageLayout | undefined)[];
+  /** The document outline (bookmarks), for heading levels; empty when it has none or it cannot be read. */
+  outline: OutlineEntry[];
 }
 
 /**
@@ -46,22 +58,46 @@ interface PageSource {
  * be read (logged as a warning). Fails with kind `unreadable` when no page at all could be read.
  */
 export async function extractLayouts(bytes: Uint8Array, options: ExtractLayoutsOptions = {}): Promise<(PageLayout | undefined)[]> {
+  return (await read(bytes, options, false)).pages;
+}
+
+/**
+ * Lays out every page as {@link extractLayouts} does, and reads the document outline from the same
+ * open document once the pages are read, where resolving the bookmarks' target pages costs little.
+ */
+export function extractDocument(bytes: Uint8Array, options: ExtractLayoutsOptions = {}): Promise<DocumentLayouts> {
+  return read(bytes, options, true);
+}
+
+async function read(bytes: Uint8Array, options: ExtractLayoutsOptions, withOutline: boolean): Promise<DocumentLayouts> {
   const { signal, maxPages } = options;
   if ((options.engine ?? DEFAULT_PDF_ENGINE) === 'pdfjs') {
     return withPdf(bytes, { signal, maxPages }, (doc) =>
-      layoutAll(bytes, { numPages: doc.numPages, layout: (p) => extractPageLayout(doc, p) }, 'pdfjs', options),
+      layoutAll(
+        bytes,
+        { numPages: doc.numPages, layout: (p) => extractPageLayout(doc, p), outline: () => readPdfjsOutline(doc).catch(() => []) },
+        'pdfjs',
+        options,
+        withOutline,
+      ),
     );
   }
   if (signal?.aborted) throw new PdfOpenError('aborted', 'aborted before the PDF was opened', { cause: signal.reason });
   const pages = await openPdfiumPages(bytes, { maxPages });
   try {
-    return await layoutAll(bytes, pages, 'pdfium', options);
+    return await layoutAll(bytes, pages, 'pdfium', options, withOutline);
   } finally {
     await pages.close();
   }
 }
 
-async function layoutAll(bytes: Uint8Array, doc: PageSource, engine: PdfEngine, options: ExtractLayoutsOptions): Promise<(PageLayout | undefined)[]> {
+async function layoutAll(
+  bytes: Uint8Array,
+  doc: PageSource,
+  engine: PdfEngine,
+  options: ExtractLayoutsOptions,
+  withOutline: boolean,
+): Promise<DocumentLayouts> {
   const { signal, logger } = options;
   const n = doc.numPages;
   const layouts: (PageLayout | undefined)[] = new Array<PageLayout | undefined>(n).fill(undefined);
@@ -91,6 +127,7 @@ async function layoutAll(bytes: Uint8Array, doc: PageSource, engine: PdfEngine, 
     Atomics.store(counter, 0, n + 1);
   };
   signal?.addEventListener('abort', onAbort, { once: true });
+  let outline: OutlineEntry[] = [];
   try {
     let yielded = performance.now();
     for (let p = Atomics.add(counter, 0, 1); p <= n; p = Atomics.add(counter, 0, 1)) {
@@ -101,8 +138,10 @@ async function layoutAll(bytes: Uint8Array, doc: PageSource, engine: PdfEngine, 
       await layoutInto(doc, p, layouts, failures, signal);
     }
     // A worker that has not taken the job yet (still starting) is told not to; otherwise it
-    // finishes the pages it claimed.
-    if (helper && Atomics.compareExchange(counter, 1, 0, 2) !== 0) await helper.finished;
+    // finishes the pages it claimed, while this thread reads the outline.
+    const helperBusy = helper !== undefined && Atomics.compareExchange(counter, 1, 0, 2) !== 0;
+    if (withOutline) outline = await doc.outline();
+    if (helperBusy) await helper.finished;
     // Pages a failed helper had claimed but not delivered.
     for (let p = 1; p <= n; p++) {
       if (!layouts[p - 1] && !failures.has(p)) await layoutInto(doc, p, layouts, failures, signal);
@@ -114,7 +153,7 @@ async function layoutAll(bytes: Uint8Array, doc: PageSource, engine: PdfEngine, 
     logger?.warn(`pdf: ${failures.size} of ${n} pages could not be read`, { pages: [...failures.keys()].slice(0, 20), reason: [...failures.values()][0] });
     if (failures.size === n) throw new PdfOpenError('unreadable', `no page of the PDF could be read: ${[...failures.values()][0]}`);
   }
-  return layouts;
+  return { pages: layouts, outline };
 }
 
 async function layoutInto(

@@ -19,12 +19,9 @@ import type { Element } from '@quarry/core';
 import { QuarryError, quarryError } from '@quarry/core/errors';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
 import { elementsFromLayouts } from './elements.js';
-import { extractLayouts } from './extract-pages.js';
+import { extractDocument, type DocumentLayouts } from './extract-pages.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
-import { DEFAULT_PDF_ENGINE } from './engine.js';
-import { readOutline } from './outline.js';
 import { PdfiumDocument } from './pdfium/document.js';
-import type { PageLayout } from './layout-types.js';
 import { limitError, partitionLimits } from '../../limits.js';
 import { PdfOpenError } from './pdfjs/load.js';
 
@@ -55,21 +52,21 @@ async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartitionOpti
  */
 async function partitionPdfAuto(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[] | undefined> {
   if (options.infer_table_structure || options.extract_image_block_types.length > 0) return undefined;
-  let layouts: (PageLayout | undefined)[];
+  let document: DocumentLayouts;
   try {
-    layouts = await readLayouts(bytes, options);
+    document = await readDocument(bytes, options);
   } catch (e) {
     // pdf.js repairs some files the text engine cannot open: hi_res gets its chance.
     if (e instanceof PdfOpenError && e.kind === 'unreadable') return undefined;
     throw e;
   }
-  const pages = layouts.filter((l): l is PageLayout => l !== undefined);
+  const pages = document.pages.filter((l) => l !== undefined);
   if (pages.some((l) => l.badChars / Math.max(1, l.textChars + l.badChars) > MAX_BAD_CHAR_SHARE)) return undefined;
   // A page with little text is blank, a figure or a scan: a scan (little text over a large
   // picture, hi_res's test) needs OCR.
   const sparse = pages.filter((l) => l.textChars < MIN_TEXT_CHARS).map((l) => l.pageNumber);
   if (sparse.length > 0 && (await anyScan(bytes, sparse, options))) return undefined;
-  return elementsOfFastLayouts(bytes, layouts, options);
+  return elementsOfFastLayouts(document, options);
 }
 
 /** Whether one of `pageNumbers` has a picture over {@link MIN_SCAN_COVER} of its area (pdf.js engine: assumed). */
@@ -84,15 +81,16 @@ async function anyScan(bytes: Uint8Array, pageNumbers: readonly number[], option
 }
 
 async function partitionPdfFast(bytes: Uint8Array, options: FormatPartitionOptions): Promise<Element[]> {
-  const layouts = await readLayouts(bytes, options);
+  const document = await readDocument(bytes, options);
+  const layouts = document.pages;
   if (layouts.every((l) => !l || l.blocks.length === 0) && layouts.length > 0) {
     options.logger.info('pdf: no text layer; the hi_res strategy would OCR the pages', { filename: options.filename });
   }
-  return elementsOfFastLayouts(bytes, layouts, options);
+  return elementsOfFastLayouts(document, options);
 }
 
-function readLayouts(bytes: Uint8Array, options: FormatPartitionOptions): Promise<(PageLayout | undefined)[]> {
-  return extractLayouts(bytes, {
+function readDocument(bytes: Uint8Array, options: FormatPartitionOptions): Promise<DocumentLayouts> {
+  return extractDocument(bytes, {
     signal: options.signal,
     logger: options.logger,
     maxPages: partitionLimits().maxPdfPages,
@@ -100,9 +98,8 @@ function readLayouts(bytes: Uint8Array, options: FormatPartitionOptions): Promis
   });
 }
 
-async function elementsOfFastLayouts(bytes: Uint8Array, layouts: readonly (PageLayout | undefined)[], options: FormatPartitionOptions): Promise<Element[]> {
-  const outline = await readOutline(bytes, options.pdf_engine ?? DEFAULT_PDF_ENGINE);
-  return elementsFromLayouts(layouts, {
+function elementsOfFastLayouts({ pages, outline }: DocumentLayouts, options: FormatPartitionOptions): Element[] {
+  return elementsFromLayouts(pages, {
     includePageBreaks: options.include_page_breaks,
     coordinates: options.coordinates,
     dpi: 72,

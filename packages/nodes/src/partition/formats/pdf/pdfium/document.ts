@@ -15,6 +15,8 @@ import type { OutlineEntry } from '../headings.js';
 import { MAX_OUTLINE_ENTRIES } from '../pdfjs/outline.js';
 
 const TITLE_BUFFER = 1024;
+// One decoder for every title: constructing one costs more than decoding a title.
+const UTF16 = new TextDecoder('utf-16le');
 
 /** Walks the bookmark tree depth first; a bookmark seen twice (a cyclic tree) ends the walk. */
 function readPdfiumOutline(pdfium: Pdfium, doc: number): OutlineEntry[] {
@@ -32,7 +34,7 @@ function readPdfiumOutline(pdfium: Pdfium, doc: number): OutlineEntry[] {
         seen.add(bm);
         const n = Math.min(x.FPDFBookmark_GetTitle(bm, buffer, TITLE_BUFFER), TITLE_BUFFER);
         // UTF-16LE with a terminating NUL.
-        const title = new TextDecoder('utf-16le').decode(pdfium.u8().slice(buffer, buffer + Math.max(0, n - 2)));
+        const title = UTF16.decode(pdfium.u8().subarray(buffer, buffer + Math.max(0, n - 2)));
         let dest = x.FPDFBookmark_GetDest(doc, bm);
         if (!dest) {
           const action = x.FPDFBookmark_GetAction(bm);

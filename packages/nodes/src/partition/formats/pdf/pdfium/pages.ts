@@ -6,6 +6,7 @@
  * This file must not import `@quarry/core`: the page worker thread loads it.
  */
 import type { BlockTextOptions } from '../classify.js';
+import type { OutlineEntry } from '../headings.js';
 import type { PageLayout, PageText } from '../layout-types.js';
 import { openPdf, type PdfHandle } from '../pdfjs/load.js';
 import { extractPageLayout, layoutPageText } from '../page-layout.js';
@@ -16,6 +17,8 @@ export interface PdfiumPages {
   numPages: number;
   /** Lays out and classifies page `pageNumber` (1-based), as far as the options allow. */
   layout(pageNumber: number): Promise<PageLayout>;
+  /** The document outline (see {@link PdfiumDocument.outline}). */
+  outline(): Promise<OutlineEntry[]>;
   /** Closes the document (and pdf.js's copy, if a page needed it). */
   close(): Promise<void>;
 }
@@ -55,6 +58,9 @@ export async function openPdfiumPages(bytes: Uint8Array, options: PdfiumPagesOpt
         });
         return extractPageLayout(handle.doc, pageNumber, options);
       }
+    },
+    async outline() {
+      return doc.outline();
     },
     async close() {
       doc.close();
