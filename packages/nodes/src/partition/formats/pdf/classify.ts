@@ -15,7 +15,7 @@ import {
   isUsCityStateZip,
   narrativeWithoutTagger,
 } from '../../text-classify.js';
-import { bodyStyle, headingOf, sectionDepth, type HeadingContext, type HeadingInfo } from './headings.js';
+import { bodyStyle, headingOf, sectionDepth, type BodyStyle, type HeadingContext, type HeadingInfo } from './headings.js';
 import type { BlockTextClass, PageLayout, TextBlock } from './layout-types.js';
 import { BULLET_START_RE, stripBullet } from './text-patterns.js';
 
@@ -46,9 +46,12 @@ function furnitureKey(text: string): string {
  * Finds headers, footers and page numbers. A short block centred in the top or bottom 7 % of its
  * page is furniture by position (`unstructured`'s rule); a one- or two-line block centred in the top
  * or bottom 10 % is furniture when text equal up to its digits appears at about the same height on
- * another page.
+ * another page. `bodyOf` gives a page's body text (a caller that has it already saves working it out again).
  */
-export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]): Map<TextBlock, PageFurniture> {
+export function detectPageFurniture(
+  pages: readonly (PageLayout | undefined)[],
+  bodyOf: (page: PageLayout) => BodyStyle = (page) => bodyStyle([page]),
+): Map<TextBlock, PageFurniture> {
   interface Candidate {
     block: TextBlock;
     page: number;
@@ -73,7 +76,7 @@ export function detectPageFurniture(pages: readonly (PageLayout | undefined)[]):
     }
   }
   const result = new Map<TextBlock, PageFurniture>();
-  const bodies = new Map(pages.filter((p) => p !== undefined).map((p) => [p.pageNumber, bodyStyle([p]).bodySize]));
+  const bodies = new Map(pages.filter((p) => p !== undefined).map((p) => [p.pageNumber, bodyOf(p).bodySize]));
   for (const c of candidates) {
     const body = bodies.get(c.page) ?? 0;
     // Running heads and feet are not set larger than the body text; a title at the top of a page is.

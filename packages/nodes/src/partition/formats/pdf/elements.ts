@@ -40,7 +40,9 @@ export interface BuiltElement {
  * elements in reading order.
  */
 export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], options: ElementBuildOptions): BuiltElement[] {
-  const furniture = detectPageFurniture(pages);
+  // Each page's body text, which both furniture and headings are told against.
+  const bodies = new Map(pages.filter((p) => p !== undefined).map((p) => [p, bodyStyle([p])]));
+  const furniture = detectPageFurniture(pages, (p) => bodies.get(p)!);
   const continued = findContinuedTables(pages, (b) => furniture.has(b));
   const tableElements = new Map<TextBlock, Element>();
   const outline = outlineIndex(options.outline);
@@ -52,7 +54,7 @@ export function elementsFromLayouts(pages: readonly (PageLayout | undefined)[], 
     if (!first && options.includePageBreaks) out.push({ element: newElement('PageBreak', '', {}) });
     first = false;
     // Whether a block is a heading is decided from its page; levels from the whole document.
-    const ctx = { ...bodyStyle([page]), outline };
+    const ctx = { ...bodies.get(page)!, outline };
     for (const block of page.blocks) {
       let type: ElementType;
       let text: string;

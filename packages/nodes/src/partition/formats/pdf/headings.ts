@@ -183,11 +183,10 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   if (block.kind !== 'text') return undefined;
   const text = block.text.trim();
   const style = page.fonts?.[block.font];
-  const size = Math.round(block.size * 2) / 2;
-  const info = (depth?: number): HeadingInfo => ({ ...(depth !== undefined ? { depth } : {}), style: `${size}|${style?.bold ? 'b' : ''}`, size });
-  if (block.lineCount > MAX_LINES || text.length > MAX_CHARS || text.split(/\s+/).length > MAX_WORDS) return undefined;
   const body = ctx.bodySize;
-  if (!(body > 0) || block.size < NOT_SMALLER * body || block.size < MIN_HEADING_SIZE) return undefined;
+  // The cheap tests first: most blocks are too long, or smaller than the body text.
+  if (block.lineCount > MAX_LINES || text.length > MAX_CHARS || block.size < MIN_HEADING_SIZE) return undefined;
+  if (!(body > 0) || block.size < NOT_SMALLER * body || text.split(/\s+/).length > MAX_WORDS) return undefined;
   const large = block.size >= LARGER * body;
   // Bold where the body is not; when the engine does not tell weights, a font of no running text.
   const bolder = style ? style.bold && !ctx.bodyBold : block.font !== ctx.bodyFont && ctx.bodyBold === undefined && !ctx.textFonts?.has(block.font);
@@ -201,15 +200,21 @@ export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContex
   if (insideImage(block.box, page) || hasShortNeighbour(block, page, body) || isFigureLabel(block, page)) return undefined;
   const numbered = sectionDepth(text);
   if (numbered !== undefined && inNumberedList(block, page, numbered)) return undefined;
-  // The outline gives levels only: a part of a split PDF has no outline, and must find the same headings.
-  const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
-  if (large || bolder) return (possibleTitle || numbered !== undefined) && !leadsSameText(block, page) ? info(depth) : undefined;
+  // Looked up for a heading only: the outline gives levels only (a part of a split PDF has no
+  // outline, and must find the same headings).
+  const info = (): HeadingInfo => {
+    const depth = outlineEntry(text, page.pageNumber, ctx)?.level ?? numbered;
+    const size = Math.round(block.size * 2) / 2;
+    const key = `${size}|${style?.bold ? 'b' : ''}`;
+    return depth !== undefined ? { depth, style: key, size } : { style: key, size };
+  };
+  if (large || bolder) return (possibleTitle || numbered !== undefined) && !leadsSameText(block, page) ? info() : undefined;
   // The only text of its page but smaller print (a slide's title, a divider page): it is its own body.
-  if (possibleTitle && isSoleText(block, page)) return info(depth);
+  if (possibleTitle && isSoleText(block, page)) return info();
   // Body-sized, body-weight text: a section number of two levels or more ("2.1") on a line of its
   // own ("1. Step" is a list item), or capitals.
-  if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info(depth);
-  if (possibleTitle && block.lineCount === 1 && isCapitals(text)) return info(depth);
+  if (numbered !== undefined && numbered >= 1 && block.lineCount === 1 && text.split(/\s+/).length <= 8) return info();
+  if (possibleTitle && block.lineCount === 1 && isCapitals(text)) return info();
   return undefined;
 }
 
