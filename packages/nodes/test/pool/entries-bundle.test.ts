@@ -93,7 +93,7 @@ describe.runIf(built)("the bundle of the package's entries", () => {
   }, 120_000);
 
   // The formats are chunks of the bundle: a PDF loads no second copy of what the bundle holds
-  // (classifiers, the tagger) from the package's unbundled modules.
+  // (classifiers, the tagger) from the package's unbundled modules, nor PDFium's Emscripten glue.
   it.runIf(existsSync(path.join(corpusDocs, 'multi-column-2p.pdf')))('partitions a PDF with modules of the bundle only', () => {
     const { stderr } = nodeRun(
       `const { partition } = await import('@quarry/nodes'); await partition(${JSON.stringify(path.join(corpusDocs, 'multi-column-2p.pdf'))});`,
@@ -106,6 +106,7 @@ describe.runIf(built)("the bundle of the package's entries", () => {
     const own = loaded.filter((f) => f.startsWith(path.join(nodesRoot, 'dist')));
     expect(own.length).toBeGreaterThan(1);
     expect(own.filter((f) => path.dirname(f) !== bundleDir)).toEqual([]);
+    expect(loaded.filter((f) => f.includes(`${path.sep}@hyzyla${path.sep}`))).toEqual([]);
   });
 
   it("starts built pools on the partition worker's bundle", () => {

@@ -2,13 +2,15 @@
  * The PDFium WebAssembly module of `@hyzyla/pdfium`, loaded once per thread from the package's own
  * `pdfium.wasm` (read from disk: nothing is fetched). Only the raw exports are used: the package's
  * JavaScript wrappers check every call's arguments, which costs more than the call on a page of
- * thousands of characters.
+ * thousands of characters, and its Emscripten glue is replaced by the few imports PDFium calls
+ * (runtime.ts).
  *
  * This file must not import `@quarry/core`: the page worker thread loads it.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
+import { emscriptenRuntime, type EmscriptenExports } from './runtime.js';
 
 /** Pointers and handles are offsets into the module's memory (32-bit). */
 type Ptr = number;
@@ -103,12 +105,6 @@ export interface Pdfium {
   u8(): Uint8Array;
 }
 
-interface EmscriptenModule {
-  wasmExports: PdfiumExports;
-}
-
-type ModuleFactory = (options: { instantiateWasm: (imports: object, done: (instance: WasmInstance) => void) => object }) => Promise<EmscriptenModule>;
-
 // V8 optimizes a WebAssembly function once it has run for about this many bytes of code (its
 // `--wasm-tiering-budget`, unless the command line set another).
 const budgetArg = process.execArgv.find((a) => /^--wasm[-_]tiering[-_]budget=\d+$/.test(a));
@@ -164,14 +160,10 @@ export function adoptCompiledPdfium(module: WasmModule): void {
  */
 export async function instantiatePdfium(optimize = true): Promise<Pdfium> {
   const module = await compilePdfium(optimize);
-  const { PDFiumModule } = (await import('@hyzyla/pdfium')) as unknown as { PDFiumModule: ModuleFactory };
-  const em = await PDFiumModule({
-    instantiateWasm: (imports, done) => {
-      void wasmApi.instantiate(module, imports).then((instance) => done(instance));
-      return {};
-    },
-  });
-  const x = em.wasmExports;
+  const runtime = emscriptenRuntime();
+  const instance = await wasmApi.instantiate(module, runtime.imports);
+  const x = instance.exports as PdfiumExports & EmscriptenExports;
+  runtime.start(x);
   x.FPDF_InitLibrary();
   const scratch = x.malloc(64);
   let f32 = new Float32Array(x.memory.buffer);
