@@ -76,25 +76,51 @@ function lexiconData(text: string): PackedData {
   };
 }
 
+/**
+ * Where each line of `text` starts, and one past the end of the last: the large files are searched
+ * in place, which allocates two numbers a line where splitting them made a string a line (150 000
+ * for the WordNet words), all of them surviving into the old generation.
+ */
+function lineStarts(text: string): Int32Array {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  const starts = new Int32Array(count + 1);
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+  starts[count] = text.length + 1;
+  return starts;
+}
+
+/** How `word` sorts against `text` from `start` to `end`, as `<` compares strings (by UTF-16 code units). */
+function compareAt(word: string, text: string, start: number, end: number): number {
+  const length = Math.min(word.length, end - start);
+  for (let i = 0; i < length; i++) {
+    const d = word.charCodeAt(i) - text.charCodeAt(start + i);
+    if (d !== 0) return d;
+  }
+  return word.length - (end - start);
+}
+
 /** `wn-words.txt`: the words in their order, which is also their sort order; a word's value is its line. */
 function wordListData(text: string): PackedData {
-  const words = text.split('\n');
+  const starts = lineStarts(text);
+  const lines = starts.length - 1;
   return {
     lookup: (word) => {
       let lo = 0;
-      let hi = words.length - 1;
+      let hi = lines - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >>> 1;
-        const w = words[mid]!;
-        if (w === word) return mid;
-        if (w < word) lo = mid + 1;
+        const order = compareAt(word, text, starts[mid]!, starts[mid + 1]! - 1);
+        if (order === 0) return mid;
+        if (order > 0) lo = mid + 1;
         else hi = mid - 1;
       }
       return undefined;
     },
     whole: () => {
       const out = Object.create(null) as Record<string, number>;
-      for (let i = 0; i < words.length; i++) out[words[i]!] = i;
+      for (let i = 0; i < lines; i++) out[text.slice(starts[i]!, starts[i + 1]! - 1)] = i;
       return out;
     },
   };
@@ -104,17 +130,22 @@ const INDEX = /^(?:0|[1-9]\d*)$/;
 
 /** `wn-word-senses.txt`: each entry's numbers separated by commas, a line each. */
 function numberListsData(text: string): PackedData {
-  const lines = text.split('\n');
+  const starts = lineStarts(text);
+  const lines = starts.length - 1;
   const values: number[][] = [];
-  const value = (i: number): number[] => (values[i] ??= lines[i]!.split(',').map(Number));
+  const value = (i: number): number[] =>
+    (values[i] ??= text
+      .slice(starts[i]!, starts[i + 1]! - 1)
+      .split(',')
+      .map(Number));
   return {
     lookup: (key) => {
-      if (key === 'length') return lines.length;
+      if (key === 'length') return lines;
       if (!INDEX.test(key)) return WHOLE;
       const i = Number(key);
-      return i < lines.length ? value(i) : undefined;
+      return i < lines ? value(i) : undefined;
     },
-    whole: () => lines.map((_, i) => value(i)),
+    whole: () => Array.from({ length: lines }, (_, i) => value(i)),
   };
 }
 

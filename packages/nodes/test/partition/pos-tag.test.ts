@@ -101,7 +101,8 @@ describe('the packed tagger dictionaries', () => {
 
   it('parse the WordNet modules only when a word needs them', () => {
     // A fresh process: this one's tagger is warm. Heap after a full collection, in MB: tagging a
-    // lexicon word leaves the WordNet modules unparsed; a plural noun to lemmatize parses them.
+    // lexicon word leaves the WordNet modules unread; a plural noun to lemmatize reads them (their
+    // text alone is 1 MB, searched in place).
     const script = `
       import { posTag } from ${JSON.stringify(new URL('../../src/partition/pos-tag.ts', import.meta.url).href)};
       const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed / 2 ** 20; };
@@ -112,7 +113,7 @@ describe('the packed tagger dictionaries', () => {
     `;
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script]).toString();
     const { before, after } = JSON.parse(out) as { before: number; after: number };
-    expect(after - before).toBeGreaterThan(3);
+    expect(after - before).toBeGreaterThan(0.9);
   });
 
   it('serve the common-word test', () => {
