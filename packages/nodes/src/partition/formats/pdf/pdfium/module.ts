@@ -111,10 +111,13 @@ const budgetArg = process.execArgv.find((a) => /^--wasm[-_]tiering[-_]budget=\d+
 const TIERING_BUDGET = budgetArg ? Number(budgetArg.split('=')[1]) : 1_800_000;
 // A budget no document reaches: V8 never optimizes such a module's functions.
 const NEVER = 2 ** 31 - 1;
+// Whether V8 checks a WebAssembly function when first called rather than at compilation, as the
+// command line says (off by default).
+const LAZY_VALIDATION = process.execArgv.some((a) => /^--wasm[-_]lazy[-_]validation$/.test(a));
 
 // This thread's compiled modules: the optimizing one (true) and the baseline one (false).
 const compiled = new Map<boolean, Promise<WasmModule>>();
-// Compilations run one after the other: the baseline one changes a process-wide flag meanwhile.
+// Compilations run one after the other: each changes process-wide flags meanwhile.
 let lastCompile: Promise<unknown> = Promise.resolve();
 
 /**
@@ -126,6 +129,10 @@ let lastCompile: Promise<unknown> = Promise.resolve();
  * that in waiting), more than a short document's pages take in baseline code. V8 gives a module
  * its tiering budget when it compiles it, so the flag is changed for the compilation only (a
  * WebAssembly module compiled elsewhere in the process meanwhile would get it too).
+ *
+ * Either module is compiled with V8's lazy validation: a function is checked when it first runs,
+ * not all of PDFium's 4 MB before the first page (which cost about half of the compilation; a
+ * text extraction runs a small part of PDFium). The module is the one the package ships.
  */
 export function compilePdfium(optimize = true): Promise<WasmModule> {
   let module = compiled.get(optimize);
@@ -134,12 +141,13 @@ export function compilePdfium(optimize = true): Promise<WasmModule> {
     const bytes = readFile(require.resolve('@hyzyla/pdfium/pdfium.wasm'));
     module = lastCompile.then(async () => {
       const wasm = await bytes;
-      if (optimize) return wasmApi.compile(wasm);
-      setFlagsFromString(`--wasm-tiering-budget=${NEVER}`);
+      if (!optimize) setFlagsFromString(`--wasm-tiering-budget=${NEVER}`);
+      if (!LAZY_VALIDATION) setFlagsFromString('--wasm-lazy-validation');
       try {
         return await wasmApi.compile(wasm);
       } finally {
-        setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+        if (!optimize) setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+        if (!LAZY_VALIDATION) setFlagsFromString('--no-wasm-lazy-validation');
       }
     });
     lastCompile = module.catch(() => undefined);
