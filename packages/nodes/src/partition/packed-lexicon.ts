@@ -52,28 +52,60 @@ function standIn(array: boolean, load: () => PackedData): object {
   });
 }
 
-/** `lexicon.tsv`: a word, a tab and its tags separated by spaces, a line each. */
+/**
+ * `lexicon.tsv`: a word, a tab and its tags separated by spaces, a line each (the words of an
+ * object's keys: each once). The words are found through a hash table of line numbers in an
+ * Int32Array, compared in the text: no string per line is made until a word is asked for.
+ */
 function lexiconData(text: string): PackedData {
-  const lines = text.split('\n');
-  const index = new Map<string, number>();
-  for (let i = 0; i < lines.length; i++) index.set(lines[i]!.slice(0, lines[i]!.indexOf('\t')), i);
+  const starts = lineStarts(text);
+  const lines = starts.length - 1;
+  const wordEnds = new Int32Array(lines);
+  const mask = 2 ** Math.ceil(Math.log2(2 * lines + 1)) - 1;
+  // Slot -> line number + 1 (0: empty), probed linearly from the word's hash.
+  const slots = new Int32Array(mask + 1);
+  for (let line = 0; line < lines; line++) {
+    const start = starts[line]!;
+    const end = text.indexOf('\t', start);
+    wordEnds[line] = end;
+    let h = hashOf(text, start, end) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = line + 1;
+  }
+  const lineOf = (word: string): number | undefined => {
+    for (let h = hashOf(word, 0, word.length) & mask; slots[h] !== 0; h = (h + 1) & mask) {
+      const line = slots[h]! - 1;
+      if (compareAt(word, text, starts[line]!, wordEnds[line]!) === 0) return line;
+    }
+    return undefined;
+  };
   const values = new Map<string, string[]>();
   const value = (word: string, line: number): string[] => {
     let tags = values.get(word);
-    if (!tags) values.set(word, (tags = lines[line]!.slice(word.length + 1).split(' ')));
+    if (!tags) values.set(word, (tags = text.slice(wordEnds[line]! + 1, starts[line + 1]! - 1).split(' ')));
     return tags;
   };
   return {
     lookup: (word) => {
-      const line = index.get(word);
+      const line = lineOf(word);
       return line === undefined ? undefined : value(word, line);
     },
     whole: () => {
       const out = Object.create(null) as Record<string, string[]>;
-      for (const [word, line] of index) out[word] = value(word, line);
+      for (let line = 0; line < lines; line++) {
+        const word = text.slice(starts[line]!, wordEnds[line]!);
+        out[word] = value(word, line);
+      }
       return out;
     },
   };
+}
+
+/** FNV-1a over the UTF-16 code units of `text` from `start` to `end`. */
+function hashOf(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /**

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
+import { packedModule } from '../../src/partition/packed-lexicon.js';
 import { isCommonEnglishWord, posTag } from '../../src/partition/pos-tag.js';
 
 const require = createRequire(import.meta.url);
@@ -98,6 +99,29 @@ describe('the packed tagger dictionaries', () => {
     // Here the dictionaries were built whole by the test above.
     expect(texts.map((t) => posTag(t))).toEqual(expected);
   });
+
+  // A stand-in answers a word at a time from its file until something needs the whole data.
+  it('find each word of the lexicon and the WordNet list one at a time', () => {
+    const own = (name: string): Record<string, unknown> =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          ['-e', `process.stdout.write(JSON.stringify(require(${JSON.stringify(fromTagger.resolve(`wink-lexicon/src/${name}`))})))`],
+          {
+            maxBuffer: 64 * 1024 * 1024,
+          },
+        ).toString(),
+      ) as Record<string, unknown>;
+    for (const [name, file] of [
+      ['lexicon.js', 'lexicon.tsv'],
+      ['wn-words.js', 'wn-words.txt'],
+    ] as const) {
+      const packed = packedModule(VENDOR, file, false) as Record<string, unknown>;
+      const wrong = Object.entries(own(name)).filter(([word, value]) => JSON.stringify(packed[word]) !== JSON.stringify(value));
+      expect([name, wrong.length]).toEqual([name, 0]);
+      expect(['zzqxv' in packed, packed.Zzqxv, packed['']]).toEqual([false, undefined, undefined]);
+    }
+  }, 60_000);
 
   it('parse the WordNet modules only when a word needs them', () => {
     // A fresh process: this one's tagger is warm. Heap after a full collection, in MB: tagging a
