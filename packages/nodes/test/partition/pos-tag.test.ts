@@ -100,6 +100,22 @@ describe('the packed tagger dictionaries', () => {
     expect(texts.map((t) => posTag(t))).toEqual(expected);
   });
 
+  // The build bundles the tagger's code into vendor/wink-pos-tagger/ (one file to read instead of sixteen).
+  it.runIf(existsSync(new URL('../../vendor/wink-pos-tagger/manifest.json', import.meta.url)))('load the tagger from its bundle', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      import { posTag } from ${JSON.stringify(new URL('../../src/partition/pos-tag.ts', import.meta.url).href)};
+      const tags = posTag('The geese flew over the houses');
+      const cache = createRequire(import.meta.url).cache;
+      process.stdout.write(JSON.stringify({ tags: tags.length, own: Object.keys(cache).filter((f) => /wink-(pos-tagger|tokenizer|lemmatizer|helpers)[\\\\/]src[\\\\/]/.test(f)) }));
+    `;
+    const out = JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script]).toString()) as {
+      tags: number;
+      own: string[];
+    };
+    expect(out).toEqual({ tags: 6, own: [] });
+  });
+
   // A stand-in answers a word at a time from its file until something needs the whole data.
   it('find each word of the lexicon and the WordNet list one at a time', () => {
     const own = (name: string): Record<string, unknown> =>
