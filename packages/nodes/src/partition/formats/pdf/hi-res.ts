@@ -27,7 +27,7 @@ import { withFontsOf } from './pdfium/font-transfer.js';
 import { hasRightToLeft } from './pdfium/pages.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
-import { fragmentsFromOcr } from './ocr-fragments.js';
+import { fragmentsFromOcr, ocrWordRuns } from './ocr-fragments.js';
 import { splitAtWalls } from './ocr-wall-split.js';
 import { findOcrTables, foundTables } from '../image/ocr-tables.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
@@ -88,7 +88,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             warnings.add(p, ocr.warnings);
             // A scan's table grid is in its picture, not in the drawing.
             const pageRulings = text.rulings?.length ? text.rulings : rulings;
-            const fragments = splitAtWalls(fragmentsFromOcr(ocr, scale), pageRulings);
+            const fragments = ocrWordRuns(splitAtWalls(fragmentsFromOcr(ocr, scale), pageRulings), pageRulings);
             // The tables of an OCR'd page come from its words as an image's do, whatever the container.
             const tables = findOcrTables(ocr, pageRulings, scale).map((t) => t.block);
             layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables) }), images, true);

@@ -1,5 +1,5 @@
 import type { OcrResult } from '../../ocr.js';
-import type { TextFragment } from './layout-types.js';
+import type { Box, TextFragment } from './layout-types.js';
 
 // OCR words below this confidence that contain no letter or digit are speckles.
 const MIN_NOISE_CONFIDENCE = 40;
@@ -29,4 +29,33 @@ export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] 
 /** The font size, in points, of an OCR'd line whose row is `rowHeight` points tall. */
 export function ocrTextSize(rowHeight: number): number {
   return Math.max(1, rowHeight / 1.15);
+}
+
+// Words of a line closer than this many font sizes are one run of text; wider gaps (table cells,
+// column gutters) stay for the layout to judge, as the gaps between a born-digital PDF's text runs do.
+const RUN_GAP_EM = 0.8;
+
+/**
+ * OCR word fragments joined into runs of words, as a born-digital PDF draws its text: the words of
+ * one OCR line, left to right, whose gaps are word spaces and which no cell wall of `rulings`
+ * separates. Fed word by word, the PDF layout's column-gutter test cuts justified lines at every
+ * word space that happens to fall in line with a table's column gap elsewhere on the page.
+ */
+export function ocrWordRuns(fragments: readonly TextFragment[], rulings: readonly Box[]): TextFragment[] {
+  const walls = rulings.filter((r) => r.x0 === r.x1 && r.y1 > r.y0);
+  const out: TextFragment[] = [];
+  for (const f of fragments) {
+    const run = out[out.length - 1];
+    const middle = (f.top + f.bottom) / 2;
+    const joins =
+      run !== undefined &&
+      run.baseline === f.baseline &&
+      run.top === f.top &&
+      f.x0 >= run.x1 - 0.1 * f.size &&
+      f.x0 - run.x1 <= RUN_GAP_EM * f.size &&
+      !walls.some((w) => w.y0 <= middle && w.y1 >= middle && w.x0 >= run.x1 - 0.1 * f.size && w.x0 <= f.x0 + 0.1 * f.size);
+    if (joins) out[out.length - 1] = { ...run, text: `${run.text} ${f.text}`, x1: f.x1 };
+    else out.push(f);
+  }
+  return out;
 }
