@@ -48,8 +48,10 @@ const CAPTION_RE = /^[^\p{L}\p{N}]{0,3}(?:table|figure|fig\.)\s*[\dIVXivx]+\s*[:
 const CELL_GAP = 1.5;
 // Table rows further apart than this many line heights belong to different tables.
 const ROW_GAP = 6;
-// Vertical space between two lines, in line heights, that separates paragraphs.
+// Vertical space between two lines, in line heights, that separates paragraphs ...
 const PARAGRAPH_GAP = 0.8;
+// ... or, with wide line spacing, this much more than the page's usual gap between lines.
+const WIDE_SPACING_MARGIN = 0.5;
 // The cells of a table are short: a region whose median cell is longer is columns of prose.
 const MAX_MEDIAN_CELL_CHARS = 30;
 // A table needs at least this many lines with at least three cells.
@@ -89,6 +91,13 @@ function lineInfo(line: OcrLine, paragraph: number): LineInfo | undefined {
 }
 
 const lineText = (l: LineInfo): string => l.words.map((w) => w.text).join(' ');
+
+/** The gap between two lines read one after the other, when the second is right below the first in its column. */
+function lineGapOf(a: LineInfo, b: LineInfo, lineHeight: number): number[] {
+  const gap = b.core.y0 - a.core.y1;
+  const overlap = Math.min(a.core.x1, b.core.x1) - Math.max(a.core.x0, b.core.x0);
+  return gap > 0 && gap < 2 * lineHeight && overlap > 0 ? [gap] : [];
+}
 
 /**
  * Finds table regions: runs of lines (top to bottom) in which at least {@link MIN_TABLE_ROWS}
@@ -255,13 +264,16 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     pending = [];
   };
   // Tesseract's single-block segmentation puts a whole page in one paragraph; a blank line's
-  // worth of vertical space between two lines starts a new one.
+  // worth of vertical space between two lines starts a new one, or on a page set with wide line
+  // spacing (double-spaced text) clearly more than its lines' usual gap.
   const pageLineHeight = median(lines.map((l) => l.height)) || 10;
+  const lineGap = median(lines.slice(1).flatMap((l, i) => lineGapOf(lines[i]!, l, pageLineHeight)));
+  const paragraphGap = Math.max(PARAGRAPH_GAP * pageLineHeight, lineGap + WIDE_SPACING_MARGIN * pageLineHeight);
   let currentParagraph = -1;
   let previous: LineInfo | undefined;
   for (const l of lines) {
     const gap = previous ? l.core.y0 - previous.core.y1 : Infinity;
-    const close = previous !== undefined && gap <= PARAGRAPH_GAP * pageLineHeight;
+    const close = previous !== undefined && gap <= paragraphGap;
     // Tesseract also splits paragraphs mid-sentence; a close line starting at the same left edge
     // continues a paragraph whose last line does not end a sentence.
     const continues =
