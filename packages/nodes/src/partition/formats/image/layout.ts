@@ -275,12 +275,14 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     const gap = previous ? l.core.y0 - previous.core.y1 : Infinity;
     const close = previous !== undefined && gap <= paragraphGap;
     // Tesseract also splits paragraphs mid-sentence; a close line starting at the same left edge
-    // continues a paragraph whose last line does not end a sentence.
+    // continues a paragraph whose last line does not end a sentence, or runs to the paragraph's
+    // right edge (a sentence ending at the end of a full line of justified text).
+    const last = pending[pending.length - 1];
     const continues =
       close &&
-      pending.length > 0 &&
+      last !== undefined &&
       Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight &&
-      !/[.!?:;]["')\]]?$/.test(lineText(pending[pending.length - 1]!));
+      (!/[.!?:;]["')\]]?$/.test(lineText(last)) || (pending.length >= 2 && last.core.x1 >= Math.max(...pending.map((p) => p.core.x1)) - pageLineHeight));
     if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
     currentParagraph = l.paragraph;
     previous = l;
