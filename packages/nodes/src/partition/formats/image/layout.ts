@@ -52,6 +52,9 @@ const ROW_GAP = 6;
 const PARAGRAPH_GAP = 0.8;
 // ... or, with wide line spacing, this much more than the page's usual gap between lines.
 const WIDE_SPACING_MARGIN = 0.5;
+// The usual gap is taken between lines of at least this many words, from this many gaps at least.
+const MIN_PROSE_WORDS = 6;
+const MIN_SPACING_GAPS = 3;
 // The cells of a table are short: a region whose median cell is longer is columns of prose.
 const MAX_MEDIAN_CELL_CHARS = 30;
 // A table needs at least this many lines with at least three cells.
@@ -92,11 +95,15 @@ function lineInfo(line: OcrLine, paragraph: number): LineInfo | undefined {
 
 const lineText = (l: LineInfo): string => l.words.map((w) => w.text).join(' ');
 
-/** The gap between two lines read one after the other, when the second is right below the first in its column. */
+/**
+ * The gap between two lines of running text read one after the other, the second right below the
+ * first: lines of a few words (labels, headings, a table's notes) say nothing of the line spacing.
+ */
 function lineGapOf(a: LineInfo, b: LineInfo, lineHeight: number): number[] {
   const gap = b.core.y0 - a.core.y1;
   const overlap = Math.min(a.core.x1, b.core.x1) - Math.max(a.core.x0, b.core.x0);
-  return gap > 0 && gap < 2 * lineHeight && overlap > 0 ? [gap] : [];
+  const prose = a.words.length >= MIN_PROSE_WORDS && b.words.length >= MIN_PROSE_WORDS;
+  return prose && gap > 0 && gap < 2 * lineHeight && overlap > 0.5 * Math.min(a.core.x1 - a.core.x0, b.core.x1 - b.core.x0) ? [gap] : [];
 }
 
 /**
@@ -267,7 +274,8 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
   // worth of vertical space between two lines starts a new one, or on a page set with wide line
   // spacing (double-spaced text) clearly more than its lines' usual gap.
   const pageLineHeight = median(lines.map((l) => l.height)) || 10;
-  const lineGap = median(lines.slice(1).flatMap((l, i) => lineGapOf(lines[i]!, l, pageLineHeight)));
+  const gaps = lines.slice(1).flatMap((l, i) => lineGapOf(lines[i]!, l, pageLineHeight));
+  const lineGap = gaps.length >= MIN_SPACING_GAPS ? median(gaps) : 0;
   const paragraphGap = Math.max(PARAGRAPH_GAP * pageLineHeight, lineGap + WIDE_SPACING_MARGIN * pageLineHeight);
   let currentParagraph = -1;
   let previous: LineInfo | undefined;

@@ -27,11 +27,20 @@ export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] 
 }
 
 /**
- * The font size, in points, of an OCR'd line whose row (ascenders to descenders) is `rowHeight`
- * points tall: 1.03-1.11 times it on scans of born-digital pages whose sizes are known, so the
- * layout's spacing rules, set in font sizes, read an OCR'd page as they read the PDF.
+ * The text size, in points, the table readings of OCR'd words take for a line whose row is
+ * `rowHeight` points tall (their thresholds were tuned with it; see {@link ocrFontSize}).
  */
 export function ocrTextSize(rowHeight: number): number {
+  return Math.max(1, rowHeight / 1.15);
+}
+
+/**
+ * The font size, in points, of an OCR'd line whose row (ascenders to descenders) is `rowHeight`
+ * points tall, as the layout takes it: 1.03-1.11 times the row on 200 dpi scans of born-digital
+ * pages whose sizes are known. With {@link ocrTextSize}'s smaller size, the layout took each line of
+ * a double-spaced page for a paragraph.
+ */
+export function ocrFontSize(rowHeight: number): number {
   return Math.max(1, rowHeight * 1.08);
 }
 
@@ -42,13 +51,15 @@ const RUN_GAP_EM = 0.8;
 /**
  * OCR word fragments joined into runs of words, as a born-digital PDF draws its text: the words of
  * one OCR line, left to right, whose gaps are word spaces and which no cell wall of `rulings`
- * separates. Fed word by word, the PDF layout's column-gutter test cuts justified lines at every
- * word space that happens to fall in line with a table's column gap elsewhere on the page.
+ * separates, each run with its font size ({@link ocrFontSize}). Fed word by
+ * word, the PDF layout's column-gutter test cuts justified lines at every word space that happens to
+ * fall in line with a table's column gap elsewhere on the page.
  */
 export function ocrWordRuns(fragments: readonly TextFragment[], rulings: readonly Box[]): TextFragment[] {
   const walls = rulings.filter((r) => r.x0 === r.x1 && r.y1 > r.y0);
   const out: TextFragment[] = [];
-  for (const f of fragments) {
+  for (const word of fragments) {
+    const f = { ...word, size: ocrFontSize(word.bottom - word.top) };
     const run = out[out.length - 1];
     const middle = (f.top + f.bottom) / 2;
     const joins =
