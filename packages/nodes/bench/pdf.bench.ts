@@ -11,7 +11,7 @@
  *   `quarry partition --strategy fast --output DIR` with PDFium (default) and with pdf.js, and
  *   plain-text extraction written to a file by pdf-parse 1.1.1 (LangChain's PDF loader engine),
  *   pdf-parse 2.4.5, pdfjs-dist, PDFium-WASM, LiteParse, pdf-inspector and pdfminer.six.
- *   `pdf-process-summary`: `ratio_to_pdf_parse_1` (ours / pdf-parse 1.1.1, goal <= 0.6),
+ *   `pdf-process-summary`: `ratio_to_pdf_parse_1` (ours / pdf-parse 1.1.1, goal <= 1.0: the whole run no slower than the text-only extraction LangChain's PDF loader uses),
  *   `pdfminer_ratio` (pdfminer.six / ours, goal >= 10), `node -e 1`, load averages.
  * - `pdf-fast`: in this process, after a warm-up, interleaved medians: our typed elements (page
  *   threads as the machine's load allows, default engine and pdf.js; and with the second page
@@ -146,8 +146,8 @@ async function wholeProcess(out: string): Promise<void> {
     quarry_fast_s: ours === undefined ? null : round(ours, 2),
     pdf_parse_1_s: pdfParse1 === undefined ? null : round(pdfParse1, 2),
     ratio_to_pdf_parse_1: ratio === null ? null : round(ratio, 2),
-    ratio_goal: '<= 0.6',
-    ratio_goal_met: ratio === null ? null : ratio <= 0.6,
+    ratio_goal: '<= 1.0',
+    ratio_goal_met: ratio === null ? null : ratio <= 1.0,
     pdfminer_s: miner === undefined ? null : round(miner, 2),
     pdfminer_ratio: minerRatio === null ? null : round(minerRatio, 2),
     pdfminer_goal: '>= 10',
