@@ -1,5 +1,8 @@
-import type { OcrResult } from '../../ocr.js';
+import type { OcrLine, OcrResult } from '../../ocr.js';
 import type { Box, TextFragment } from './layout-types.js';
+
+/** The font of OCR'd words read as bold: the layout takes a short line in it, over body text in `ocr`, for a heading. */
+export const OCR_BOLD_FONT = 'ocr-bold';
 
 // OCR words below this confidence that contain no letter or digit are speckles.
 const MIN_NOISE_CONFIDENCE = 40;
@@ -7,9 +10,10 @@ const MIN_NOISE_CONFIDENCE = 40;
 /**
  * OCR words -> fragments in page points. Every word of a line takes the line's baseline and row
  * height, so a line's words share one extent and the font size does not depend on which letters a
- * line happens to contain.
+ * line happens to contain. The words of the lines in `bold` (`ocr-weight.ts`) are in the font
+ * {@link OCR_BOLD_FONT}, the others in `ocr`.
  */
-export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] {
+export function fragmentsFromOcr(ocr: OcrResult, scale: number, bold: ReadonlySet<OcrLine> = new Set()): TextFragment[] {
   const fragments: TextFragment[] = [];
   for (const line of ocr.lines) {
     const baseline = line.baseline / scale;
@@ -20,7 +24,7 @@ export function fragmentsFromOcr(ocr: OcrResult, scale: number): TextFragment[] 
       const text = w.text.trim();
       if (!text) continue;
       if (w.confidence < MIN_NOISE_CONFIDENCE && !/[\p{L}\p{N}]/u.test(text)) continue;
-      fragments.push({ text, x0: w.bbox.x0 / scale, x1: w.bbox.x1 / scale, top, bottom, baseline, size, font: 'ocr', dir: 0 });
+      fragments.push({ text, x0: w.bbox.x0 / scale, x1: w.bbox.x1 / scale, top, bottom, baseline, size, font: bold.has(line) ? OCR_BOLD_FONT : 'ocr', dir: 0 });
     }
   }
   return fragments;

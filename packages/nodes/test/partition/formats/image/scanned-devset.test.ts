@@ -46,6 +46,15 @@ function firstRow(table: Element): string[] {
 }
 
 describe.skipIf(!present)('scanned pages of the ICDAR 2013 dev set', () => {
+  it('us-027 p2 (pdf): a heading set apart by weight alone is a Title, the body around it NarrativeText', { timeout: 300_000 }, async () => {
+    const elements = await scanned('us-027', 2, 'pdf');
+    const at = elements.findIndex((e) => e.text === 'IHE Campus Crime');
+    expect(elements[at]?.type).toBe('Title');
+    expect(elements[at + 1]?.type).toBe('NarrativeText');
+    expect(elements[at + 1]!.text).toMatch(/^Maintaining the safety of IHEs/);
+    expect(elements.filter((e) => e.type === 'Title')).toHaveLength(1);
+  });
+
   for (const container of ['pdf', 'png'] as const) {
     it(`eu-019 p3 (${container}): the header printed white on a grey band is the table's first row`, { timeout: 300_000 }, async () => {
       const elements = await scanned('eu-019', 3, container);
