@@ -10,6 +10,7 @@
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
  */
 import type { Box } from './formats/pdf/layout-types.js';
+import { luma } from './luma.js';
 
 /** Pixels darker than this (luma, 0-255) may belong to a fill: mid-grey bands and darker. */
 const FILL_DARK = 200;
@@ -52,9 +53,9 @@ export interface DarkFill {
 /** The image's luma plane: the pixels themselves when they are grey. */
 function lumaOf(pixels: Uint8Array | Uint8ClampedArray, n: number, channels: 1 | 4): Uint8Array | Uint8ClampedArray {
   if (channels === 1) return pixels;
-  const luma = new Uint8Array(n);
-  for (let i = 0, j = 0; i < n; i++, j += 4) luma[i] = (pixels[j]! * 299 + pixels[j + 1]! * 587 + pixels[j + 2]! * 114) / 1000;
-  return luma;
+  const plane = new Uint8Array(n);
+  for (let i = 0, j = 0; i < n; i++, j += 4) plane[i] = luma(pixels[j]!, pixels[j + 1]!, pixels[j + 2]!);
+  return plane;
 }
 
 /**
@@ -65,14 +66,14 @@ function lumaOf(pixels: Uint8Array | Uint8ClampedArray, n: number, channels: 1 |
 export function findDarkFills(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4): DarkFill[] {
   const n = width * height;
   if (pixels.length < n * channels) throw new RangeError(`findDarkFills: ${pixels.length} bytes cannot hold ${width}x${height}x${channels}`);
-  const luma = lumaOf(pixels, n, channels);
+  const grey = lumaOf(pixels, n, channels);
   const t = tileSize(width, height);
   const cols = Math.ceil(width / t);
   const rows = Math.ceil(height / t);
   const darkCount = new Uint32Array(cols * rows);
   for (let y = 0; y < height; y++) {
     const row = Math.floor(y / t) * cols;
-    for (let x = 0; x < width; x++) if (luma[y * width + x]! < FILL_DARK) darkCount[row + Math.floor(x / t)]!++;
+    for (let x = 0; x < width; x++) if (grey[y * width + x]! < FILL_DARK) darkCount[row + Math.floor(x / t)]!++;
   }
   const dark = new Uint8Array(cols * rows);
   for (let ty = 0; ty < rows; ty++) {
@@ -114,7 +115,7 @@ export function findDarkFills(pixels: Uint8Array | Uint8ClampedArray, width: num
     if (tiles < MIN_BOX_SHARE * boxTiles) continue;
     const box = { x0: x0 * t, y0: y0 * t, x1: Math.min(width, (x1 + 1) * t), y1: Math.min(height, (y1 + 1) * t) };
     if (box.x1 - box.x0 < min.width || box.y1 - box.y0 < min.height) continue;
-    const fill = lightTextFill(luma, width, trimmed(luma, width, box));
+    const fill = lightTextFill(grey, width, trimmed(grey, width, box));
     if (fill) fills.push(fill);
   }
   return fills;
@@ -124,16 +125,16 @@ export function findDarkFills(pixels: Uint8Array | Uint8ClampedArray, width: num
  * The box with each side moved to the fill's true edge: tiles overhang it by up to a tile. A side
  * moves inwards past rows (columns) less than half dark.
  */
-function trimmed(luma: Uint8Array | Uint8ClampedArray, width: number, box: Box): Box {
+function trimmed(grey: Uint8Array | Uint8ClampedArray, width: number, box: Box): Box {
   let { x0, y0, x1, y1 } = box;
   const rowShare = (y: number): number => {
     let d = 0;
-    for (let x = x0; x < x1; x++) if (luma[y * width + x]! < FILL_DARK) d++;
+    for (let x = x0; x < x1; x++) if (grey[y * width + x]! < FILL_DARK) d++;
     return d / (x1 - x0);
   };
   const columnShare = (x: number): number => {
     let d = 0;
-    for (let y = y0; y < y1; y++) if (luma[y * width + x]! < FILL_DARK) d++;
+    for (let y = y0; y < y1; y++) if (grey[y * width + x]! < FILL_DARK) d++;
     return d / (y1 - y0);
   };
   while (y1 - y0 > 1 && rowShare(y0) < 0.5) y0++;
@@ -144,9 +145,9 @@ function trimmed(luma: Uint8Array | Uint8ClampedArray, width: number, box: Box):
 }
 
 /** The fill in `box` when it is flat and holds light text (see the constants), else undefined. */
-function lightTextFill(luma: Uint8Array | Uint8ClampedArray, width: number, box: Box): DarkFill | undefined {
+function lightTextFill(grey: Uint8Array | Uint8ClampedArray, width: number, box: Box): DarkFill | undefined {
   const histogram = new Uint32Array(256);
-  for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) histogram[luma[y * width + x]!]!++;
+  for (let y = box.y0; y < box.y1; y++) for (let x = box.x0; x < box.x1; x++) histogram[grey[y * width + x]!]!++;
   const total = (box.x1 - box.x0) * (box.y1 - box.y0);
   // The fill's level: the median of its dark pixels.
   let darkTotal = 0;
@@ -164,7 +165,7 @@ function lightTextFill(luma: Uint8Array | Uint8ClampedArray, width: number, box:
   let flat = 0;
   for (let v = Math.max(0, level - FLAT_RANGE); v <= Math.min(255, level + FLAT_RANGE); v++) flat += histogram[v]!;
   if (light < MIN_LIGHT_SHARE * total || light > MAX_LIGHT_SHARE * total || flat < MIN_FLAT_SHARE * (total - light)) return undefined;
-  const lit = (x: number, y: number): boolean => luma[y * width + x]! >= level + MIN_CONTRAST;
+  const lit = (x: number, y: number): boolean => grey[y * width + x]! >= level + MIN_CONTRAST;
   const columns: number[] = [];
   for (let x = box.x0; x < box.x1; x++) {
     let n = 0;
@@ -185,7 +186,7 @@ function lightTextFill(luma: Uint8Array | Uint8ClampedArray, width: number, box:
  * becomes white, white becomes black, in between in proportion; its cell walls are painted white.
  */
 export function invertDarkFills(pixels: Uint8Array | Uint8ClampedArray, width: number, channels: 1 | 4, fills: readonly DarkFill[]): void {
-  const lumaAt = (i: number): number => (channels === 1 ? pixels[i]! : (pixels[4 * i]! * 299 + pixels[4 * i + 1]! * 587 + pixels[4 * i + 2]! * 114) / 1000);
+  const lumaAt = (i: number): number => (channels === 1 ? pixels[i]! : luma(pixels[4 * i]!, pixels[4 * i + 1]!, pixels[4 * i + 2]!));
   const set = (i: number, v: number): void => {
     if (channels === 1) pixels[i] = v;
     else pixels.fill(v, 4 * i, 4 * i + 3);
