@@ -96,13 +96,23 @@ function entryPath(): string {
   return new URL(`./process-entry.${ext}`, import.meta.url).pathname;
 }
 
+// tsx rewrites each module holding a dynamic import() and builds a source map of it: pdf.js's
+// 3.3 MB vendored into @quarry/nodes took 5-12 s to load that way on a busy machine (0.5 s as is),
+// which ran a small PDF past a test's time limit. Files in a `vendor/` folder are plain JavaScript
+// already: these hooks, registered after tsx's and so asked first, load them unchanged.
+const VENDORED_AS_IS = `import { readFile } from 'node:fs/promises';
+export async function load(url, context, next) {
+  return /^file:.*\\/vendor\\/.*\\.mjs$/.test(url) ? { format: 'module', source: await readFile(new URL(url)), shortCircuit: true } : next(url, context);
+}`;
+
 /**
  * Node options of processes that load `.ts` modules (sources, under tests): tsx's ESM hooks and the
  * `source` export condition, so workspace packages resolve to their sources as under vitest.
  */
 function tsExecArgv(): string[] {
   const api = pathToFileURL(path.join(path.dirname(createRequire(import.meta.url).resolve('tsx/esm/api')), 'index.mjs')).href;
-  const register = `import { register } from ${JSON.stringify(api)}; register();`;
+  const vendored = `data:text/javascript,${encodeURIComponent(VENDORED_AS_IS)}`;
+  const register = `import { register } from ${JSON.stringify(api)}; import { register as hooks } from 'node:module'; register(); hooks(${JSON.stringify(vendored)});`;
   return ['--conditions=source', '--import', `data:text/javascript,${encodeURIComponent(register)}`];
 }
 

@@ -371,6 +371,16 @@ describe('ProcessPool', () => {
     await expect(probes.run({ word: 'b', ms: 1 })).rejects.toMatchObject({ code: 'NODE_FAILED', message: expect.stringContaining('no-such-worker') });
   }, 30_000);
 
+  it('loads plain JavaScript from a vendor/ folder as written when its worker runs from TypeScript sources', async () => {
+    // tsx would rewrite the dynamic import() and map the file, which took pdf.js seconds to load.
+    const vendored = new ProcessPool<null, string>({ workerUrl: new URL('../support/vendored-worker.ts', import.meta.url), size: 1 });
+    try {
+      expect(await vendored.run(null)).toBe("() => import('node:os')");
+    } finally {
+      await vendored.close();
+    }
+  }, 30_000);
+
   it.each([
     ['lets the caller exit while its processes are idle', 'open', 'done SEVEN'],
     ['keeps the caller alive until close() has seen its processes end', 'close', 'done SEVEN'],

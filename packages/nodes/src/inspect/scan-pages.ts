@@ -5,6 +5,7 @@
  * the text layer survives, so every word partitioned from it must come from OCR.
  */
 import type { PdfiumDocument } from '../partition/formats/pdf/pdfium/document.js';
+import { luma } from '../partition/luma.js';
 
 /** The resolution pages are scanned at by default: the one quarry's hi_res and the hosted API OCR at. */
 export const SCAN_DPI = 200;
@@ -48,8 +49,8 @@ export async function scanPdfPages(bytes: Uint8Array, pages: readonly number[], 
       const png = new PNG({ width: bitmap.width, height: bitmap.height, colorType: 0, inputColorType: 0, inputHasAlpha: false });
       const grey = Buffer.alloc(bitmap.width * bitmap.height);
       for (let i = 0, j = 0; i < grey.length; i++, j += 4) {
-        // ITU-R BT.601 luma, as the OCR path greys a page.
-        grey[i] = (bitmap.rgba[j]! * 299 + bitmap.rgba[j + 1]! * 587 + bitmap.rgba[j + 2]! * 114) / 1000;
+        // As the OCR path greys a page.
+        grey[i] = luma(bitmap.rgba[j]!, bitmap.rgba[j + 1]!, bitmap.rgba[j + 2]!);
       }
       png.data = grey;
       out.push({

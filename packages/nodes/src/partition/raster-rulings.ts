@@ -9,6 +9,8 @@
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
  */
 import type { Box } from './formats/pdf/layout-types.js';
+import { fillRulings, findDarkFills, invertDarkFills } from './dark-fills.js';
+import { luma } from './luma.js';
 import { eraseRulingLines, maxLineThickness } from './ruling-lines.js';
 
 /**
@@ -38,7 +40,7 @@ export function findRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width:
   if (pixels.length < n * channels) throw new RangeError(`findRasterRulings: ${pixels.length} bytes cannot hold ${width}x${height}x${channels}`);
   const dark = new Uint8Array(n);
   if (channels === 1) for (let i = 0; i < n; i++) dark[i] = pixels[i]! < DARK ? 1 : 0;
-  else for (let i = 0, j = 0; i < n; i++, j += 4) dark[i] = (pixels[j]! * 299 + pixels[j + 1]! * 587 + pixels[j + 2]! * 114) / 1000 < DARK ? 1 : 0;
+  else for (let i = 0, j = 0; i < n; i++, j += 4) dark[i] = luma(pixels[j]!, pixels[j + 1]!, pixels[j + 2]!) < DARK ? 1 : 0;
   const minRun = minRulingLength(width, height);
   const maxThick = maxLineThickness(width, height);
   const horizontal = linesAlong(dark, width, height, true, minRun, maxThick);
@@ -72,7 +74,7 @@ function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: numbe
     const i = y * width + x;
     if (channels === 1) {
       if (pixels[i]! < FRINGE) pixels[i] = 255;
-    } else if ((pixels[4 * i]! * 299 + pixels[4 * i + 1]! * 587 + pixels[4 * i + 2]! * 114) / 1000 < FRINGE) pixels.fill(255, 4 * i, 4 * i + 3);
+    } else if (luma(pixels[4 * i]!, pixels[4 * i + 1]!, pixels[4 * i + 2]!) < FRINGE) pixels.fill(255, 4 * i, 4 * i + 3);
   };
   for (const r of rulings) {
     if (r.y0 === r.y1) {
@@ -92,9 +94,12 @@ function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: numbe
  */
 export function takeOutRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4): Box[] {
   const rulings = findRasterRulings(pixels, width, height, channels);
+  // Light text on dark bands turned dark on white before the rulings go (`dark-fills.ts`).
+  const fills = findDarkFills(pixels, width, height, channels);
+  invertDarkFills(pixels, width, channels, fills);
   eraseRasterRulings(pixels, width, height, channels, rulings);
   eraseRulingLines(pixels, width, height, channels);
-  return rulings;
+  return [...rulings, ...fillRulings(fills)];
 }
 
 interface Band {

@@ -13,6 +13,8 @@
  * areas (white text on black) are thicker still, so neither is touched.
  */
 
+import { luma } from './luma.js';
+
 /** Pixels darker than this (luma, 0-255) may belong to a line. */
 const DARK = 160;
 /** Anti-aliasing next to an erased line, darker than this, is erased with it. */
@@ -34,17 +36,17 @@ export function maxLineThickness(width: number, height: number): number {
 export function eraseRulingLines(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4): number {
   const n = width * height;
   if (pixels.length < n * channels) throw new RangeError(`eraseRulingLines: ${pixels.length} bytes cannot hold ${width}x${height}x${channels}`);
-  const luma = new Uint8Array(n);
-  if (channels === 1) luma.set(pixels.subarray(0, n));
-  else for (let i = 0, j = 0; i < n; i++, j += 4) luma[i] = (pixels[j]! * 299 + pixels[j + 1]! * 587 + pixels[j + 2]! * 114) / 1000;
+  const grey = new Uint8Array(n);
+  if (channels === 1) grey.set(pixels.subarray(0, n));
+  else for (let i = 0, j = 0; i < n; i++, j += 4) grey[i] = luma(pixels[j]!, pixels[j + 1]!, pixels[j + 2]!);
   const maxThick = maxLineThickness(width, height);
-  const horizontal = thin(longRuns(luma, width, height, true), width, height, false, maxThick);
-  const vertical = thin(longRuns(luma, width, height, false), width, height, true, maxThick);
+  const horizontal = thin(longRuns(grey, width, height, true), width, height, false, maxThick);
+  const vertical = thin(longRuns(grey, width, height, false), width, height, true, maxThick);
   let painted = 0;
   const paint = (i: number): void => {
     if (channels === 1) pixels[i] = 255;
     else pixels.fill(255, 4 * i, 4 * i + 3);
-    luma[i] = 255;
+    grey[i] = 255;
     painted++;
   };
   for (let y = 0; y < height; y++) {
@@ -54,12 +56,12 @@ export function eraseRulingLines(pixels: Uint8Array | Uint8ClampedArray, width: 
       paint(i);
       // The anti-aliased fringe across the line.
       if (horizontal[i] === 1) {
-        if (y > 0 && horizontal[i - width] === 0 && luma[i - width]! < FRINGE) paint(i - width);
-        if (y + 1 < height && horizontal[i + width] === 0 && luma[i + width]! < FRINGE) paint(i + width);
+        if (y > 0 && horizontal[i - width] === 0 && grey[i - width]! < FRINGE) paint(i - width);
+        if (y + 1 < height && horizontal[i + width] === 0 && grey[i + width]! < FRINGE) paint(i + width);
       }
       if (vertical[i] === 1) {
-        if (x > 0 && vertical[i - 1] === 0 && luma[i - 1]! < FRINGE) paint(i - 1);
-        if (x + 1 < width && vertical[i + 1] === 0 && luma[i + 1]! < FRINGE) paint(i + 1);
+        if (x > 0 && vertical[i - 1] === 0 && grey[i - 1]! < FRINGE) paint(i - 1);
+        if (x + 1 < width && vertical[i + 1] === 0 && grey[i + 1]! < FRINGE) paint(i + 1);
       }
     }
   }

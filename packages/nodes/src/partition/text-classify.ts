@@ -19,6 +19,11 @@ export const BULLET_CLASS = `[${BULLETS}]`;
 const BULLET_START_RE = new RegExp(`^${BULLET_CLASS}(?!${BULLET_CLASS})`, 'u');
 const EMAIL_ADDRESS_RE = /^[a-z0-9.\-+_]+@[a-z0-9.\-+_]+\.[a-z]+/;
 const NUMBERED_LIST_RE = /^\d+(\.|\))\s(.+)/su;
+// A section number of two levels or more ("2.1", "2.3.5.") and the heading after it, capitalized.
+const SECTION_HEADING_RE = /^\d{1,3}(?:\.\d{1,3})+\.?\s+(\p{Lu}.*)$/su;
+// A heading's words: at most this many, and no clause or sentence end after them.
+const MAX_SECTION_HEADING_WORDS = 8;
+const CLAUSE_END_RE = /[.,;:!?]$/u;
 const ENDS_IN_PUNCT_RE = /[^\p{L}\p{N}_\s]$/u;
 // Braces are literal in `unstructured`'s pattern ("{Alabama", "Wyoming}"), so those four names only
 // match inside braces there; that quirk is kept to classify the same lines the same way.
@@ -261,6 +266,20 @@ export function isPossibleNumberedList(text: string): boolean {
   return NUMBERED_LIST_RE.test(text.trim());
 }
 
+/**
+ * True for a numbered section heading on a line of its own: "2.1 Scope", "2.3.5. Installing the
+ * unit". `unstructured` makes the first a Title but the second NarrativeText (its verb) and
+ * "2.3.5. Setup" UncategorizedText (the number's digits outweigh its letters); a section number of
+ * two levels before a few capitalized words that end no sentence says heading whatever they are.
+ * One level ("1. Introduction") stays a numbered list item.
+ */
+export function isNumberedSectionHeading(text: string): boolean {
+  const m = SECTION_HEADING_RE.exec(text.trim());
+  if (!m) return false;
+  const heading = m[1]!.trim();
+  return heading.split(/\s+/).length <= MAX_SECTION_HEADING_WORDS && !CLAUSE_END_RE.test(heading) && isPossibleTitle(heading);
+}
+
 /** A classified run of text: its element type and text (bullets removed from list items). */
 export interface ClassifiedText {
   type: ElementType;
@@ -270,13 +289,15 @@ export interface ClassifiedText {
 /**
  * The element type of a stand-alone paragraph of plain text (`unstructured`'s
  * `element_from_text`): bullet -> ListItem, e-mail -> EmailAddress, "City, ST 12345" -> Address,
- * "1. item" -> ListItem, then NarrativeText, Title or UncategorizedText.
+ * "1. item" -> ListItem, "2.1 Heading" -> Title ({@link isNumberedSectionHeading}, our addition),
+ * then NarrativeText, Title or UncategorizedText.
  */
 export function classifyText(text: string, options: ClassifyOptions = {}): ClassifiedText {
   if (isBulletedText(text)) return { type: 'ListItem', text: cleanBullets(text) };
   if (isEmailAddress(text)) return { type: 'EmailAddress', text };
   if (isUsCityStateZip(text)) return { type: 'Address', text };
   if (isPossibleNumberedList(text)) return { type: 'ListItem', text };
+  if (isNumberedSectionHeading(text)) return { type: 'Title', text };
   if (isPossibleNarrativeText(text, options)) return { type: 'NarrativeText', text };
   if (isPossibleTitle(text)) return { type: 'Title', text };
   return { type: 'UncategorizedText', text };
@@ -284,8 +305,8 @@ export function classifyText(text: string, options: ClassifyOptions = {}): Class
 
 /**
  * The element type of a paragraph of markup (HTML, Markdown): like {@link classifyText} without the
- * numbered-list rule, and text shorter than two characters is dropped (`undefined`) unless it is
- * a bullet item, as `unstructured`'s HTML parser does.
+ * numbered-list rule (a numbered section heading is still a Title), and text shorter than two
+ * characters is dropped (`undefined`) unless it is a bullet item, as `unstructured`'s HTML parser does.
  */
 export function classifyMarkupText(text: string, options: ClassifyOptions = {}): ClassifiedText | undefined {
   if (isBulletedText(text)) {
@@ -295,6 +316,7 @@ export function classifyMarkupText(text: string, options: ClassifyOptions = {}):
   if (isUsCityStateZip(text)) return { type: 'Address', text };
   if (isEmailAddress(text)) return { type: 'EmailAddress', text };
   if (text.length < 2) return undefined;
+  if (isNumberedSectionHeading(text)) return { type: 'Title', text };
   if (isPossibleNarrativeText(text, options)) return { type: 'NarrativeText', text };
   if (isPossibleTitle(text)) return { type: 'Title', text };
   return { type: 'UncategorizedText', text };

@@ -181,7 +181,7 @@ export class PartitionPool {
    * Starts every process now, the small lane's included, and keeps them started (one that ends is
    * replaced at once), so that the first documents do not wait for one to start. Each lane process
    * so started partitions a tiny document of each common format (text, Markdown, HTML, XML, CSV,
-   * JSON, e-mail, Word, Excel, PowerPoint) while it waits for work: in a fresh process the first
+   * JSON, e-mail, PDF, Word, Excel, PowerPoint) while it waits for work: in a fresh process the first
    * e-mail or spreadsheet often costs ten times or more what the next one does (about
    * 2 CPU seconds for all of them, some 70 MB more resident). A server calls this.
    */

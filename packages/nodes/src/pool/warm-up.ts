@@ -10,6 +10,28 @@ export interface WarmUpSample {
 const PARAGRAPH = 'The quarterly figures were reviewed by the board, and every region reported steady growth.';
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 
+/** A one-page PDF with a heading and a paragraph in Helvetica, its cross-reference table computed. */
+function pdfSample(): Uint8Array {
+  const content = `BT /F1 16 Tf 72 720 Td (Annual report) Tj ET\nBT /F1 11 Tf 72 690 Td (${PARAGRAPH}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = pdf.length;
+    pdf += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = pdf.length;
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return utf8(pdf);
+}
+
 const OOXML_RELS = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 const PACKAGE_RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 
@@ -96,9 +118,8 @@ const EMAIL = [
 
 /**
  * One tiny document of each common format: plain text, Markdown, HTML, XML, CSV, JSON, e-mail (an
- * HTML body and an attachment), Word, Excel and PowerPoint. Not PDF: a process that had read one
- * at warm-up ran the hostile-file test's broken-xref.pdf past its 15 s limit (it reads in 4-5 s in a
- * fresh process), a cause not yet found.
+ * HTML body and an attachment), PDF (its first page read costs PDFium's compilation), Word, Excel
+ * and PowerPoint.
  */
 export async function warmUpSamples(): Promise<WarmUpSample[]> {
   return [
@@ -114,6 +135,7 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
     { filename: 'warm-up.csv', bytes: utf8('Region,Growth\nNorth,4\n') },
     { filename: 'warm-up.json', bytes: utf8(JSON.stringify([{ type: 'Title', element_id: 'warm-up', text: 'Annual report', metadata: {} }])) },
     { filename: 'warm-up.eml', bytes: utf8(EMAIL) },
+    { filename: 'warm-up.pdf', bytes: pdfSample() },
     { filename: 'warm-up.docx', bytes: await docxSample() },
     { filename: 'warm-up.xlsx', bytes: await xlsxSample() },
     { filename: 'warm-up.pptx', bytes: await pptxSample() },
@@ -123,7 +145,7 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
 /**
  * Partitions each warm-up sample once, as the legacy endpoint would (`auto`, English OCR), so that
  * this process has loaded the common formats' parsers and run their code before its first real
- * document: in a fresh process the first e-mail or spreadsheet costs ten times or more what the
+ * document: in a fresh process the first PDF, e-mail or spreadsheet costs ten times or more what the
  * next one does. A sample that fails is skipped: its format loads on first use instead.
  * Before each sample it awaits `untilIdle` (a process's: while a real document runs), so that a
  * document arriving meanwhile shares the process with one sample at most. Returns the file names

@@ -9,6 +9,7 @@ import {
   isBulletedText,
   isEmailAddress,
   isEmptyBullet,
+  isNumberedSectionHeading,
   isPossibleNarrativeText,
   isPossibleNumberedList,
   isPossibleTitle,
@@ -122,6 +123,20 @@ describe('classifiers', () => {
     expect(classifyText('The cat sat on the mat.').type).toBe('NarrativeText');
     expect(classifyText('Annual Report').type).toBe('Title');
     expect(classifyText('$ 1,234.56').type).toBe('UncategorizedText');
+  });
+
+  it('types a numbered section heading as a Title, a numbered sentence or list item as before', () => {
+    // unstructured: NarrativeText (a verb), UncategorizedText (more digits than letters), Title.
+    for (const heading of ['2.3.5. Installing the unit', '2.3.5. Setup', '1.1 Background', '10.2.1 Wiring Diagram']) {
+      expect(classifyText(heading), heading).toEqual({ type: 'Title', text: heading });
+      expect(classifyMarkupText(heading)?.type, heading).toBe('Title');
+    }
+    expect(classifyText('1. Introduction').type).toBe('ListItem');
+    expect(classifyText('2.3.5. Remove the cover.').type).toBe('NarrativeText');
+    expect(classifyText('2.5 Million tonnes were shipped in 2020.').type).toBe('NarrativeText');
+    expect(isNumberedSectionHeading('2.1 the value below')).toBe(false);
+    expect(classifyText('4.5 mm').type).toBe('UncategorizedText');
+    expect(isNumberedSectionHeading('2.1 A heading of far too many words to be a heading at all here')).toBe(false);
   });
 
   it('classifyMarkupText drops one-character text and keeps numbered lines as text', () => {

@@ -8,6 +8,7 @@ import {
   ENGINE_VERSION,
   isQuarryError,
   Services,
+  sleep,
   type DestinationConnector,
   type Job,
   type Element,
@@ -51,6 +52,21 @@ function generated(n: number): SourceDocument[] {
       );
     return doc(`rows-${i}.csv`, enc.encode(`name,value\nalpha,${i}\nbeta,${i * 2}\n`));
   });
+}
+
+/** Polls a condition every 50 ms until it holds (the test's own timeout bounds the wait). */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await sleep(50);
+}
+
+/** Whether a process is still running. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function listSource(docs: SourceDocument[]): SourceConnector {
@@ -192,15 +208,23 @@ describe('PartitionPool', () => {
 
   it('times out a document whose process never answers (the run node timeout): its process is replaced, the others complete', async () => {
     const enc = new TextEncoder();
-    const docs = [doc('hang.txt', enc.encode('This document blocks its worker.')), ...generated(4)];
-    pool = new PartitionPool({ size: 2, workerUrl: crashingWorker });
-    // Processes booted first: the run's timeout clock must measure the blocked document, not start-up.
-    await run(generated(2), pool);
-    const { summary } = await run(docs, pool, { nodeTimeoutMs: 4_000 });
+    // The others are of one format, which both processes load before the timed run, and no lane
+    // process starts on demand: the run's 4 s clock then holds the blocked document's wait alone,
+    // never another document's wait for a process to start or a parser to load (on a loaded
+    // machine a queued document once timed out waiting for a fresh lane process).
+    const notes = (n: number): SourceDocument[] => generated(3 * n).filter((d) => d.filename.endsWith('.md'));
+    pool = new PartitionPool({ size: 2, workerUrl: crashingWorker, smallLaneProcesses: 0 });
+    await run(notes(2), pool);
+    const booted = pool.pids;
+    expect(booted).toHaveLength(2);
+    const { summary } = await run([doc('hang.txt', enc.encode('This document blocks its worker.')), ...notes(4)], pool, { nodeTimeoutMs: 4_000 });
     expect(summary.counts).toMatchObject({ total: 5, written: 4, failed: 1 });
     expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'hang.txt', code: 'NODE_TIMEOUT' })]);
+    // The blocked process is killed (after the pool's abort grace) and a fresh one takes work.
+    await until(() => booted.some((pid) => !alive(pid)));
     const again = await run(generated(4), pool);
     expect(again.summary.counts).toMatchObject({ written: 4, failed: 0 });
+    expect(pool.pids.filter((pid) => !booted.includes(pid)).length).toBeGreaterThan(0);
   }, 120_000);
 
   it('fails a document past the pool time limit with NODE_TIMEOUT, naming the file', async () => {

@@ -16,6 +16,7 @@ describe('the warm-up of partition processes', () => {
       '.csv',
       '.json',
       '.eml',
+      '.pdf',
       '.docx',
       '.xlsx',
       '.pptx',

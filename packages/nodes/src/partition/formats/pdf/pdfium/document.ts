@@ -9,6 +9,7 @@
 import { PdfOpenError } from '../pdfjs/load.js';
 import type { PageText } from '../page-layout.js';
 import { instantiatePdfium, wasmApi, type Pdfium } from './module.js';
+import { countPageObjects } from './page-objects.js';
 import { renderPdfiumPage, type PdfiumBitmap } from './render.js';
 import { readPdfiumPage } from './text.js';
 import type { OutlineEntry } from '../headings.js';
@@ -59,10 +60,11 @@ const FPDF_PAGEOBJ_FORM = 5;
 // An idle instance whose memory grew past this is dropped rather than kept for the next document.
 const MAX_IDLE_MEMORY = 256 * 1024 * 1024;
 
-// A document of this many pages (or a file this large, before its pages are counted) is read by
-// an instance whose code V8 optimizes, as is every document once this thread has read
-// BASELINE_PAGES pages in baseline code: the optimizing compiler pays for itself over a few dozen
-// pages, not over a short document in a fresh process (see compilePdfium).
+// A document of this many pages (or a file this large, or one whose bytes show this many page
+// objects, before its pages are counted) is read by an instance whose code V8 optimizes, as is
+// every document once this thread has read BASELINE_PAGES pages in baseline code: the optimizing
+// compiler pays for itself over a few dozen pages, not over a short document in a fresh process
+// (see compilePdfium).
 const MIN_PAGES_TO_OPTIMIZE = 16;
 const MIN_BYTES_TO_OPTIMIZE = 1 << 20;
 const BASELINE_PAGES = 32;
@@ -144,7 +146,10 @@ export class PdfiumDocument {
    * one of more than `maxPages` pages with kind `too-many-pages`.
    */
   static async open(bytes: Uint8Array, options: PdfiumOpenOptions = {}): Promise<PdfiumDocument> {
-    const optimize = baselinePagesRead >= BASELINE_PAGES || bytes.length >= MIN_BYTES_TO_OPTIMIZE;
+    // Deciding before the first load spares a long document a load in a baseline instance that
+    // a fresh thread would compile and instantiate for nothing (the page count, after, still decides).
+    const optimize =
+      baselinePagesRead >= BASELINE_PAGES || bytes.length >= MIN_BYTES_TO_OPTIMIZE || countPageObjects(bytes, MIN_PAGES_TO_OPTIMIZE) >= MIN_PAGES_TO_OPTIMIZE;
     let document = PdfiumDocument.openIn(await acquire(optimize), bytes, options.password);
     if (options.maxPages !== undefined && document.numPages > options.maxPages) {
       document.close();

@@ -5,6 +5,7 @@
 import type { Canvas } from '@napi-rs/canvas';
 import type { Box } from '../layout-types.js';
 import { MAX_OCR_PIXELS } from '../../../limits.js';
+import { luma } from '../../../luma.js';
 import { takeOutRulings } from '../../../raster-rulings.js';
 import { boundedDpi } from '../render-size.js';
 import { PdfOpenError, type PdfPage } from './load.js';
@@ -76,8 +77,7 @@ export function toGreyPnm(page: RenderedPage): { pnm: Uint8Array; rulings: Box[]
     const rows = Math.min(GREY_BAND_ROWS, page.height - top);
     const { data } = context.getImageData(0, top, page.width, rows);
     for (let i = 0, j = header.length + top * page.width; i < data.length; i += 4, j++) {
-      // ITU-R BT.601 luma, in integers.
-      out[j] = (data[i]! * 299 + data[i + 1]! * 587 + data[i + 2]! * 114) / 1000;
+      out[j] = luma(data[i]!, data[i + 1]!, data[i + 2]!);
     }
   }
   const grey = out.subarray(header.length);

@@ -29,6 +29,26 @@ function optimizedInFreshProcess(files: Uint8Array[], read = true): boolean[] {
   return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { input }).toString()) as boolean[];
 }
 
+/** How many PDFium modules a fresh process has compiled once it has opened each of `files` in turn (without reading them). */
+function compilesInFreshProcess(files: Uint8Array[]): number[] {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    const compile = WebAssembly.compile;
+    let compiles = 0;
+    // PDFium's module is megabytes; tsx compiles a small one of its own.
+    WebAssembly.compile = (bytes) => (bytes.byteLength > 1e6 && compiles++, compile(bytes));
+    const { PdfiumDocument } = await import(${JSON.stringify(documentModule)});
+    const out = [];
+    for (const base64 of JSON.parse(readFileSync(0, 'utf8'))) {
+      (await PdfiumDocument.open(new Uint8Array(Buffer.from(base64, 'base64')))).close();
+      out.push(compiles);
+    }
+    process.stdout.write(JSON.stringify(out));
+  `;
+  const input = JSON.stringify(files.map((f) => Buffer.from(f).toString('base64')));
+  return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { input }).toString()) as number[];
+}
+
 const pdfOf = (pages: number): Uint8Array =>
   makePdf(Array.from({ length: pages }, (_, i) => ({ texts: textLines([`Page ${i + 1} of the report.`, 'A second line of body text.']) })));
 
@@ -41,6 +61,13 @@ describe('the PDFium code that reads a document', () => {
 
   it('is optimized for a document of 16 pages or more, and stays so for short ones after it', () => {
     expect(optimizedInFreshProcess([pdfOf(2), pdfOf(16), pdfOf(2)])).toEqual([false, true, true]);
+  });
+
+  it('compiles only the optimizing module for a long first document whose page objects its bytes show', () => {
+    // Before the page objects were counted, a 16-page file of a few KB was loaded in a baseline
+    // instance first: two modules compiled. A short document after it uses the optimizing one.
+    expect(compilesInFreshProcess([pdfOf(16), pdfOf(2)])).toEqual([1, 1]);
+    expect(compilesInFreshProcess([pdfOf(2), pdfOf(16)])).toEqual([1, 2]);
   });
 
   it.skipIf(!hasCorpus)('is optimized from the start for a file of 1 MB or more (DA-619p.pdf, 619 pages, 2.9 MB)', () => {
