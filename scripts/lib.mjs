@@ -35,12 +35,13 @@ export function ensureInstalled() {
 }
 
 /**
- * Compiles every package (TypeScript project references), copies the patched pdf.js into
- * @quarry/nodes, packs the part-of-speech tagger's dictionaries there and bundles its partition
- * worker and its entries.
+ * Compiles every package (TypeScript project references), bundles @quarry/core's entries, copies
+ * the patched pdf.js into @quarry/nodes, packs the part-of-speech tagger's dictionaries there and
+ * bundles its partition worker and its entries.
  */
 export function build() {
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
+  run(process.execPath, [join(root, 'packages', 'core', 'scripts', 'bundle-entries.mjs')]);
   run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'vendor.mjs')]);
   run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'bundle-worker.mjs')]);
   run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'bundle-entries.mjs')]);

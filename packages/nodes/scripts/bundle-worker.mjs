@@ -1,9 +1,9 @@
 // Bundles the partition worker (src/pool/partition-worker.ts, what it imports, and the text
-// partitioner it imports by a literal path) into dist/pool/partition-worker.bundle.js, the module
-// that @quarry/nodes' partition processes load when it is there. Each `quarry partition` starts a
-// process that loads this graph before its first document: some sixty small ES modules, whose
-// resolving and linking cost Node far more than one file holding them. The other formats stay
-// modules of their own, imported by URL when a document needs them. Run by the build after tsc
+// partitioner) into dist/pool/partition-worker.bundle.js, the module that @quarry/nodes' partition
+// processes load when it is there. Each `quarry partition` starts a process that loads this graph
+// before its first document: some sixty small ES modules, whose resolving and linking cost Node far
+// more than one file holding them. The other formats stay modules of their own, imported from their
+// built files when a document needs them (`formatsFromTheirFiles`). Run by the build after tsc
 // (scripts/lib.mjs, and this package's own build script).
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -40,6 +40,27 @@ export function ownImportMetaUrl(outdir, what) {
   };
 }
 
+/**
+ * An esbuild plugin for the worker bundle: the formats' literal imports (formats/load-format.ts)
+ * other than the text partitioner's stay imports of their built files beside the bundle, so the
+ * bundle does not carry every format's code and dependencies into each partition process.
+ */
+function formatsFromTheirFiles(outdir) {
+  const loader = join(src, 'partition', 'formats', 'load-format.ts');
+  return {
+    name: 'formats-from-their-files',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/.+\.js$/ }, (args) => {
+        if (args.importer !== loader || args.kind !== 'dynamic-import' || args.path === './text.js') return undefined;
+        const built = relative(outdir, join(nodesRoot, 'dist', 'partition', 'formats', args.path))
+          .split(sep)
+          .join('/');
+        return { path: built.startsWith('.') ? built : `./${built}`, external: true };
+      });
+    },
+  };
+}
+
 /** The package root of a file under node_modules (`.../node_modules/@scope/name` or `.../node_modules/name`). */
 function packageRoot(file) {
   const parts = file.split(sep);
@@ -63,7 +84,7 @@ export async function bundleWorker() {
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',
-    plugins: [ownImportMetaUrl(dirname(outfile), 'the partition worker')],
+    plugins: [ownImportMetaUrl(dirname(outfile), 'the partition worker'), formatsFromTheirFiles(dirname(outfile))],
   });
   const roots = [
     ...new Set(

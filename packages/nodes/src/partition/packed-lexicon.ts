@@ -52,49 +52,107 @@ function standIn(array: boolean, load: () => PackedData): object {
   });
 }
 
-/** `lexicon.tsv`: a word, a tab and its tags separated by spaces, a line each. */
+/**
+ * `lexicon.tsv`: a word, a tab and its tags separated by spaces, a line each (the words of an
+ * object's keys: each once). The words are found through a hash table of line numbers in an
+ * Int32Array, compared in the text: no string per line is made until a word is asked for.
+ */
 function lexiconData(text: string): PackedData {
-  const lines = text.split('\n');
-  const index = new Map<string, number>();
-  for (let i = 0; i < lines.length; i++) index.set(lines[i]!.slice(0, lines[i]!.indexOf('\t')), i);
+  const starts = lineStarts(text);
+  const lines = starts.length - 1;
+  const wordEnds = new Int32Array(lines);
+  const mask = 2 ** Math.ceil(Math.log2(2 * lines + 1)) - 1;
+  // Slot -> line number + 1 (0: empty), probed linearly from the word's hash.
+  const slots = new Int32Array(mask + 1);
+  for (let line = 0; line < lines; line++) {
+    const start = starts[line]!;
+    const end = text.indexOf('\t', start);
+    wordEnds[line] = end;
+    let h = hashOf(text, start, end) & mask;
+    while (slots[h] !== 0) h = (h + 1) & mask;
+    slots[h] = line + 1;
+  }
+  const lineOf = (word: string): number | undefined => {
+    for (let h = hashOf(word, 0, word.length) & mask; slots[h] !== 0; h = (h + 1) & mask) {
+      const line = slots[h]! - 1;
+      if (compareAt(word, text, starts[line]!, wordEnds[line]!) === 0) return line;
+    }
+    return undefined;
+  };
   const values = new Map<string, string[]>();
   const value = (word: string, line: number): string[] => {
     let tags = values.get(word);
-    if (!tags) values.set(word, (tags = lines[line]!.slice(word.length + 1).split(' ')));
+    if (!tags) values.set(word, (tags = text.slice(wordEnds[line]! + 1, starts[line + 1]! - 1).split(' ')));
     return tags;
   };
   return {
     lookup: (word) => {
-      const line = index.get(word);
+      const line = lineOf(word);
       return line === undefined ? undefined : value(word, line);
     },
     whole: () => {
       const out = Object.create(null) as Record<string, string[]>;
-      for (const [word, line] of index) out[word] = value(word, line);
+      for (let line = 0; line < lines; line++) {
+        const word = text.slice(starts[line]!, wordEnds[line]!);
+        out[word] = value(word, line);
+      }
       return out;
     },
   };
 }
 
+/** FNV-1a over the UTF-16 code units of `text` from `start` to `end`. */
+function hashOf(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/**
+ * Where each line of `text` starts, and one past the end of the last: the large files are searched
+ * in place, which allocates two numbers a line where splitting them made a string a line (150 000
+ * for the WordNet words), all of them surviving into the old generation.
+ */
+function lineStarts(text: string): Int32Array {
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  const starts = new Int32Array(count + 1);
+  let n = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
+  starts[count] = text.length + 1;
+  return starts;
+}
+
+/** How `word` sorts against `text` from `start` to `end`, as `<` compares strings (by UTF-16 code units). */
+function compareAt(word: string, text: string, start: number, end: number): number {
+  const length = Math.min(word.length, end - start);
+  for (let i = 0; i < length; i++) {
+    const d = word.charCodeAt(i) - text.charCodeAt(start + i);
+    if (d !== 0) return d;
+  }
+  return word.length - (end - start);
+}
+
 /** `wn-words.txt`: the words in their order, which is also their sort order; a word's value is its line. */
 function wordListData(text: string): PackedData {
-  const words = text.split('\n');
+  const starts = lineStarts(text);
+  const lines = starts.length - 1;
   return {
     lookup: (word) => {
       let lo = 0;
-      let hi = words.length - 1;
+      let hi = lines - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >>> 1;
-        const w = words[mid]!;
-        if (w === word) return mid;
-        if (w < word) lo = mid + 1;
+        const order = compareAt(word, text, starts[mid]!, starts[mid + 1]! - 1);
+        if (order === 0) return mid;
+        if (order > 0) lo = mid + 1;
         else hi = mid - 1;
       }
       return undefined;
     },
     whole: () => {
       const out = Object.create(null) as Record<string, number>;
-      for (let i = 0; i < words.length; i++) out[words[i]!] = i;
+      for (let i = 0; i < lines; i++) out[text.slice(starts[i]!, starts[i + 1]! - 1)] = i;
       return out;
     },
   };
@@ -104,17 +162,22 @@ const INDEX = /^(?:0|[1-9]\d*)$/;
 
 /** `wn-word-senses.txt`: each entry's numbers separated by commas, a line each. */
 function numberListsData(text: string): PackedData {
-  const lines = text.split('\n');
+  const starts = lineStarts(text);
+  const lines = starts.length - 1;
   const values: number[][] = [];
-  const value = (i: number): number[] => (values[i] ??= lines[i]!.split(',').map(Number));
+  const value = (i: number): number[] =>
+    (values[i] ??= text
+      .slice(starts[i]!, starts[i + 1]! - 1)
+      .split(',')
+      .map(Number));
   return {
     lookup: (key) => {
-      if (key === 'length') return lines.length;
+      if (key === 'length') return lines;
       if (!INDEX.test(key)) return WHOLE;
       const i = Number(key);
-      return i < lines.length ? value(i) : undefined;
+      return i < lines ? value(i) : undefined;
     },
-    whole: () => lines.map((_, i) => value(i)),
+    whole: () => Array.from({ length: lines }, (_, i) => value(i)),
   };
 }
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { compileFunction } from 'node:vm';
 import { packedModule, PACKED_LAYOUTS } from './packed-lexicon.js';
 
 /** One tagged token: its text and Penn Treebank part-of-speech tag (`VBZ`, `NN`, ...). */
@@ -26,6 +28,7 @@ const require = createRequire(import.meta.url);
 const fromTagger = createRequire(require.resolve('wink-pos-tagger'));
 // The same from src/ and dist/: both sit two levels below the package root, beside vendor/.
 const PACKED_LEXICON = new URL('../../vendor/wink-lexicon/', import.meta.url);
+const BUNDLED_TAGGER = new URL('../../vendor/wink-pos-tagger/', import.meta.url);
 
 /** What the build packed (`scripts/pack-wink-lexicon.mjs`): the wink-lexicon version, its layout and each module's file. */
 interface PackedManifest {
@@ -81,11 +84,32 @@ function preloadPacked(names?: readonly string[]): void {
   }
 }
 
+/**
+ * wink-pos-tagger as the build bundled it (`scripts/bundle-wink-tagger.mjs`: its code and the
+ * packages it requires in one file, instead of sixteen to resolve and read), when made from the
+ * installed version; it requires wink-lexicon's modules through the tagger's own `require`, which
+ * finds the stand-ins. `undefined` without a current bundle.
+ */
+function bundledTagger(): (() => WinkTagger) | undefined {
+  let manifest: { version: string; file: string };
+  try {
+    manifest = JSON.parse(readFileSync(new URL('manifest.json', BUNDLED_TAGGER), 'utf8')) as { version: string; file: string };
+  } catch {
+    // Not built (a source checkout): wink-pos-tagger loads as it is.
+    return undefined;
+  }
+  if (manifest.version !== (require('wink-pos-tagger/package.json') as { version: string }).version) return undefined;
+  const file = new URL(manifest.file, BUNDLED_TAGGER);
+  const module = { exports: {} as unknown };
+  compileFunction(readFileSync(file, 'utf8'), ['require', 'module', 'exports'], { filename: fileURLToPath(file) })(fromTagger, module, module.exports);
+  return module.exports as () => WinkTagger;
+}
+
 // wink-pos-tagger loads 3 MB of dictionaries, so it is required on first use only.
 function getTagger(): WinkTagger {
   if (!tagger) {
     preloadPacked();
-    const create = require('wink-pos-tagger') as () => WinkTagger;
+    const create = bundledTagger() ?? (require('wink-pos-tagger') as () => WinkTagger);
     tagger = create();
   }
   return tagger;

@@ -9,6 +9,7 @@
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
  */
 import type { Box } from './formats/pdf/layout-types.js';
+import { fillRulings, findDarkFills, invertDarkFills } from './dark-fills.js';
 import { luma } from './luma.js';
 import { eraseRulingLines, maxLineThickness } from './ruling-lines.js';
 
@@ -93,9 +94,12 @@ function eraseRasterRulings(pixels: Uint8Array | Uint8ClampedArray, width: numbe
  */
 export function takeOutRulings(pixels: Uint8Array | Uint8ClampedArray, width: number, height: number, channels: 1 | 4): Box[] {
   const rulings = findRasterRulings(pixels, width, height, channels);
+  // Light text on dark bands turned dark on white before the rulings go (`dark-fills.ts`).
+  const fills = findDarkFills(pixels, width, height, channels);
+  invertDarkFills(pixels, width, channels, fills);
   eraseRasterRulings(pixels, width, height, channels, rulings);
   eraseRulingLines(pixels, width, height, channels);
-  return rulings;
+  return [...rulings, ...fillRulings(fills)];
 }
 
 interface Band {

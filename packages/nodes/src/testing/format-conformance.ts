@@ -1,7 +1,8 @@
 import { ELEMENT_TYPES, isQuarryError, type FormatDefinition } from '@quarry/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { canonicalMimeType } from '../partition/detect-filetype.js';
-import { BUILTIN_FORMATS, loadFormat } from '../partition/formats/index.js';
+import { BUILTIN_FORMATS } from '../partition/formats/index.js';
+import { loadFormat } from '../partition/formats/load-format.js';
 import { partitionFile } from '../partition/partition-file.js';
 import type { FormatPartitionOptions } from '../partition/types.js';
 import { PartitionPool } from '../pool/partition-pool.js';

@@ -22,10 +22,22 @@ const DOCS = ['multi-column-2p.pdf', 'handbook-1p.docx', 'example-10k-1p.html'];
 
 /** Runs an ES module script with plain Node from the package folder; returns its stdout. */
 function node(script: string): string {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: nodesRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) throw new Error(`node exited with ${r.status}: ${r.stderr}`);
-  return r.stdout;
+  return nodeRun(script).stdout;
 }
+
+function nodeRun(script: string, flags: string[] = []): { stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [...flags, '--input-type=module', '-e', script], { cwd: nodesRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`node exited with ${r.status}: ${r.stderr}`);
+  return r;
+}
+
+// Module hooks that write the URL of each file the process loads to its standard error.
+const loadHooks = `import { writeSync } from 'node:fs';
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) writeSync(2, 'loaded ' + url + '\\n');
+  return next(url, context);
+}`;
+const recordLoads = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(loadHooks)}`)});`;
 
 const exportNames = (file: string): string[] =>
   JSON.parse(node(`const m = await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(JSON.stringify(Object.keys(m).sort()));`)) as string[];
@@ -50,7 +62,7 @@ describe.runIf(built)("the bundle of the package's entries", () => {
     }
   });
 
-  it('partitions as the sources do, text through its own chunks and the other formats from their modules', async () => {
+  it('partitions as the sources do, every format through its own chunks', async () => {
     const files: string[] = [];
     const write = (name: string, bytes: Uint8Array): void => {
       writeFileSync(path.join(dir, name), bytes);
@@ -79,6 +91,23 @@ describe.runIf(built)("the bundle of the package's entries", () => {
     expect(fromBundle).toEqual(fromSources);
     expect(fromBundle.every((elements) => elements.length > 0)).toBe(true);
   }, 120_000);
+
+  // The formats are chunks of the bundle: a PDF loads no second copy of what the bundle holds
+  // (classifiers, the tagger) from the package's unbundled modules, nor PDFium's Emscripten glue.
+  it.runIf(existsSync(path.join(corpusDocs, 'multi-column-2p.pdf')))('partitions a PDF with modules of the bundle only', () => {
+    const { stderr } = nodeRun(
+      `const { partition } = await import('@quarry/nodes'); await partition(${JSON.stringify(path.join(corpusDocs, 'multi-column-2p.pdf'))});`,
+      ['--import', `data:text/javascript,${encodeURIComponent(recordLoads)}`],
+    );
+    const loaded = stderr
+      .split('\n')
+      .filter((l) => l.startsWith('loaded '))
+      .map((l) => fileURLToPath(l.slice('loaded '.length)));
+    const own = loaded.filter((f) => f.startsWith(path.join(nodesRoot, 'dist')));
+    expect(own.length).toBeGreaterThan(1);
+    expect(own.filter((f) => path.dirname(f) !== bundleDir)).toEqual([]);
+    expect(loaded.filter((f) => f.includes(`${path.sep}@hyzyla${path.sep}`))).toEqual([]);
+  });
 
   it("starts built pools on the partition worker's bundle", () => {
     const url = node(`const { partitionWorkerUrl } = await import('@quarry/nodes/pool'); console.log(partitionWorkerUrl().href);`).trim();

@@ -1,10 +1,9 @@
 import type { FormatDefinition } from '@quarry/core';
-import { QuarryError, errorMessage } from '@quarry/core/errors';
-import type { FormatPartitioner } from '../types.js';
 
 // Built-in modules sit beside this one, as .ts when run from source (tests) and .js when built.
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-const moduleUrl = (file: string): string => new URL(`./${file}${EXT}`, import.meta.url).href;
+/** The URL of a built-in format's module, by its path beside this one (`pdf/index`). */
+export const moduleUrl = (file: string): string => new URL(`./${file}${EXT}`, import.meta.url).href;
 
 /** One line of the built-in table: a format, the file types it reads and their other names. */
 interface BuiltinFormat {
@@ -126,8 +125,8 @@ const BUILTIN_TABLE: readonly BuiltinFormat[] = [
 /**
  * The built-in formats, in lookup order (the first whose `mimeTypes` include a document's type
  * partitions it). The nodes plugin registers them; `partitionFile` uses them when given no list.
- * A format's module is imported the first time a document of that format arrives, so a process
- * that partitions only text never loads pdf.js.
+ * A format's module is imported the first time a document of that format arrives (`loadFormat`),
+ * so a process that partitions only text never loads pdf.js.
  */
 export const BUILTIN_FORMATS: readonly FormatDefinition[] = Object.freeze(BUILTIN_TABLE.map((b) => b.format));
 
@@ -159,43 +158,4 @@ export function findFormat(formats: readonly FormatDefinition[], mime: string, e
   if (byMime || wanted !== 'application/octet-stream') return byMime;
   const ext = extension.toLowerCase();
   return formats.find((f) => f.extensions.includes(ext));
-}
-
-// The text partitioner is imported by a literal path, which a bundler follows: the partition
-// worker's bundle (packages/nodes/scripts/bundle-worker.mjs) carries it, since a one-line note is the document a
-// start-up is timed on. The other formats stay modules of their own, imported by URL.
-const BUILTIN_IMPORTS: ReadonlyMap<string, () => Promise<Record<string, unknown>>> = new Map([[moduleUrl('text'), () => import('./text.js')]]);
-
-const loaded = new Map<string, Promise<FormatPartitioner>>();
-
-/**
- * Imports a format's partitioner (once per process). Throws `INVALID_PLUGIN` naming the module
- * when it cannot be imported or its export has no `partition` function.
- */
-export function loadFormat(format: FormatDefinition): Promise<FormatPartitioner> {
-  const key = `${format.module}#${format.exportName}`;
-  let hit = loaded.get(key);
-  if (!hit) {
-    const load = BUILTIN_IMPORTS.get(format.module) ?? ((): Promise<Record<string, unknown>> => import(format.module));
-    hit = load().then(
-      (mod: Record<string, unknown>) => {
-        const partitioner = mod[format.exportName] as Partial<FormatPartitioner> | undefined;
-        if (typeof partitioner?.partition !== 'function') throw invalid(format, `has no export "${format.exportName}" with a partition function`);
-        return partitioner as FormatPartitioner;
-      },
-      (e: unknown) => {
-        throw invalid(format, `cannot be imported (${errorMessage(e)})`);
-      },
-    );
-    // A failed import is not cached: the module may be installed later.
-    hit.catch(() => loaded.delete(key));
-    loaded.set(key, hit);
-  }
-  return hit;
-}
-
-function invalid(format: FormatDefinition, what: string): QuarryError {
-  return new QuarryError('INVALID_PLUGIN', `format "${format.name}": module ${format.module} ${what}`, {
-    details: { format: format.name, module: format.module },
-  });
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine, definePlugin, ENGINE_VERSION, isQuarryError, type FormatDefinition } from '@quarry/core';
-import { BUILTIN_FORMATS, EXTENSION_MIME_TYPES, MIME_TYPE_ALIASES, canonicalMimeType, findFormat, loadFormat } from '../../../src/partition/formats/index.js';
+import { BUILTIN_FORMATS, EXTENSION_MIME_TYPES, MIME_TYPE_ALIASES, canonicalMimeType, findFormat } from '../../../src/partition/formats/index.js';
+import { BUILTIN_IMPORTS, loadFormat } from '../../../src/partition/formats/load-format.js';
 import { partitionFile } from '../../../src/partition/partition-file.js';
 import { nodesPlugin } from '../../../src/plugin.js';
 import { testFormat, withBuiltins } from '../../support/test-formats.js';
@@ -42,6 +43,13 @@ describe('document formats', () => {
 
   it('loads every built-in format from its module', async () => {
     for (const format of BUILTIN_FORMATS) expect(typeof (await loadFormat(format)).partition, format.name).toBe('function');
+  });
+
+  // A bundler follows only literal imports: a built-in module left out would load from its own file
+  // beside the bundle, a second copy of what it shares with it.
+  it('imports every built-in format through a literal import', () => {
+    expect(BUILTIN_FORMATS.filter((f) => !BUILTIN_IMPORTS.has(f.module)).map((f) => f.name)).toEqual([]);
+    expect(new Set(BUILTIN_FORMATS.map((f) => f.module))).toEqual(new Set(BUILTIN_IMPORTS.keys()));
   });
 
   it('names the module of a format that cannot be loaded', async () => {

@@ -48,8 +48,13 @@ const CAPTION_RE = /^[^\p{L}\p{N}]{0,3}(?:table|figure|fig\.)\s*[\dIVXivx]+\s*[:
 const CELL_GAP = 1.5;
 // Table rows further apart than this many line heights belong to different tables.
 const ROW_GAP = 6;
-// Vertical space between two lines, in line heights, that separates paragraphs.
+// Vertical space between two lines, in line heights, that separates paragraphs ...
 const PARAGRAPH_GAP = 0.8;
+// ... or, with wide line spacing, this much more than the page's usual gap between lines.
+const WIDE_SPACING_MARGIN = 0.5;
+// The usual gap is taken between lines of at least this many words, from this many gaps at least.
+const MIN_PROSE_WORDS = 6;
+const MIN_SPACING_GAPS = 3;
 // The cells of a table are short: a region whose median cell is longer is columns of prose.
 const MAX_MEDIAN_CELL_CHARS = 30;
 // A table needs at least this many lines with at least three cells.
@@ -89,6 +94,17 @@ function lineInfo(line: OcrLine, paragraph: number): LineInfo | undefined {
 }
 
 const lineText = (l: LineInfo): string => l.words.map((w) => w.text).join(' ');
+
+/**
+ * The gap between two lines of running text read one after the other, the second right below the
+ * first: lines of a few words (labels, headings, a table's notes) say nothing of the line spacing.
+ */
+function lineGapOf(a: LineInfo, b: LineInfo, lineHeight: number): number[] {
+  const gap = b.core.y0 - a.core.y1;
+  const overlap = Math.min(a.core.x1, b.core.x1) - Math.max(a.core.x0, b.core.x0);
+  const prose = a.words.length >= MIN_PROSE_WORDS && b.words.length >= MIN_PROSE_WORDS;
+  return prose && gap > 0 && gap < 2 * lineHeight && overlap > 0.5 * Math.min(a.core.x1 - a.core.x0, b.core.x1 - b.core.x0) ? [gap] : [];
+}
 
 /**
  * Finds table regions: runs of lines (top to bottom) in which at least {@link MIN_TABLE_ROWS}
@@ -255,20 +271,26 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
     pending = [];
   };
   // Tesseract's single-block segmentation puts a whole page in one paragraph; a blank line's
-  // worth of vertical space between two lines starts a new one.
+  // worth of vertical space between two lines starts a new one, or on a page set with wide line
+  // spacing (double-spaced text) clearly more than its lines' usual gap.
   const pageLineHeight = median(lines.map((l) => l.height)) || 10;
+  const gaps = lines.slice(1).flatMap((l, i) => lineGapOf(lines[i]!, l, pageLineHeight));
+  const lineGap = gaps.length >= MIN_SPACING_GAPS ? median(gaps) : 0;
+  const paragraphGap = Math.max(PARAGRAPH_GAP * pageLineHeight, lineGap + WIDE_SPACING_MARGIN * pageLineHeight);
   let currentParagraph = -1;
   let previous: LineInfo | undefined;
   for (const l of lines) {
     const gap = previous ? l.core.y0 - previous.core.y1 : Infinity;
-    const close = previous !== undefined && gap <= PARAGRAPH_GAP * pageLineHeight;
+    const close = previous !== undefined && gap <= paragraphGap;
     // Tesseract also splits paragraphs mid-sentence; a close line starting at the same left edge
-    // continues a paragraph whose last line does not end a sentence.
+    // continues a paragraph whose last line does not end a sentence, or runs to the paragraph's
+    // right edge (a sentence ending at the end of a full line of justified text).
+    const last = pending[pending.length - 1];
     const continues =
       close &&
-      pending.length > 0 &&
+      last !== undefined &&
       Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight &&
-      !/[.!?:;]["')\]]?$/.test(lineText(pending[pending.length - 1]!));
+      (!/[.!?:;]["')\]]?$/.test(lineText(last)) || (pending.length >= 2 && last.core.x1 >= Math.max(...pending.map((p) => p.core.x1)) - pageLineHeight));
     if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
     currentParagraph = l.paragraph;
     previous = l;

@@ -9,7 +9,7 @@
  */
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrResult } from '../../ocr.js';
-import { fragmentsFromOcr, ocrTextSize } from '../pdf/ocr-fragments.js';
+import { fragmentsFromOcr, ocrFontSize } from '../pdf/ocr-fragments.js';
 import type { Box, TextBlock, TextLine } from '../pdf/layout-types.js';
 import { splitAtWalls } from '../pdf/ocr-wall-split.js';
 import { findOpenTables } from '../pdf/open-tables.js';
@@ -43,7 +43,8 @@ export function findOcrTables(ocr: OcrResult, rulings: readonly Box[], scale: nu
     const ruled = findRuledTables(lines, rulings);
     ruledTables = [...ruled.tables, ...findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics).tables];
   }
-  const found = ruledTables.map((block) => ({ block, box: px(block.box) }));
+  // A table's text size, for the page's body size and headings: that of the OCR'd lines in it.
+  const found = ruledTables.map((block) => ({ block: { ...block, size: linesFontSize(ocr, px(block.box), scale) ?? block.size }, box: px(block.box) }));
   const aligned = findAlignedTables(
     withoutWordsIn(
       ocr.blocks,
@@ -60,10 +61,20 @@ function alignedBlock(t: AlignedTable, scale: number): TextBlock {
     text: normalizeSpace(t.rows.flat().join(' ')),
     box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
     lineCount: t.rows.length,
-    size: ocrTextSize(t.lineHeight / scale),
+    size: ocrFontSize(t.lineHeight / scale),
     font: 'ocr',
     table: { rows: t.rows.map((r) => r.map((text) => ({ text, colspan: 1, rowspan: 1 }))) },
   };
+}
+
+/** The font size of the median OCR line whose centre lies in `box` (pixels), undefined for none. */
+function linesFontSize(ocr: OcrResult, box: OcrBox, scale: number): number | undefined {
+  const rows = ocr.lines
+    .filter((l) => centreIn(l.bbox, box))
+    .map((l) => l.rowHeight)
+    .sort((a, b) => a - b);
+  const row = rows[Math.floor(rows.length / 2)];
+  return row === undefined ? undefined : ocrFontSize(row / scale);
 }
 
 /**

@@ -14,6 +14,7 @@ import type { FormatPartitionOptions } from '../../types.js';
 import { requireOptional } from '../../../optional-dependency.js';
 import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
+import { boldLines } from '../../ocr-weight.js';
 import { elementsFromLayouts, type BuiltElement } from './elements.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
@@ -27,7 +28,7 @@ import { withFontsOf } from './pdfium/font-transfer.js';
 import { hasRightToLeft } from './pdfium/pages.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { orderBlocks } from './reading-order.js';
-import { fragmentsFromOcr } from './ocr-fragments.js';
+import { fragmentsFromOcr, ocrWordRuns } from './ocr-fragments.js';
 import { splitAtWalls } from './ocr-wall-split.js';
 import { findOcrTables, foundTables } from '../image/ocr-tables.js';
 import { MAX_BAD_CHAR_SHARE, MIN_SCAN_COVER, MIN_TEXT_CHARS } from './scan-thresholds.js';
@@ -80,15 +81,17 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
           await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);
           const rendered = await renderPage(page, RENDER_DPI, signal);
           const { pnm, rulings } = toGreyPnm(rendered);
-          // The scale only: the canvas is not kept while Tesseract reads the page.
-          const { scale } = rendered;
+          // The size only: the canvas is not kept while Tesseract reads the page.
+          const { scale, width, height } = rendered;
           releaseRendered(rendered);
           page.cleanup();
           const job = ocrImage(pnm, { languages: options.ocr_languages, signal, logger, dpi: scale * 72 }).then((ocr) => {
             warnings.add(p, ocr.warnings);
             // A scan's table grid is in its picture, not in the drawing.
             const pageRulings = text.rulings?.length ? text.rulings : rulings;
-            const fragments = splitAtWalls(fragmentsFromOcr(ocr, scale), pageRulings);
+            // Headings set apart by weight alone: the grey page's strokes tell which lines are bold.
+            const bold = boldLines(ocr.lines, pnm.subarray(pnm.length - width * height), width, height);
+            const fragments = ocrWordRuns(splitAtWalls(fragmentsFromOcr(ocr, scale, bold), pageRulings), pageRulings);
             // The tables of an OCR'd page come from its words as an image's do, whatever the container.
             const tables = findOcrTables(ocr, pageRulings, scale).map((t) => t.block);
             layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables) }), images, true);

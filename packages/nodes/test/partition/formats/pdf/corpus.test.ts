@@ -157,6 +157,8 @@ describe.skipIf(!hasCorpus)('PDF corpus (skipped: /work/shared/corpus not found)
       expect(text).toContain(phrase);
     }
     expect(els.every((e) => e.type === 'NarrativeText' && e.metadata.page_number === 1)).toBe(true);
+    // One element per paragraph of the scan, its lines joined.
+    expect(els).toHaveLength(5);
   }, 360_000);
 
   it('DA-619p.pdf: gives elements on all 619 pages in fast mode, page numbers as PageNumber', async () => {

@@ -2,13 +2,15 @@
  * The PDFium WebAssembly module of `@hyzyla/pdfium`, loaded once per thread from the package's own
  * `pdfium.wasm` (read from disk: nothing is fetched). Only the raw exports are used: the package's
  * JavaScript wrappers check every call's arguments, which costs more than the call on a page of
- * thousands of characters.
+ * thousands of characters, and its Emscripten glue is replaced by the few imports PDFium calls
+ * (runtime.ts).
  *
  * This file must not import `@quarry/core`: the page worker thread loads it.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
+import { emscriptenRuntime, type EmscriptenExports } from './runtime.js';
 
 /** Pointers and handles are offsets into the module's memory (32-bit). */
 type Ptr = number;
@@ -103,22 +105,19 @@ export interface Pdfium {
   u8(): Uint8Array;
 }
 
-interface EmscriptenModule {
-  wasmExports: PdfiumExports;
-}
-
-type ModuleFactory = (options: { instantiateWasm: (imports: object, done: (instance: WasmInstance) => void) => object }) => Promise<EmscriptenModule>;
-
 // V8 optimizes a WebAssembly function once it has run for about this many bytes of code (its
 // `--wasm-tiering-budget`, unless the command line set another).
 const budgetArg = process.execArgv.find((a) => /^--wasm[-_]tiering[-_]budget=\d+$/.test(a));
 const TIERING_BUDGET = budgetArg ? Number(budgetArg.split('=')[1]) : 1_800_000;
 // A budget no document reaches: V8 never optimizes such a module's functions.
 const NEVER = 2 ** 31 - 1;
+// Whether V8 checks a WebAssembly function when first called rather than at compilation, as the
+// command line says (off by default).
+const LAZY_VALIDATION = process.execArgv.some((a) => /^--wasm[-_]lazy[-_]validation$/.test(a));
 
 // This thread's compiled modules: the optimizing one (true) and the baseline one (false).
 const compiled = new Map<boolean, Promise<WasmModule>>();
-// Compilations run one after the other: the baseline one changes a process-wide flag meanwhile.
+// Compilations run one after the other: each changes process-wide flags meanwhile.
 let lastCompile: Promise<unknown> = Promise.resolve();
 
 /**
@@ -130,6 +129,10 @@ let lastCompile: Promise<unknown> = Promise.resolve();
  * that in waiting), more than a short document's pages take in baseline code. V8 gives a module
  * its tiering budget when it compiles it, so the flag is changed for the compilation only (a
  * WebAssembly module compiled elsewhere in the process meanwhile would get it too).
+ *
+ * Either module is compiled with V8's lazy validation: a function is checked when it first runs,
+ * not all of PDFium's 4 MB before the first page (which cost about half of the compilation; a
+ * text extraction runs a small part of PDFium). The module is the one the package ships.
  */
 export function compilePdfium(optimize = true): Promise<WasmModule> {
   let module = compiled.get(optimize);
@@ -138,12 +141,13 @@ export function compilePdfium(optimize = true): Promise<WasmModule> {
     const bytes = readFile(require.resolve('@hyzyla/pdfium/pdfium.wasm'));
     module = lastCompile.then(async () => {
       const wasm = await bytes;
-      if (optimize) return wasmApi.compile(wasm);
-      setFlagsFromString(`--wasm-tiering-budget=${NEVER}`);
+      if (!optimize) setFlagsFromString(`--wasm-tiering-budget=${NEVER}`);
+      if (!LAZY_VALIDATION) setFlagsFromString('--wasm-lazy-validation');
       try {
         return await wasmApi.compile(wasm);
       } finally {
-        setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+        if (!optimize) setFlagsFromString(`--wasm-tiering-budget=${TIERING_BUDGET}`);
+        if (!LAZY_VALIDATION) setFlagsFromString('--no-wasm-lazy-validation');
       }
     });
     lastCompile = module.catch(() => undefined);
@@ -164,14 +168,10 @@ export function adoptCompiledPdfium(module: WasmModule): void {
  */
 export async function instantiatePdfium(optimize = true): Promise<Pdfium> {
   const module = await compilePdfium(optimize);
-  const { PDFiumModule } = (await import('@hyzyla/pdfium')) as unknown as { PDFiumModule: ModuleFactory };
-  const em = await PDFiumModule({
-    instantiateWasm: (imports, done) => {
-      void wasmApi.instantiate(module, imports).then((instance) => done(instance));
-      return {};
-    },
-  });
-  const x = em.wasmExports;
+  const runtime = emscriptenRuntime();
+  const instance = await wasmApi.instantiate(module, runtime.imports);
+  const x = instance.exports as PdfiumExports & EmscriptenExports;
+  runtime.start(x);
   x.FPDF_InitLibrary();
   const scratch = x.malloc(64);
   let f32 = new Float32Array(x.memory.buffer);

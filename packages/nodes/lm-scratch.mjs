@@ -1,0 +1,13 @@
+const dir = process.argv[2];
+const { instantiatePdfium } = await import(dir + '/packages/nodes/dist/partition/formats/pdf/pdfium/module.js');
+const bytes = (await import('node:fs')).readFileSync('/work/shared/corpus/docs/multi-column-2p.pdf');
+let t = performance.now();
+const p = await instantiatePdfium(false);
+const t1 = performance.now();
+const data = p.x.malloc(bytes.length); p.u8().set(bytes, data);
+const doc = p.x.FPDF_LoadMemDocument(data, bytes.length, 0);
+const t2 = performance.now();
+const page = p.x.FPDF_LoadPage(doc, 0);
+const tp = p.x.FPDFText_LoadPage(page);
+const t3 = performance.now();
+console.log(dir, 'inst', (t1 - t).toFixed(1), 'loaddoc', (t2 - t1).toFixed(1), 'page', (t3 - t2).toFixed(1), p.x.FPDFText_CountChars(tp));
