@@ -33,3 +33,28 @@ export function toBackground(pid: number | undefined): void {
     }
   }
 }
+
+/**
+ * Raises a process lowered by {@link toBackground} back to the caller's own priority, every thread of
+ * it. Raising needs privilege on Linux (root, `CAP_SYS_NICE` or a `RLIMIT_NICE` that allows it):
+ * returns false when the system refused, true when raised (or the process is gone).
+ */
+export function toForeground(pid: number | undefined): boolean {
+  if (pid === undefined) return true;
+  let threads: number[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    threads = [pid];
+  }
+  const niceness = getPriority();
+  for (const tid of threads) {
+    try {
+      setPriority(tid, niceness);
+    } catch (e) {
+      // A thread that exited meanwhile is no refusal (Node's system errors carry errno's name in `info`).
+      if ((e as { info?: { code?: string } }).info?.code !== 'ESRCH') return false;
+    }
+  }
+  return true;
+}

@@ -3,6 +3,7 @@ import { errorMessage, QuarryError } from '../errors.js';
 import {
   workerFailure,
   type AbortMessage,
+  type HeavyMessage,
   type ReadyMessage,
   type TaskMessage,
   type WarmedUpMessage,
@@ -77,8 +78,15 @@ process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMess
   }
   const controller = new AbortController();
   running.set(message.id, controller);
+  const { id } = message;
+  let told = false;
+  const heavy = (): void => {
+    if (told || !running.has(id)) return;
+    told = true;
+    process.send?.({ heavy: id } satisfies HeavyMessage);
+  };
   void handler
-    .then((run) => run(message.task, controller.signal))
+    .then((run) => run(message.task, controller.signal, heavy))
     .then(
       (result) => answer(message.id, { ok: true, result }),
       (e: unknown) => answer(message.id, { ok: false, error: workerFailure(e) }),

@@ -2,12 +2,12 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
-import { toBackground } from './background-priority.js';
+import { toBackground, toForeground } from './background-priority.js';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
 import { LaneQueue, type Lane } from './lane-queue.js';
-import type { AbortMessage, ReadyMessage, TaskMessage, WarmedUpMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
+import type { AbortMessage, HeavyMessage, ReadyMessage, TaskMessage, WarmedUpMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
 
 export type { WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
 
@@ -58,15 +58,25 @@ export interface ProcessPoolOptions {
    * process, small ones start there instead of waiting behind them. They start on demand and end
    * when idle like the others. Default: no lane, one first-come first-served queue.
    *
-   * A lane task that has worked `handoffMs` (default 2000; 0: never) was small in cost but not in
-   * work (an image to OCR, say): a fresh lane process may start beside it (at most `processes` such
-   * hand-offs at a time), and its process is ended after that task. Work is the process's CPU time
-   * where `/proc` tells it (a loaded machine stretches wall time, not work), else wall time.
+   * A lane task that says it will work long (its task function calls `heavy()`), or has worked
+   * `handoffMs` (default 2000; 0: never), was small in cost but not in work (an image to OCR, say):
+   * it hands the lane off. Another lane process takes the small work, and the task's own process
+   * is ended after that task. At most `size` (and at least `processes`) hand-offs run at a time:
+   * long work, whatever its cost, runs beside big work, as many at a time as there are general
+   * processes; past that a long task keeps its lane process until one ends. Work is the
+   * process's CPU time where `/proc` tells it (a loaded machine stretches wall time, not work), else
+   * wall time.
    * With `background`, the other processes and a handed-off one run at background CPU priority
    * (10 nicer than the caller on Linux), so that under contention the lane and the caller (a server's
    * event loop) get the cores first.
+   *
+   * With `standby` (default true), a warmed pool ({@link ProcessPool.warm}) keeps one more lane
+   * process started and warmed up as a spare, at background priority with `background` (raised to
+   * the caller's when it is promoted, where the system allows raising priority; where it does not,
+   * later spares warm at normal priority). A hand-off promotes it at once, so small work goes on in
+   * a warm process, and a new spare starts behind it. It costs one process's memory while idle.
    */
-  smallLane?: { maxCost: number; processes?: number; handoffMs?: number; background?: boolean };
+  smallLane?: { maxCost: number; processes?: number; handoffMs?: number; background?: boolean; standby?: boolean };
 }
 
 /** Per-task options of {@link ProcessPool.run}. */
@@ -159,6 +169,7 @@ interface SlotOwner<T, R> {
   ready(slot: Slot<T, R>): void;
   reply(slot: Slot<T, R>, message: WorkerReplyMessage<R>): void;
   exit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void;
+  heavy(slot: Slot<T, R>, message: HeavyMessage): void;
 }
 
 interface Slot<T, R> {
@@ -174,6 +185,8 @@ interface Slot<T, R> {
   lane: Lane;
   /** A lane process whose task outran the hand-off time: no longer counted in the lane, ended after the task. */
   handedOff?: boolean;
+  /** The warmed pool's spare lane process: it takes no task until a hand-off promotes it into the lane. */
+  standby?: boolean;
   /** Tasks it has finished. */
   tasks: number;
   /** Settles when the warm-up it was asked for has ended, or the process has. */
@@ -192,6 +205,8 @@ interface Slot<T, R> {
     grace?: NodeJS.Timeout;
     /** CPU seconds of the process when the task started (a lane task's work is counted from here). */
     cpuAtStart?: number;
+    /** The task said it will work long: a lane task hands the lane off as soon as there is room. */
+    heavy?: boolean;
     startedAt: number;
   };
 }
@@ -218,8 +233,9 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.stderr?.on('data', (text: string) => {
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
   });
-  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage) => {
+  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage | HeavyMessage) => {
     if ('warmedUp' in message) slot.warmedUp?.();
+    else if ('heavy' in message) slot.owner?.heavy(slot, message);
     else if ('ready' in message) {
       slot.ready = true;
       slot.heapLimitMb = message.heapLimitMb;
@@ -293,6 +309,7 @@ export class ProcessPool<T, R> {
     laneProcesses: number;
     handoffMs: number;
     background: boolean;
+    standby: boolean;
   };
   private readonly slots: Array<Slot<T, R>> = [];
   /** Processes ended for recycling that have not exited yet. */
@@ -302,10 +319,13 @@ export class ProcessPool<T, R> {
   private closed = false;
   /** {@link ProcessPool.warm} was called: keep `size` processes started. */
   private warmed = false;
+  /** The system refused to raise a promoted spare's priority: spares warm at normal priority from then on. */
+  private raiseRefused = false;
   private readonly events: SlotOwner<T, R> = {
     ready: (slot) => this.onReady(slot),
     reply: (slot, message) => this.onReply(slot, message),
     exit: (slot, code, signal) => this.onExit(slot, code, signal),
+    heavy: (slot, message) => this.onHeavy(slot, message),
   };
 
   /**
@@ -337,6 +357,7 @@ export class ProcessPool<T, R> {
       laneProcesses: options.smallLane ? Math.max(0, Math.floor(options.smallLane.processes ?? 1)) : 0,
       handoffMs: options.smallLane?.handoffMs ?? DEFAULT_HANDOFF_MS,
       background: options.smallLane?.background ?? false,
+      standby: options.smallLane?.standby ?? true,
     };
     this.queue = new LaneQueue(this.options.laneProcesses > 0 ? options.smallLane?.maxCost : undefined);
   }
@@ -374,20 +395,33 @@ export class ProcessPool<T, R> {
    * Starts every process now instead of on demand, the small lane's included, and keeps them
    * started: one that ends (recycled, crashed, handed off) is replaced at once. Each lane process so
    * started also warms up (runs the worker module's `warmUp` export, if any) while it waits for work,
-   * so that small tasks wait neither for a process to start nor for what it loads on first use. A
-   * server calls this when it starts listening.
+   * so that small tasks wait neither for a process to start nor for what it loads on first use; with
+   * the lane's `standby`, one more lane process waits warm as a spare, and takes the place of one
+   * that ends or hands off. A server calls this when it starts listening.
    */
   warm(): void {
     this.warmed = true;
     for (const lane of ['general', 'small'] as const) {
       const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
       while (!this.closed && this.count(lane) < room) {
+        const spare = lane === 'small' ? this.slots.find((s) => s.standby) : undefined;
+        if (spare) {
+          this.promote(spare);
+          continue;
+        }
         const slot = this.spawn(lane);
         // Only the lane warms up: small work waits on it when big work holds the rest, and the
         // general processes' first documents are mostly big ones, whose own cost dwarfs a first use.
         if (lane === 'small') this.warmUp(slot);
       }
     }
+    if (!this.closed && this.options.standby && this.options.laneProcesses > 0 && !this.slots.some((s) => s.standby)) this.warmUp(this.spawn('small', true));
+  }
+
+  /** The spare lane process joins the lane, at the caller's priority where the system lets it be raised. */
+  private promote(slot: Slot<T, R>): void {
+    slot.standby = false;
+    if (this.options.background && !this.raiseRefused && !toForeground(slot.child.pid)) this.raiseRefused = true;
   }
 
   /**
@@ -437,17 +471,17 @@ export class ProcessPool<T, R> {
   /** An idle process of `lane` (started if the lane has room) when a queued task may run there. */
   private freeSlot(lane: Lane): Slot<T, R> | undefined {
     if (!this.queue.hasWork(lane)) return undefined;
-    const idle = this.slots.find((s) => s.lane === lane && !s.running && !s.handedOff);
+    const idle = this.slots.find((s) => s.lane === lane && !s.running && !s.handedOff && !s.standby);
     if (idle) return idle;
     const room = lane === 'general' ? this.options.size : this.options.laneProcesses;
     return this.count(lane) < room ? this.spawn(lane) : undefined;
   }
 
   private count(lane: Lane): number {
-    return this.slots.filter((s) => s.lane === lane && !s.handedOff).length;
+    return this.slots.filter((s) => s.lane === lane && !s.handedOff && !s.standby).length;
   }
 
-  private spawn(lane: Lane): Slot<T, R> {
+  private spawn(lane: Lane, standby = false): Slot<T, R> {
     const { workerUrl, heapLimitMb, execArgv } = this.options;
     const key = processKey(workerUrl, heapLimitMb, execArgv);
     const at = prestarted.findIndex((p) => p.key === key && p.slot.child.exitCode === null && p.slot.child.signalCode === null);
@@ -455,8 +489,11 @@ export class ProcessPool<T, R> {
     const slot = at >= 0 ? (prestarted.splice(at, 1)[0]!.slot as Slot<T, R>) : forkSlot<T, R>(workerUrl, heapLimitMb, execArgv);
     slot.owner = this.events;
     slot.lane = lane;
+    if (standby) slot.standby = true;
     this.slots.push(slot);
-    if (lane === 'general' && this.options.laneProcesses > 0 && this.options.background) toBackground(slot.child.pid);
+    // A spare warms up behind the lane, not against it, unless its priority could not be raised when promoted.
+    const background = lane === 'general' ? this.options.laneProcesses > 0 : standby && !this.raiseRefused;
+    if (background && this.options.background) toBackground(slot.child.pid);
     return slot;
   }
 
@@ -476,10 +513,11 @@ export class ProcessPool<T, R> {
     }
     hold(slot);
     if (slot.ready) this.armTimer(slot);
-    const handoff = slot.lane === 'small' && this.options.handoffMs > 0;
+    // A lane task is watched for its hand-off: after a heavy notice that found no room, or by its work.
+    const handoff = slot.lane === 'small';
     if ((memoryLimitMb > 0 || handoff) && slot.child.pid !== undefined) {
       const pid = slot.child.pid;
-      running.cpuAtStart = handoff ? cpuSeconds(pid) : undefined;
+      running.cpuAtStart = handoff && this.options.handoffMs > 0 ? cpuSeconds(pid) : undefined;
       running.watch = setInterval(() => {
         const mb = memoryLimitMb > 0 ? residentMb(pid) : undefined;
         if (mb !== undefined && mb > memoryLimitMb) {
@@ -489,9 +527,14 @@ export class ProcessPool<T, R> {
               details: { memory_limit_mb: memoryLimitMb },
             }),
           );
-        } else if (handoff && !slot.handedOff && this.workedMs(pid, running) >= this.options.handoffMs) this.handOff(slot);
+        } else if (handoff && !slot.handedOff && (running.heavy || this.outranHandoff(pid, running))) this.handOff(slot);
       }, MEMORY_CHECK_MS);
     }
+  }
+
+  /** Whether a lane task has worked its hand-off time. */
+  private outranHandoff(pid: number, running: NonNullable<Slot<T, R>['running']>): boolean {
+    return this.options.handoffMs > 0 && this.workedMs(pid, running) >= this.options.handoffMs;
   }
 
   /** How long a task has worked: its process's CPU time since the start where known, else wall time. */
@@ -501,15 +544,26 @@ export class ProcessPool<T, R> {
     return start === undefined || now === undefined ? performance.now() - running.startedAt : (now - start) * 1000;
   }
 
-  /** A lane task outran the hand-off time: its process leaves the lane (room permitting) for a fresh one. */
+  /**
+   * A lane task said it will work long, or outran the hand-off time: its process leaves the lane
+   * (room permitting) for the spare or a fresh one.
+   */
   private handOff(slot: Slot<T, R>): void {
     const handedOff = this.slots.filter((s) => s.handedOff).length;
-    if (!slot.running || handedOff >= this.options.laneProcesses) return;
+    if (!slot.running || handedOff >= Math.max(this.options.size, this.options.laneProcesses)) return;
     slot.handedOff = true;
     if (this.options.background) toBackground(slot.child.pid);
-    // A warmed pool starts the lane's next process now, so that it is warm when small work comes.
+    // A warmed pool promotes its spare (or starts the lane's next process) now, and a new spare behind it.
     if (this.warmed) this.warm();
     this.dispatch();
+  }
+
+  /** The running task said it will work long: a lane task hands off at once (or as soon as there is room, from its watch). */
+  private onHeavy(slot: Slot<T, R>, message: HeavyMessage): void {
+    const running = slot.running;
+    if (!running || running.id !== message.heavy) return;
+    running.heavy = true;
+    if (slot.lane === 'small' && !slot.handedOff) this.handOff(slot);
   }
 
   private onReady(slot: Slot<T, R>): void {

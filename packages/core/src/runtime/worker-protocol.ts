@@ -5,7 +5,9 @@ import { errorMessage, isQuarryError } from '../errors.js';
  * task and returns (or resolves to) its result. A thrown `QuarryError` fails that task alone with
  * its code and details; any other throw fails it with `NODE_FAILED`. `signal` aborts when the pool
  * withdraws the task (its caller gave up): a task that checks it and stops keeps its process, one
- * that does not is killed after the pool's grace period.
+ * that does not is killed after the pool's grace period. `heavy()` tells the pool, as soon as the
+ * task knows it, that it will work long (seconds of CPU): a small-lane task then hands the lane to
+ * another process at once instead of after the lane's hand-off time.
  *
  * @example
  * ```ts
@@ -14,7 +16,7 @@ import { errorMessage, isQuarryError } from '../errors.js';
  * export default upper;
  * ```
  */
-export type WorkerTaskHandler<T, R> = (task: T, signal: AbortSignal) => R | Promise<R>;
+export type WorkerTaskHandler<T, R> = (task: T, signal: AbortSignal, heavy: () => void) => R | Promise<R>;
 
 /** A task's failure as it crosses back from a worker: a stable code and a message. */
 export interface WorkerFailure {
@@ -46,6 +48,11 @@ export interface AbortMessage {
  */
 export interface WarmUpMessage {
   warmUp: true;
+}
+
+/** What a worker process sends when the task of that `id` says it will work long (its `heavy()`). */
+export interface HeavyMessage {
+  heavy: number;
 }
 
 /** What a worker process sends when the warm-up it was asked for has ended (done or failed). */

@@ -13,6 +13,12 @@ import { WARM_UP_STEPS } from '../support/probe-worker.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
+/** Whether this process may raise a child's priority back (root, CAP_SYS_NICE or RLIMIT_NICE). */
+function canRaisePriority(): boolean {
+  const script = "const os = require('node:os'); const p = os.getPriority(); os.setPriority(p + 1); try { os.setPriority(p); } catch { process.exit(1); }";
+  return spawnSync(process.execPath, ['-e', script]).status === 0;
+}
+
 /** Polls a condition every 50 ms until it holds (the test's own timeout bounds the wait). */
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(50);
@@ -231,8 +237,9 @@ describe('ProcessPool', () => {
     await probes.close();
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, maxTasksPerProcess: 2, smallLane: { maxCost: 10 } });
     probes.warm();
-    const [general, lane] = probes.pids;
-    expect(probes.pids).toHaveLength(2);
+    const [general, lane, spare] = probes.pids;
+    // The general process, the lane's and the lane's warm spare.
+    expect(probes.pids).toHaveLength(3);
     await probes.warmedUp();
     // The general process starts but does not warm up: only the lane does.
     expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1000 })).toMatchObject({ pid: general, warmedUp: false });
@@ -240,11 +247,11 @@ describe('ProcessPool', () => {
     const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
     const first = await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 });
     expect(first).toMatchObject({ pid: lane, warmedUp: true });
-    // Its second task ends the lane process's share: a fresh one starts with no small task waiting.
+    // Its second task ends the lane process's share: the spare takes its place with no small task
+    // waiting, and a fresh spare starts behind it.
     expect((await probes.run({ word: 'b', ms: 0 }, { cost: 1 })).pid).toBe(lane);
-    await until(() => probes!.pids.length === 2 && !probes!.pids.includes(lane!));
-    const next = probes.pids.find((p) => p !== general)!;
-    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: next, warmedUp: true });
+    await until(() => probes!.pids.length === 3 && !probes!.pids.includes(lane!));
+    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: spare, warmedUp: true });
     holdBig.abort();
     expect(await big).toBe('withdrawn');
   }, 30_000);
@@ -252,7 +259,7 @@ describe('ProcessPool', () => {
   it("a lane process's warm-up waits while a task runs", async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10 } });
     probes.warm();
-    const [general, lane] = probes.pids;
+    const [general, lane, spare] = probes.pids;
     const holdBig = new AbortController();
     const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
     // 300 ms is 60 warm-up steps of 5 ms: at most the step under way when the task came goes on.
@@ -261,15 +268,16 @@ describe('ProcessPool', () => {
     expect(during.steps![1] - during.steps![0]).toBeLessThanOrEqual(1);
     await probes.warmedUp();
     expect((await probes.run({ word: 'steps', ms: 0 }, { cost: 1 })).steps).toEqual([WARM_UP_STEPS, WARM_UP_STEPS]);
-    expect(probes.pids).toEqual([general, lane]);
+    expect(probes.pids).toEqual([general, lane, spare]);
     holdBig.abort();
     expect(await big).toBe('withdrawn');
   }, 30_000);
 
-  it('a warmed pool starts the next lane process as soon as a lane task is handed off', async () => {
-    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200 } });
+  it('a warmed pool without a spare starts the next lane process as soon as a lane task is handed off', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200, standby: false } });
     probes.warm();
     const [general, lane] = probes.pids;
+    expect(probes.pids).toHaveLength(2);
     const holdBig = new AbortController();
     const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
     const holdLong = new AbortController();
@@ -282,6 +290,81 @@ describe('ProcessPool', () => {
     holdBig.abort();
     expect([await long, await big]).toEqual(['withdrawn', 'withdrawn']);
   }, 30_000);
+
+  it('hands a lane task that says it is heavy off the lane at once, without waiting for its work', async () => {
+    // handoffMs 0: work never hands off, so only the notice can free the lane.
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 0 } });
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    const [general] = probes.pids;
+    const holdHeavy = new AbortController();
+    const heavy = probes.run({ word: 'heavy', ms: 0 }, { signal: holdHeavy.signal, cost: 1 }).catch(() => 'withdrawn');
+    await until(() => probes!.pids.length === 2);
+    const heavyProcess = probes.pids[1]!;
+    // The heavy task still runs, and the next small task starts in another lane process.
+    const quick = await probes.run({ word: 'quick', ms: 1 }, { cost: 1 });
+    expect([general, heavyProcess]).not.toContain(quick.pid);
+    expect(probes.pids).toEqual([general, heavyProcess, quick.pid]);
+    holdHeavy.abort();
+    expect(await heavy).toBe('withdrawn');
+    // The handed-off process is ended after its task; the other one stays the lane's.
+    await until(() => !probes!.pids.includes(heavyProcess));
+    expect(probes.pids).toEqual([general, quick.pid]);
+    holdBig.abort();
+    expect(await big).toBe('withdrawn');
+  }, 30_000);
+
+  it('hands off as many heavy lane tasks at a time as there are general processes', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 2, smallLane: { maxCost: 10, handoffMs: 0 } });
+    const hold = new AbortController();
+    const bigs = ['wait', 'wait'].map((word) => probes!.run({ word, ms: 0 }, { signal: hold.signal, cost: 1000 }).catch(() => 'withdrawn'));
+    const generals = [...probes.pids];
+    const first = probes.run({ word: 'heavy', ms: 0 }, { signal: hold.signal, cost: 1 }).catch(() => 'withdrawn');
+    await until(() => probes!.pids.length === 3);
+    const second = probes.run({ word: 'heavy', ms: 0 }, { signal: hold.signal, cost: 1 }).catch(() => 'withdrawn');
+    await until(() => probes!.pids.length === 4);
+    const heavies = probes.pids.slice(2);
+    // Both heavy tasks run on, each in a process of its own, and small work still finds a lane process.
+    const quick = await probes.run({ word: 'quick', ms: 1 }, { cost: 1 });
+    expect([...generals, ...heavies]).not.toContain(quick.pid);
+    hold.abort();
+    expect(await Promise.all([...bigs, first, second])).toEqual(['withdrawn', 'withdrawn', 'withdrawn', 'withdrawn']);
+  }, 30_000);
+
+  it.skipIf(process.platform !== 'linux')(
+    'a warmed pool keeps a warm spare lane process at background priority and promotes it when a heavy task hands off',
+    async () => {
+      probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 0, background: true } });
+      probes.warm();
+      const [general, lane, spare] = probes.pids;
+      expect(probes.pids).toHaveLength(3);
+      await probes.warmedUp();
+      await until(() => getPriority(spare!) === backgroundNiceness());
+      expect(getPriority(lane!)).toBe(getPriority());
+      const holdBig = new AbortController();
+      const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+      // The spare takes no small work while the lane is free.
+      expect((await probes.run({ word: 'a', ms: 1 }, { cost: 1 })).pid).toBe(lane);
+      const holdHeavy = new AbortController();
+      const heavy = probes.run({ word: 'heavy', ms: 0 }, { signal: holdHeavy.signal, cost: 1 }).catch(() => 'withdrawn');
+      // Handed off: the spare is promoted (raised to this process's priority where the system
+      // allows it) and a new spare starts behind it.
+      await until(() => probes!.pids.length === 4);
+      const quick = await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 });
+      expect(quick).toMatchObject({ pid: spare, warmedUp: true });
+      if (canRaisePriority()) expect(getPriority(spare!)).toBe(getPriority());
+      expect(getPriority(lane!)).toBe(backgroundNiceness());
+      const next = probes.pids.find((p) => ![general, lane, spare].includes(p))!;
+      await until(() => getPriority(next) === backgroundNiceness());
+      holdHeavy.abort();
+      expect(await heavy).toBe('withdrawn');
+      await until(() => !probes!.pids.includes(lane!));
+      expect(probes.pids).toEqual([general, spare, next]);
+      holdBig.abort();
+      expect(await big).toBe('withdrawn');
+    },
+    30_000,
+  );
 
   it.skipIf(process.platform !== 'linux')(
     'runs the other processes at background priority, and hands a lane task that works past its time to a fresh lane process',

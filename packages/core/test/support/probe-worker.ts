@@ -26,8 +26,8 @@ export const warmUp: WorkerWarmUp = async (untilIdle) => {
  * signal, "uncaught" throws outside the task, "rejection" leaves a promise rejection unhandled,
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
  * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
- * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "spin" does the
- * same burning CPU; "warmed" answers whether the process has run its warm-up; "steps" answers the
+ * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "heavy" first
+ * tells the pool it will work long, then waits likewise; "spin" does the same burning CPU; "warmed" answers whether the process has run its warm-up; "steps" answers the
  * warm-up steps done when it started and when it ended, `ms` later.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
  * second and a half, then answer or exit.
@@ -35,8 +35,9 @@ export const warmUp: WorkerWarmUp = async (untilIdle) => {
 const probe: WorkerTaskHandler<
   { word: string; ms: number },
   { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean; steps?: [number, number] }
-> = async (task, signal) => {
-  if (task.word === 'wait') {
+> = async (task, signal, heavy) => {
+  if (task.word === 'heavy') heavy();
+  if (task.word === 'wait' || task.word === 'heavy') {
     while (!signal.aborted) await sleep(10);
     throw signal.reason;
   }
