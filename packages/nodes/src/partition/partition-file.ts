@@ -69,6 +69,12 @@ export interface PartitionFileRequest {
   pages?: ReadonlySet<number>;
   /** Aborts partitioning. */
   signal?: AbortSignal;
+  /**
+   * Called (once or more) as soon as the document turns out to need seconds of work:
+   * OCR of an image or of a scanned PDF page. A partition pool hands a small document's process
+   * off the small lane on it, so other small documents do not wait behind it.
+   */
+  onHeavyWork?: () => void;
   /** Receives warnings from format partitioners. */
   logger?: Logger;
   /**
@@ -139,6 +145,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
     filetype: detected.mime,
     signal,
     logger,
+    ...(request.onHeavyWork ? { onHeavyWork: request.onHeavyWork } : {}),
     embeddingDepth: depth,
     partitionEmbedded: async (inner, innerName) => {
       // The formats leave out attachments past the limit themselves (with a warning); this stops

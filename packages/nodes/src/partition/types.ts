@@ -31,6 +31,8 @@ export interface FormatPartitionOptions {
   filetype: string;
   signal: AbortSignal;
   logger: Logger;
+  /** Call before work of seconds (OCR, page rendering): a partition pool then frees its small lane for other documents. */
+  onHeavyWork?: () => void;
   /**
    * How many attachments deep this document sits: 0 for the file itself, 1 for its attachments,
    * and so on (absent: 0). A format that partitions attachments leaves out those past

@@ -79,7 +79,7 @@ export type PartitionUnstructuredApiSettings = z.output<ReturnType<typeof partit
 export type PartitionUnstructuredApiSettingsInput = z.input<ReturnType<typeof partitionUnstructuredApiSettings>>;
 
 /** What the partition node sends to `partitionFile` for one document (the call's signal and logger aside). */
-export type PartitionRequest = Omit<PartitionFileRequest, 'signal' | 'logger'>;
+export type PartitionRequest = Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>;
 
 /** The request the partition node makes for a document with these settings. */
 export function requestFor(document: SourceDocument, settings: PartitionUnstructuredApiSettings, formats: readonly FormatDefinition[]): PartitionRequest {

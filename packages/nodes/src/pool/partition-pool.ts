@@ -48,8 +48,10 @@ export interface PartitionPoolOptions {
   smallDocumentBytes?: number;
   /**
    * Processes kept for small documents, started on demand beyond `size` (default 1; 0: one
-   * first-come first-served queue). A lane document that has worked 2 s of CPU (a small scan to OCR)
-   * hands the lane to a fresh process and its own process ends after it.
+   * first-come first-served queue). A lane document that turns out to need OCR (an image, a scanned
+   * page), or has worked 2 s of CPU, hands the lane to another process at once, and its own process
+   * ends after it. A warmed pool ({@link PartitionPool.warm}) keeps one more lane process warm as a
+   * spare for this.
    */
   smallLaneProcesses?: number;
   /**
@@ -159,7 +161,7 @@ export class PartitionPool {
    */
   async partition(
     input: Uint8Array | { path: string },
-    request: Omit<PartitionFileRequest, 'signal' | 'logger'>,
+    request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
     options: PooledPartitionOptions = {},
   ): Promise<Element[]> {
     let result: PartitionTaskResult;
@@ -183,7 +185,9 @@ export class PartitionPool {
    * so started partitions a tiny document of each common format (text, Markdown, HTML, XML, CSV,
    * JSON, e-mail, PDF, Word, Excel, PowerPoint) while it waits for work: in a fresh process the first
    * e-mail or spreadsheet often costs ten times or more what the next one does (about
-   * 2 CPU seconds for all of them, some 70 MB more resident). A server calls this.
+   * 2 CPU seconds for all of them, some 70 MB more resident). One more lane process waits so warmed
+   * as a spare (at background priority with `backgroundPriority`): a small document that needs OCR
+   * hands the lane to it at once, and a new spare starts behind it. A server calls this.
    */
   warm(): void {
     this.pool.warm();

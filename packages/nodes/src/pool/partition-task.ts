@@ -7,7 +7,7 @@ export interface PartitionTask {
   bytes?: Uint8Array;
   /** Read in the worker when there are no `bytes`: a staged upload never sits in the caller's memory. */
   path?: string;
-  request: Omit<PartitionFileRequest, 'signal' | 'logger'>;
+  request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>;
 }
 
 /** A log line a worker recorded while partitioning, replayed on the caller's logger. */
@@ -27,15 +27,21 @@ export interface PartitionTaskResult {
  * Partitions the document of one pool task with `partitionFile`: its elements, with the log lines
  * collected on the way (a worker has no logger of the job) to travel back beside them. A failure
  * throws `partitionFile`'s coded error, which the pool hands to the caller with its code; `signal`
- * (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`.
+ * (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`; `heavy` (the
+ * pool's) is called when the document turns out to need OCR, so that the pool frees its small lane.
  */
-export async function handlePartitionTask(task: PartitionTask, signal?: AbortSignal): Promise<PartitionTaskResult> {
+export async function handlePartitionTask(task: PartitionTask, signal?: AbortSignal, heavy?: () => void): Promise<PartitionTaskResult> {
   const log: PartitionLogEntry[] = [];
   const record = (level: PartitionLogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
     log.push({ level, message, ...(fields ? { fields } : {}) });
   };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), { ...task.request, logger, ...(signal ? { signal } : {}) });
+  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), {
+    ...task.request,
+    logger,
+    ...(signal ? { signal } : {}),
+    ...(heavy ? { onHeavyWork: heavy } : {}),
+  });
   return { elements, log };
 }
 

@@ -148,6 +148,8 @@ export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
     // Decoding, enlarging small images, and OCR: one message names every package they need.
     await requireOptional(['sharp', '@napi-rs/canvas', 'tesseract.js'], 'partitioning images', IMAGE_PACKAGES);
+    // Every image is OCR'd: seconds of work, whatever its size in bytes.
+    options.onHeavyWork?.();
     const out: Element[] = [];
     const warnings = new OcrWarnings();
     let index = 0;

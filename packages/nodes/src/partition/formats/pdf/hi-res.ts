@@ -76,6 +76,8 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
           continue;
         }
         if (needsOcr(text, images, options.strategy === 'ocr_only')) {
+          // Rendering and OCR take seconds a page.
+          options.onHeavyWork?.();
           while (inFlight.size >= MAX_OCR_WORKERS) await Promise.race(inFlight);
           // Rendering and reading the page: one message names every package that needs.
           await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);

@@ -65,7 +65,11 @@ async function partitionPdfAuto(bytes: Uint8Array, options: FormatPartitionOptio
   // A page with little text is blank, a figure or a scan: a scan (little text over a large
   // picture, hi_res's test) needs OCR.
   const sparse = pages.filter((l) => l.textChars < MIN_TEXT_CHARS).map((l) => l.pageNumber);
-  if (sparse.length > 0 && (await anyScan(bytes, sparse, options))) return undefined;
+  if (sparse.length > 0 && (await anyScan(bytes, sparse, options))) {
+    // Known now, before hi_res loads pdf.js: a partition pool frees its small lane on it.
+    options.onHeavyWork?.();
+    return undefined;
+  }
   return elementsOfFastLayouts(document, options);
 }
 
