@@ -23,8 +23,11 @@ const corpus = (name: string) => new Uint8Array(readFileSync(path.join(corpusDoc
 // The worker tells its pool a document will be long as soon as it knows it needs OCR, so that the
 // pool's small lane does not wait for the document's CPU time to hand it off.
 describe('the heavy-work notice of a partition task', () => {
-  it('is sent for an image, which is OCR’d, and not for text formats', async () => {
-    expect(await notices(await textImage(['Quarterly figures']), 'scan.png')).toBeGreaterThan(0);
+  it('is sent for a page-sized image, which is OCR’d, and not for a small one or text formats', async () => {
+    const page = Array.from({ length: 10 }, (_, i) => `Quarterly figures of region ${i + 1}`);
+    expect(await notices(await textImage(page), 'scan.png')).toBeGreaterThan(0);
+    // A logo-sized image (an e-mail's attachment, say) is OCR'd in milliseconds: no notice.
+    expect(await notices(await textImage(['Quarterly figures'], 600), 'logo.png')).toBe(0);
     expect(await notices(new TextEncoder().encode('Quarterly figures\n\nEvery region grew.\n'), 'notes.txt')).toBe(0);
     expect(await notices(new TextEncoder().encode('<html><body><h1>Figures</h1><p>Every region grew.</p></body></html>'), 'page.html')).toBe(0);
   }, 120_000);

@@ -57,7 +57,8 @@ describe.skipIf(!hasCorpus || process.platform !== 'linux')('the small lane of a
       .partition(new Uint8Array(readFileSync(bigPdf)), { filename: 'DA-619p.pdf', strategy: 'fast' }, { signal: holdBig.signal })
       .catch(() => 'withdrawn');
     const cpuBefore = cpuSeconds(lane);
-    const image = pool.partition(await textImage(['Quarterly figures of the northern region']), {
+    const lines = Array.from({ length: 10 }, (_, i) => `Quarterly figures of the northern region ${i + 1}`);
+    const image = pool.partition(await textImage(lines), {
       filename: 'scan.png',
       strategy: 'auto',
       ocr_languages: ['eng'],

@@ -134,6 +134,9 @@ function pageElements(
   return insertTables(elements, tops, tables);
 }
 
+// Pages of at least this many pixels (a third of a letter page at 150 dpi) are announced as heavy work.
+const HEAVY_OCR_PIXELS = 700_000;
+
 /**
  * Images (PNG, JPEG, TIFF including multi-page TIFF, BMP, GIF, WebP): every page is OCR'd with
  * Tesseract (`ocr_languages`) and turned into elements by {@link layoutToElements}: one element per
@@ -148,8 +151,6 @@ export const imagePartitioner: FormatPartitioner = {
   async partition(bytes, options) {
     // Decoding, enlarging small images, and OCR: one message names every package they need.
     await requireOptional(['sharp', '@napi-rs/canvas', 'tesseract.js'], 'partitioning images', IMAGE_PACKAGES);
-    // Every image is OCR'd: seconds of work, whatever its size in bytes.
-    options.onHeavyWork?.();
     const out: Element[] = [];
     const warnings = new OcrWarnings();
     let index = 0;
@@ -157,6 +158,9 @@ export const imagePartitioner: FormatPartitioner = {
       options.signal.throwIfAborted();
       // Only the size is kept past this point, so the decoded pixels can go while Tesseract runs.
       const { width, height } = page;
+      // A page of text to OCR is seconds of work, whatever its size in bytes; a logo or an icon
+      // (an e-mail's attachments, say) takes milliseconds and need not leave a pool's small lane.
+      if (width * height >= HEAVY_OCR_PIXELS) options.onHeavyWork?.();
       const { png, scale, rulings } = await ocrInput(page);
       const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger, dpi: OCR_DPI });
       warnings.add(index + 1, result.warnings);
