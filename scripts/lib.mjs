@@ -41,8 +41,8 @@ export function ensureInstalled() {
  */
 export function build() {
   run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-b', 'tsconfig.json']);
-  run(process.execPath, [join(root, 'packages', 'core', 'scripts', 'bundle-entries.mjs')]);
+  run(process.execPath, [join(root, 'scripts', 'bundle-package-entries.mjs'), join(root, 'packages', 'core')]);
   run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'vendor.mjs')]);
   run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'bundle-worker.mjs')]);
-  run(process.execPath, [join(root, 'packages', 'nodes', 'scripts', 'bundle-entries.mjs')]);
+  run(process.execPath, [join(root, 'scripts', 'bundle-package-entries.mjs'), join(root, 'packages', 'nodes')]);
 }

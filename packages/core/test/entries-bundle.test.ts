@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The build bundles the package's entries (scripts/bundle-entries.mjs) and the built package's
+// The build bundles the package's entries (scripts/bundle-package-entries.mjs at the repository root) and the built package's
 // `exports` point at dist/bundle/: each entry must export what its module does, the entries must
 // share their modules, and the bundled code must find what it locates beside its module (the
 // process pool's entry module, zod), run by plain Node as a user's process runs it.

@@ -9,36 +9,11 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { ownImportMetaUrl } from '../../../scripts/bundle-package-entries.mjs';
 
-export const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const src = join(nodesRoot, 'src');
+const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
+const src = join(nodesRoot, 'src');
 const outfile = join(nodesRoot, 'dist', 'pool', 'partition-worker.bundle.js');
-
-/**
- * An esbuild plugin for bundles written into `outdir`: each module of this package keeps its own
- * `import.meta.url` (the built file it stands for), so its paths to vendor/, to the format modules
- * and its createRequire resolve as they do unbundled. `outdir` must hold every output file (entries
- * and chunks alike). Any other bundled module that reads `import.meta` fails the build.
- */
-export function ownImportMetaUrl(outdir, what) {
-  return {
-    name: 'own-import-meta-url',
-    setup(b) {
-      b.onLoad({ filter: /\.(ts|m?js|cjs)$/ }, (args) => {
-        const text = readFileSync(args.path, 'utf8');
-        if (!text.includes('import.meta')) return undefined;
-        if (!args.path.startsWith(src + sep)) throw new Error(`${args.path} reads import.meta: it cannot be bundled into ${what}`);
-        const built = relative(outdir, join(nodesRoot, 'dist', relative(src, args.path)))
-          .replace(/\.ts$/, '.js')
-          .split(sep)
-          .join('/');
-        const contents = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(built)}, import.meta.url).href`);
-        if (/import\.meta(?!\.url)/.test(contents)) throw new Error(`${args.path} reads import.meta beyond its url: it cannot be bundled into ${what}`);
-        return { contents, loader: 'ts' };
-      });
-    },
-  };
-}
 
 /**
  * An esbuild plugin for the worker bundle: the formats' literal imports (formats/load-format.ts)
@@ -84,7 +59,7 @@ export async function bundleWorker() {
     legalComments: 'eof',
     metafile: true,
     logLevel: 'warning',
-    plugins: [ownImportMetaUrl(dirname(outfile), 'the partition worker'), formatsFromTheirFiles(dirname(outfile))],
+    plugins: [ownImportMetaUrl(nodesRoot, dirname(outfile), 'the partition worker'), formatsFromTheirFiles(dirname(outfile))],
   });
   const roots = [
     ...new Set(

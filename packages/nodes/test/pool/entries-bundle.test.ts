@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { partition } from '../../src/index.js';
 
-// The build bundles the package's entries (scripts/bundle-entries.mjs) and the built package's
+// The build bundles the package's entries (scripts/bundle-package-entries.mjs at the repository root) and the built package's
 // `exports` point at dist/bundle/: each entry must export what its module does, and the bundled
 // code must find what it locates beside its module (vendor/, WebAssembly, the format modules,
 // the worker bundle), run by plain Node as a user's process runs it.

@@ -4,7 +4,7 @@ import type { FormatPartitioner } from '../types.js';
 import { moduleUrl } from './index.js';
 
 // Each built-in format's module by its path beside this file, imported literally so that a bundler
-// follows the imports: the package's entries bundle (scripts/bundle-entries.mjs) makes each one a
+// follows the imports: the package's entries bundle (scripts/bundle-package-entries.mjs at the repository root) makes each one a
 // chunk loaded with the first document of its format, sharing one copy of what it imports (the
 // classifiers, the tagger) with the rest of the bundle. The partition worker's bundle
 // (scripts/bundle-worker.mjs) carries the text partitioner, the document its start-up is timed on,
