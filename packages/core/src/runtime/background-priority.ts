@@ -5,6 +5,15 @@ import { getPriority, setPriority } from 'node:os';
 const BACKGROUND_STEP = 10;
 const NICEST = 19;
 
+/** A process's threads (on Linux niceness belongs to each), or the process alone where `/proc` does not list them. */
+function threadsOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [pid];
+  }
+}
+
 /** The niceness of background work started by this process: its own plus 10, at most 19. */
 export function backgroundNiceness(): number {
   return Math.min(NICEST, getPriority() + BACKGROUND_STEP);
@@ -18,14 +27,8 @@ export function backgroundNiceness(): number {
  */
 export function toBackground(pid: number | undefined): void {
   if (pid === undefined) return;
-  let threads: number[];
-  try {
-    threads = readdirSync(`/proc/${pid}/task`).map(Number);
-  } catch {
-    threads = [pid];
-  }
   const niceness = backgroundNiceness();
-  for (const tid of threads) {
+  for (const tid of threadsOf(pid)) {
     try {
       setPriority(tid, niceness);
     } catch {
@@ -41,14 +44,8 @@ export function toBackground(pid: number | undefined): void {
  */
 export function toForeground(pid: number | undefined): boolean {
   if (pid === undefined) return true;
-  let threads: number[];
-  try {
-    threads = readdirSync(`/proc/${pid}/task`).map(Number);
-  } catch {
-    threads = [pid];
-  }
   const niceness = getPriority();
-  for (const tid of threads) {
+  for (const tid of threadsOf(pid)) {
     try {
       setPriority(tid, niceness);
     } catch (e) {
