@@ -82,7 +82,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
           // Rendering and reading the page: one message names every package that needs.
           await requireOptional(['@napi-rs/canvas', 'tesseract.js'], 'OCR of PDF pages', ['@napi-rs/canvas', ...OCR_PACKAGES]);
           const rendered = await renderPage(page, RENDER_DPI, signal);
-          const { pnm, rulings } = toGreyPnm(rendered);
+          const { pnm, grey, rulings } = toGreyPnm(rendered);
           // The size only: the canvas is not kept while Tesseract reads the page.
           const { scale, width, height } = rendered;
           releaseRendered(rendered);
@@ -92,7 +92,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             // A scan's table grid is in its picture, not in the drawing.
             const pageRulings = text.rulings?.length ? text.rulings : rulings;
             // Headings set apart by weight alone: the grey page's strokes tell which lines are bold.
-            const bold = boldLines(ocr.lines, pnm.subarray(pnm.length - width * height), width, height);
+            const bold = boldLines(ocr.lines, grey, width, height);
             const fragments = ocrWordRuns(splitAtWalls(fragmentsFromOcr(ocr, scale, bold), pageRulings), pageRulings);
             // The tables of an OCR'd page come from its words as an image's do, whatever the container.
             const tables = findOcrTables(ocr, pageRulings, scale).map((t) => t.block);

@@ -65,9 +65,10 @@ export async function renderPage(page: PdfPage, dpi: number, signal?: AbortSigna
  * The rendered page as a binary greyscale PNM (P5) image for OCR, its ruling lines painted out
  * (see `ruling-lines.ts`): Tesseract reads it directly, which saves the quarter second a PNG
  * encoding of a 200 dpi page costs. `rulings` are the ruling lines read from the picture before
- * they were painted out (`raster-rulings.ts`), in page points: a scanned table's grid.
+ * they were painted out (`raster-rulings.ts`), in page points: a scanned table's grid. `grey` is
+ * the image's pixels, one luma byte each: a view into `pnm` after its header.
  */
-export function toGreyPnm(page: RenderedPage): { pnm: Uint8Array; rulings: Box[] } {
+export function toGreyPnm(page: RenderedPage): { pnm: Uint8Array; grey: Uint8Array; rulings: Box[] } {
   const header = new TextEncoder().encode(`P5\n${page.width} ${page.height}\n255\n`);
   const out = new Uint8Array(header.length + page.width * page.height);
   out.set(header, 0);
@@ -83,7 +84,7 @@ export function toGreyPnm(page: RenderedPage): { pnm: Uint8Array; rulings: Box[]
   const grey = out.subarray(header.length);
   const k = page.scale;
   const found = takeOutRulings(grey, page.width, page.height, 1);
-  return { pnm: out, rulings: found.map((r) => ({ x0: r.x0 / k, y0: r.y0 / k, x1: r.x1 / k, y1: r.y1 / k })) };
+  return { pnm: out, grey, rulings: found.map((r) => ({ x0: r.x0 / k, y0: r.y0 / k, x1: r.x1 / k, y1: r.y1 / k })) };
 }
 
 /**
