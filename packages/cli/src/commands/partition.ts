@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { elementToJSON } from '@quarry/core/element';
 import { errorMessage, isQuarryError } from '@quarry/core/errors';
@@ -105,15 +105,18 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
 }
 
 /**
- * A regular file goes to the partition process by its path, which it reads itself; anything else
- * (a pipe, `/dev/stdin`, a process substitution) is read here, where it can be read.
+ * A regular file goes to the partition process by its real path, which it reads itself; anything
+ * else (a pipe, a process substitution) is read here, where it can be read. `/dev/stdin` redirected
+ * from a file resolves to that file.
  */
 async function documentInput(path: string, file: string): Promise<Uint8Array | { path: string }> {
   try {
-    if ((await stat(path)).isFile()) {
+    // A pipe has no real path: it is read here.
+    const real = await realpath(path).catch(() => undefined);
+    if (real !== undefined && (await stat(real)).isFile()) {
       // Opening it here gives the same clear error as reading it would (a file not readable).
-      await (await open(path, 'r')).close();
-      return { path };
+      await (await open(real, 'r')).close();
+      return { path: real };
     }
     return await readFile(path);
   } catch (e) {
