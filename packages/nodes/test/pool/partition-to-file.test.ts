@@ -55,15 +55,19 @@ describe('PartitionPool.partitionToFile', () => {
     expect((await readdir(out)).sort()).toEqual(['blank.txt.json', 'one.md.json', 'paragraphs.txt.json']);
   }, 60_000);
 
-  it.skipIf(!existsSync(corpusDocs))('writes the same bytes for corpus PDFs read by path (skipped: corpus absent)', async () => {
-    pool = new PartitionPool({ size: 1 });
-    for (const name of ['multi-column-2p.pdf', 'reliance.pdf']) {
-      const file = path.join(dir, `${name}.json`);
-      const input = { path: path.join(corpusDocs, name) };
-      await pool.partitionToFile(input, { filename: name, strategy: 'fast', unique_element_ids: false }, file);
-      expect(await readFile(file, 'utf8'), name).toBe(await printed(input, name));
-    }
-  }, 60_000);
+  it.skipIf(!existsSync(corpusDocs))(
+    'writes the same bytes for corpus PDFs read by path (skipped: corpus absent)',
+    async () => {
+      pool = new PartitionPool({ size: 1 });
+      for (const name of ['multi-column-2p.pdf', 'reliance.pdf']) {
+        const file = path.join(dir, `${name}.json`);
+        const input = { path: path.join(corpusDocs, name) };
+        await pool.partitionToFile(input, { filename: name, strategy: 'fast', unique_element_ids: false }, file);
+        expect(await readFile(file, 'utf8'), name).toBe(await printed(input, name));
+      }
+    },
+    60_000,
+  );
 
   it('leaves no file, whole or partial, when the process dies after writing and before answering (DOCUMENT_CRASHED)', async () => {
     pool = new PartitionPool({ size: 1, workerUrl: crashingWorker });
