@@ -128,9 +128,7 @@ describe('PartitionPool', () => {
       const elements = await pool.partition(new TextEncoder().encode('hello\n'), { filename: 'note.txt', strategy: 'fast' });
       expect(elements.map((e) => e.text)).toEqual(['hello']);
       expect(pool.pids).toEqual([pid]);
-      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toEqual(
-        expect.arrayContaining(['--max-semi-space-size=32', '--min-semi-space-size=32']),
-      );
+      expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=32');
     },
     60_000,
   );
