@@ -4,9 +4,10 @@ import { createRequire } from 'node:module';
  * franc's language ranking (franc-min's `francAll`), with its trigram models read where they lie.
  * franc builds an object of 300 trigrams for each of its 66 languages when it loads, 20 000
  * properties before the first text, and then looks each of a text's trigrams up in every model of
- * the text's script. Here a model is turned into 300 numbers the first time a text of its script
- * is ranked, and walked once against the text's own trigrams: same data, same arithmetic, the same
- * ranking (checked against franc itself in the tests).
+ * the text's script. Here a script's models are indexed the first time a text of that script is
+ * ranked (each trigram: the languages that have it, and its rank there), and each of a text's
+ * trigrams is looked up once: same data, same arithmetic, the same ranking (checked against franc
+ * itself in the tests).
  */
 
 /** A language code (ISO 639-3, as franc writes it) and its score, best first; `[['und', 1]]` when undetermined. */
@@ -26,8 +27,12 @@ const MIN_LENGTH = 10;
 const MAX_DIFFERENCE = 300;
 
 let franc: FrancData | undefined;
-// Per script: its language codes in franc's order and each model's trigrams as numbers (keyOf).
-const models = new Map<string, { codes: string[]; keys: Float64Array[] }>();
+/** One script's models: its language codes in franc's order, and for each trigram (keyOf) the languages that have it, as pairs of a language's index and the trigram's rank there. */
+interface ScriptModels {
+  codes: string[];
+  postings: Map<number, number[]>;
+}
+const models = new Map<string, ScriptModels>();
 
 // The data modules load when a text first needs them; franc-min has no exports map to forbid it.
 function francData(): FrancData {
@@ -53,22 +58,21 @@ function keyOf(text: string, start: number, length: number): number {
   return (a | b | c) < 1024 ? (a << 20) | (b << 10) | c : 2 ** 30 + a * 2 ** 32 + b * 2 ** 16 + c;
 }
 
-function scriptModels(script: string, languages: Record<string, string>): { codes: string[]; keys: Float64Array[] } {
+function scriptModels(script: string, languages: Record<string, string>): ScriptModels {
   let m = models.get(script);
   if (!m) {
     const codes = Object.keys(languages);
-    const keys = codes.map((code) => {
-      const trigrams = languages[code]!.split('|');
-      const out = new Float64Array(trigrams.length);
-      const seen = new Set<string>();
-      // franc keeps a repeated trigram's first (most frequent) rank.
-      trigrams.forEach((t, i) => {
-        out[i] = seen.has(t) ? Number.NaN : keyOf(t, 0, t.length);
-        seen.add(t);
+    const postings = new Map<number, number[]>();
+    codes.forEach((code, l) => {
+      languages[code]!.split('|').forEach((trigram, rank) => {
+        const key = keyOf(trigram, 0, trigram.length);
+        const list = postings.get(key);
+        // franc keeps a repeated trigram's first (most frequent) rank.
+        if (!list) postings.set(key, [l, rank]);
+        else if (list[list.length - 2] !== l) list.push(l, rank);
       });
-      return out;
     });
-    models.set(script, (m = { codes, keys }));
+    models.set(script, (m = { codes, postings }));
   }
   return m;
 }
@@ -111,19 +115,17 @@ export function rankLanguages(value: string): LanguageRanking {
     }
   }
   if (!script || !(script in data)) return !script || top === 0 ? [['und', 1]] : [[script, 1]];
-  const { codes, keys } = scriptModels(script, data[script]!);
+  const { codes, postings } = scriptModels(script, data[script]!);
   const counts = trigramCounts(sample);
-  // franc sums, over the text's trigrams, |count - rank - 1| for those in the model and 300 for
-  // the others: walking the model instead, start from 300 each and correct the ones found.
-  const distances: LanguageRanking = codes.map((code, l) => {
-    let distance = counts.size * MAX_DIFFERENCE;
-    const model = keys[l]!;
-    for (let rank = 0; rank < model.length; rank++) {
-      const count = counts.get(model[rank]!);
-      if (count !== undefined) distance += Math.abs(count - rank - 1) - MAX_DIFFERENCE;
-    }
-    return [code, distance];
-  });
+  // franc sums, over the text's trigrams, |count - rank - 1| for those in a model and 300 for the
+  // others: start from 300 each and correct the ones each model has.
+  const sums = new Array<number>(codes.length).fill(counts.size * MAX_DIFFERENCE);
+  for (const [key, count] of counts) {
+    const list = postings.get(key);
+    if (!list) continue;
+    for (let i = 0; i < list.length; i += 2) sums[list[i]!]! += Math.abs(count - list[i + 1]! - 1) - MAX_DIFFERENCE;
+  }
+  const distances: LanguageRanking = codes.map((code, l) => [code, sums[l]!]);
   distances.sort((a, b) => a[1] - b[1]);
   const min = distances[0]![1];
   const max = sample.length * MAX_DIFFERENCE - min;
