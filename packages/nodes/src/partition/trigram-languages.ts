@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
  * franc builds an object of 300 trigrams for each of its 66 languages when it loads, 20 000
  * properties before the first text, and then looks each of a text's trigrams up in every model of
  * the text's script. Here a script's models are indexed the first time a text of that script is
- * ranked (each trigram: the languages that have it, and its rank there), and each of a text's
+ * ranked (each trigram: the languages that have it, and its rank there, in typed arrays), and each of a text's
  * trigrams is looked up once: same data, same arithmetic, the same ranking (checked against franc
  * itself in the tests).
  */
@@ -27,10 +27,19 @@ const MIN_LENGTH = 10;
 const MAX_DIFFERENCE = 300;
 
 let franc: FrancData | undefined;
-/** One script's models: its language codes in franc's order, and for each trigram (keyOf) the languages that have it, as pairs of a language's index and the trigram's rank there. */
+/**
+ * One script's models: its language codes in franc's order, and for each trigram (keyOf) the
+ * languages that have it, as a list through `next` of a language's index and the trigram's rank
+ * there (typed arrays: one entry per trigram of a model, no object per trigram).
+ */
 interface ScriptModels {
   codes: string[];
-  postings: Map<number, number[]>;
+  /** Trigram -> its first entry. */
+  head: Map<number, number>;
+  language: Int32Array;
+  rank: Int32Array;
+  /** The next entry of the same trigram, -1 after the last. */
+  next: Int32Array;
 }
 const models = new Map<string, ScriptModels>();
 
@@ -62,17 +71,33 @@ function scriptModels(script: string, languages: Record<string, string>): Script
   let m = models.get(script);
   if (!m) {
     const codes = Object.keys(languages);
-    const postings = new Map<number, number[]>();
+    let size = 0;
+    for (const code of codes) {
+      const model = languages[code]!;
+      size++;
+      for (let i = model.indexOf('|'); i !== -1; i = model.indexOf('|', i + 1)) size++;
+    }
+    m = { codes, head: new Map(), language: new Int32Array(size), rank: new Int32Array(size), next: new Int32Array(size) };
+    let entry = 0;
     codes.forEach((code, l) => {
-      languages[code]!.split('|').forEach((trigram, rank) => {
-        const key = keyOf(trigram, 0, trigram.length);
-        const list = postings.get(key);
-        // franc keeps a repeated trigram's first (most frequent) rank.
-        if (!list) postings.set(key, [l, rank]);
-        else if (list[list.length - 2] !== l) list.push(l, rank);
-      });
+      const model = languages[code]!;
+      // The model's trigrams, most frequent first, read in place rather than split.
+      for (let start = 0, r = 0; start <= model.length; r++) {
+        let end = model.indexOf('|', start);
+        if (end === -1) end = model.length;
+        const key = keyOf(model, start, end - start);
+        start = end + 1;
+        const first = m!.head.get(key);
+        // Entries are put first in their list, so a trigram this language already has is at its
+        // head: franc keeps a repeated trigram's first (most frequent) rank.
+        if (first !== undefined && m!.language[first] === l) continue;
+        m!.language[entry] = l;
+        m!.rank[entry] = r;
+        m!.next[entry] = first ?? -1;
+        m!.head.set(key, entry++);
+      }
     });
-    models.set(script, (m = { codes, postings }));
+    models.set(script, m);
   }
   return m;
 }
@@ -115,16 +140,14 @@ export function rankLanguages(value: string): LanguageRanking {
     }
   }
   if (!script || !(script in data)) return !script || top === 0 ? [['und', 1]] : [[script, 1]];
-  const { codes, postings } = scriptModels(script, data[script]!);
+  const { codes, head, language, rank, next } = scriptModels(script, data[script]!);
   const counts = trigramCounts(sample);
   // franc sums, over the text's trigrams, |count - rank - 1| for those in a model and 300 for the
   // others: start from 300 each and correct the ones each model has.
   const sums = new Array<number>(codes.length).fill(counts.size * MAX_DIFFERENCE);
-  for (const [key, count] of counts) {
-    const list = postings.get(key);
-    if (!list) continue;
-    for (let i = 0; i < list.length; i += 2) sums[list[i]!]! += Math.abs(count - list[i + 1]! - 1) - MAX_DIFFERENCE;
-  }
+  counts.forEach((count, key) => {
+    for (let e = head.get(key) ?? -1; e !== -1; e = next[e]!) sums[language[e]!]! += Math.abs(count - rank[e]! - 1) - MAX_DIFFERENCE;
+  });
   const distances: LanguageRanking = codes.map((code, l) => [code, sums[l]!]);
   distances.sort((a, b) => a[1] - b[1]);
   const min = distances[0]![1];
