@@ -66,10 +66,12 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
   return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale, rulings };
 }
 
+const unscaleBox = (x: OcrBox, scale: number): OcrBox => ({ x0: x.x0 / scale, y0: x.y0 / scale, x1: x.x1 / scale, y1: x.y1 / scale });
+
 /** Maps the OCR boxes of an enlarged image back to the original image's pixels. */
 function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
   if (scale === 1) return blocks;
-  const b = (x: OcrBox): OcrBox => ({ x0: x.x0 / scale, y0: x.y0 / scale, x1: x.x1 / scale, y1: x.y1 / scale });
+  const b = (x: OcrBox): OcrBox => unscaleBox(x, scale);
   return blocks.map((block) => ({
     ...block,
     bbox: b(block.bbox),
@@ -112,12 +114,14 @@ function pageElements(
     k,
   ).map((t) => ({
     ...t,
-    box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
+    box: unscaleBox(t.box, scale),
+    words: t.words.map((w) => unscaleBox(w, scale)),
   }));
+  // The words the tables hold leave the text; others inside a table's box (a note in its frame) stay.
   const page = {
     blocks: withoutWordsIn(
       blocks,
-      found.map((t) => t.box),
+      found.flatMap((t) => t.words),
     ),
     ...size,
   };

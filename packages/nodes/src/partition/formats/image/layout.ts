@@ -26,6 +26,8 @@ export interface AlignedTable {
   rows: string[][];
   /** Median height of the table's lines, in pixels. */
   lineHeight: number;
+  /** The boxes of the words the table holds. */
+  words: OcrBox[];
 }
 
 /** A line with its words split into cells at wide gaps. */
@@ -244,7 +246,14 @@ export function findAlignedTables(blocks: readonly OcrBlock[]): AlignedTable[] {
     const lengths = rows.flat().flatMap((c) => (c ? [c.length] : []));
     // Side-by-side columns of running text split at their gutters too; their cells are sentences.
     if (lengths.length === 0 || median(lengths) > MAX_MEDIAN_CELL_CHARS) return [];
-    return [{ box: unionBox(members.map((l) => l.core)), rows, lineHeight: median(members.map((l) => l.height)) || 10 }];
+    return [
+      {
+        box: unionBox(members.map((l) => l.core)),
+        rows,
+        lineHeight: median(members.map((l) => l.height)) || 10,
+        words: members.flatMap((l) => l.words.map((w) => w.bbox)),
+      },
+    ];
   });
 }
 

@@ -10,7 +10,7 @@
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrResult } from '../../ocr.js';
 import { fragmentsFromOcr, ocrFontSize } from '../pdf/ocr-fragments.js';
-import type { Box, TextBlock, TextLine } from '../pdf/layout-types.js';
+import type { Box, TextBlock, TextFragment, TextLine } from '../pdf/layout-types.js';
 import { splitAtWalls } from '../pdf/ocr-wall-split.js';
 import { findOpenTables } from '../pdf/open-tables.js';
 import { findRuledTables } from '../pdf/ruled-tables.js';
@@ -26,6 +26,11 @@ export interface OcrTable {
   box: OcrBox;
   /** The table block, in points (the OCR'd pixels over `scale`). */
   block: TextBlock;
+  /**
+   * The boxes of the words the table holds, in the OCR'd image's pixels. A word inside the table's
+   * box that no cell took (a note inside its frame) is not among them: it stays text.
+   */
+  words: OcrBox[];
 }
 
 /**
@@ -38,21 +43,31 @@ export interface OcrTable {
 export function findOcrTables(ocr: OcrResult, rulings: readonly Box[], scale: number): OcrTable[] {
   const px = (b: Box): OcrBox => ({ x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale });
   let ruledTables: TextBlock[] = [];
+  let taken: TextFragment[] = [];
   if (rulings.length > 0) {
     const lines = buildLines(splitAtWalls(fragmentsFromOcr(ocr, scale), rulings));
     const ruled = findRuledTables(lines, rulings);
-    ruledTables = [...ruled.tables, ...findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics).tables];
+    const open = findOpenTables(ruled.rest, ruled.horizontal, ruled.graphics);
+    ruledTables = [...ruled.tables, ...open.tables];
+    const left = new Set(open.rest.flatMap((l) => l.fragments));
+    taken = lines.flatMap((l) => l.fragments).filter((f) => !left.has(f));
   }
   // A table's text size, for the page's body size and headings: that of the OCR'd lines in it.
-  const found = ruledTables.map((block) => ({ block: { ...block, size: linesFontSize(ocr, px(block.box), scale) ?? block.size }, box: px(block.box) }));
+  const found = ruledTables.map((block) => ({
+    block: { ...block, size: linesFontSize(ocr, px(block.box), scale) ?? block.size },
+    box: px(block.box),
+    words: taken.filter((f) => centreIn(fragmentBox(f), block.box)).map((f) => px(fragmentBox(f))),
+  }));
   const aligned = findAlignedTables(
     withoutWordsIn(
       ocr.blocks,
-      found.map((t) => t.box),
+      found.flatMap((t) => t.words),
     ),
   );
-  return [...found, ...aligned.map((t) => ({ box: t.box, block: alignedBlock(t, scale) }))];
+  return [...found, ...aligned.map((t) => ({ box: t.box, block: alignedBlock(t, scale), words: t.words }))];
 }
+
+const fragmentBox = (f: TextFragment): Box => ({ x0: f.x0, y0: f.top, x1: f.x1, y1: f.bottom });
 
 /** An aligned table as a table block in points: one cell per row and column, no spans. */
 function alignedBlock(t: AlignedTable, scale: number): TextBlock {
@@ -77,13 +92,31 @@ function linesFontSize(ocr: OcrResult, box: OcrBox, scale: number): number | und
   return row === undefined ? undefined : ocrFontSize(row / scale);
 }
 
+// A run of OCR'd words is a table's when its words cover at least this share of its width.
+const MIN_TAKEN_SHARE = 0.5;
+
 /**
- * A {@link TableFinder} giving `tables`, found before from the OCR'd words: a line whose centre lies
- * in one of them is the table's, the others are left for the text layout.
+ * A {@link TableFinder} giving `tables`, found before from the OCR'd words of an image of `scale`
+ * pixels per point: the text the tables hold ({@link OcrTable.words}) is theirs, the rest of every
+ * line (words inside a table's box that no cell took among it) is left for the text layout.
  */
-export function foundTables(tables: readonly TextBlock[]): TableFinder {
-  const inTable = (l: TextLine): boolean => tables.some((t) => centreIn({ x0: l.x0, y0: l.top, x1: l.x1, y1: l.bottom }, t.box));
-  return (lines) => ({ tables: [...tables], rest: lines.filter((l) => !inTable(l)) });
+export function foundTables(tables: readonly OcrTable[], scale: number): TableFinder {
+  const words = tables.flatMap((t) => t.words.map((w) => ({ x0: w.x0 / scale, y0: w.y0 / scale, x1: w.x1 / scale, y1: w.y1 / scale })));
+  const taken = (f: TextFragment): boolean => {
+    const cy = (f.top + f.bottom) / 2;
+    let covered = 0;
+    for (const w of words) if (cy >= w.y0 && cy <= w.y1) covered += Math.max(0, Math.min(f.x1, w.x1) - Math.max(f.x0, w.x0));
+    return covered >= MIN_TAKEN_SHARE * (f.x1 - f.x0);
+  };
+  return (lines) => {
+    const rest: TextLine[] = [];
+    for (const l of lines) {
+      const left = l.fragments.filter((f) => !taken(f));
+      if (left.length === l.fragments.length) rest.push(l);
+      else if (left.length > 0) rest.push(...buildLines(left));
+    }
+    return { tables: tables.map((t) => t.block), rest };
+  };
 }
 
 /** Whether the centre of `b` lies inside `box`. */

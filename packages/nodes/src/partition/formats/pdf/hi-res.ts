@@ -95,8 +95,12 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             const bold = boldLines(ocr.lines, grey, width, height);
             const fragments = ocrWordRuns(splitAtWalls(fragmentsFromOcr(ocr, scale, bold), pageRulings), pageRulings);
             // The tables of an OCR'd page come from its words as an image's do, whatever the container.
-            const tables = findOcrTables(ocr, pageRulings, scale).map((t) => t.block);
-            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables) }), images, true);
+            const tables = findOcrTables(ocr, pageRulings, scale);
+            layouts[p - 1] = withImages(
+              layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables, scale) }),
+              images,
+              true,
+            );
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
           // Handled here so a failure is not an unhandled rejection while later pages are read;
