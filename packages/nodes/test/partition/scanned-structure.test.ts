@@ -44,7 +44,7 @@ async function bornDigital(doc: string, page: number): Promise<Element[]> {
   return elements.filter((e) => e.metadata.page_number === page);
 }
 
-const words = (text: string): string[] => text.toLowerCase().match(/\p{L}{4,}/gu) ?? [];
+const words = (text: string): string[] => text.toLowerCase().match(/\p{L}{2,}/gu) ?? [];
 
 describe.skipIf(!present)('scanned pages typed as their born-digital originals', () => {
   for (const container of ['pdf', 'png'] as const) {
