@@ -47,7 +47,9 @@ export function markBullets(lines: readonly OcrLine[], grey: Uint8Array, width: 
       n++;
       continue;
     }
-    // A bullet Tesseract read nothing of: a dot alone left of the line's first word, clear of it.
+    // A bullet Tesseract read nothing of: a dot alone left of the line's first word, clear of it
+    // (a first word that is a mark itself, a bullet read as "*" or "-", leads the item already).
+    if (/^[^\p{L}\p{N}]$/u.test(first.text.trim())) continue;
     const left = { x0: first.bbox.x0 - MAX_LEAD * h, y0: line.baseline - h, x1: first.bbox.x0 - MIN_GAP * h, y1: line.baseline };
     const dot = inkBox(left, grey, width, height);
     if (isDot(dot) && dot.x0 > left.x0 && !lines.some((l) => l.words.some((w) => overlaps(w.bbox, left)))) {

@@ -28,8 +28,8 @@ export interface AlignedTable {
   rows: string[][];
   /** Median height of the table's lines, in pixels. */
   lineHeight: number;
-  /** The boxes of the words the table holds. */
-  words: OcrBox[];
+  /** The words the table holds, each with its line. */
+  words: { word: OcrWord; line: OcrLine }[];
 }
 
 /** A line with its words split into cells at wide gaps. */
@@ -253,7 +253,7 @@ export function findAlignedTables(blocks: readonly OcrBlock[]): AlignedTable[] {
         box: unionBox(members.map((l) => l.core)),
         rows,
         lineHeight: median(members.map((l) => l.height)) || 10,
-        words: members.flatMap((l) => l.words.map((w) => w.bbox)),
+        words: members.flatMap((l) => l.words.map((word) => ({ word, line: l.line }))),
       },
     ];
   });
@@ -358,9 +358,9 @@ const TYPED_AS_TEXT = new Set(['Title', 'NarrativeText', 'UncategorizedText']);
 
 /**
  * A paragraph's type as on an OCR'd PDF page: a Title is set apart from the running text (rows
- * `bodyRow` pixels tall) by weight or size, or is a line in capitals or numbered "2.1" (as the PDF
- * layout's heading test has it); text worded like a title but set like the body is
- * UncategorizedText. Without running text on the page, the text alone decides.
+ * `bodyRow` pixels tall) by weight or size and is no row of cells, or is a line in capitals or
+ * numbered "2.1" (as the PDF layout's heading test has it); text worded like a title but set like the
+ * body is UncategorizedText. Without running text on the page, the text alone decides.
  */
 function headingTyped(c: ClassifiedText, lines: readonly LineInfo[], bodyRow: number): ClassifiedText {
   if (!TYPED_AS_TEXT.has(c.type) || !(bodyRow > 0)) return c;
@@ -372,7 +372,9 @@ function headingTyped(c: ClassifiedText, lines: readonly LineInfo[], bodyRow: nu
   const bold = lines.every((l) => l.line.bold);
   const large = median(lines.map((l) => l.height)) >= LARGER * bodyRow;
   const titled = c.type === 'Title' || classifyText(text.replace(/[.:]$/, '')).type === 'Title';
-  if (!speck && short && (bold || large) && titled && !CLAUSE_END_RE.test(text)) return { type: 'Title', text };
+  // A line parted by wide gaps is a row of cells or labels ("Dataset | Base Model | Notes"), not a heading.
+  const cells = lines.some((l) => l.cells.length > 1);
+  if (!speck && !cells && short && (bold || large) && titled && !CLAUSE_END_RE.test(text)) return { type: 'Title', text };
   if (c.type !== 'Title') return c;
   const capitals = /^[\p{Lu}\P{L}]+$/u.test(text) && letters >= 4;
   const numbered = (numberDepth(text) ?? 0) >= 1 && text.split(/\s+/).length <= 8;

@@ -98,11 +98,7 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             const fragments = ocrWordRuns(splitAtWalls(fragmentsFromOcr(ocr, scale, bold), pageRulings), pageRulings);
             // The tables of an OCR'd page come from its words as an image's do, whatever the container.
             const tables = findOcrTables(ocr, pageRulings, scale);
-            layouts[p - 1] = withImages(
-              layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables, scale) }),
-              images,
-              true,
-            );
+            layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables) }), images, true);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));
           // Handled here so a failure is not an unhandled rejection while later pages are read;

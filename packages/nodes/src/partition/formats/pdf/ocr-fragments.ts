@@ -29,9 +29,7 @@ export function isOcrSpeck(text: string, confidence: number): boolean {
 export function fragmentsFromOcr(ocr: OcrResult, scale: number, bold: ReadonlySet<OcrLine> = new Set()): TextFragment[] {
   const fragments: TextFragment[] = [];
   for (const line of ocr.lines) {
-    const baseline = line.baseline / scale;
-    const bottom = baseline + line.descent / scale;
-    const top = bottom - line.rowHeight / scale;
+    const { top, bottom, baseline } = ocrLineBand(line, scale);
     const size = ocrTextSize(line.rowHeight / scale);
     for (const w of line.words) {
       const text = w.text.trim();
@@ -42,6 +40,13 @@ export function fragmentsFromOcr(ocr: OcrResult, scale: number, bold: ReadonlySe
     }
   }
   return fragments;
+}
+
+/** The band (points) an OCR'd line's words take in the layout: its row height down to its descenders. */
+export function ocrLineBand(line: OcrLine, scale: number): { top: number; bottom: number; baseline: number } {
+  const baseline = line.baseline / scale;
+  const bottom = baseline + line.descent / scale;
+  return { top: bottom - line.rowHeight / scale, bottom, baseline };
 }
 
 /**
