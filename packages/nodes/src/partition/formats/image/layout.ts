@@ -320,7 +320,8 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
  * numbers: they are not read into the text beside them.
  */
 function withoutSpecks(l: LineInfo, newParagraph: () => number): LineInfo[] {
-  const isSpeck = (cell: readonly OcrWord[]): boolean => cell.every((w) => isSpeckWord(w));
+  // A cell of marks alone ("©", ")") stays with its line: a paragraph without a letter or digit is left out.
+  const isSpeck = (cell: readonly OcrWord[]): boolean => cell.every((w) => isSpeckWord(w)) && cell.some((w) => /[\p{L}\p{N}]/u.test(w.text));
   let a = 0;
   let b = l.cells.length;
   while (a < b && isSpeck(l.cells[a]!)) a++;
