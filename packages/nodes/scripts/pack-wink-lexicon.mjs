@@ -1,10 +1,12 @@
 // Stores the large data modules of wink-lexicon (the part-of-speech tagger's dictionaries) in
 // packages/nodes/vendor/wink-lexicon/, which @quarry/nodes ships: the modules are 3 MB of
 // JavaScript assignments that every process compiles and runs before its first tag. The lexicon is
-// stored as lines of a word and its tags, the WordNet word list as its words in order (a word's
-// value is its line) and the word senses as lines of numbers, which pos-tag.ts reads a word at a
-// time instead of building 170 000 objects; the small exception lists as JSON. Each file is checked
-// to rebuild exactly what the module exports. Run through scripts/vendor.mjs.
+// stored as lines of a word and its tags, the exception lists as lines of a word and its base form
+// (both sorted by word), the WordNet word list as its words in order (a word's value is its line)
+// and the word senses as lines of numbers; the manifest holds each file's block index (where every
+// 128th line starts, and its word), so that pos-tag.ts reads the block that holds a word instead of
+// building 170 000 objects or reading 1.3 MB. Each file is checked to rebuild exactly what the
+// module exports. Run through scripts/vendor.mjs.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,47 +16,76 @@ import { isDeepStrictEqual } from 'node:util';
 // The modules the tagger and its lemmatizer load that are worth packing (the rest are a few KB).
 const MODULES = ['lexicon.js', 'wn-words.js', 'wn-word-senses.js', 'wn-noun-exceptions.js', 'wn-verb-exceptions.js', 'wn-adjective-exceptions.js'];
 // Bumped when a file's layout changes: pos-tag.ts reads only packs of its own layout.
-const LAYOUT = 2;
+const LAYOUT = 3;
+// Lines per block of a file's block index (packed-lexicon.ts's BLOCK_LINES).
+const BLOCK_LINES = 128;
 
-/** Each module's file and its layout, as pos-tag.ts reads them. */
+const byKey = ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0);
+const keyedObject = (entries) => Object.assign(Object.create(null), Object.fromEntries(entries));
+/** Lines `key<TAB>value`, sorted by key: packed-lexicon.ts finds a key by its block. */
+const keyed = (file, encodeValue, decodeValue) => ({
+  file,
+  keyed: true,
+  lines: (data) =>
+    Object.entries(data)
+      .sort(byKey)
+      .map(([key, value]) => `${key}\t${encodeValue(value)}`),
+  decode: (lines) =>
+    keyedObject(
+      lines.map((line) => {
+        const tab = line.indexOf('\t');
+        return [line.slice(0, tab), decodeValue(line.slice(tab + 1))];
+      }),
+    ),
+});
+/** Each module's file and its layout, as packed-lexicon.ts reads them. */
 const PACKS = {
-  'lexicon.js': {
-    file: 'lexicon.tsv',
-    encode: (data) =>
-      Object.entries(data)
-        .map(([word, tags]) => `${word}\t${tags.join(' ')}`)
-        .join('\n'),
-    decode: (text) =>
-      Object.assign(
-        Object.create(null),
-        Object.fromEntries(
-          text.split('\n').map((line) => {
-            const tab = line.indexOf('\t');
-            return [line.slice(0, tab), line.slice(tab + 1).split(' ')];
-          }),
-        ),
-      ),
-  },
+  // A word and its tags.
+  'lexicon.js': keyed(
+    'lexicon.tsv',
+    (tags) => tags.join(' '),
+    (text) => text.split(' '),
+  ),
+  // The words in their order, which is their sort order too: a word's value is its line.
   'wn-words.js': {
     file: 'wn-words.txt',
-    encode: (data) => Object.keys(data).join('\n'),
-    decode: (text) => Object.assign(Object.create(null), Object.fromEntries(text.split('\n').map((word, i) => [word, i]))),
+    keyed: true,
+    lines: (data) => {
+      const words = Object.keys(data);
+      if (words.some((word, i) => data[word] !== i || (i > 0 && !(words[i - 1] < word))))
+        throw new Error('wn-words.js is no longer its sorted words numbered in order');
+      return words;
+    },
+    decode: (lines) => keyedObject(lines.map((word, i) => [word, i])),
   },
+  // Each word's senses, numbers separated by commas, read by line number.
   'wn-word-senses.js': {
     file: 'wn-word-senses.txt',
-    encode: (data) => data.map((senses) => senses.join(',')).join('\n'),
-    decode: (text) => text.split('\n').map((line) => line.split(',').map(Number)),
+    keyed: false,
+    lines: (data) => data.map((senses) => senses.join(',')),
+    decode: (lines) => lines.map((line) => line.split(',').map(Number)),
   },
+  // A word and its base form.
+  'wn-noun-exceptions.js': keyed('wn-noun-exceptions.tsv', String, String),
+  'wn-verb-exceptions.js': keyed('wn-verb-exceptions.tsv', String, String),
+  'wn-adjective-exceptions.js': keyed('wn-adjective-exceptions.tsv', String, String),
 };
-const jsonPack = (name) => ({
-  file: name.replace(/\.js$/, '.json'),
-  encode: (data) => JSON.stringify(data),
-  decode: (text) => {
-    const data = JSON.parse(text);
-    if (!Array.isArray(data)) Object.setPrototypeOf(data, null);
-    return data;
-  },
-});
+
+/** Where every BLOCK_LINES-th line starts (the file's size last), and for a keyed file each block's first key. */
+function blockIndex(lines, keyedFile) {
+  const offsets = [];
+  const keys = [];
+  let offset = 0;
+  lines.forEach((line, i) => {
+    if (i % BLOCK_LINES === 0) {
+      offsets.push(offset);
+      if (keyedFile) keys.push(line.split('\t')[0]);
+    }
+    offset += line.length + 1;
+  });
+  offsets.push(Math.max(0, offset - 1));
+  return keyedFile ? { lines: lines.length, offsets, keys } : { lines: lines.length, offsets };
+}
 
 const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -66,17 +97,29 @@ export function packWinkLexicon() {
   const { version } = JSON.parse(readFileSync(join(lexiconRoot, 'package.json'), 'utf8'));
   const target = join(nodesRoot, 'vendor', 'wink-lexicon');
   const manifestPath = join(target, 'manifest.json');
-  const wanted = { version, layout: LAYOUT, modules: MODULES, files: Object.fromEntries(MODULES.map((name) => [name, (PACKS[name] ?? jsonPack(name)).file])) };
-  if (existsSync(manifestPath) && isDeepStrictEqual(JSON.parse(readFileSync(manifestPath, 'utf8')), wanted)) return;
+  const files = Object.fromEntries(MODULES.map((name) => [name, PACKS[name].file]));
+  const manifestVersion = { version, layout: LAYOUT, blockLines: BLOCK_LINES, modules: MODULES, files };
+  if (existsSync(manifestPath)) {
+    const { blocks: _, ...current } = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (isDeepStrictEqual(current, manifestVersion)) return;
+  }
   rmSync(target, { recursive: true, force: true });
   mkdirSync(target, { recursive: true });
+  const blocks = {};
   for (const name of MODULES) {
     const data = fromTagger(`wink-lexicon/src/${name}`);
-    const pack = PACKS[name] ?? jsonPack(name);
-    const text = pack.encode(data);
+    const pack = PACKS[name];
+    const lines = pack.lines(data);
+    const text = lines.join('\n');
+    // Blocks are read as bytes, one per character: the text must be ASCII, with no line breaks or
+    // tabs inside a key or value.
+    if (!/^[\x00-\x7f]*$/.test(text)) throw new Error(`wink-lexicon/src/${name} holds text other than ASCII`);
+    if (lines.some((line) => line.includes('\n') || line.split('\t').length !== (PACKS[name].file.endsWith('.tsv') ? 2 : 1)))
+      throw new Error(`wink-lexicon/src/${name} holds a line break or tab in a key or value`);
     // What pos-tag.ts rebuilds must be what the module exports (an object with wink's null prototype).
-    if (!isDeepStrictEqual(pack.decode(text), data)) throw new Error(`wink-lexicon/src/${name} does not survive packing as ${pack.file}`);
+    if (!isDeepStrictEqual(pack.decode(lines), data)) throw new Error(`wink-lexicon/src/${name} does not survive packing as ${pack.file}`);
     writeFileSync(join(target, pack.file), text);
+    blocks[pack.file] = blockIndex(lines, pack.keyed);
   }
   // wink-lexicon's licence and WordNet's notice, which must accompany copies of the data: both are
   // in the comments that open its WordNet modules.
@@ -88,6 +131,6 @@ export function packWinkLexicon() {
     )
     .map((line) => line.replace(/^\/\/ ?/, ''));
   writeFileSync(join(target, 'LICENSE'), `${notice.join('\n').trim()}\n`);
-  writeFileSync(manifestPath, `${JSON.stringify(wanted)}\n`);
+  writeFileSync(manifestPath, `${JSON.stringify({ ...manifestVersion, blocks })}\n`);
   console.log(`packed wink-lexicon ${version} into ${target}`);
 }

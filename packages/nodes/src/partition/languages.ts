@@ -1,14 +1,5 @@
-import { createRequire } from 'node:module';
 import type { Element } from '@quarry/core';
-
-type Franc = typeof import('franc-min');
-let franc: Franc | undefined;
-
-// franc's trigram tables load when a text first needs them: short ASCII text is English without.
-function francAll(text: string): ReturnType<Franc['francAll']> {
-  franc ??= createRequire(import.meta.url)('franc-min') as Franc;
-  return franc.francAll(text);
-}
+import { rankLanguages } from './trigram-languages.js';
 
 /**
  * Language detection for `metadata.languages`, following `unstructured`'s
@@ -179,7 +170,7 @@ export function detectLanguages(text: string): string[] {
   if (!t) return [];
   const ascii = ASCII_ONLY.test(t);
   if (ascii && t.split(/\s+/u).length < 5) return ['eng'];
-  const ranked = francAll(t);
+  const ranked = rankLanguages(t);
   const top = ranked[0];
   if (!top || top[0] === 'und') return [];
   if (ascii && top[0] !== 'eng') {

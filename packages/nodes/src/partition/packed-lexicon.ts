@@ -1,13 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { openSync, readFileSync, readSync } from 'node:fs';
 
 /*
  * Stand-ins for wink-lexicon's data modules, read from the files scripts/pack-wink-lexicon.mjs
  * writes. The tagger looks a few words up per text; building its dictionaries whole (170 000
- * objects for the WordNet ones) cost more than a short text's whole partitioning. A stand-in reads
- * its file when first used and answers a lookup from the text (a line, found by a key index or a
- * binary search); anything else (listing keys, writing) builds the whole data once and goes on from
- * there. A value handed out is kept, so the tagger gets the same object for a word each time, as it
- * does from the module.
+ * objects for the WordNet ones) cost more than a short text's whole partitioning, and even reading
+ * their 1.3 MB of text cost more than the words a short text looks up. A stand-in answers a lookup
+ * by reading the block of its file that holds the word (its block index says where each block
+ * starts and which word it starts with); anything else (listing keys, writing) builds the whole
+ * data once and goes on from there. A value handed out is kept, so the tagger gets the same object
+ * for a word each time, as it does from the module.
  */
 
 /** What a lookup that only the whole data can answer (an array's methods) returns. */
@@ -53,74 +54,97 @@ function standIn(array: boolean, load: () => PackedData): object {
 }
 
 /**
- * `lexicon.tsv`: a word, a tab and its tags separated by spaces, a line each (the words of an
- * object's keys: each once). The words are found through a hash table of line numbers in an
- * Int32Array, compared in the text: no string per line is made until a word is asked for.
+ * Where the lines of a packed file start, every {@link BLOCK_LINES} lines (the pack script writes
+ * it into the manifest): a word is found by reading the block that holds it, a few kilobytes,
+ * instead of the file.
  */
-function lexiconData(text: string): PackedData {
-  const starts = lineStarts(text);
-  const lines = starts.length - 1;
-  const wordEnds = new Int32Array(lines);
-  const mask = 2 ** Math.ceil(Math.log2(2 * lines + 1)) - 1;
-  // Slot -> line number + 1 (0: empty), probed linearly from the word's hash.
-  const slots = new Int32Array(mask + 1);
-  for (let line = 0; line < lines; line++) {
-    const start = starts[line]!;
-    const end = text.indexOf('\t', start);
-    wordEnds[line] = end;
-    let h = hashOf(text, start, end) & mask;
-    while (slots[h] !== 0) h = (h + 1) & mask;
-    slots[h] = line + 1;
+export interface BlockIndex {
+  /** The file's number of lines. */
+  lines: number;
+  /** Byte offset of each block's first line, and the file's size last. */
+  offsets: number[];
+  /** Each block's first key, for files sorted by key (`undefined` for files read by line number). */
+  keys?: string[];
+}
+
+/** Lines per block of a {@link BlockIndex}; the pack script writes blocks of the same size. */
+export const BLOCK_LINES = 128;
+
+/** A packed file read a block at a time (its text is ASCII, as the pack script checks). */
+class BlockFile {
+  private fd: number | undefined;
+  private buffer = Buffer.alloc(0);
+
+  constructor(
+    private readonly url: URL,
+    readonly index: BlockIndex,
+  ) {}
+
+  /** The text of block `b`, its lines separated by newlines (the last without one). */
+  block(b: number): string {
+    const start = this.index.offsets[b]!;
+    const length = this.index.offsets[b + 1]! - start - (b + 1 < this.index.offsets.length - 1 ? 1 : 0);
+    if (this.buffer.length < length) this.buffer = Buffer.alloc(Math.max(length, 2 * this.buffer.length));
+    // The descriptor stays open for the process, like a module's code: the tagger looks words up
+    // for as long as it lives.
+    this.fd ??= openSync(this.url, 'r');
+    let read = 0;
+    while (read < length) read += readSync(this.fd, this.buffer, read, length - read, start + read);
+    return this.buffer.toString('latin1', 0, length);
   }
-  const lineOf = (word: string): number | undefined => {
-    for (let h = hashOf(word, 0, word.length) & mask; slots[h] !== 0; h = (h + 1) & mask) {
-      const line = slots[h]! - 1;
-      if (compareAt(word, text, starts[line]!, wordEnds[line]!) === 0) return line;
+
+  /** The whole text, for the rare caller that lists or changes the data. */
+  whole(): string {
+    return readFileSync(this.url, 'latin1');
+  }
+
+  /**
+   * The line whose key (its text before a tab, or all of it) is `key` in a file sorted by key: the
+   * text after the tab and, with `numbered`, its line number; `undefined` when there is none.
+   */
+  find(key: string, numbered = false): { line: number; rest: string } | undefined {
+    const keys = this.index.keys!;
+    // The last block whose first key is not after `key`.
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (keys[mid]! <= key) lo = mid;
+      else hi = mid - 1;
+    }
+    if (keys.length === 0 || keys[lo]! > key) return undefined;
+    const b = lo;
+    const text = this.block(b);
+    // A binary search of the block's lines: [lo, hi) holds the starts of the lines left to test.
+    lo = 0;
+    hi = text.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const start = mid === 0 ? 0 : text.lastIndexOf('\n', mid - 1) + 1;
+      let end = text.indexOf('\n', start);
+      if (end === -1) end = text.length;
+      const tab = text.indexOf('\t', start);
+      const keyEnd = tab !== -1 && tab < end ? tab : end;
+      const order = compareAt(key, text, start, keyEnd);
+      if (order === 0) {
+        let line = b * BLOCK_LINES;
+        if (numbered) for (let i = text.indexOf('\n'); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) line++;
+        return { line, rest: keyEnd < end ? text.slice(keyEnd + 1, end) : '' };
+      }
+      if (order < 0) hi = start;
+      else lo = end + 1;
     }
     return undefined;
-  };
-  const values = new Map<string, string[]>();
-  const value = (word: string, line: number): string[] => {
-    let tags = values.get(word);
-    if (!tags) values.set(word, (tags = text.slice(wordEnds[line]! + 1, starts[line + 1]! - 1).split(' ')));
-    return tags;
-  };
-  return {
-    lookup: (word) => {
-      const line = lineOf(word);
-      return line === undefined ? undefined : value(word, line);
-    },
-    whole: () => {
-      const out = Object.create(null) as Record<string, string[]>;
-      for (let line = 0; line < lines; line++) {
-        const word = text.slice(starts[line]!, wordEnds[line]!);
-        out[word] = value(word, line);
-      }
-      return out;
-    },
-  };
-}
+  }
 
-/** FNV-1a over the UTF-16 code units of `text` from `start` to `end`. */
-function hashOf(text: string, start: number, end: number): number {
-  let h = 0x811c9dc5;
-  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
-/**
- * Where each line of `text` starts, and one past the end of the last: the large files are searched
- * in place, which allocates two numbers a line where splitting them made a string a line (150 000
- * for the WordNet words), all of them surviving into the old generation.
- */
-function lineStarts(text: string): Int32Array {
-  let count = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  const starts = new Int32Array(count + 1);
-  let n = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts[n++] = i + 1;
-  starts[count] = text.length + 1;
-  return starts;
+  /** The text of line `i` (0-based) of the file. */
+  line(i: number): string {
+    const text = this.block(Math.floor(i / BLOCK_LINES));
+    let start = 0;
+    for (let k = i % BLOCK_LINES; k > 0; k--) start = text.indexOf('\n', start) + 1;
+    const end = text.indexOf('\n', start);
+    return text.slice(start, end === -1 ? text.length : end);
+  }
 }
 
 /** How `word` sorts against `text` from `start` to `end`, as `<` compares strings (by UTF-16 code units). */
@@ -133,26 +157,60 @@ function compareAt(word: string, text: string, start: number, end: number): numb
   return word.length - (end - start);
 }
 
+/** The lines of a whole file. */
+function linesOf(text: string): string[] {
+  return text === '' ? [] : text.split('\n');
+}
+
+/**
+ * A file of lines `key<TAB>value` sorted by key (the lexicon: a word and its tags separated by
+ * spaces; an exception list: a word and its base form). Values found are kept, so a word's value
+ * is the same object each time, as from the module.
+ */
+function keyedData(file: BlockFile, decode: (rest: string) => unknown): PackedData {
+  const values = new Map<string, unknown>();
+  const value = (key: string, rest: string): unknown => {
+    let v = values.get(key);
+    if (v === undefined) values.set(key, (v = decode(rest)));
+    return v;
+  };
+  const missing = new Set<string>();
+  return {
+    lookup: (key) => {
+      const known = values.get(key);
+      if (known !== undefined || missing.has(key)) return known;
+      const found = file.find(key);
+      if (!found) {
+        missing.add(key);
+        return undefined;
+      }
+      return value(key, found.rest);
+    },
+    whole: () => {
+      const out = Object.create(null) as Record<string, unknown>;
+      for (const line of linesOf(file.whole())) {
+        const tab = line.indexOf('\t');
+        const key = line.slice(0, tab);
+        out[key] = value(key, line.slice(tab + 1));
+      }
+      return out;
+    },
+  };
+}
+
 /** `wn-words.txt`: the words in their order, which is also their sort order; a word's value is its line. */
-function wordListData(text: string): PackedData {
-  const starts = lineStarts(text);
-  const lines = starts.length - 1;
+function wordListData(file: BlockFile): PackedData {
+  const found = new Map<string, number | undefined>();
   return {
     lookup: (word) => {
-      let lo = 0;
-      let hi = lines - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >>> 1;
-        const order = compareAt(word, text, starts[mid]!, starts[mid + 1]! - 1);
-        if (order === 0) return mid;
-        if (order > 0) lo = mid + 1;
-        else hi = mid - 1;
-      }
-      return undefined;
+      if (!found.has(word)) found.set(word, file.find(word, true)?.line);
+      return found.get(word);
     },
     whole: () => {
       const out = Object.create(null) as Record<string, number>;
-      for (let i = 0; i < lines; i++) out[text.slice(starts[i]!, starts[i + 1]! - 1)] = i;
+      linesOf(file.whole()).forEach((word, i) => {
+        out[word] = i;
+      });
       return out;
     },
   };
@@ -161,47 +219,42 @@ function wordListData(text: string): PackedData {
 const INDEX = /^(?:0|[1-9]\d*)$/;
 
 /** `wn-word-senses.txt`: each entry's numbers separated by commas, a line each. */
-function numberListsData(text: string): PackedData {
-  const starts = lineStarts(text);
-  const lines = starts.length - 1;
+function numberListsData(file: BlockFile): PackedData {
+  const { lines } = file.index;
   const values: number[][] = [];
-  const value = (i: number): number[] =>
-    (values[i] ??= text
-      .slice(starts[i]!, starts[i + 1]! - 1)
-      .split(',')
-      .map(Number));
+  const parse = (line: string): number[] => line.split(',').map(Number);
   return {
     lookup: (key) => {
       if (key === 'length') return lines;
       if (!INDEX.test(key)) return WHOLE;
       const i = Number(key);
-      return i < lines ? value(i) : undefined;
+      return i < lines ? (values[i] ??= parse(file.line(i))) : undefined;
     },
-    whole: () => Array.from({ length: lines }, (_, i) => value(i)),
+    whole: () => {
+      const all = linesOf(file.whole());
+      return Array.from({ length: lines }, (_, i) => (values[i] ??= parse(all[i]!)));
+    },
   };
 }
 
-/** A JSON file, parsed whole on first use (the small exception lists). */
-function jsonData(text: string): PackedData {
-  const data = JSON.parse(text) as object;
-  if (!Array.isArray(data)) Object.setPrototypeOf(data, null);
-  return { lookup: () => WHOLE, whole: () => data };
-}
-
-const LAYOUTS: Readonly<Record<string, { array: boolean; read: (text: string) => PackedData }>> = {
-  'lexicon.tsv': { array: false, read: lexiconData },
+const LAYOUTS: Readonly<Record<string, { array: boolean; read: (file: BlockFile) => PackedData }>> = {
+  'lexicon.tsv': { array: false, read: (file) => keyedData(file, (rest) => rest.split(' ')) },
   'wn-words.txt': { array: false, read: wordListData },
   'wn-word-senses.txt': { array: true, read: numberListsData },
+  'wn-noun-exceptions.tsv': { array: false, read: (file) => keyedData(file, (rest) => rest) },
+  'wn-verb-exceptions.tsv': { array: false, read: (file) => keyedData(file, (rest) => rest) },
+  'wn-adjective-exceptions.tsv': { array: false, read: (file) => keyedData(file, (rest) => rest) },
 };
 
-/** The file names this reader knows a layout for, beside JSON. */
+/** The file names this reader knows a layout for. */
 export const PACKED_LAYOUTS: readonly string[] = Object.keys(LAYOUTS);
 
 /**
- * The stand-in for a wink-lexicon module packed as `file` in `dir`: the file is read on first use.
- * `array` tells a JSON file's kind (an array or an object) before it is read.
+ * The stand-in for a wink-lexicon module packed as `file` in `dir`, read through its block index
+ * (from the manifest) when first used. `file` must be one of {@link PACKED_LAYOUTS}.
  */
-export function packedModule(dir: URL, file: string, array: boolean): object {
-  const layout = LAYOUTS[file] ?? { array, read: jsonData };
-  return standIn(layout.array, () => layout.read(readFileSync(new URL(file, dir), 'utf8')));
+export function packedModule(dir: URL, file: string, index: BlockIndex): object {
+  const layout = LAYOUTS[file];
+  if (!layout) throw new Error(`no packed layout for ${file}`);
+  return standIn(layout.array, () => layout.read(new BlockFile(new URL(file, dir), index)));
 }

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire, Module } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { compileFunction } from 'node:vm';
-import { packedModule, PACKED_LAYOUTS } from './packed-lexicon.js';
+import { packedModule, PACKED_LAYOUTS, type BlockIndex } from './packed-lexicon.js';
 
 /** One tagged token: its text and Penn Treebank part-of-speech tag (`VBZ`, `NN`, ...). */
 export interface TaggedToken {
@@ -30,18 +30,17 @@ const fromTagger = createRequire(require.resolve('wink-pos-tagger'));
 const PACKED_LEXICON = new URL('../../vendor/wink-lexicon/', import.meta.url);
 const BUNDLED_TAGGER = new URL('../../vendor/wink-pos-tagger/', import.meta.url);
 
-/** What the build packed (`scripts/pack-wink-lexicon.mjs`): the wink-lexicon version, its layout and each module's file. */
+/** What the build packed (`scripts/pack-wink-lexicon.mjs`): the wink-lexicon version, its layout, each module's file and each file's block index. */
 interface PackedManifest {
   version: string;
   layout: number;
   modules: string[];
   files: Record<string, string>;
+  blocks: Record<string, BlockIndex>;
 }
 
 // The layout of the files packed-lexicon.ts reads; the pack script writes the same number.
-const PACK_LAYOUT = 2;
-// wink-lexicon's modules hold arrays (word senses) or objects: a stand-in must be the same.
-const ARRAY_MODULES = new Set(['wn-word-senses.js']);
+const PACK_LAYOUT = 3;
 
 let packed: PackedManifest | null | undefined;
 
@@ -53,7 +52,10 @@ function packedManifest(): PackedManifest | null {
     try {
       const manifest = JSON.parse(readFileSync(new URL('manifest.json', PACKED_LEXICON), 'utf8')) as PackedManifest;
       const installed = (fromTagger('wink-lexicon/package.json') as { version: string }).version;
-      const readable = manifest.modules.every((name) => manifest.files[name]?.endsWith('.json') || PACKED_LAYOUTS.includes(manifest.files[name] ?? ''));
+      const readable = manifest.modules.every((name) => {
+        const file = manifest.files[name] ?? '';
+        return PACKED_LAYOUTS.includes(file) && manifest.blocks[file] !== undefined;
+      });
       if (manifest.version === installed && manifest.layout === PACK_LAYOUT && readable) packed = manifest;
     } catch {
       // No packed lexicon: the modules load as they are.
@@ -66,19 +68,20 @@ function packedManifest(): PackedManifest | null {
  * Puts stand-ins for the wink-lexicon modules `names` (`lexicon.js`, ...; default every packed one)
  * into the module cache, where the tagger's `require` finds them: the modules are megabytes of
  * JavaScript statements, while a stand-in reads its packed file when first used and a word at a
- * time (packed-lexicon.ts). The build checked that the files rebuild each module's exports exactly.
+ * time, from the block of its file that holds it (packed-lexicon.ts). The build checked that the files rebuild each module's exports exactly.
  */
 function preloadPacked(names?: readonly string[]): void {
   const manifest = packedManifest();
   if (!manifest) return;
   for (const name of names ?? manifest.modules) {
     const file = manifest.files[name];
-    if (!manifest.modules.includes(name) || !file) continue;
+    const index = file === undefined ? undefined : manifest.blocks[file];
+    if (!manifest.modules.includes(name) || !file || !index) continue;
     const filename = fromTagger.resolve(`wink-lexicon/src/${name}`);
     if (require.cache[filename]) continue;
     const module = new Module(filename);
     module.filename = filename;
-    module.exports = packedModule(PACKED_LEXICON, file, ARRAY_MODULES.has(name));
+    module.exports = packedModule(PACKED_LEXICON, file, index);
     module.loaded = true;
     require.cache[filename] = module;
   }

@@ -322,6 +322,20 @@ export function classifyMarkupText(text: string, options: ClassifyOptions = {}):
   return { type: 'UncategorizedText', text };
 }
 
+/**
+ * The element type of a paragraph a word processor styled as body text (DOCX, ODT), as
+ * `unstructured`'s document partitioners type it: no Title or list rule from the text itself, only
+ * Address, EmailAddress and NarrativeText, else UncategorizedText (so is text under two characters).
+ */
+export function bodyParagraphType(raw: string): ElementType {
+  const text = raw.trim();
+  if (text.length < 2) return 'UncategorizedText';
+  if (isUsCityStateZip(text)) return 'Address';
+  if (isEmailAddress(text)) return 'EmailAddress';
+  if (isPossibleNarrativeText(text)) return 'NarrativeText';
+  return 'UncategorizedText';
+}
+
 /** {@link classifyText} as an element with a temporary id. */
 export function elementFromText(text: string, metadata: ElementMetadata = {}): Element {
   const c = classifyText(text);

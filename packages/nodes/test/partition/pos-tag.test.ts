@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { packedModule } from '../../src/partition/packed-lexicon.js';
-import { isCommonEnglishWord, posTag } from '../../src/partition/pos-tag.js';
+import { packedModule, type BlockIndex } from '../../src/partition/packed-lexicon.js';
+import { isCommonEnglishWord, posTag, type TaggedToken } from '../../src/partition/pos-tag.js';
 
 const require = createRequire(import.meta.url);
 const taggerPath = require.resolve('wink-pos-tagger');
@@ -71,7 +71,8 @@ describe('the packed tagger dictionaries', () => {
       const [json, array, nullPrototype] = own[i]!;
       expect(Array.isArray(cached)).toBe(array);
       expect(Object.getPrototypeOf(cached) === null).toBe(nullPrototype);
-      expect(JSON.stringify(cached)).toBe(json);
+      // The same keys and values (an array's in order); keyed files are sorted by word for searching.
+      expect([name, JSON.parse(JSON.stringify(cached))]).toEqual([name, JSON.parse(json)]);
     });
     // wink's own lexicon module gives words of the same tags one shared array; the packed lexicon
     // does not, so this tells that the tagger got the packed data.
@@ -117,7 +118,7 @@ describe('the packed tagger dictionaries', () => {
   });
 
   // A stand-in answers a word at a time from its file until something needs the whole data.
-  it('find each word of the lexicon and the WordNet list one at a time', () => {
+  it('find each word of the lexicon, the WordNet list and the exception lists one at a time', () => {
     const own = (name: string): Record<string, unknown> =>
       JSON.parse(
         execFileSync(
@@ -128,32 +129,47 @@ describe('the packed tagger dictionaries', () => {
           },
         ).toString(),
       ) as Record<string, unknown>;
-    for (const [name, file] of [
-      ['lexicon.js', 'lexicon.tsv'],
-      ['wn-words.js', 'wn-words.txt'],
-    ] as const) {
-      const packed = packedModule(VENDOR, file, false) as Record<string, unknown>;
-      const wrong = Object.entries(own(name)).filter(([word, value]) => JSON.stringify(packed[word]) !== JSON.stringify(value));
+    const manifest = JSON.parse(readFileSync(new URL('manifest.json', VENDOR), 'utf8')) as {
+      files: Record<string, string>;
+      blocks: Record<string, BlockIndex>;
+    };
+    for (const name of ['lexicon.js', 'wn-words.js', 'wn-noun-exceptions.js', 'wn-verb-exceptions.js', 'wn-adjective-exceptions.js']) {
+      const file = manifest.files[name]!;
+      const packed = packedModule(VENDOR, file, manifest.blocks[file]!) as Record<string, unknown>;
+      const words = Object.entries(own(name));
+      expect(words.length).toBeGreaterThan(1000);
+      const wrong = words.filter(([word, value]) => JSON.stringify(packed[word]) !== JSON.stringify(value));
       expect([name, wrong.length]).toEqual([name, 0]);
-      expect(['zzqxv' in packed, packed.Zzqxv, packed['']]).toEqual([false, undefined, undefined]);
+      // Before the first key, after the last, between two, and a key that is a prefix of others.
+      expect([name, ...['', ' ', '~~~', 'zzqxv', 'Zzqxv', 'abe'].map((w) => w in packed || packed[w] !== undefined)]).toEqual([
+        name,
+        ...[false, false, false, false, false, false],
+      ]);
     }
+    const senses = packedModule(VENDOR, manifest.files['wn-word-senses.js']!, manifest.blocks[manifest.files['wn-word-senses.js']!]!) as number[][];
+    const ownSenses = own('wn-word-senses.js') as unknown as number[][];
+    expect(senses.length).toBe(ownSenses.length);
+    const wrongSenses = ownSenses.filter((value, i) => JSON.stringify(senses[i]) !== JSON.stringify(value));
+    expect(wrongSenses.length).toBe(0);
   }, 60_000);
 
-  it('parse the WordNet modules only when a word needs them', () => {
-    // A fresh process: this one's tagger is warm. Heap after a full collection, in MB: tagging a
-    // lexicon word leaves the WordNet modules unread; a plural noun to lemmatize reads them (their
-    // text alone is 1 MB, searched in place).
+  it('read the block that holds a word, not the WordNet files, when a word needs them', () => {
+    const SENTENCE = 'The geese flew over the aardwolves';
+    // A fresh process: this one's tagger is warm. Heap after a full collection, in MB: a plural
+    // noun to lemmatize looks words up in the WordNet list, its senses and the exception lists
+    // (1.1 MB of text, which a whole read left on the heap), a block of a few kilobytes each.
     const script = `
       import { posTag } from ${JSON.stringify(new URL('../../src/partition/pos-tag.ts', import.meta.url).href)};
       const heap = () => { globalThis.gc(); return process.memoryUsage().heapUsed / 2 ** 20; };
       posTag('hello');
       const before = heap();
-      posTag('The geese flew');
-      process.stdout.write(JSON.stringify({ before, after: heap() }));
+      const tags = posTag(${JSON.stringify(SENTENCE)});
+      process.stdout.write(JSON.stringify({ before, after: heap(), tags }));
     `;
     const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', script]).toString();
-    const { before, after } = JSON.parse(out) as { before: number; after: number };
-    expect(after - before).toBeGreaterThan(0.9);
+    const { before, after, tags } = JSON.parse(out) as { before: number; after: number; tags: TaggedToken[] };
+    expect(tags).toEqual(plainWinkTags([SENTENCE])[0]);
+    expect(after - before).toBeLessThan(0.3);
   });
 
   it('serve the common-word test', () => {

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdmissionGate } from '../admission.js';
-import { elementToJSON, encodeOrigElements, type Element } from '@quarry/core';
+import type { Element } from '@quarry/core';
 import type { PartitionFileRequest, PartitionPool, PartitionStrategy } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
+import { answerElement, answerJson, type PartitionedUpload } from '../legacy/answer-json.js';
 import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
 import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
@@ -17,7 +18,6 @@ import { requestWork } from '../legacy/request-work.js';
 export const LEGACY_STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only', 'vlm'] as const;
 const OUTPUT_FORMATS = ['application/json', 'text/csv'];
 
-/** The Unstructured API's Python list repr, used in its messages: `['fast', 'hi_res']`. */
 /** Where the legacy endpoint partitions, how large an (inflated) upload may be, and the gate of its queue. */
 export interface LegacyLimits {
   pool: PartitionPool;
@@ -33,23 +33,8 @@ async function readBytes(file: string): Promise<Uint8Array> {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** The Unstructured API's Python list repr, used in its messages: `['fast', 'hi_res']`. */
 const pyList = (values: readonly string[]): string => `[${values.map((v) => `'${v}'`).join(', ')}]`;
-
-/** What the Unstructured API strips from each element before answering. */
-function clean(elements: Element[], filename: string, coordinates: boolean): Array<Record<string, unknown>> {
-  return elements.map((el) => {
-    const json = elementToJSON(el) as unknown as Record<string, unknown>;
-    const metadata = { ...((json.metadata as Record<string, unknown> | undefined) ?? {}) };
-    metadata.filename = filename;
-    delete metadata.file_directory;
-    delete metadata.last_modified;
-    delete metadata.detection_class_prob;
-    if (!coordinates) delete metadata.coordinates;
-    // The Unstructured API's element JSON carries orig_elements compressed (zlib + Base64), not as objects.
-    if (Array.isArray(el.metadata.orig_elements)) metadata.orig_elements = encodeOrigElements(el.metadata.orig_elements);
-    return { ...json, metadata };
-  });
-}
 
 async function partitionUpload(
   file: UploadedFile,
@@ -57,7 +42,7 @@ async function partitionUpload(
   tools: LegacyTools,
   limits: LegacyLimits,
   signal: AbortSignal,
-): Promise<Array<Record<string, unknown>>> {
+): Promise<PartitionedUpload> {
   // The document stays on disk: the partition process reads it from its staged file.
   let staged = file.path;
   let filename = file.filename;
@@ -107,7 +92,7 @@ async function partitionUpload(
       throw (await legacyPartitionError(e, { filename, path: staged })) ?? e;
     }
   }
-  return clean(elements, filename, form.coordinates ?? false);
+  return { elements, filename, coordinates: form.coordinates ?? false };
 }
 
 async function handle(
@@ -133,10 +118,12 @@ async function handle(
   const output = form.output_format ?? 'application/json';
   if (!OUTPUT_FORMATS.includes(output))
     throw new LegacyError(422, [{ loc: ['body', 'output_format'], msg: `Input should be one of ${pyList(OUTPUT_FORMATS)}`, type: 'enum' }]);
-  const results: Array<Array<Record<string, unknown>>> = [];
-  for (const f of files) results.push(await partitionUpload(f, form, tools, limits, signal));
-  if (output === 'text/csv') return reply.type('text/csv; charset=utf-8').send(elementsToCsv(results.flat()));
-  return reply.type('application/json').send(results.length === 1 ? results[0] : results);
+  const uploads: PartitionedUpload[] = [];
+  for (const f of files) uploads.push(await partitionUpload(f, form, tools, limits, signal));
+  if (output === 'text/csv') {
+    return reply.type('text/csv; charset=utf-8').send(elementsToCsv(uploads.flatMap((u) => u.elements.map((el) => answerElement(el, u)))));
+  }
+  return reply.type('application/json').send(answerJson(uploads));
 }
 
 /**

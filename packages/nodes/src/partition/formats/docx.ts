@@ -1,6 +1,6 @@
 import type { Element, ElementLink, ElementMetadata, ElementType } from '@quarry/core';
 import type { FormatPartitionOptions, FormatPartitioner } from '../types.js';
-import { cleanBullets, isBulletedText, isEmailAddress, isPossibleNarrativeText, isUsCityStateZip } from '../text-classify.js';
+import { bodyParagraphType, cleanBullets, isBulletedText } from '../text-classify.js';
 import { newElement } from './shared/new-element.js';
 import { mainPartPath, OoxmlPackage, type OoxmlRelationship } from './shared/ooxml-package.js';
 import { collapseKeyedMatrix, htmlifySpannedMatrix, normalizeSpace } from './shared/table-html.js';
@@ -415,16 +415,7 @@ function emitParagraphFragment(ctx: DocxContext, p: XmlNode, items: Inline[], st
     ctx.out.push(newElement(byStyle, text, metadata));
     return;
   }
-  ctx.out.push(newElement(typeFromText(text), text, metadata));
-}
-
-function typeFromText(raw: string): ElementType {
-  const text = raw.trim();
-  if (text.length < 2) return 'UncategorizedText';
-  if (isUsCityStateZip(text)) return 'Address';
-  if (isEmailAddress(text)) return 'EmailAddress';
-  if (isPossibleNarrativeText(text)) return 'NarrativeText';
-  return 'UncategorizedText';
+  ctx.out.push(newElement(bodyParagraphType(text), text, metadata));
 }
 
 function isVMergeContinue(tc: XmlNode): boolean {

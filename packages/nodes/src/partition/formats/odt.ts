@@ -1,6 +1,6 @@
 import type { Element, ElementMetadata, ElementType } from '@quarry/core';
 import type { FormatPartitioner } from '../types.js';
-import { isEmailAddress, isPossibleNarrativeText, isUsCityStateZip } from '../text-classify.js';
+import { bodyParagraphType } from '../text-classify.js';
 import { newElement } from './shared/new-element.js';
 import { OoxmlPackage } from './shared/ooxml-package.js';
 import { collapseKeyedMatrix, htmlifySpannedMatrix, matrixText, normalizeSpace } from './shared/table-html.js';
@@ -159,15 +159,6 @@ function links(node: XmlNode): { texts: string[]; urls: string[] } {
   return { texts, urls };
 }
 
-function typeFromText(raw: string): ElementType {
-  const text = raw.trim();
-  if (text.length < 2) return 'UncategorizedText';
-  if (isUsCityStateZip(text)) return 'Address';
-  if (isEmailAddress(text)) return 'EmailAddress';
-  if (isPossibleNarrativeText(text)) return 'NarrativeText';
-  return 'UncategorizedText';
-}
-
 function emitText(ctx: OdtContext, node: XmlNode, type: ElementType | undefined, metadata: ElementMetadata): void {
   const text = inlineText(node);
   if (!text.trim()) return;
@@ -176,7 +167,7 @@ function emitText(ctx: OdtContext, node: XmlNode, type: ElementType | undefined,
     metadata.link_texts = ls.texts;
     metadata.link_urls = ls.urls;
   }
-  ctx.out.push(newElement(type ?? typeFromText(text), type === 'ListItem' ? text.trim() : text, metadata));
+  ctx.out.push(newElement(type ?? bodyParagraphType(text), type === 'ListItem' ? text.trim() : text, metadata));
 }
 
 function cellText(cell: XmlNode): string {

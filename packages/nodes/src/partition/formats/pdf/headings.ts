@@ -12,6 +12,7 @@
  */
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { OCR_SPECK_FONT } from './ocr-fragments.js';
+import { argmax } from './text-lines.js';
 
 /** One entry of the document outline (bookmarks), flattened in document order. */
 export interface OutlineEntry {
@@ -157,18 +158,6 @@ export function outlineIndex(outline: readonly OutlineEntry[] = []): Map<string,
 /** The heading context of `pages` with the document's outline. */
 export function headingContext(pages: readonly (PageLayout | undefined)[], outline: readonly OutlineEntry[] = []): HeadingContext {
   return { ...bodyStyle(pages), outline: outlineIndex(outline) };
-}
-
-function argmax<K>(counts: Map<K, number>): K | undefined {
-  let best: K | undefined;
-  let bestN = -1;
-  for (const [k, n] of counts) {
-    if (n > bestN) {
-      best = k;
-      bestN = n;
-    }
-  }
-  return best;
 }
 
 /** Whether the text reads like code rather than a heading. */

@@ -203,7 +203,11 @@ function fragmentsOfTextPage(
     prevOy = oy;
     // pdf.js leaves out glyphs drawn outside the page box (one starting just left of it may reach in).
     if (ox > bx1 || ox < bx0 - info.size * 2 || oy < by0 || oy > by1) continue;
-    const [lx, ly] = toLocal(va * ox + vc * oy + ve, vb * ox + vd * oy + vf, info.dir);
+    // Indexed, not destructured: a page's first pass runs before V8 optimizes this loop, and
+    // destructuring there goes through the array's iterator for every character.
+    const local = toLocal(va * ox + vc * oy + ve, vb * ox + vd * oy + vf, info.dir);
+    const lx = local[0];
+    const ly = local[1];
     const advance = advanceOf(pdfium, tp, i, info, lx, va, vb, vc, vd, ve, vf);
     if (run) {
       // As in pdf.js, the thresholds are those of the run's first glyph: a subscript stays in.
@@ -362,7 +366,7 @@ function advanceOf(
     [right, bottom],
     [right, top],
   ] as const) {
-    const [cx] = toLocal(va * px + vc * py + ve, vb * px + vd * py + vf, info.dir);
+    const cx = toLocal(va * px + vc * py + ve, vb * px + vd * py + vf, info.dir)[0];
     if (cx > far) far = cx;
   }
   return far - lx;
