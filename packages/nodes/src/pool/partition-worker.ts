@@ -1,4 +1,5 @@
 import type { WorkerWarmUp } from '@quarry/core/process-pool';
+import { partitionFile } from '../partition/partition-file.js';
 
 /**
  * The worker module of the partition pool: its default export is the task function that the
@@ -12,5 +13,5 @@ const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.t
 /** Readies a process of a warmed pool (a server's): partitions a tiny document of each common format. */
 export const warmUp: WorkerWarmUp = async (untilIdle) => {
   const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');
-  await mod.warmUp(untilIdle);
+  await mod.warmUp(partitionFile, untilIdle);
 };

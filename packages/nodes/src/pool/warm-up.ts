@@ -1,5 +1,5 @@
 import JSZip from 'jszip';
-import { partitionFile } from '../partition/partition-file.js';
+import type { partitionFile } from '../partition/partition-file.js';
 
 /** A tiny document of one common format, named so that its type is detected as a real one's would be. */
 export interface WarmUpSample {
@@ -149,14 +149,15 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
  * next one does. A sample that fails is skipped: its format loads on first use instead.
  * Before each sample it awaits `untilIdle` (a process's: while a real document runs), so that a
  * document arriving meanwhile shares the process with one sample at most. Returns the file names
- * of the samples that partitioned.
+ * of the samples that partitioned. `partition` is the partitioner the process's tasks call: the
+ * worker bundle's own copy, which a copy imported here would leave cold.
  */
-export async function warmUp(untilIdle: () => Promise<void> = () => Promise.resolve()): Promise<string[]> {
+export async function warmUp(partition: typeof partitionFile, untilIdle: () => Promise<void> = () => Promise.resolve()): Promise<string[]> {
   const done: string[] = [];
   for (const { filename, bytes } of await warmUpSamples()) {
     await untilIdle();
     try {
-      await partitionFile(bytes, { filename, strategy: 'auto', ocr_languages: ['eng'] });
+      await partition(bytes, { filename, strategy: 'auto', ocr_languages: ['eng'] });
       done.push(filename);
     } catch {
       // Warming is best effort: that format loads on its first document.

@@ -44,6 +44,9 @@ describe.runIf(built)('the partition worker bundle', () => {
     expect(typeof warmUp).toBe('function');
     await expect(warmUp!()).resolves.toBeUndefined();
     expect(readFileSync(bundle, 'utf8')).not.toContain('warmUpSamples');
+    // It warms the bundle's own partitioner: a copy of partition-file.js imported by the warm-up
+    // module would be warmed instead, and the tasks' copy left cold.
+    expect(readFileSync(path.join(nodesRoot, 'dist/pool/warm-up.js'), 'utf8')).not.toContain('partition-file');
   }, 60_000);
 
   it('partitions as the worker module does', async () => {
