@@ -1,4 +1,4 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { elementToJSON } from '@quarry/core/element';
 import { errorMessage, isQuarryError } from '@quarry/core/errors';
@@ -77,38 +77,49 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
 // stderr beside the errors, where the user of the command looks, worded as every command words them.
 async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCommandOptions, write: LineWriter): Promise<void> {
   const path = resolve(file);
-  let bytes: Uint8Array;
+  const input = await documentInput(path, file);
+  const request = {
+    filename: basename(path),
+    file_directory: dirname(path),
+    strategy: opts.strategy as PartitionStrategy,
+    coordinates: opts.coordinates ?? false,
+    include_page_breaks: opts.includePageBreaks ?? false,
+    infer_table_structure: opts.inferTableStructure ?? false,
+    ocr_languages: opts.ocrLanguages
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    encoding: opts.encoding,
+    unique_element_ids: opts.uniqueElementIds,
+    ...(opts.pdfEngine ? { pdf_engine: opts.pdfEngine as PdfEngine } : {}),
+  };
+  const options = { logger: cliLogger({ quiet: opts.quiet ?? false, file, write }) };
+  if (!opts.output) {
+    const elements = await pool.partition(input, request, options);
+    process.stdout.write(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
+    return;
+  }
+  // The partition process writes the file (complete, or not at all): the elements of a long
+  // document do not cross back to this process to be written here.
+  await pool.partitionToFile(input, request, join(opts.output, `${basename(path)}.json`), options);
+}
+
+/**
+ * A regular file goes to the partition process by its real path, which it reads itself; anything
+ * else (a pipe, a process substitution) is read here, where it can be read. `/dev/stdin` redirected
+ * from a file resolves to that file.
+ */
+async function documentInput(path: string, file: string): Promise<Uint8Array | { path: string }> {
   try {
-    bytes = await readFile(path);
+    // A pipe has no real path: it is read here.
+    const real = await realpath(path).catch(() => undefined);
+    if (real !== undefined && (await stat(real)).isFile()) {
+      // Opening it here gives the same clear error as reading it would (a file not readable).
+      await (await open(real, 'r')).close();
+      return { path: real };
+    }
+    return await readFile(path);
   } catch (e) {
     throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}`);
   }
-  const elements = await pool.partition(
-    bytes,
-    {
-      filename: basename(path),
-      file_directory: dirname(path),
-      strategy: opts.strategy as PartitionStrategy,
-      coordinates: opts.coordinates ?? false,
-      include_page_breaks: opts.includePageBreaks ?? false,
-      infer_table_structure: opts.inferTableStructure ?? false,
-      ocr_languages: opts.ocrLanguages
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
-      encoding: opts.encoding,
-      unique_element_ids: opts.uniqueElementIds,
-      ...(opts.pdfEngine ? { pdf_engine: opts.pdfEngine as PdfEngine } : {}),
-    },
-    { logger: cliLogger({ quiet: opts.quiet ?? false, file, write }) },
-  );
-  const json = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
-  if (!opts.output) {
-    process.stdout.write(json);
-    return;
-  }
-  const target = join(opts.output, `${basename(path)}.json`);
-  const tmp = `${target}.${process.pid}.tmp`;
-  await writeFile(tmp, json);
-  await rename(tmp, target);
 }

@@ -1,10 +1,14 @@
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, open, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makePdf, textLines } from '../../../nodes/test/partition/formats/pdf/fixture.js';
 import { hostileFiles } from '../../../nodes/test/support/hostile-files.js';
-import { runCli } from '../run-cli.js';
+import { BIN, ROOT, runCli } from '../run-cli.js';
+
+// util-linux's prlimit caps the size of the files a process (and its children) may write.
+const prlimit = spawnSync('prlimit', ['--version']).status === 0;
 
 let dir: string;
 beforeAll(async () => (dir = await mkdtemp(join(tmpdir(), 'quarry-partition-'))));
@@ -73,6 +77,48 @@ describe('quarry partition', () => {
     );
     expect(r.stderr).toContain('4 partitioned, 4 failed');
   }, 120_000);
+
+  it('writes into --output the bytes it prints without it', async () => {
+    const out = join(dir, 'out-same');
+    const printed = await runCli(['partition', 'examples/docs/field-guide.md', '--no-unique-element-ids']);
+    const written = await runCli(['partition', 'examples/docs/field-guide.md', '--no-unique-element-ids', '--output', out]);
+    expect([printed.code, written.code]).toEqual([0, 0]);
+    expect(await readFile(join(out, 'field-guide.md.json'), 'utf8')).toBe(printed.stdout);
+  });
+
+  // A regular file goes to the partition process by path; standard input is read by the command.
+  it('reads /dev/stdin redirected from a file or from a shell pipe', async () => {
+    const guide = join(ROOT, 'examples/docs/field-guide.md');
+    const source = await open(guide, 'r');
+    const redirected = spawnSync(process.execPath, [BIN, 'partition', '/dev/stdin', '--no-unique-element-ids'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: [source.fd, 'pipe', 'pipe'],
+    });
+    await source.close();
+    const piped = spawnSync('sh', ['-c', 'cat "$1" | "$2" "$3" partition /dev/stdin --no-unique-element-ids', 'sh', guide, process.execPath, BIN], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect([redirected.status, piped.status], redirected.stderr + piped.stderr).toEqual([0, 0]);
+    expect((JSON.parse(redirected.stdout) as Array<{ text: string }>)[0]!.text).toContain('Quarry Field Guide');
+    expect(piped.stdout).toBe(redirected.stdout);
+  });
+
+  it.runIf(prlimit)('fails a file whose output cannot be written with DESTINATION_WRITE_FAILED, and leaves no part of it', async () => {
+    const out = join(dir, 'out-capped');
+    const text = join(dir, 'long.txt');
+    await writeFile(text, Array.from({ length: 800 }, (_, i) => `Paragraph ${i} is long enough to be narrative text in the output.`).join('\n\n'));
+    // Files of at most 64 KiB: the process's write of the element JSON fails part-way (EFBIG).
+    const r = spawnSync('prlimit', ['--fsize=65536', process.execPath, BIN, 'partition', text, 'examples/docs/field-guide.md', '--output', out], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain(`quarry: ${text}: DESTINATION_WRITE_FAILED: cannot write ${join(out, 'long.txt.json')}: EFBIG: file too large`);
+    expect(r.stderr).toContain('1 partitioned, 1 failed');
+    expect(await readdir(out)).toEqual(['field-guide.md.json']);
+  });
 
   it('needs --output for several files and a known strategy', async () => {
     expect((await runCli(['partition', 'examples/docs/reading-list.csv', 'examples/docs/field-guide.md'])).stderr).toBe(

@@ -30,6 +30,8 @@ export interface OcrLine {
   /** Depth of descenders below the baseline. */
   descent: number;
   words: OcrWord[];
+  /** Set in bold, as the page image tells (`ocr-weight.ts`); absent when not judged or not bold. */
+  bold?: boolean;
 }
 
 /** One paragraph of lines. */

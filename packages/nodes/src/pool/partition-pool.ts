@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rename, rm, stat } from 'node:fs/promises';
 import type { Element, Logger, ServiceKey } from '@quarry/core';
-import { isQuarryError, QuarryError } from '@quarry/core/errors';
+import { errorMessage, isQuarryError, quarryError, QuarryError } from '@quarry/core/errors';
 import { ProcessPool } from '@quarry/core/process-pool';
 import { serviceKey } from '@quarry/core/services';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
@@ -23,6 +23,9 @@ const POOL_CODES = new Set(['DOCUMENT_CRASHED', 'DOCUMENT_TOO_LARGE', 'NODE_TIME
 // Parsers allocate many short-lived objects (a page's characters, runs, lines): a young generation
 // of 32 MB semi-spaces scavenges far less often than V8's default 16 MB.
 const PARTITION_EXEC_ARGV = ['--max-semi-space-size=32'];
+
+// Numbers the temporary files of partitionToFile, unique within this process.
+let temporaryFiles = 0;
 
 /** Options of {@link PartitionPool}. */
 export interface PartitionPoolOptions {
@@ -164,11 +167,51 @@ export class PartitionPool {
     request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
     options: PooledPartitionOptions = {},
   ): Promise<Element[]> {
+    return (await this.run(input, request, undefined, options)).elements;
+  }
+
+  /**
+   * Partitions one document as {@link PartitionPool.partition} does, but its process writes the
+   * element JSON array into `file` (sparse metadata, two-space indentation, as
+   * `JSON.stringify(elements.map(elementToJSON), null, 2)` with a final newline: what
+   * `quarry partition` writes), so the elements never travel back to this process. Resolves with
+   * how many elements were written. The file appears complete or not at all: the process writes
+   * a temporary file beside it, renamed to `file` once the process has answered, and removed when
+   * the document fails (a process that dies mid-write leaves nothing under `file`). A file that
+   * cannot be written fails with `DESTINATION_WRITE_FAILED`; other failures are those of
+   * {@link PartitionPool.partition}.
+   */
+  async partitionToFile(
+    input: Uint8Array | { path: string },
+    request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
+    file: string,
+    options: PooledPartitionOptions = {},
+  ): Promise<{ elements: number }> {
+    const temporary = `${file}.${process.pid}.${++temporaryFiles}.tmp`;
+    try {
+      const result = await this.run(input, request, { file: temporary, target: file }, options);
+      await rename(temporary, file).catch((e: unknown) => {
+        throw quarryError('DESTINATION_WRITE_FAILED', `cannot write ${file}: ${errorMessage(e)}`, { cause: e, details: { path: file } });
+      });
+      return { elements: result.written ?? 0 };
+    } catch (e) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw e;
+    }
+  }
+
+  private async run(
+    input: Uint8Array | { path: string },
+    request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
+    output: PartitionTask['output'],
+    options: PooledPartitionOptions,
+  ): Promise<PartitionTaskResult> {
     let result: PartitionTaskResult;
     try {
       // The size in bytes is the cost that decides whether a document may take the small lane.
       const cost = input instanceof Uint8Array ? input.byteLength : (await stat(input.path)).size;
-      const task = input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request };
+      const task: PartitionTask = input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request };
+      if (output) task.output = output;
       result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), cost });
     } catch (e) {
       if (isQuarryError(e) && POOL_CODES.has(e.code))
@@ -176,7 +219,7 @@ export class PartitionPool {
       throw e;
     }
     if (options.logger) for (const entry of result.log) options.logger[entry.level](entry.message, entry.fields);
-    return result.elements;
+    return result;
   }
 
   /**

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Element, Logger } from '@quarry/core';
 import { partitionFile, type PartitionFileRequest } from '../partition/partition-file.js';
+import { writeElementJsonFile } from './element-json-file.js';
 
 /** One document to partition in a worker: its bytes (or the file holding them) and the request (without signal and logger). */
 export interface PartitionTask {
@@ -8,6 +9,11 @@ export interface PartitionTask {
   /** Read in the worker when there are no `bytes`: a staged upload never sits in the caller's memory. */
   path?: string;
   request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>;
+  /**
+   * Write the element JSON array into `file` instead of sending the elements back; a failed write
+   * names `target`, the file it is written for (`file` is a temporary name the caller renames).
+   */
+  output?: { file: string; target: string };
 }
 
 /** A log line a worker recorded while partitioning, replayed on the caller's logger. */
@@ -17,18 +23,22 @@ export interface PartitionLogEntry {
   fields?: Record<string, unknown>;
 }
 
-/** What a worker returns for one document: its elements (plain data) and the log lines. */
+/** What a worker returns for one document: its elements (plain data; none when written to the task's `output`) and the log lines. */
 export interface PartitionTaskResult {
   elements: Element[];
   log: PartitionLogEntry[];
+  /** How many elements went into the task's `output` file. */
+  written?: number;
 }
 
 /**
- * Partitions the document of one pool task with `partitionFile`: its elements, with the log lines
- * collected on the way (a worker has no logger of the job) to travel back beside them. A failure
- * throws `partitionFile`'s coded error, which the pool hands to the caller with its code; `signal`
- * (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`; `heavy` (the
- * pool's) is called when the document turns out to need OCR, so that the pool frees its small lane.
+ * Partitions the document of one pool task with `partitionFile`: its elements (or, given an
+ * `output`, their JSON written into its file), with the log lines collected on the way (a worker
+ * has no logger of the job) to travel back beside them. A failure throws `partitionFile`'s coded
+ * error (a failed write `DESTINATION_WRITE_FAILED`), which the pool hands to the caller with its
+ * code; `signal` (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`;
+ * `heavy` (the pool's) is called when the document turns out to need OCR, so that the pool frees
+ * its small lane.
  */
 export async function handlePartitionTask(task: PartitionTask, signal?: AbortSignal, heavy?: () => void): Promise<PartitionTaskResult> {
   const log: PartitionLogEntry[] = [];
@@ -42,7 +52,11 @@ export async function handlePartitionTask(task: PartitionTask, signal?: AbortSig
     ...(signal ? { signal } : {}),
     ...(heavy ? { onHeavyWork: heavy } : {}),
   });
-  return { elements, log };
+  if (!task.output) return { elements, log };
+  // Written here, the elements never cross back to the caller's process: for a long document
+  // their serialization, on both sides of the channel, cost more than the JSON.
+  await writeElementJsonFile(elements, task.output.file, task.output.target);
+  return { elements: [], log, written: elements.length };
 }
 
 // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.

@@ -2,6 +2,9 @@ import type { Element, ElementMetadata } from '@quarry/core';
 import { importOptional, requireOptional } from '../../../optional-dependency.js';
 import { OCR_PACKAGES, ocrImage, type OcrBlock, type OcrBox, type OcrResult } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
+import { markBullets } from '../../ocr-bullets.js';
+import { boldLines } from '../../ocr-weight.js';
+import { luma } from '../../luma.js';
 import { MAX_OCR_PIXELS } from '../../limits.js';
 import { takeOutRulings } from '../../raster-rulings.js';
 import type { FormatPartitioner, FormatPartitionOptions } from '../../types.js';
@@ -24,10 +27,11 @@ export const IMAGE_PACKAGES: readonly string[] = ['sharp', '@napi-rs/canvas', ..
 /**
  * The page as PNG for OCR, enlarged when its text is likely too small, shrunk past
  * `MAX_OCR_PIXELS`, and with its ruling lines painted out (see `ruling-lines.ts`); returns the
- * scale used and the ruling lines read before (`raster-rulings.ts`, in the scaled pixels). A page
- * at scale 1 is worked on in place, so it is not copied again.
+ * scale used, the ruling lines read before (`raster-rulings.ts`, in the scaled pixels) and the
+ * grey page as OCR reads it (for bullets and bold lines). A page at scale 1 is worked on in place,
+ * so it is not copied again.
  */
-async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number; rulings: Box[] }> {
+async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: number; rulings: Box[]; grey: Uint8Array; width: number; height: number }> {
   const pixelCount = page.width * page.height;
   const scale =
     pixelCount > MAX_OCR_PIXELS
@@ -63,13 +67,17 @@ async function ocrInput(page: DecodedPage): Promise<{ png: Uint8Array; scale: nu
   const png = await sharp(pixels, { raw: { width, height, channels: 4 } })
     .png()
     .toBuffer();
-  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale, rulings };
+  const grey = new Uint8Array(width * height);
+  for (let i = 0, j = 0; i < grey.length; i++, j += 4) grey[i] = luma(pixels[j]!, pixels[j + 1]!, pixels[j + 2]!);
+  return { png: new Uint8Array(png.buffer, png.byteOffset, png.byteLength), scale, rulings, grey, width, height };
 }
+
+const unscaleBox = (x: OcrBox, scale: number): OcrBox => ({ x0: x.x0 / scale, y0: x.y0 / scale, x1: x.x1 / scale, y1: x.y1 / scale });
 
 /** Maps the OCR boxes of an enlarged image back to the original image's pixels. */
 function unscale(blocks: OcrBlock[], scale: number): OcrBlock[] {
   if (scale === 1) return blocks;
-  const b = (x: OcrBox): OcrBox => ({ x0: x.x0 / scale, y0: x.y0 / scale, x1: x.x1 / scale, y1: x.y1 / scale });
+  const b = (x: OcrBox): OcrBox => unscaleBox(x, scale);
   return blocks.map((block) => ({
     ...block,
     bbox: b(block.bbox),
@@ -112,12 +120,14 @@ function pageElements(
     k,
   ).map((t) => ({
     ...t,
-    box: { x0: t.box.x0 / scale, y0: t.box.y0 / scale, x1: t.box.x1 / scale, y1: t.box.y1 / scale },
+    box: unscaleBox(t.box, scale),
+    words: t.words.map((w) => unscaleBox(w, scale)),
   }));
+  // The words the tables hold leave the text; others inside a table's box (a note in its frame) stay.
   const page = {
     blocks: withoutWordsIn(
       blocks,
-      found.map((t) => t.box),
+      found.flatMap((t) => t.words),
     ),
     ...size,
   };
@@ -161,8 +171,11 @@ export const imagePartitioner: FormatPartitioner = {
       // A page of text to OCR is seconds of work, whatever its size in bytes; a logo or an icon
       // (an e-mail's attachments, say) takes milliseconds and need not leave a pool's small lane.
       if (width * height >= HEAVY_OCR_PIXELS) options.onHeavyWork?.();
-      const { png, scale, rulings } = await ocrInput(page);
+      const { png, scale, rulings, grey, width: w, height: h } = await ocrInput(page);
       const result: OcrResult = await ocrImage(png, { languages: options.ocr_languages, signal: options.signal, logger: options.logger, dpi: OCR_DPI });
+      // A list's bullets misread as letters, and headings set apart by weight alone: the grey page tells.
+      markBullets(result.lines, grey, w, h);
+      for (const line of boldLines(result.lines, grey, w, h)) line.bold = true;
       warnings.add(index + 1, result.warnings);
       if (index > 0 && options.include_page_breaks) out.push(newElement('PageBreak', '', { page_number: index }));
       out.push(...pageElements(result, rulings, scale, { width, height }, index + 1, options));

@@ -1,6 +1,8 @@
 import type { Element, ElementMetadata } from '@quarry/core';
 import type { OcrBlock, OcrBox, OcrLine, OcrWord } from '../../ocr.js';
-import { classifyText } from '../../text-classify.js';
+import { classifyText, type ClassifiedText } from '../../text-classify.js';
+import { numberDepth } from '../pdf/headings.js';
+import { isOcrSpeck } from '../pdf/ocr-fragments.js';
 import { newElement } from '../shared/new-element.js';
 import { normalizeSpace } from '../shared/table-html.js';
 
@@ -26,6 +28,8 @@ export interface AlignedTable {
   rows: string[][];
   /** Median height of the table's lines, in pixels. */
   lineHeight: number;
+  /** The words the table holds, each with its line. */
+  words: { word: OcrWord; line: OcrLine }[];
 }
 
 /** A line with its words split into cells at wide gaps. */
@@ -244,7 +248,14 @@ export function findAlignedTables(blocks: readonly OcrBlock[]): AlignedTable[] {
     const lengths = rows.flat().flatMap((c) => (c ? [c.length] : []));
     // Side-by-side columns of running text split at their gutters too; their cells are sentences.
     if (lengths.length === 0 || median(lengths) > MAX_MEDIAN_CELL_CHARS) return [];
-    return [{ box: unionBox(members.map((l) => l.core)), rows, lineHeight: median(members.map((l) => l.height)) || 10 }];
+    return [
+      {
+        box: unionBox(members.map((l) => l.core)),
+        rows,
+        lineHeight: median(members.map((l) => l.height)) || 10,
+        words: members.flatMap((l) => l.words.map((word) => ({ word, line: l.line }))),
+      },
+    ];
   });
 }
 
@@ -254,7 +265,8 @@ export function findAlignedTables(blocks: readonly OcrBlock[]): AlignedTable[] {
  * lines become FigureCaption). Tables are found before (`ocr-tables.ts`) and their words left out.
  */
 export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): Element[] {
-  const lines = pageLines(page.blocks);
+  let paragraphs = page.blocks.reduce((n, b) => n + b.paragraphs.length, 0);
+  const lines = pageLines(page.blocks).flatMap((l) => withoutSpecks(l, () => paragraphs++));
   const meta = (box: OcrBox): ElementMetadata => {
     const m: ElementMetadata = { page_number: options.pageNumber };
     if (options.coordinates) m.coordinates = pixelCoordinates(box, page);
@@ -262,10 +274,11 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
   };
   const out: Element[] = [];
   let pending: LineInfo[] = [];
+  const bodyRow = median(lines.filter((l) => lineText(l).length >= BODY_LINE_CHARS).map((l) => l.height));
   const flush = (): void => {
     const text = normalizeSpace(pending.map(lineText).join(' '));
     if (text && /[\p{L}\p{N}]/u.test(text)) {
-      const c = CAPTION_RE.test(text) ? { type: 'FigureCaption' as const, text } : classifyText(text);
+      const c = CAPTION_RE.test(text) ? { type: 'FigureCaption' as const, text } : headingTyped(classifyText(text), pending, bodyRow);
       out.push(newElement(c.type, c.text, meta(unionBox(pending.map((l) => l.core)))));
     }
     pending = [];
@@ -291,11 +304,80 @@ export function layoutToElements(page: OcrPageLayout, options: LayoutOptions): E
       last !== undefined &&
       Math.abs(l.core.x0 - pending[0]!.core.x0) <= pageLineHeight &&
       (!/[.!?:;]["')\]]?$/.test(lineText(last)) || (pending.length >= 2 && last.core.x1 >= Math.max(...pending.map((p) => p.core.x1)) - pageLineHeight));
-    if ((l.paragraph !== currentParagraph && !continues) || !close) flush();
+    // A bold line (a heading set apart by weight) and the text after it are two paragraphs.
+    if ((l.paragraph !== currentParagraph && !continues) || !close || Boolean(previous?.line.bold) !== Boolean(l.line.bold)) flush();
     currentParagraph = l.paragraph;
     previous = l;
     pending.push(l);
   }
   flush();
   return out;
+}
+
+/**
+ * A line whose first or last cells (words a wide gap apart) are all specks of a graphic (a logo
+ * beside a page's title), with those cells as lines of their own, each a paragraph `newParagraph`
+ * numbers: they are not read into the text beside them.
+ */
+function withoutSpecks(l: LineInfo, newParagraph: () => number): LineInfo[] {
+  // A cell of marks alone ("©", ")") stays with its line: a paragraph without a letter or digit is left out.
+  const isSpeck = (cell: readonly OcrWord[]): boolean => cell.every((w) => isSpeckWord(w)) && cell.some((w) => /[\p{L}\p{N}]/u.test(w.text));
+  let a = 0;
+  let b = l.cells.length;
+  while (a < b && isSpeck(l.cells[a]!)) a++;
+  while (b > a && isSpeck(l.cells[b - 1]!)) b--;
+  if (a === b || (a === 0 && b === l.cells.length)) return [l];
+  const part = (cells: OcrWord[][], paragraph: number): LineInfo => {
+    const words = cells.flat();
+    const core = {
+      x0: words[0]!.bbox.x0,
+      y0: median(words.map((w) => w.bbox.y0)),
+      x1: Math.max(...words.map((w) => w.bbox.x1)),
+      y1: median(words.map((w) => w.bbox.y1)),
+    };
+    return { ...l, paragraph, words, cells, core };
+  };
+  return [
+    ...l.cells.slice(0, a).map((c) => part([c], newParagraph())),
+    part(l.cells.slice(a, b), l.paragraph),
+    ...l.cells.slice(b).map((c) => part([c], newParagraph())),
+  ];
+}
+
+const isSpeckWord = (w: OcrWord): boolean => isOcrSpeck(w.text, w.confidence);
+
+// The page's running text: lines of at least this many characters.
+const BODY_LINE_CHARS = 20;
+// A heading is at most this long (as on PDF pages, `pdf/headings.ts`).
+const MAX_HEADING_LINES = 3;
+const MAX_HEADING_CHARS = 150;
+const MAX_HEADING_WORDS = 16;
+// Rows this much taller than the running text's are set larger.
+const LARGER = 1.12;
+const CLAUSE_END_RE = /[.,;]$/;
+const TYPED_AS_TEXT = new Set(['Title', 'NarrativeText', 'UncategorizedText']);
+
+/**
+ * A paragraph's type as on an OCR'd PDF page: a Title is set apart from the running text (rows
+ * `bodyRow` pixels tall) by weight or size and is no row of cells, or is a line in capitals or
+ * numbered "2.1" (as the PDF layout's heading test has it); text worded like a title but set like the
+ * body is UncategorizedText. Without running text on the page, the text alone decides.
+ */
+function headingTyped(c: ClassifiedText, lines: readonly LineInfo[], bodyRow: number): ClassifiedText {
+  if (!TYPED_AS_TEXT.has(c.type) || !(bodyRow > 0)) return c;
+  const text = c.text;
+  const words = lines.flatMap((l) => l.words);
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  const speck = words.every((w) => isSpeckWord(w));
+  const short = lines.length <= MAX_HEADING_LINES && text.length <= MAX_HEADING_CHARS && text.split(/\s+/).length <= MAX_HEADING_WORDS;
+  const bold = lines.every((l) => l.line.bold);
+  const large = median(lines.map((l) => l.height)) >= LARGER * bodyRow;
+  const titled = c.type === 'Title' || classifyText(text.replace(/[.:]$/, '')).type === 'Title';
+  // A line parted by wide gaps is a row of cells or labels ("Dataset | Base Model | Notes"), not a heading.
+  const cells = lines.some((l) => l.cells.length > 1);
+  if (!speck && !cells && short && (bold || large) && titled && !CLAUSE_END_RE.test(text)) return { type: 'Title', text };
+  if (c.type !== 'Title') return c;
+  const capitals = /^[\p{Lu}\P{L}]+$/u.test(text) && letters >= 4;
+  const numbered = (numberDepth(text) ?? 0) >= 1 && text.split(/\s+/).length <= 8;
+  return !speck && lines.length === 1 && (capitals || numbered) ? c : { type: 'UncategorizedText', text };
 }

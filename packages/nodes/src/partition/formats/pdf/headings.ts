@@ -11,6 +11,7 @@
  * heading's style (size, then weight) among the document's heading styles.
  */
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
+import { OCR_SPECK_FONT } from './ocr-fragments.js';
 import { argmax } from './text-lines.js';
 
 /** One entry of the document outline (bookmarks), flattened in document order. */
@@ -169,7 +170,8 @@ export function looksLikeCode(text: string): boolean {
  * of its level. `possibleTitle` is what the text alone says (short, worded like a title).
  */
 export function headingOf(block: TextBlock, page: PageLayout, ctx: HeadingContext, possibleTitle: boolean): HeadingInfo | undefined {
-  if (block.kind !== 'text') return undefined;
+  // OCR'd specks of a logo or a chart are no heading, whatever their size.
+  if (block.kind !== 'text' || block.font === OCR_SPECK_FONT) return undefined;
   const text = block.text.trim();
   const style = page.fonts?.[block.font];
   const body = ctx.bodySize;

@@ -15,6 +15,7 @@ import { requireOptional } from '../../../optional-dependency.js';
 import { MAX_OCR_WORKERS, OCR_PACKAGES, ocrImage } from '../../ocr.js';
 import { OcrWarnings } from '../../ocr-warnings.js';
 import { boldLines } from '../../ocr-weight.js';
+import { markBullets } from '../../ocr-bullets.js';
 import { elementsFromLayouts, type BuiltElement } from './elements.js';
 import type { Box, PageLayout, TextBlock } from './layout-types.js';
 import { loadPdfjs, PdfOpenError, withPdf, type PdfDocument, type PdfPage } from './pdfjs/load.js';
@@ -91,11 +92,12 @@ export async function partitionPdfHiRes(bytes: Uint8Array, options: FormatPartit
             warnings.add(p, ocr.warnings);
             // A scan's table grid is in its picture, not in the drawing.
             const pageRulings = text.rulings?.length ? text.rulings : rulings;
-            // Headings set apart by weight alone: the grey page's strokes tell which lines are bold.
+            // A list's bullets misread as letters, and headings set apart by weight alone: the grey page tells.
+            markBullets(ocr.lines, grey, width, height);
             const bold = boldLines(ocr.lines, grey, width, height);
             const fragments = ocrWordRuns(splitAtWalls(fragmentsFromOcr(ocr, scale, bold), pageRulings), pageRulings);
             // The tables of an OCR'd page come from its words as an image's do, whatever the container.
-            const tables = findOcrTables(ocr, pageRulings, scale).map((t) => t.block);
+            const tables = findOcrTables(ocr, pageRulings, scale);
             layouts[p - 1] = withImages(layoutPageText(p, { ...text, fragments, rulings: pageRulings }, { findTables: foundTables(tables) }), images, true);
           });
           const tracked: Promise<void> = job.finally(() => inFlight.delete(tracked));

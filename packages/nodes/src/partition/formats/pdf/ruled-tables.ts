@@ -3,11 +3,14 @@
  * text. Text goes to the cell under each fragment's centre. Grid rows and columns that hold no text
  * (the gap between two cell frames drawn apart, a frame's margin) are dropped; a ruled band that
  * holds several rows of text with no rule between them (tables ruled only under the header and
- * around the body) is cut into those rows.
+ * around the body) is cut into those rows. Text inside a grid's box that falls in no cell (a note
+ * inside the outer frame, a region the grid does not model) is no table text: it goes back to the
+ * lines left outside, so no character of the page is lost.
  */
 import type { Box, TableCell, TableCells, TextBlock, TextFragment, TextLine } from './layout-types.js';
 import { findRuledGrids, mergeRulings, type GridCell, type RuledGrid, type Ruling } from './rulings.js';
 import { tableFont, joinLineTexts } from './text-blocks.js';
+import { buildLines } from './text-lines.js';
 
 // A ruled grid is a table when at least this share of its cells hold text (charts' gridlines do not).
 const MIN_FILLED_SHARE = 0.4;
@@ -52,21 +55,57 @@ export function findRuledTables(lines: readonly TextLine[], rulings: readonly Bo
   const graphics: Box[] = [];
   const frames: Box[] = [];
   const used = new Set<TextLine>();
+  const leftOver: TextLine[] = [];
   for (const grid of grids) {
     // A chart's smaller grids (the boxes of its bars, its legend) are no table either.
     if (graphics.some((g) => contains(g, grid.box))) continue;
-    const inside = lines.filter((l) => !used.has(l) && contains(grid.box, l));
-    const table = inside.length >= 2 ? readGrid(grid, inside) : undefined;
-    if (!table || table === 'chart') {
-      if (table === 'chart' || (grid.cells.length >= MIN_GRAPHIC_CELLS && !isRuledRowsOnly(grid, inside))) graphics.push(grid.box);
+    const whole = lines.filter((l) => !used.has(l) && contains(grid.box, l));
+    const crossing = lines.flatMap((l) => (used.has(l) || whole.includes(l) ? [] : crossingParts(l, grid.box)));
+    const inside = [...whole, ...crossing.map((c) => c.inside)];
+    const read = inside.length >= 2 ? readGrid(grid, inside) : undefined;
+    if (!read || read === 'chart') {
+      if (read === 'chart' || (grid.cells.length >= MIN_GRAPHIC_CELLS && !isRuledRowsOnly(grid, inside))) graphics.push(grid.box);
       else if (grid.cells.length === 1 && isEmptyFrame(grid.box, inside)) frames.push(grid.box);
       continue;
     }
-    tables.push(table);
-    for (const l of inside) used.add(l);
+    tables.push(read.table);
+    for (const l of whole) used.add(l);
+    for (const c of crossing) {
+      used.add(c.line);
+      leftOver.push(...c.outside);
+    }
+    leftOver.push(...linesOutsideCells(inside, read.outside));
   }
   const free = horizontal.filter((r) => !tables.some((t) => r.pos >= t.box.y0 - 2 && r.pos <= t.box.y1 + 2 && r.from < t.box.x1 && r.to > t.box.x0));
-  return { tables, rest: used.size > 0 ? lines.filter((l) => !used.has(l)) : [...lines], graphics, horizontal: free, frames };
+  const rest = used.size > 0 ? [...lines.filter((l) => !used.has(l)), ...leftOver] : [...lines];
+  return { tables, rest, graphics, horizontal: free, frames };
+}
+
+/**
+ * A line running into a grid from outside (OCR reads a column's line and the table row beside it
+ * as one line): its fragments inside the box and those outside it, as lines of their own; none when
+ * no fragment lies inside or one lies across the box's edge.
+ */
+function crossingParts(l: TextLine, box: Box): { line: TextLine; inside: TextLine; outside: TextLine[] }[] {
+  const cy = (l.top + l.bottom) / 2;
+  if (cy <= box.y0 || cy >= box.y1 || l.x1 <= box.x0 || l.x0 >= box.x1) return [];
+  const inFrags = l.fragments.filter((f) => f.x0 >= box.x0 && f.x1 <= box.x1);
+  if (inFrags.length === 0 || l.fragments.some((f) => !inFrags.includes(f) && f.x1 > box.x0 && f.x0 < box.x1)) return [];
+  const inside = buildLines(inFrags);
+  if (inside.length !== 1) return [];
+  return [{ line: l, inside: inside[0]!, outside: buildLines(l.fragments.filter((f) => !inFrags.includes(f))) }];
+}
+
+/** The text of `inside` that no cell took (`outside`, whole fragments or their pieces), as lines of their own. */
+function linesOutsideCells(inside: readonly TextLine[], outside: ReadonlyMap<TextFragment, TextFragment>): TextLine[] {
+  if (outside.size === 0) return [];
+  const out: TextLine[] = [];
+  for (const l of inside) {
+    const mine = new Set(l.fragments);
+    const left = [...outside].filter(([, from]) => mine.has(from)).map(([piece]) => piece);
+    if (left.length > 0) out.push(...buildLines(left));
+  }
+  return out;
 }
 
 /**
@@ -122,26 +161,38 @@ interface WorkCell extends GridCell {
  * framed paragraph would make cells of its words.
  */
 export function tableFromGrid(grid: RuledGrid, lines: readonly TextLine[]): TextBlock | undefined {
-  const table = readGrid(grid, lines);
-  return table === 'chart' ? undefined : table;
+  const read = readGrid(grid, lines);
+  return read === 'chart' ? undefined : read?.table;
+}
+
+/**
+ * A grid read as a table: the table, and the text of its lines that fell in no cell (fragments, or
+ * pieces of them cut at the walls, each with the fragment of its line it came from).
+ */
+interface GridReading {
+  table: TextBlock;
+  outside: Map<TextFragment, TextFragment>;
 }
 
 /** {@link tableFromGrid}, telling a chart's grid (text that does not line up) apart. */
-function readGrid(grid: RuledGrid, lines: readonly TextLine[]): TextBlock | 'chart' | undefined {
+function readGrid(grid: RuledGrid, lines: readonly TextLine[]): GridReading | 'chart' | undefined {
   const whole = buildTable(grid, lines, false);
   if (whole === 'chart' || !whole) return whole;
   const cut = buildTable(grid, lines, true);
   return cut && cut !== 'chart' ? cut : whole;
 }
 
-function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): TextBlock | 'chart' | undefined {
+function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): GridReading | 'chart' | undefined {
   const placed: Placed[] = [];
   const walls = cellWalls(grid);
+  const origin = new Map<TextFragment, TextFragment>();
   for (const l of lines) {
     for (const g of l.fragments) {
       const row = slot(grid.ys, (g.top + g.bottom) / 2);
       for (const f of cut ? cutAtColumns(g, walls[row]!) : [g]) {
-        if (f.text.trim()) placed.push({ frag: f, row, col: slot(grid.xs, (f.x0 + f.x1) / 2) });
+        if (!f.text.trim()) continue;
+        placed.push({ frag: f, row, col: slot(grid.xs, (f.x0 + f.x1) / 2) });
+        origin.set(f, g);
       }
     }
   }
@@ -184,7 +235,12 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
     cells.push(cell);
     for (let r = c.row; r < c.row + c.rowspan; r++) for (let k = c.col; k < c.col + c.colspan; k++) owner.set(`${r},${k}`, cell);
   }
-  for (const p of placed) owner.get(`${p.row},${p.col}`)?.frags.push(p.frag);
+  const outside = new Map<TextFragment, TextFragment>();
+  for (const p of placed) {
+    const cell = owner.get(`${p.row},${p.col}`);
+    if (cell) cell.frags.push(p.frag);
+    else outside.set(p.frag, origin.get(p.frag)!);
+  }
   if (!columnsLineUp(cells)) return 'chart';
   const table = splitTextRows(cells, joinWrappedRows(cells, collapseUnstarted(cells, keptRows, keptCols)));
   const filled = table.flat().filter((c) => c.text).length;
@@ -214,7 +270,7 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
   }
   sizes.sort((a, b) => a - b);
   const grid2: TableCells = { rows: table };
-  return {
+  const block: TextBlock = {
     kind: 'table',
     text: table.flatMap((r) => r.map((c) => c.text).filter(Boolean)).join(' '),
     box: { x0: Math.min(x0, grid.box.x0), y0: Math.min(top, grid.box.y0), x1: Math.max(x1, grid.box.x1), y1: Math.max(bottom, grid.box.y1) },
@@ -223,6 +279,7 @@ function buildTable(grid: RuledGrid, lines: readonly TextLine[], cut: boolean): 
     font: tableFont(lines),
     table: grid2,
   };
+  return { table: block, outside };
 }
 
 /**
