@@ -5,7 +5,7 @@ import type { PartitionPoolOptions } from '@quarry/nodes';
 export interface PartitionSchedulingFlags {
   /** Documents up to this many MB may also run in the small lane (default 2). */
   smallDocumentMb?: number;
-  /** Processes kept for small documents beyond `--num-processes` (default 1; 0: none). */
+  /** Processes kept for small documents beyond `--num-processes` (default 2; 0: none). */
   smallLaneProcesses?: number;
   /** Replace a process after this many documents (default 100; 0: never). */
   maxDocumentsPerProcess?: number;
@@ -39,7 +39,7 @@ export function partitionSchedulingOptions(command: Command): Command {
     )
     .option(
       '--small-lane-processes <n>',
-      'partition processes kept for small documents, started on demand beyond --num-processes (default 1; 0: none)',
+      'partition processes kept for small documents, started with the server beyond --num-processes (default 2; 0: none)',
       nonNegativeInt,
     )
     .option(

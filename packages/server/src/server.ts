@@ -27,6 +27,10 @@ export const INVALID_KEY_DETAIL = 'API key is invalid.';
 /** Headers that carry the API key; the first is the spec's name, the second the hosted Unstructured API's. */
 export const API_KEY_HEADERS = ['service-api-key', 'unstructured-api-key'] as const;
 
+// Partition processes kept for small documents: with two, small documents from several clients do
+// not queue one by one while big ones hold the general processes.
+const DEFAULT_SMALL_LANE_PROCESSES = 2;
+
 /** Options of {@link createServer}. */
 export interface ServerOptions {
   /** Where `quarry.db`, job files and sandboxed local connector directories live. */
@@ -44,7 +48,8 @@ export interface ServerOptions {
   /**
    * The processes that partition every document the server handles (legacy endpoint, workflow and
    * on-demand jobs), off its event loop: how many, and each document's time and memory limits.
-   * Default: one process per core, 10 minutes, 2048 MB heap, 4096 MB resident.
+   * Default: one process per core, 10 minutes, 2048 MB heap, 4096 MB resident, and 2 more kept for
+   * small documents (`smallLaneProcesses`).
    */
   partitionPool?: Omit<PartitionPoolOptions, 'workerUrl'> & {
     /**
@@ -140,7 +145,7 @@ export async function createServer(options: ServerOptions): Promise<QuarryServer
     clientErrorHandler: clientErrorHandler(timeouts),
   });
   const admission = new AdmissionGate(options.admission, limits.maxFileBytes * limits.maxFiles);
-  const pool = new PartitionPool(options.partitionPool);
+  const pool = new PartitionPool({ ...options.partitionPool, smallLaneProcesses: options.partitionPool?.smallLaneProcesses ?? DEFAULT_SMALL_LANE_PROCESSES });
   const services = options.service?.services?.clone() ?? new Services();
   services.set(PARTITION_POOL_SERVICE, pool);
   const engine = options.engine ?? defaultEngine();
