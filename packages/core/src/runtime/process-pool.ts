@@ -70,11 +70,12 @@ export interface ProcessPoolOptions {
    * (10 nicer than the caller on Linux), so that under contention the lane and the caller (a server's
    * event loop) get the cores first.
    *
-   * With `standby` (default true), a warmed pool ({@link ProcessPool.warm}) keeps one more lane
+   * With `standby` (default: when the lane has one process), a warmed pool ({@link ProcessPool.warm}) keeps one more lane
    * process started and warmed up as a spare, at background priority with `background` (raised to
    * the caller's when it is promoted, where the system allows raising priority; where it does not,
    * later spares warm at normal priority). A hand-off promotes it at once, so small work goes on in
-   * a warm process, and a new spare starts behind it. It costs one process's memory while idle.
+   * a warm process, and a new spare starts behind it. It costs one process's memory while idle;
+   * with two lane processes or more, a hand-off leaves another lane process serving, so none is kept.
    */
   smallLane?: { maxCost: number; processes?: number; handoffMs?: number; background?: boolean; standby?: boolean };
 }
@@ -357,7 +358,7 @@ export class ProcessPool<T, R> {
       laneProcesses: options.smallLane ? Math.max(0, Math.floor(options.smallLane.processes ?? 1)) : 0,
       handoffMs: options.smallLane?.handoffMs ?? DEFAULT_HANDOFF_MS,
       background: options.smallLane?.background ?? false,
-      standby: options.smallLane?.standby ?? true,
+      standby: options.smallLane?.standby ?? (options.smallLane?.processes ?? 1) <= 1,
     };
     this.queue = new LaneQueue(this.options.laneProcesses > 0 ? options.smallLane?.maxCost : undefined);
   }
