@@ -75,11 +75,15 @@ describe.skipIf(!hasCorpus || process.platform !== 'linux')('the small lane of a
     // Small work goes on in the promoted spare while the image is read.
     const text = await pool.partition(new TextEncoder().encode('Quarterly figures\n\nEvery region grew.\n'), { filename: 'notes.txt' });
     expect(text.map((e) => e.text)).toEqual(['Quarterly figures', 'Every region grew.']);
+    // The big PDF has served its purpose (the general process was busy): withdrawn now, it leaves
+    // the cores to the image's OCR, which on a loaded machine took minutes beside it.
+    holdBig.abort();
+    expect(await big).toBe('withdrawn');
     expect((await image).map((e) => e.text).join(' ')).toContain('Quarterly');
     // The handed-off process ends after its document; the promoted spare stays the lane's.
     await until(() => !pool!.pids.includes(lane));
-    expect(pool.pids).toEqual([general, spare, next]);
-    holdBig.abort();
-    expect(await big).toBe('withdrawn');
+    // (The general process may have been replaced if it did not stop within its grace period.)
+    expect(pool.pids).toHaveLength(3);
+    expect(pool.pids).toEqual(expect.arrayContaining([spare, next]));
   }, 180_000);
 });
