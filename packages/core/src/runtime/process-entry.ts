@@ -1,10 +1,12 @@
 import { getHeapStatistics } from 'node:v8';
 import { errorMessage, QuarryError } from '../errors.js';
 import {
+  SETUP_REPORTER,
   workerFailure,
   type AbortMessage,
   type HeavyMessage,
   type ReadyMessage,
+  type SetupReporter,
   type TaskMessage,
   type WarmedUpMessage,
   type WarmUpMessage,
@@ -34,6 +36,9 @@ async function loadModule(url: string | undefined): Promise<WorkerModule> {
     ...(typeof mod.warmUp === 'function' ? { warmUp: mod.warmUp as WorkerWarmUp } : {}),
   };
 }
+
+// Setup work (an engine starting) is the process's, not its task's: the pool does not count it.
+(globalThis as Record<symbol, unknown>)[SETUP_REPORTER] = ((message) => process.send?.(message)) satisfies SetupReporter;
 
 // Loading starts with the process, not with its first task; a module that cannot load fails every
 // task it is given (with the reason) instead of ending the process.

@@ -7,7 +7,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorMessage, QuarryError } from '../errors.js';
 import { LaneQueue, type Lane } from './lane-queue.js';
-import type { AbortMessage, HeavyMessage, ReadyMessage, TaskMessage, WarmedUpMessage, WarmUpMessage, WorkerReplyMessage } from './worker-protocol.js';
+import type {
+  AbortMessage,
+  HeavyMessage,
+  ReadyMessage,
+  SetupMessage,
+  TaskMessage,
+  WarmedUpMessage,
+  WarmUpMessage,
+  WorkerReplyMessage,
+} from './worker-protocol.js';
 
 export type { WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
 
@@ -65,7 +74,8 @@ export interface ProcessPoolOptions {
    * long work, whatever its cost, runs beside big work, as many at a time as there are general
    * processes; past that a long task keeps its lane process until one ends. Work is the
    * process's CPU time where `/proc` tells it (a loaded machine stretches wall time, not work), else
-   * wall time.
+   * wall time, less the process's own setup (`processSetup` of `@quarry/core/process-setup`: an
+   * engine starting for the first task that needs it).
    * With `background`, the other processes and a handed-off one run at background CPU priority
    * (10 nicer than the caller on Linux), so that under contention the lane and the caller (a server's
    * event loop) get the cores first.
@@ -171,6 +181,7 @@ interface SlotOwner<T, R> {
   reply(slot: Slot<T, R>, message: WorkerReplyMessage<R>): void;
   exit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void;
   heavy(slot: Slot<T, R>, message: HeavyMessage): void;
+  setup(slot: Slot<T, R>, message: SetupMessage): void;
 }
 
 interface Slot<T, R> {
@@ -208,6 +219,8 @@ interface Slot<T, R> {
     cpuAtStart?: number;
     /** The task said it will work long: a lane task hands the lane off as soon as there is room. */
     heavy?: boolean;
+    /** The process's own setup during the task (`processSetup`), on the work clock: not the task's work. */
+    setup?: { depth: number; since: number; totalMs: number };
     startedAt: number;
   };
 }
@@ -234,9 +247,10 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.stderr?.on('data', (text: string) => {
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
   });
-  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage | HeavyMessage) => {
+  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage | HeavyMessage | SetupMessage) => {
     if ('warmedUp' in message) slot.warmedUp?.();
     else if ('heavy' in message) slot.owner?.heavy(slot, message);
+    else if ('setup' in message) slot.owner?.setup(slot, message);
     else if ('ready' in message) {
       slot.ready = true;
       slot.heapLimitMb = message.heapLimitMb;
@@ -327,6 +341,7 @@ export class ProcessPool<T, R> {
     reply: (slot, message) => this.onReply(slot, message),
     exit: (slot, code, signal) => this.onExit(slot, code, signal),
     heavy: (slot, message) => this.onHeavy(slot, message),
+    setup: (slot, message) => this.onSetup(slot, message),
   };
 
   /**
@@ -538,11 +553,30 @@ export class ProcessPool<T, R> {
     return this.options.handoffMs > 0 && this.workedMs(pid, running) >= this.options.handoffMs;
   }
 
-  /** How long a task has worked: its process's CPU time since the start where known, else wall time. */
+  /** How long a task has worked, less its process's setup meanwhile. */
   private workedMs(pid: number, running: NonNullable<Slot<T, R>['running']>): number {
+    const { start, now } = this.workClock(pid, running);
+    const setup = running.setup;
+    return now - start - (setup ? setup.totalMs + (setup.depth > 0 ? now - setup.since : 0) : 0);
+  }
+
+  /** A task's work clock in ms: its process's CPU time since the start where known, else wall time. */
+  private workClock(pid: number, running: NonNullable<Slot<T, R>['running']>): { start: number; now: number } {
     const start = running.cpuAtStart;
     const now = start === undefined ? undefined : cpuSeconds(pid);
-    return start === undefined || now === undefined ? performance.now() - running.startedAt : (now - start) * 1000;
+    return start === undefined || now === undefined ? { start: running.startedAt, now: performance.now() } : { start: start * 1000, now: now * 1000 };
+  }
+
+  /** The running task's process set itself up (an engine starting): that span is not the task's work. */
+  private onSetup(slot: Slot<T, R>, message: SetupMessage): void {
+    const running = slot.running;
+    const pid = slot.child.pid;
+    if (!running || pid === undefined) return;
+    const { now } = this.workClock(pid, running);
+    const setup = (running.setup ??= { depth: 0, since: now, totalMs: 0 });
+    if (message.setup) {
+      if (setup.depth++ === 0) setup.since = now;
+    } else if (setup.depth > 0 && --setup.depth === 0) setup.totalMs += now - setup.since;
   }
 
   /**

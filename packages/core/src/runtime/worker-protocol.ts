@@ -55,6 +55,23 @@ export interface HeavyMessage {
   heavy: number;
 }
 
+/**
+ * What a worker process sends when setup work starts (`true`) or ends (`false`) while it runs a
+ * task: the process's own, not the task's (see `processSetup`); spans may nest.
+ */
+export interface SetupMessage {
+  setup: boolean;
+}
+
+/**
+ * Where a pool process keeps its reporter of setup spans (`processSetup`), a global: the worker
+ * module's code may hold its own copy of the function (bundled) and must still find it.
+ */
+export const SETUP_REPORTER = Symbol.for('quarry.process-pool.setup');
+
+/** Sends a {@link SetupMessage} to the pool. */
+export type SetupReporter = (message: SetupMessage) => void;
+
 /** What a worker process sends when the warm-up it was asked for has ended (done or failed). */
 export interface WarmedUpMessage {
   warmedUp: true;

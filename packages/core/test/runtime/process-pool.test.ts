@@ -314,6 +314,30 @@ describe('ProcessPool', () => {
     expect(await big).toBe('withdrawn');
   }, 30_000);
 
+  it("does not count a lane process's own setup (an engine starting) as its task's work", async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, smallLane: { maxCost: 10, handoffMs: 200, standby: false } });
+    // Warmed, so that loading the worker module is not counted as the first task's work either.
+    probes.warm();
+    await probes.warmedUp();
+    const [general, lane] = probes.pids;
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    // Three times the hand-off time of CPU, all of it setup: the process stays the lane's.
+    const setup = await probes.run({ word: 'setup', ms: 600 }, { cost: 1 });
+    expect(setup.pid).toBe(lane);
+    expect(setup.cpuMs).toBeGreaterThanOrEqual(600);
+    expect(probes.pids).toEqual([general, lane]);
+    expect((await probes.run({ word: 'next', ms: 1 }, { cost: 1 })).pid).toBe(lane);
+    // Work that is not setup still hands off: the spinning task's process leaves the lane.
+    const holdLong = new AbortController();
+    const long = probes.run({ word: 'spin', ms: 0 }, { signal: holdLong.signal, cost: 1 }).catch(() => 'withdrawn');
+    const quick = await probes.run({ word: 'quick', ms: 1 }, { cost: 1 });
+    expect([general, lane]).not.toContain(quick.pid);
+    holdLong.abort();
+    holdBig.abort();
+    expect([await long, await big]).toEqual(['withdrawn', 'withdrawn']);
+  }, 30_000);
+
   it('hands off as many heavy lane tasks at a time as there are general processes', async () => {
     probes = new ProcessPool({ workerUrl: probeUrl, size: 2, smallLane: { maxCost: 10, handoffMs: 0 } });
     const hold = new AbortController();

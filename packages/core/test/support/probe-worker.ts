@@ -3,6 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import { QuarryError } from '../../src/errors.js';
 import { sleep } from '../../src/runtime/sleep.js';
 import type { WorkerTaskHandler, WorkerWarmUp } from '../../src/runtime/process-pool.js';
+import { processSetup } from '../../src/runtime/process-setup.js';
 
 /** Set by the pool's warm-up message; the word "warmed" answers it. */
 let warmedUp = false;
@@ -28,13 +29,14 @@ export const warmUp: WorkerWarmUp = async (untilIdle) => {
  * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
  * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "heavy" first
  * tells the pool it will work long, then waits likewise; "spin" does the same burning CPU; "warmed" answers whether the process has run its warm-up; "steps" answers the
- * warm-up steps done when it started and when it ended, `ms` later.
+ * warm-up steps done when it started and when it ended, `ms` later; "setup" burns `ms` of CPU as
+ * the process's setup (`processSetup`) and answers the CPU ms it burnt.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
  * second and a half, then answer or exit.
  */
 const probe: WorkerTaskHandler<
   { word: string; ms: number },
-  { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean; steps?: [number, number] }
+  { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean; steps?: [number, number]; cpuMs?: number }
 > = async (task, signal, heavy) => {
   if (task.word === 'heavy') heavy();
   if (task.word === 'wait' || task.word === 'heavy') {
@@ -48,6 +50,21 @@ const probe: WorkerTaskHandler<
       await new Promise((resume) => setImmediate(resume));
     }
     throw signal.reason;
+  }
+  if (task.word === 'setup') {
+    const start = process.cpuUsage();
+    const burnt = (): number => {
+      const { user, system } = process.cpuUsage(start);
+      return (user + system) / 1000;
+    };
+    await processSetup(async () => {
+      while (burnt() < task.ms) {
+        const until = performance.now() + 10;
+        while (performance.now() < until);
+        await new Promise((resume) => setImmediate(resume));
+      }
+    });
+    return { word: 'SETUP', pid: process.pid, cpuMs: burnt() };
   }
   if (task.word === 'warmed') return { word: 'WARMED', pid: process.pid, warmedUp };
   if (task.word === 'steps') {

@@ -14,6 +14,7 @@
 import { availableParallelism } from 'node:os';
 import type { Logger } from '@quarry/core';
 import { QuarryError } from '@quarry/core/errors';
+import { processSetup } from '@quarry/core/process-setup';
 import { importOptional } from '../optional-dependency.js';
 import {
   languageSetDir,
@@ -130,20 +131,27 @@ export async function loadTesseract(): Promise<{ createWorker: CreateWorker }> {
   return importOptional<{ createWorker: CreateWorker }>('tesseract.js', 'OCR', { install: OCR_PACKAGES });
 }
 
+/**
+ * Starts a worker (a thread compiling the engine and loading the language data: about 0.75 s of
+ * CPU). That is the process's setup, not the document's work: in a partition pool's small lane, a
+ * small document that is the first to need OCR (an e-mail's logo) does not hand its process off.
+ */
 async function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
   const tesseract = await loadTesseract();
-  const worker = await tesseract.createWorker(langs, oem, {
-    ...options,
-    gzip: true,
-    cacheMethod: 'none',
-    // Without a handler tesseract.js rethrows a failed job inside its message listener, which
-    // would crash the process; the job's promise rejects either way.
-    errorHandler: (e: unknown) => logger?.debug('ocr: tesseract job failed', { reason: String(e) }),
+  return processSetup(async () => {
+    const worker = await tesseract.createWorker(langs, oem, {
+      ...options,
+      gzip: true,
+      cacheMethod: 'none',
+      // Without a handler tesseract.js rethrows a failed job inside its message listener, which
+      // would crash the process; the job's promise rejects either way.
+      errorHandler: (e: unknown) => logger?.debug('ocr: tesseract job failed', { reason: String(e) }),
+    });
+    // Tesseract's own notes ("Too few characters. Skipping this page", "Invalid resolution") would
+    // go to the process's stderr, among the warnings the user should read.
+    await worker.setParameters({ debug_file: '/dev/null' });
+    return worker;
   });
-  // Tesseract's own notes ("Too few characters. Skipping this page", "Invalid resolution") would
-  // go to the process's stderr, among the warnings the user should read.
-  await worker.setParameters({ debug_file: '/dev/null' });
-  return worker;
 }
 
 /** A recognizing worker (LSTM engine) for a language set. */
