@@ -132,13 +132,14 @@ export async function loadTesseract(): Promise<{ createWorker: CreateWorker }> {
 }
 
 /**
- * Starts a worker (a thread compiling the engine and loading the language data: about 0.75 s of
- * CPU). That is the process's setup, not the document's work: in a partition pool's small lane, a
- * small document that is the first to need OCR (an e-mail's logo) does not hand its process off.
+ * Starts a worker: a thread that compiles the engine, loads the language data and initializes
+ * Tesseract (about 0.75 s of CPU, three quarters of it Tesseract's own initialization). That is the
+ * process's setup, not the document's work: in a partition pool's small lane, a small document that
+ * is the first to need OCR (an e-mail's logo) does not hand its process off for it.
  */
-async function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
-  const tesseract = await loadTesseract();
+function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
   return processSetup(async () => {
+    const tesseract = await loadTesseract();
     const worker = await tesseract.createWorker(langs, oem, {
       ...options,
       gzip: true,
