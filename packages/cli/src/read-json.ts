@@ -19,7 +19,12 @@ export async function readJsonFile(path: string): Promise<unknown> {
 
 /** Reads all of stdin as UTF-8. */
 export async function readStdin(): Promise<string> {
+  return (await readStdinBytes()).toString('utf8');
+}
+
+/** Reads all of stdin as bytes. */
+export async function readStdinBytes(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -5,6 +5,7 @@ import { errorMessage, isQuarryError } from '@quarry/core/errors';
 import type { PartitionStrategy, PdfEngine } from '@quarry/nodes';
 import { PartitionPool } from '@quarry/nodes/pool';
 import { cliLogger, type LineWriter } from '../cli-logger.js';
+import { readStdinBytes } from '../read-json.js';
 import { documentsInFlight, partitionPoolOptions, type PartitionProcessFlags } from '../partition-processes.js';
 import { UserError } from '../user-error.js';
 
@@ -27,6 +28,8 @@ export interface PartitionCommandOptions extends PartitionProcessFlags {
 const STRATEGIES = ['fast', 'hi_res', 'auto', 'ocr_only'];
 // Checked here rather than imported: this command's import path stays free of the partitioners.
 const PDF_ENGINES: readonly PdfEngine[] = ['pdfium', 'pdfjs'];
+// The names of this process's standard input.
+const STDIN_PATHS = new Set(['/dev/stdin', '/dev/fd/0', '/proc/self/fd/0']);
 
 /**
  * `quarry partition FILE... [--strategy S] [--output DIR]`: writes `<file name>.json` per input
@@ -107,7 +110,8 @@ async function partitionOne(pool: PartitionPool, file: string, opts: PartitionCo
 /**
  * A regular file goes to the partition process by its real path, which it reads itself; anything
  * else (a pipe, a process substitution) is read here, where it can be read. `/dev/stdin` redirected
- * from a file resolves to that file.
+ * from a file resolves to that file; a socket (the stdin a Node parent gives its child) cannot be
+ * opened by name, so standard input is read as a stream.
  */
 async function documentInput(path: string, file: string): Promise<Uint8Array | { path: string }> {
   try {
@@ -118,7 +122,10 @@ async function documentInput(path: string, file: string): Promise<Uint8Array | {
       await (await open(real, 'r')).close();
       return { path: real };
     }
-    return await readFile(path);
+    return await readFile(path).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENXIO' && STDIN_PATHS.has(path)) return readStdinBytes();
+      throw e;
+    });
   } catch (e) {
     throw new UserError(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorMessage(e)}`);
   }

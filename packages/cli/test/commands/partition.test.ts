@@ -87,7 +87,7 @@ describe('quarry partition', () => {
   });
 
   // A regular file goes to the partition process by path; standard input is read by the command.
-  it('reads /dev/stdin redirected from a file or from a shell pipe', async () => {
+  it('reads /dev/stdin redirected from a file, from a shell pipe or from a socket', async () => {
     const guide = join(ROOT, 'examples/docs/field-guide.md');
     const source = await open(guide, 'r');
     const redirected = spawnSync(process.execPath, [BIN, 'partition', '/dev/stdin', '--no-unique-element-ids'], {
@@ -100,9 +100,16 @@ describe('quarry partition', () => {
       cwd: ROOT,
       encoding: 'utf8',
     });
-    expect([redirected.status, piped.status], redirected.stderr + piped.stderr).toEqual([0, 0]);
+    // Node gives a spawned child's piped stdin as a Unix socket, which cannot be opened by name (ENXIO).
+    const socketed = spawnSync(process.execPath, [BIN, 'partition', '/dev/stdin', '--no-unique-element-ids'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      input: await readFile(guide, 'utf8'),
+    });
+    expect([redirected.status, piped.status, socketed.status], redirected.stderr + piped.stderr + socketed.stderr).toEqual([0, 0, 0]);
     expect((JSON.parse(redirected.stdout) as Array<{ text: string }>)[0]!.text).toContain('Quarry Field Guide');
     expect(piped.stdout).toBe(redirected.stdout);
+    expect(socketed.stdout).toBe(redirected.stdout);
   });
 
   it.runIf(prlimit)('fails a file whose output cannot be written with DESTINATION_WRITE_FAILED, and leaves no part of it', async () => {

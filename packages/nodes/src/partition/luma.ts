@@ -12,3 +12,6 @@
 export function luma(r: number, g: number, b: number): number {
   return (r * 299 + g * 587 + b * 114) / 1000;
 }
+
+/** Grey pixels darker than this (luma) are ink, where a page image is read for marks of the print (bold strokes, bullets). */
+export const INK = 128;

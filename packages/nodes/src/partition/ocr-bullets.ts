@@ -7,10 +7,9 @@
  *
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
  */
+import { INK } from './luma.js';
 import type { OcrLine } from './ocr-types.js';
 
-/** Pixels darker than this (luma) are ink. */
-const INK = 128;
 /** What a bullet's word becomes. */
 export const BULLET = '\u2022';
 // A disc fills pi/4 of its box, a filled square all of it; letters read in their place ("e", "o") half or less.

@@ -6,10 +6,9 @@
  *
  * Pure functions over pixels, no run-time dependency on `@quarry/core`.
  */
+import { INK } from './luma.js';
 import type { OcrLine } from './ocr-types.js';
 
-/** Pixels darker than this (luma) are ink. */
-const INK = 128;
 // Bold strokes are 1.4-1.8 times as thick as regular ones; 1.3 leaves the noise of short lines out.
 const BOLD_RATIO = 1.3;
 // The page's running text: lines of at least this many characters, at least this many of them.
