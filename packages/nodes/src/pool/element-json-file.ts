@@ -3,8 +3,12 @@ import type { Element } from '@quarry/core';
 import { elementToJSON } from '@quarry/core/element';
 import { errorMessage, quarryError } from '@quarry/core/errors';
 
-// Elements stringified at a time: the whole array of a long document is never one string.
-const BATCH = 1000;
+// Elements stringified at a time. V8 builds JSON.stringify's result from pieces and joins them
+// when the string is encoded: joining strings of about 50 kB costs several times less than
+// joining those of 1000 elements (about 500 kB, 100 ms more on a 619-page PDF's 5 MB).
+const BATCH = 100;
+// Encoded batches are written together once they hold this many bytes: one write, not one a batch.
+const WRITE_BYTES = 1 << 20;
 
 /**
  * Writes `elements` into `file` as the element JSON array `quarry partition` writes: sparse
@@ -17,12 +21,22 @@ export async function writeElementJsonFile(elements: readonly Element[], file: s
   try {
     const out = await open(file, 'w');
     try {
-      // A handle's writeFile writes all of its text at the current position (write may stop short).
+      // A handle's writeFile writes all of its bytes at the current position (write may stop short).
       if (elements.length === 0) await out.writeFile('[]\n');
+      let pending: Buffer[] = [];
+      let bytes = 0;
       for (let i = 0; i < elements.length; i += BATCH) {
         const batch = JSON.stringify(elements.slice(i, i + BATCH).map(elementToJSON), null, 2);
         // `[\n  {...},\n  {...}\n]` -> `\n  {...},\n  {...}`, joined by commas inside one pair of brackets.
-        await out.writeFile(`${i === 0 ? '[' : ','}${batch.slice(1, -2)}${i + BATCH >= elements.length ? '\n]\n' : ''}`);
+        const last = i + BATCH >= elements.length;
+        const chunk = Buffer.from(`${i === 0 ? '[' : ','}${batch.slice(1, -2)}${last ? '\n]\n' : ''}`);
+        pending.push(chunk);
+        bytes += chunk.length;
+        if (bytes >= WRITE_BYTES || last) {
+          await out.writeFile(Buffer.concat(pending, bytes));
+          pending = [];
+          bytes = 0;
+        }
       }
     } finally {
       await out.close();
