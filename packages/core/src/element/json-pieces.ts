@@ -17,3 +17,30 @@ export function* elementJsonPieces(elements: readonly Element[], batch = 100): G
     yield `${i === 0 ? '[' : ','}${json.slice(1, -2)}${i + batch >= elements.length ? '\n]\n' : ''}`;
   }
 }
+
+/** Where {@link writeElementJson} writes: a `node:fs/promises` `FileHandle`, for one. */
+export interface ElementJsonSink {
+  /** Writes all of `data` after what was written before. */
+  writeFile(data: Uint8Array): Promise<unknown>;
+}
+
+/**
+ * Writes the element JSON array of {@link elementJsonPieces} into `out`, its pieces encoded and
+ * gathered into writes of at least `writeBytes` (default 1 MiB): few writes, each of a few pieces
+ * (V8 joins a stringified piece when it is encoded, and joining small ones costs less), and the
+ * event loop turns between them.
+ */
+export async function writeElementJson(out: ElementJsonSink, elements: readonly Element[], writeBytes = 1 << 20): Promise<void> {
+  let pending: Buffer[] = [];
+  let bytes = 0;
+  for (const piece of elementJsonPieces(elements)) {
+    const chunk = Buffer.from(piece);
+    pending.push(chunk);
+    bytes += chunk.length;
+    if (bytes < writeBytes) continue;
+    await out.writeFile(Buffer.concat(pending, bytes));
+    pending = [];
+    bytes = 0;
+  }
+  if (bytes > 0) await out.writeFile(Buffer.concat(pending, bytes));
+}

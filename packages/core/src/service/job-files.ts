@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { copyFile, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { elementJsonPieces } from '../element/json-pieces.js';
+import { writeElementJson } from '../element/json-pieces.js';
 import { errorMessage, quarryError } from '../errors.js';
 import { sha256File } from '../file-hash.js';
 import type { DestinationConnector, SourceConnector, SourceDocument } from '../plugin/types.js';
@@ -147,10 +147,10 @@ export function jobOutputDestination(dir: string, fileIdOf: (recordId: string) =
       const target = outputPath(dir, fileId);
       const tmp = `${target}.${randomUUID()}.tmp`;
       try {
-        // A piece of the JSON per write: a long document's output does not hold the event loop (a server's) in one go.
+        // Written a megabyte at a time: a long document's output does not hold the event loop (a server's) in one go.
         const out = await open(tmp, 'w');
         try {
-          for (const piece of elementJsonPieces(flow.elements)) await out.writeFile(piece);
+          await writeElementJson(out, flow.elements);
         } finally {
           await out.close();
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { elementJsonPieces, elementToJSON, type Element } from '../../src/element/index.js';
+import { elementJsonPieces, elementToJSON, type Element, writeElementJson } from '../../src/element/index.js';
 
 function element(i: number): Element {
   return {
@@ -38,5 +38,18 @@ describe('elementJsonPieces', () => {
     const pieces = [...elementJsonPieces(elements)];
     expect(pieces).toHaveLength(3);
     expect(pieces.join('')).toBe(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
+  });
+});
+
+describe('writeElementJson', () => {
+  it.each([0, 1, 250])('writes the bytes of JSON.stringify in writes of at least the size asked, but the last (%i elements)', async (n) => {
+    const elements = Array.from({ length: n }, (_, i) => element(i));
+    // One piece and a half: the first write gathers two pieces of 100 elements, the last the rest.
+    const size = Math.ceil(1.5 * Buffer.byteLength([...elementJsonPieces(elements)][0]!));
+    const writes: Uint8Array[] = [];
+    await writeElementJson({ writeFile: async (data) => void writes.push(data) }, elements, size);
+    expect(Buffer.concat(writes).toString('utf8')).toBe(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
+    for (const w of writes.slice(0, -1)) expect(w.length).toBeGreaterThanOrEqual(size);
+    expect(writes.length).toBe(n === 250 ? 2 : 1);
   });
 });
