@@ -5,6 +5,8 @@ import {
   workerFailure,
   type AbortMessage,
   type HeavyMessage,
+  type PartMessage,
+  type PartTakenMessage,
   type ReadyMessage,
   type SetupReporter,
   type TaskMessage,
@@ -23,7 +25,7 @@ import {
  */
 
 interface WorkerModule {
-  run: WorkerTaskHandler<unknown, unknown>;
+  run: WorkerTaskHandler<unknown, unknown, unknown>;
   warmUp?: WorkerWarmUp;
 }
 
@@ -32,7 +34,7 @@ async function loadModule(url: string | undefined): Promise<WorkerModule> {
   const mod = (await import(url)) as { default?: unknown; warmUp?: unknown };
   if (typeof mod.default !== 'function') throw new QuarryError('INVALID_ARGUMENT', `the worker module ${url} has no default-export task function`);
   return {
-    run: mod.default as WorkerTaskHandler<unknown, unknown>,
+    run: mod.default as WorkerTaskHandler<unknown, unknown, unknown>,
     ...(typeof mod.warmUp === 'function' ? { warmUp: mod.warmUp as WorkerWarmUp } : {}),
   };
 }
@@ -64,11 +66,45 @@ function answer(id: number, reply: WorkerReply<unknown>): void {
 
 // The signals of the running tasks, by id: the pool aborts one when its caller gives up.
 const running = new Map<number, AbortController>();
+// The parts sent and not yet taken, by task id, oldest first: the pool's answers resolve them in order.
+const unTaken = new Map<number, Array<() => void>>();
+
+/**
+ * Sends one part of the result of task `id`; resolves when the pool says the caller has it, rejects
+ * with the signal's reason once the task is withdrawn (the pool takes no more of its parts).
+ */
+function sendPart(id: number, part: unknown, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<void>((resolve, reject) => {
+    const waiting = unTaken.get(id) ?? [];
+    const onAbort = (): void => {
+      unTaken.delete(id);
+      reject(signal.reason);
+    };
+    const taken = (): void => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    };
+    try {
+      process.send?.({ id, part } satisfies PartMessage<unknown>);
+    } catch (e) {
+      reject(new QuarryError('NODE_FAILED', `a part of the result cannot be sent back: ${errorMessage(e)}`));
+      return;
+    }
+    signal.addEventListener('abort', onAbort, { once: true });
+    waiting.push(taken);
+    unTaken.set(id, waiting);
+  });
+}
 // Resumed when the last running task ends: a warm-up waits here between its steps.
 const whenIdle: Array<() => void> = [];
 const untilIdle = (): Promise<void> => (running.size === 0 ? Promise.resolve() : new Promise((resume) => whenIdle.push(resume)));
 
-process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMessage) => {
+process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMessage | PartTakenMessage) => {
+  if ('partTaken' in message) {
+    unTaken.get(message.partTaken)?.shift()?.();
+    return;
+  }
   if ('warmUp' in message) {
     // A task arriving meanwhile goes first: the warm-up waits for it between its steps.
     workerModule
@@ -90,14 +126,16 @@ process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMess
     told = true;
     process.send?.({ heavy: id } satisfies HeavyMessage);
   };
+  const part = message.parts ? (p: unknown) => sendPart(id, p, controller.signal) : undefined;
   void handler
-    .then((run) => run(message.task, controller.signal, heavy))
+    .then((run) => run(message.task, controller.signal, heavy, part))
     .then(
       (result) => answer(message.id, { ok: true, result }),
       (e: unknown) => answer(message.id, { ok: false, error: workerFailure(e) }),
     )
     .finally(() => {
       running.delete(message.id);
+      unTaken.delete(message.id);
       if (running.size === 0) for (const resume of whenIdle.splice(0)) resume();
     });
 });

@@ -10,6 +10,8 @@ import { LaneQueue, type Lane } from './lane-queue.js';
 import type {
   AbortMessage,
   HeavyMessage,
+  PartMessage,
+  PartTakenMessage,
   ReadyMessage,
   SetupMessage,
   TaskMessage,
@@ -91,11 +93,20 @@ export interface ProcessPoolOptions {
 }
 
 /** Per-task options of {@link ProcessPool.run}. */
-export interface PoolRunOptions {
+export interface PoolRunOptions<P = never> {
   /** Withdraws the task: it leaves the queue, or its process is told to stop (and killed after `abortGraceMs`). */
   signal?: AbortSignal;
   /** The task's estimated cost (a document's bytes, say), for the small lane; default 0. */
   cost?: number;
+  /**
+   * Takes the result in parts: the task function gets a `part` sender, and each part it sends
+   * arrives here, in order, before the task's promise resolves, one part per event-loop turn of this
+   * process (the next is asked for only after the turn). So a long result (the elements of a
+   * 600-page PDF) arrives as many small messages instead of one whose deserialization holds the
+   * event loop. Parts of a task that fails or is withdrawn stop arriving, and its promise rejects:
+   * what arrived is not the whole result. A throw here withdraws the task with `NODE_FAILED`.
+   */
+  onPart?: (part: P) => void;
 }
 
 const DEFAULT_MEMORY_LIMIT_MB = 4096;
@@ -168,6 +179,8 @@ interface Pending<T, R> {
   task: T;
   cost: number;
   signal: AbortSignal | undefined;
+  /** Takes the parts of its result ({@link PoolRunOptions.onPart}). */
+  onPart?: (part: unknown) => void;
   /** Its promise has resolved or rejected (a withdrawn task's process may still be stopping). */
   settled?: boolean;
   resolve(result: R): void;
@@ -181,6 +194,7 @@ interface SlotOwner<T, R> {
   reply(slot: Slot<T, R>, message: WorkerReplyMessage<R>): void;
   exit(slot: Slot<T, R>, code: number | null, signal: NodeJS.Signals | null): void;
   heavy(slot: Slot<T, R>, message: HeavyMessage): void;
+  part(slot: Slot<T, R>, message: PartMessage<unknown>): void;
   setup(slot: Slot<T, R>, message: SetupMessage): void;
 }
 
@@ -247,8 +261,9 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
   child.stderr?.on('data', (text: string) => {
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
   });
-  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage | HeavyMessage | SetupMessage) => {
+  child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage | HeavyMessage | PartMessage<unknown> | SetupMessage) => {
     if ('warmedUp' in message) slot.warmedUp?.();
+    else if ('part' in message) slot.owner?.part(slot, message);
     else if ('heavy' in message) slot.owner?.heavy(slot, message);
     else if ('setup' in message) slot.owner?.setup(slot, message);
     else if ('ready' in message) {
@@ -317,7 +332,7 @@ function release<T, R>(slot: Slot<T, R>): void {
  * await pool.close();
  * ```
  */
-export class ProcessPool<T, R> {
+export class ProcessPool<T, R, P = never> {
   private readonly options: Required<Omit<ProcessPoolOptions, 'name' | 'heapLimitMb' | 'smallLane'>> & {
     name: string;
     heapLimitMb: number | undefined;
@@ -341,6 +356,7 @@ export class ProcessPool<T, R> {
     reply: (slot, message) => this.onReply(slot, message),
     exit: (slot, code, signal) => this.onExit(slot, code, signal),
     heavy: (slot, message) => this.onHeavy(slot, message),
+    part: (slot, message) => this.onPart(slot, message),
     setup: (slot, message) => this.onSetup(slot, message),
   };
 
@@ -392,12 +408,14 @@ export class ProcessPool<T, R> {
    * Runs one task in the next free process that takes it; `signal` (or `options.signal`) withdraws
    * it, rejecting with its reason or `JOB_ABORTED`.
    */
-  run(task: T, options: PoolRunOptions | AbortSignal = {}): Promise<R> {
-    const { signal, cost = 0 } = options instanceof AbortSignal ? { signal: options } : options;
+  run(task: T, options: PoolRunOptions<P> | AbortSignal = {}): Promise<R> {
+    const { signal, cost = 0, onPart } = options instanceof AbortSignal ? { signal: options, onPart: undefined } : options;
     if (this.closed) return Promise.reject(new QuarryError('INVALID_ARGUMENT', `the ${this.options.name}process pool is closed`));
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<R>((resolve, reject) => {
       const pending: Pending<T, R> = { task, cost, signal, resolve, reject };
+      // Parts are whatever the worker module sends, trusted as its results are.
+      if (onPart) pending.onPart = onPart as (part: unknown) => void;
       if (signal) {
         pending.onAbort = () => this.abort(pending, abortError(signal));
         signal.addEventListener('abort', pending.onAbort, { once: true });
@@ -520,7 +538,7 @@ export class ProcessPool<T, R> {
     slot.running = running;
     const { memoryLimitMb, name } = this.options;
     try {
-      slot.child.send({ id, task: pending.task } satisfies TaskMessage<T>);
+      slot.child.send({ id, task: pending.task, ...(pending.onPart ? { parts: true as const } : {}) } satisfies TaskMessage<T>);
     } catch (e) {
       // Thrown by the serializer before the process saw anything: the process stays usable.
       slot.running = undefined;
@@ -599,6 +617,30 @@ export class ProcessPool<T, R> {
     if (!running || running.id !== message.heavy) return;
     running.heavy = true;
     if (slot.lane === 'small' && !slot.handedOff) this.handOff(slot);
+  }
+
+  /**
+   * A part of the running task's result: handed to its caller, and taken (the worker may send the
+   * next) only after this event loop's turn, so that timers and other sockets run between parts.
+   * A withdrawn task's parts go nowhere and are not taken: its process is stopping.
+   */
+  private onPart(slot: Slot<T, R>, message: PartMessage<unknown>): void {
+    const running = slot.running;
+    if (!running || running.id !== message.id || running.pending.settled) return;
+    try {
+      running.pending.onPart?.(message.part);
+    } catch (e) {
+      this.withdraw(slot, new QuarryError('NODE_FAILED', `a part of the ${this.options.name}process's result was refused: ${errorMessage(e)}`));
+      return;
+    }
+    setImmediate(() => {
+      if (slot.running !== running || running.pending.settled) return;
+      try {
+        slot.child.send({ partTaken: message.id } satisfies PartTakenMessage);
+      } catch {
+        // The channel is gone: the process is ending, and its exit fails the task.
+      }
+    });
   }
 
   private onReady(slot: Slot<T, R>): void {

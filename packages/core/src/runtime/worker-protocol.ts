@@ -7,7 +7,12 @@ import { errorMessage, isQuarryError } from '../errors.js';
  * withdraws the task (its caller gave up): a task that checks it and stops keeps its process, one
  * that does not is killed after the pool's grace period. `heavy()` tells the pool, as soon as the
  * task knows it, that it will work long (seconds of CPU): a small-lane task then hands the lane to
- * another process at once instead of after the lane's hand-off time.
+ * another process at once instead of after the lane's hand-off time. `part`, present when the caller
+ * takes the result in parts (the `onPart` option of the pool's `run`), sends one part of a long result ahead of
+ * the reply, as a message of its own: it resolves once the caller has it and its event loop has
+ * turned (await it before sending the next, so that the caller deserializes one part per turn
+ * instead of one huge message in one go), and rejects with the signal's reason when the task is
+ * withdrawn. The caller gets the parts in order, then the returned result.
  *
  * @example
  * ```ts
@@ -16,7 +21,7 @@ import { errorMessage, isQuarryError } from '../errors.js';
  * export default upper;
  * ```
  */
-export type WorkerTaskHandler<T, R> = (task: T, signal: AbortSignal, heavy: () => void) => R | Promise<R>;
+export type WorkerTaskHandler<T, R, P = never> = (task: T, signal: AbortSignal, heavy: () => void, part?: (part: P) => Promise<void>) => R | Promise<R>;
 
 /** A task's failure as it crosses back from a worker: a stable code and a message. */
 export interface WorkerFailure {
@@ -35,6 +40,19 @@ export type WorkerReply<R> = { ok: true; result: R } | { ok: false; error: Worke
 export interface TaskMessage<T> {
   id: number;
   task: T;
+  /** The caller takes the result in parts: the task function gets a `part` sender. */
+  parts?: true;
+}
+
+/** What a worker process sends for the task of that `id`: one part of its result, ahead of the reply. */
+export interface PartMessage<P> {
+  id: number;
+  part: P;
+}
+
+/** What the pool answers a part of the task of that `id` once the caller has it and the event loop has turned: the next may come. */
+export interface PartTakenMessage {
+  partTaken: number;
 }
 
 /** What the pool sends a worker process to withdraw the task of that `id`: the task's signal aborts. */

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { copyFile, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { elementToJSON } from '../element/json.js';
+import { writeElementJson } from '../element/json-pieces.js';
 import { errorMessage, quarryError } from '../errors.js';
 import { sha256File } from '../file-hash.js';
 import type { DestinationConnector, SourceConnector, SourceDocument } from '../plugin/types.js';
@@ -147,7 +147,13 @@ export function jobOutputDestination(dir: string, fileIdOf: (recordId: string) =
       const target = outputPath(dir, fileId);
       const tmp = `${target}.${randomUUID()}.tmp`;
       try {
-        await writeFile(tmp, `${JSON.stringify(flow.elements.map(elementToJSON), null, 2)}\n`);
+        // Written a megabyte at a time: a long document's output does not hold the event loop (a server's) in one go.
+        const out = await open(tmp, 'w');
+        try {
+          await writeElementJson(out, flow.elements);
+        } finally {
+          await out.close();
+        }
         await rename(tmp, target);
       } catch (e) {
         await rm(tmp, { force: true });

@@ -109,7 +109,8 @@ export async function partitionFile(bytes: Uint8Array, request: PartitionFileReq
   if (Buffer.isBuffer(bytes)) bytes = new Uint8Array(bytes);
   const elements = await partitionDocument(bytes, request, 0);
   shiftPageNumbers(elements, request.starting_page_number ?? 1);
-  assignElementIds(elements, { unique: request.unique_element_ids ?? true });
+  // The rekey gave every element a fresh UUID already; only the hashed ids depend on the final page numbers.
+  if (!(request.unique_element_ids ?? true)) assignElementIds(elements, { unique: false });
   return excludeElements(elements, request.exclude_elements ?? []);
 }
 

@@ -111,7 +111,7 @@ export function partitionWorkerUrl(): URL {
  * ```
  */
 export class PartitionPool {
-  private readonly pool: ProcessPool<PartitionTask, PartitionTaskResult>;
+  private readonly pool: ProcessPool<PartitionTask, PartitionTaskResult, Element[]>;
 
   /**
    * Starts one partition process now, ahead of the pool (`quarry partition` calls this first
@@ -167,7 +167,10 @@ export class PartitionPool {
     request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
     options: PooledPartitionOptions = {},
   ): Promise<Element[]> {
-    return (await this.run(input, request, undefined, options)).elements;
+    // A long document's elements arrive in slices, one per event-loop turn, the last in the result.
+    const slices: Element[][] = [];
+    const result = await this.run(input, request, undefined, options, (slice) => slices.push(slice));
+    return slices.length === 0 ? result.elements : [...slices, result.elements].flat();
   }
 
   /**
@@ -205,6 +208,7 @@ export class PartitionPool {
     request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
     output: PartitionTask['output'],
     options: PooledPartitionOptions,
+    onPart?: (elements: Element[]) => void,
   ): Promise<PartitionTaskResult> {
     let result: PartitionTaskResult;
     try {
@@ -212,7 +216,7 @@ export class PartitionPool {
       const cost = input instanceof Uint8Array ? input.byteLength : (await stat(input.path)).size;
       const task: PartitionTask = input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request };
       if (output) task.output = output;
-      result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), cost });
+      result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), ...(onPart ? { onPart } : {}), cost });
     } catch (e) {
       if (isQuarryError(e) && POOL_CODES.has(e.code))
         throw QuarryError.from(e.code, `${request.filename}: ${e.message}`, { details: { ...e.details, filename: request.filename } });

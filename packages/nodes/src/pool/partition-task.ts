@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Element, Logger } from '@quarry/core';
 import { partitionFile, type PartitionFileRequest } from '../partition/partition-file.js';
 import { writeElementJsonFile } from './element-json-file.js';
+import { elementSlices } from './element-slices.js';
 
 /** One document to partition in a worker: its bytes (or the file holding them) and the request (without signal and logger). */
 export interface PartitionTask {
@@ -23,7 +24,10 @@ export interface PartitionLogEntry {
   fields?: Record<string, unknown>;
 }
 
-/** What a worker returns for one document: its elements (plain data; none when written to the task's `output`) and the log lines. */
+/**
+ * What a worker returns for one document: its elements (plain data; none when written to the
+ * task's `output`; the last of them when the others went ahead as parts) and the log lines.
+ */
 export interface PartitionTaskResult {
   elements: Element[];
   log: PartitionLogEntry[];
@@ -38,9 +42,16 @@ export interface PartitionTaskResult {
  * error (a failed write `DESTINATION_WRITE_FAILED`), which the pool hands to the caller with its
  * code; `signal` (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`;
  * `heavy` (the pool's) is called when the document turns out to need OCR, so that the pool frees
- * its small lane.
+ * its small lane. Given `part` (the pool's, when the caller takes parts), a long list of elements
+ * goes back in slices of some 256 kB, each sent once the caller has the one before; the last slice
+ * is the result's `elements`.
  */
-export async function handlePartitionTask(task: PartitionTask, signal?: AbortSignal, heavy?: () => void): Promise<PartitionTaskResult> {
+export async function handlePartitionTask(
+  task: PartitionTask,
+  signal?: AbortSignal,
+  heavy?: () => void,
+  part?: (elements: Element[]) => Promise<void>,
+): Promise<PartitionTaskResult> {
   const log: PartitionLogEntry[] = [];
   const record = (level: PartitionLogEntry['level']) => (message: string, fields?: Record<string, unknown>) => {
     log.push({ level, message, ...(fields ? { fields } : {}) });
@@ -52,7 +63,12 @@ export async function handlePartitionTask(task: PartitionTask, signal?: AbortSig
     ...(signal ? { signal } : {}),
     ...(heavy ? { onHeavyWork: heavy } : {}),
   });
-  if (!task.output) return { elements, log };
+  if (!task.output) {
+    if (!part) return { elements, log };
+    const slices = elementSlices(elements);
+    for (const slice of slices.slice(0, -1)) await part(slice);
+    return { elements: slices.at(-1) ?? [], log };
+  }
   // Written here, the elements never cross back to the caller's process: for a long document
   // their serialization, on both sides of the channel, cost more than the JSON.
   await writeElementJsonFile(elements, task.output.file, task.output.target);

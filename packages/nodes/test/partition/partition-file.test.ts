@@ -203,4 +203,18 @@ describe('partitionFile', () => {
     expect(out[2]!.metadata.parent_id).toBe(out[1]!.element_id);
     expect(new Set(out.map((e) => e.element_id)).size).toBe(3);
   });
+
+  it('gives every element of a document and its attachments a distinct UUID, with parent_id naming one of them', async () => {
+    const formats = withBuiltins(testFormat('test-container', ['application/x-test-container'], 'containerPartitioner'));
+    const runs = await Promise.all(
+      [1, 2].map(() => partitionFile(utf8('container'), { filename: 'mail.box', filetype: 'application/x-test-container', formats })),
+    );
+    for (const out of runs) {
+      for (const el of out) expect(el.element_id).toMatch(UUID);
+      expect(new Set(out.map((e) => e.element_id)).size).toBe(3);
+      expect(out[2]!.metadata.parent_id).toBe(out[1]!.element_id);
+    }
+    // Random, not derived from the content: two runs share no id.
+    expect(runs[0]!.some((el) => runs[1]!.some((other) => other.element_id === el.element_id))).toBe(false);
+  });
 });

@@ -11,7 +11,7 @@ const corpusDocs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 const crashingWorker = new URL('../support/crashing-partition-worker.ts', import.meta.url);
 const enc = new TextEncoder();
 
-// 2,345 paragraphs: more than two of the writer's batches of 1,000 elements, the last one partial.
+// 2,345 paragraphs: many of the writer's batches of 100 elements, the last one partial.
 const paragraphs = enc.encode(
   Array.from({ length: 2345 }, (_, i) => `Paragraph ${i} says something "quoted" about item ${i}, with a backslash \\ and a tab\there.`).join('\n\n'),
 );

@@ -15,7 +15,8 @@ import { DEFAULT_PDF_ENGINE, type PdfEngine } from './engine.js';
 import { PdfOpenError, withPdf } from './pdfjs/load.js';
 import { readPdfjsOutline } from './pdfjs/outline.js';
 import { classifyPageBlocks, extractPageLayout } from './page-layout.js';
-import { runPageJob } from './page-worker-host.js';
+import { preparePageWorker, runPageJob } from './page-worker-host.js';
+import { looksLong } from './pdfium/document.js';
 import { compilePdfium } from './pdfium/module.js';
 import { openPdfiumPages } from './pdfium/pages.js';
 
@@ -83,6 +84,9 @@ async function read(bytes: Uint8Array, options: ExtractLayoutsOptions, withOutli
     );
   }
   if (signal?.aborted) throw new PdfOpenError('aborted', 'aborted before the PDF was opened', { cause: signal.reason });
+  // The page worker of a document that looks long starts now: it starts and loads PDFium while
+  // this thread opens the document and reads the first pages, where it would only begin then.
+  if (options.parallel ?? (looksLong(bytes) && hasSpareCore())) preparePageWorker({ engine: 'pdfium', pdfium: await compilePdfium() });
   const pages = await openPdfiumPages(bytes, { maxPages });
   try {
     return await layoutAll(bytes, pages, 'pdfium', options, withOutline);

@@ -70,16 +70,31 @@ export function runPageJob(bytes: Uint8Array, counter: Int32Array, numPages: num
   return { finished };
 }
 
+/**
+ * Starts the worker ahead of its first job (a long document about to be opened), so that it starts
+ * and loads the engine while this thread opens the document. Does nothing when a worker runs or
+ * none can start; one that gets no job ends after {@link PAGE_WORKER_IDLE_MS}.
+ */
+export function preparePageWorker(engine: PageJobEngine): void {
+  if (unavailable || host) return;
+  const h = startHost(engine);
+  if (h) idleFromNow(h);
+}
+
 function finishJob(h: Host): void {
   const current = h.current;
   h.current = undefined;
   h.busy = false;
   h.worker.unref();
+  idleFromNow(h);
+  current?.resolve();
+}
+
+function idleFromNow(h: Host): void {
   h.idleTimer = setTimeout(() => {
     if (host === h && !h.busy) void stopPageWorker();
   }, PAGE_WORKER_IDLE_MS);
   h.idleTimer.unref();
-  current?.resolve();
 }
 
 function startHost(engine: PageJobEngine): Host | undefined {

@@ -113,6 +113,14 @@ export async function warmPdfium(): Promise<void> {
   release(await acquire(true));
 }
 
+/**
+ * Whether `bytes` look like a long document before they are parsed: a large file, or one whose
+ * bytes show {@link MIN_PAGES_TO_OPTIMIZE} page objects (see {@link countPageObjects}).
+ */
+export function looksLong(bytes: Uint8Array): boolean {
+  return bytes.length >= MIN_BYTES_TO_OPTIMIZE || countPageObjects(bytes, MIN_PAGES_TO_OPTIMIZE) >= MIN_PAGES_TO_OPTIMIZE;
+}
+
 /** Options of {@link PdfiumDocument.open}. */
 export interface PdfiumOpenOptions {
   /** User password, when the caller has one. */
@@ -150,8 +158,7 @@ export class PdfiumDocument {
   static async open(bytes: Uint8Array, options: PdfiumOpenOptions = {}): Promise<PdfiumDocument> {
     // Deciding before the first load spares a long document a load in a baseline instance that
     // a fresh thread would compile and instantiate for nothing (the page count, after, still decides).
-    const optimize =
-      baselinePagesRead >= BASELINE_PAGES || bytes.length >= MIN_BYTES_TO_OPTIMIZE || countPageObjects(bytes, MIN_PAGES_TO_OPTIMIZE) >= MIN_PAGES_TO_OPTIMIZE;
+    const optimize = baselinePagesRead >= BASELINE_PAGES || looksLong(bytes);
     let document = PdfiumDocument.openIn(await acquire(optimize), bytes, options.password);
     if (options.maxPages !== undefined && document.numPages > options.maxPages) {
       document.close();

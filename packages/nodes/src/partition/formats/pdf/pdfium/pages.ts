@@ -30,13 +30,15 @@ export interface PdfiumPagesOptions extends BlockTextOptions {
 }
 
 const RTL_RE = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Script=Thaana}]/u;
+// Those scripts start at U+0591 (Hebrew): text with no code unit from there on, most text, is told by a plain range.
+const MAYBE_RTL_RE = /[\u0591-\uffff]/;
 
 /**
  * Whether a page has right-to-left text. PDFium gives its characters in drawing order, which for
  * Arabic and Hebrew is backwards; pdf.js puts them in logical order, so such a page is read with pdf.js.
  */
 export function hasRightToLeft(text: PageText): boolean {
-  return text.fragments.some((f) => RTL_RE.test(f.text));
+  return text.fragments.some((f) => MAYBE_RTL_RE.test(f.text) && RTL_RE.test(f.text));
 }
 
 /** Opens `bytes` with PDFium; fails like {@link PdfiumDocument.open}. */

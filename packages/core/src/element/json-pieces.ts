@@ -1,0 +1,46 @@
+import { elementToJSON } from './json.js';
+import type { Element } from './types.js';
+
+/**
+ * The element JSON array that `quarry partition` writes and a job keeps for download: sparse
+ * metadata, two-space indentation and a final newline, the bytes of
+ * `JSON.stringify(elements.map(elementToJSON), null, 2) + '\n'`, made `batch` elements at a time
+ * (default 100). A long document's JSON is then never one string, and a writer that awaits each
+ * piece lets other work run between them (a server's requests). Each batch is stringified as an
+ * array at the same depth and loses its brackets; the pieces joined are the whole array.
+ */
+export function* elementJsonPieces(elements: readonly Element[], batch = 100): Generator<string> {
+  if (elements.length === 0) yield '[]\n';
+  for (let i = 0; i < elements.length; i += batch) {
+    const json = JSON.stringify(elements.slice(i, i + batch).map(elementToJSON), null, 2);
+    // `[\n  {...},\n  {...}\n]` -> `\n  {...},\n  {...}`, joined by commas inside one pair of brackets.
+    yield `${i === 0 ? '[' : ','}${json.slice(1, -2)}${i + batch >= elements.length ? '\n]\n' : ''}`;
+  }
+}
+
+/** Where {@link writeElementJson} writes: a `node:fs/promises` `FileHandle`, for one. */
+export interface ElementJsonSink {
+  /** Writes all of `data` after what was written before. */
+  writeFile(data: Uint8Array): Promise<unknown>;
+}
+
+/**
+ * Writes the element JSON array of {@link elementJsonPieces} into `out`, its pieces encoded and
+ * gathered into writes of at least `writeBytes` (default 1 MiB): few writes, each of a few pieces
+ * (V8 joins a stringified piece when it is encoded, and joining small ones costs less), and the
+ * event loop turns between them.
+ */
+export async function writeElementJson(out: ElementJsonSink, elements: readonly Element[], writeBytes = 1 << 20): Promise<void> {
+  let pending: Buffer[] = [];
+  let bytes = 0;
+  for (const piece of elementJsonPieces(elements)) {
+    const chunk = Buffer.from(piece);
+    pending.push(chunk);
+    bytes += chunk.length;
+    if (bytes < writeBytes) continue;
+    await out.writeFile(Buffer.concat(pending, bytes));
+    pending = [];
+    bytes = 0;
+  }
+  if (bytes > 0) await out.writeFile(Buffer.concat(pending, bytes));
+}

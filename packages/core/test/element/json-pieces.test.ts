@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { elementJsonPieces, elementToJSON, type Element, writeElementJson } from '../../src/element/index.js';
+
+function element(i: number): Element {
+  return {
+    type: i % 4 === 0 ? 'Title' : 'NarrativeText',
+    element_id: `id-${i}`,
+    text: `Element ${i} says "something" with a backslash \\ and a tab\tin it.`,
+    metadata: {
+      filename: 'doc.pdf',
+      page_number: 1 + Math.floor(i / 3),
+      languages: ['eng'],
+      // Empty values that the sparse JSON form leaves out, and nested ones that keep their indentation.
+      emphasized_text_contents: [],
+      coordinates: {
+        points: [
+          [1, 2],
+          [3, 4],
+        ],
+        system: 'PixelSpace',
+        layout_width: 10,
+        layout_height: 20,
+      },
+    },
+  } as Element;
+}
+
+describe('elementJsonPieces', () => {
+  it.each([0, 1, 6, 7, 8, 23])('joins into the bytes of JSON.stringify with two-space indentation and a newline (%i elements, batches of 7)', (n) => {
+    const elements = Array.from({ length: n }, (_, i) => element(i));
+    const pieces = [...elementJsonPieces(elements, 7)];
+    expect(pieces.join('')).toBe(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
+    expect(pieces).toHaveLength(Math.max(1, Math.ceil(n / 7)));
+  });
+
+  it('makes pieces of 100 elements by default', () => {
+    const elements = Array.from({ length: 250 }, (_, i) => element(i));
+    const pieces = [...elementJsonPieces(elements)];
+    expect(pieces).toHaveLength(3);
+    expect(pieces.join('')).toBe(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
+  });
+});
+
+describe('writeElementJson', () => {
+  it.each([0, 1, 250])('writes the bytes of JSON.stringify in writes of at least the size asked, but the last (%i elements)', async (n) => {
+    const elements = Array.from({ length: n }, (_, i) => element(i));
+    // One piece and a half: the first write gathers two pieces of 100 elements, the last the rest.
+    const size = Math.ceil(1.5 * Buffer.byteLength([...elementJsonPieces(elements)][0]!));
+    const writes: Uint8Array[] = [];
+    await writeElementJson({ writeFile: async (data) => void writes.push(data) }, elements, size);
+    expect(Buffer.concat(writes).toString('utf8')).toBe(`${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`);
+    for (const w of writes.slice(0, -1)) expect(w.length).toBeGreaterThanOrEqual(size);
+    expect(writes.length).toBe(n === 250 ? 2 : 1);
+  });
+});
