@@ -70,7 +70,9 @@ export async function partitionCommand(files: string[], opts: PartitionCommandOp
     );
   } finally {
     progress?.stop();
-    await pool.close();
+    // The outputs are in place: this process ends without waiting while the system frees the
+    // partition processes' memory (70-100 ms after a 619-page PDF).
+    await pool.close({ waitForExit: false });
   }
   if (files.length > 1 || opts.output) process.stderr.write(`${files.length - failed} partitioned, ${failed} failed\n`);
   process.exitCode = failed ? 1 : 0;

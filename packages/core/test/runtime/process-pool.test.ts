@@ -454,6 +454,31 @@ describe('ProcessPool', () => {
     await expect(pool.run({ ms: 1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   }, 30_000);
 
+  it('kills its processes when closed, and waits for their exit unless told not to', async () => {
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    const twoPids = async (p: ProcessPool<Probe, ProbeResult>): Promise<number[]> =>
+      (await Promise.all(['a', 'b'].map((word) => p.run({ word, ms: 200 })))).map((r) => r.pid);
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 2 });
+    const waited = await twoPids(probes);
+    await probes.close();
+    // Exited and reaped: the pids are gone.
+    expect(waited.filter(alive)).toEqual([]);
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 2 });
+    const killed = await twoPids(probes);
+    await probes.close({ waitForExit: false });
+    // Killed, but not reaped: no event-loop turn has passed, so each (or its zombie) still has its pid.
+    expect(killed.filter(alive)).toEqual(killed);
+    expect(probes.size).toBe(0);
+    await until(() => !killed.some(alive));
+  }, 30_000);
+
   it('takes a prestarted process of the same command instead of starting one, and fails its crash alone', async () => {
     const other = ProcessPool.prestart({ workerUrl: probeUrl, heapLimitMb: 96 });
     const pid = ProcessPool.prestart({ workerUrl: probeUrl, heapLimitMb: 128 });

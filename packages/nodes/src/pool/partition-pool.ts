@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import type { Element, Logger, ServiceKey } from '@quarry/core';
 import { errorMessage, isQuarryError, quarryError, QuarryError } from '@quarry/core/errors';
-import { ProcessPool } from '@quarry/core/process-pool';
+import { ProcessPool, type ProcessPoolCloseOptions } from '@quarry/core/process-pool';
 import { serviceKey } from '@quarry/core/services';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
 import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
@@ -245,8 +245,12 @@ export class PartitionPool {
     return this.pool.warmedUp();
   }
 
-  /** Stops the processes; documents still queued or running reject with `JOB_ABORTED`. */
-  close(): Promise<void> {
-    return this.pool.close();
+  /**
+   * Stops the processes; documents still queued or running reject with `JOB_ABORTED`. Resolves once
+   * they have exited, or, with `waitForExit: false` (a caller about to exit: `quarry partition`),
+   * once each is killed.
+   */
+  close(options: ProcessPoolCloseOptions = {}): Promise<void> {
+    return this.pool.close(options);
   }
 }
