@@ -2,10 +2,12 @@
 // partitioner) into dist/pool/partition-worker.bundle.js, the module that @quarry/nodes' partition
 // processes load when it is there. Each `quarry partition` starts a process that loads this graph
 // before its first document: some sixty small ES modules, whose resolving and linking cost Node far
-// more than one file holding them. The other formats stay modules of their own, imported from their
-// built files when a document needs them (`formatsFromTheirFiles`). Run by the build after tsc
-// (scripts/lib.mjs, and this package's own build script).
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+// more than one file holding them. The other formats are bundled beside it into dist/pool/formats/
+// (one file per format and the chunks they share, loaded when a document needs them: the PDF
+// partitioner's forty-odd modules are a few files), and the PDF page worker thread's modules into
+// dist/partition/formats/pdf/page-worker.bundle.js. Run by the build after tsc (scripts/lib.mjs,
+// and this package's own build script).
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -15,25 +17,74 @@ const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(nodesRoot, 'src');
 const outfile = join(nodesRoot, 'dist', 'pool', 'partition-worker.bundle.js');
 
+const formatsLoader = join(src, 'partition', 'formats', 'load-format.ts');
+const formatsOutdir = join(nodesRoot, 'dist', 'pool', 'formats');
+const pageWorkerOutfile = join(nodesRoot, 'dist', 'partition', 'formats', 'pdf', 'page-worker.bundle.js');
+
+/** The formats' modules other than the text partitioner's, as load-format.ts imports them ('./pdf/index.js'). */
+function formatModules() {
+  const text = readFileSync(formatsLoader, 'utf8');
+  return [...text.matchAll(/import\('(\.\/[^']+\.js)'\)/g)].map((m) => m[1]).filter((path) => path !== './text.js');
+}
+
+/** A format module's file in dist/pool/formats/ ('./pdf/index.js' -> 'pdf-index.js'): entries sit in the folder itself. */
+const formatBundleName = (path) => path.slice(2).replace(/\.js$/, '').split('/').join('-');
+
 /**
  * An esbuild plugin for the worker bundle: the formats' literal imports (formats/load-format.ts)
- * other than the text partitioner's stay imports of their built files beside the bundle, so the
- * bundle does not carry every format's code and dependencies into each partition process.
+ * other than the text partitioner's stay imports, of their bundles in dist/pool/formats/, so the
+ * worker bundle does not carry every format's code and dependencies into each partition process.
  */
 function formatsFromTheirFiles(outdir) {
-  const loader = join(src, 'partition', 'formats', 'load-format.ts');
   return {
     name: 'formats-from-their-files',
     setup(b) {
       b.onResolve({ filter: /^\.\/.+\.js$/ }, (args) => {
-        if (args.importer !== loader || args.kind !== 'dynamic-import' || args.path === './text.js') return undefined;
-        const built = relative(outdir, join(nodesRoot, 'dist', 'partition', 'formats', args.path))
+        if (args.importer !== formatsLoader || args.kind !== 'dynamic-import' || args.path === './text.js') return undefined;
+        const built = relative(outdir, join(formatsOutdir, `${formatBundleName(args.path)}.js`))
           .split(sep)
           .join('/');
         return { path: built.startsWith('.') ? built : `./${built}`, external: true };
       });
     },
   };
+}
+
+/**
+ * Writes dist/pool/formats/: each format but text as one file, and the chunks they share (code
+ * splitting). Packages stay imports, as in the built files: a format's modules behave as they do
+ * there, one copy of each shared by the formats, apart from the worker bundle's.
+ */
+async function bundleFormats() {
+  rmSync(formatsOutdir, { recursive: true, force: true });
+  await build({
+    entryPoints: Object.fromEntries(formatModules().map((path) => [formatBundleName(path), join(src, 'partition', 'formats', path.replace(/\.js$/, '.ts'))])),
+    outdir: formatsOutdir,
+    chunkNames: 'chunk-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [ownImportMetaUrl(nodesRoot, formatsOutdir, 'the partition worker formats')],
+  });
+}
+
+/** Writes the PDF page worker thread's bundle beside its built module (page-worker-host.ts starts it when present). */
+async function bundlePageWorker() {
+  await build({
+    entryPoints: [join(src, 'partition', 'formats', 'pdf', 'page-worker.ts')],
+    outfile: pageWorkerOutfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'warning',
+    plugins: [ownImportMetaUrl(nodesRoot, dirname(pageWorkerOutfile), 'the page worker')],
+  });
 }
 
 /** The package root of a file under node_modules (`.../node_modules/@scope/name` or `.../node_modules/name`). */
@@ -77,4 +128,8 @@ export async function bundleWorker() {
   writeFileSync(`${outfile}.LICENSES.txt`, `Third-party packages in partition-worker.bundle.js\n\n${notices.join('\n---\n\n')}`);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await bundleWorker();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await bundleWorker();
+  await bundleFormats();
+  await bundlePageWorker();
+}

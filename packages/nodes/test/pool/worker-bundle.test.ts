@@ -66,6 +66,43 @@ describe.runIf(built)('the partition worker bundle', () => {
   }, 120_000);
 });
 
+describe.runIf(built)('the bundles of the formats and of the page worker', () => {
+  it('are what a built partition process loads: one file per format, and the page worker thread in one file', async () => {
+    const worker = readFileSync(bundle, 'utf8');
+    expect(worker).toContain('import("./formats/pdf-index.js")');
+    expect(worker).not.toContain('partition/formats/pdf/index.js');
+    expect(existsSync(path.join(nodesRoot, 'dist/pool/formats/pdf-index.js'))).toBe(true);
+    const host = (await import(
+      pathToFileURL(path.join(nodesRoot, 'dist/partition/formats/pdf/page-worker-host.js')).href
+    )) as typeof import('../../src/partition/formats/pdf/page-worker-host.js');
+    expect(host.workerEntry()?.href).toBe(pathToFileURL(path.join(nodesRoot, 'dist/partition/formats/pdf/page-worker.bundle.js')).href);
+  });
+
+  it('read a long PDF on two threads as on one, the page worker started while PDFium compiles', async () => {
+    const { makePdf, textLines } = await import('../partition/formats/pdf/fixture.js');
+    const built = (file: string): string => pathToFileURL(path.join(nodesRoot, 'dist/partition/formats/pdf', file)).href;
+    const { extractLayouts } = (await import(built('extract-pages.js'))) as typeof import('../../src/partition/formats/pdf/extract-pages.js');
+    const { stopPageWorker } = (await import(built('page-worker-host.js'))) as typeof import('../../src/partition/formats/pdf/page-worker-host.js');
+    const pages = Array.from({ length: 40 }, (_, i) => ({
+      texts: [
+        { x: 72, y: 680, size: 18, text: `Part ${i + 1}`, bold: true },
+        ...textLines(['The company increased its revenue in every region this year, as planned.'], 72, 11, 656),
+      ],
+    }));
+    const bytes = makePdf(pages);
+    try {
+      const one = await extractLayouts(bytes, { parallel: false });
+      // No page worker runs: this document's starts while its thread compiles PDFium.
+      await stopPageWorker();
+      const two = await extractLayouts(bytes, { parallel: true });
+      expect(two.map((l) => l!.blocks.map((b) => [b.text, b.textClass?.type]))).toEqual(one.map((l) => l!.blocks.map((b) => [b.text, b.textClass?.type])));
+      expect(two[39]!.blocks[0]!.text).toBe('Part 40');
+    } finally {
+      await stopPageWorker();
+    }
+  }, 60_000);
+});
+
 describe.skipIf(built)('the partition worker bundle (not built)', () => {
   it('is compared with the worker module once the build has made it', () => {
     console.warn('packages/nodes/dist has no partition worker bundle: run node scripts/build.mjs');

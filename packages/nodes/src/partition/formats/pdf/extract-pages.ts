@@ -84,9 +84,9 @@ async function read(bytes: Uint8Array, options: ExtractLayoutsOptions, withOutli
     );
   }
   if (signal?.aborted) throw new PdfOpenError('aborted', 'aborted before the PDF was opened', { cause: signal.reason });
-  // The page worker of a document that looks long starts now: it starts and loads PDFium while
-  // this thread opens the document and reads the first pages, where it would only begin then.
-  if (options.parallel ?? (looksLong(bytes) && hasSpareCore())) preparePageWorker({ engine: 'pdfium', pdfium: await compilePdfium() });
+  // The page worker of a document that looks long starts now: it starts while this thread
+  // compiles PDFium, and loads it while this thread opens the document and reads the first pages.
+  if (options.parallel ?? (looksLong(bytes) && hasSpareCore())) preparePageWorker({ engine: 'pdfium', pdfium: compilePdfium() });
   const pages = await openPdfiumPages(bytes, { maxPages });
   try {
     return await layoutAll(bytes, pages, 'pdfium', options, withOutline);

@@ -4,12 +4,13 @@
  * other documents simply read all their pages on their own thread. An idle worker does not keep
  * the process alive and ends after {@link PAGE_WORKER_IDLE_MS}.
  */
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { PdfEngine } from './engine.js';
 import type { PageLayout } from './layout-types.js';
-import type { PageJob, PageWorkerData, PageWorkerMessage } from './page-worker.js';
+import type { PageJob, PageWorkerData, PageWorkerMessage, PdfiumMessage } from './page-worker.js';
 import type { WasmModule } from './pdfium/module.js';
 
 /** How long an idle page worker is kept, in milliseconds. */
@@ -24,8 +25,11 @@ export interface PageJobSink {
 /** How the worker reads the job's document. */
 export interface PageJobEngine {
   engine: PdfEngine;
-  /** The compiled PDFium module, handed to a worker that starts now so it need not compile it. */
-  pdfium?: WasmModule;
+  /**
+   * The compiled PDFium module, handed to a worker that starts now so it need not compile it; a
+   * worker given the compilation under way starts at once and gets the module once compiled.
+   */
+  pdfium?: WasmModule | Promise<WasmModule>;
 }
 
 /** A job lent to the worker. */
@@ -101,14 +105,27 @@ function startHost(engine: PageJobEngine): Host | undefined {
   const entry = workerEntry();
   if (!entry) return undefined;
   let worker: Worker;
+  const { pdfium } = engine;
   try {
     // The worker loads the first job's engine while it starts; another engine loads on first use.
-    const workerData: PageWorkerData = { engine: engine.engine, ...(engine.pdfium ? { pdfium: engine.pdfium } : {}) };
+    const workerData: PageWorkerData = {
+      engine: engine.engine,
+      ...(pdfium instanceof Promise ? { pdfiumFollows: true } : pdfium ? { pdfium } : {}),
+    };
     worker = new Worker(entry, { workerData });
   } catch {
     return undefined;
   }
   const h: Host = { worker, busy: false, ready: false, stopping: false };
+  if (pdfium instanceof Promise) {
+    // A compilation that fails fails the document on this thread too; the worker is not kept waiting.
+    pdfium.then(
+      (module) => worker.postMessage({ type: 'pdfium', module } satisfies PdfiumMessage),
+      () => {
+        if (host === h) void stopPageWorker();
+      },
+    );
+  }
   worker.unref();
   worker.on('message', (m: PageWorkerMessage) => {
     if (m.type === 'ready') h.ready = true;
@@ -141,13 +158,18 @@ export async function stopPageWorker(): Promise<void> {
 }
 
 /**
- * The worker script next to this module: `.js` when running the build. When running from source
- * (tests, benches) it is `.ts`, loaded through tsx (a workspace dev dependency) by a small ES
- * module bootstrap, because Node 20 does not apply `--import` loaders to a worker's entry module.
+ * The worker script next to this module: when running the build, the bundle of its modules the
+ * build makes (one file starts the thread sooner than its thirty-odd modules), or `.js` where there
+ * is none. When running from source (tests, benches) it is `.ts`, loaded through tsx (a workspace
+ * dev dependency) by a small ES module bootstrap, because Node 20 does not apply `--import` loaders
+ * to a worker's entry module.
  */
-function workerEntry(): URL | undefined {
+export function workerEntry(): URL | undefined {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new URL('./page-worker.js', here);
+  if (!here.endsWith('.ts')) {
+    const bundle = new URL('./page-worker.bundle.js', here);
+    return existsSync(bundle) ? bundle : new URL('./page-worker.js', here);
+  }
   let api: string;
   try {
     // The package's `import` condition points at the .mjs twin of the `require` entry.

@@ -26,6 +26,14 @@ export interface PageWorkerData {
   engine: PdfEngine;
   /** PDFium compiled by the main thread. */
   pdfium?: WasmModule;
+  /** The main thread is compiling PDFium: the module follows in a {@link PdfiumMessage}. */
+  pdfiumFollows?: boolean;
+}
+
+/** PDFium compiled by the main thread, for a worker started with `pdfiumFollows`. */
+export interface PdfiumMessage {
+  type: 'pdfium';
+  module: WasmModule;
 }
 
 /** A job: lay out pages of one document. */
@@ -88,7 +96,10 @@ async function runJob(job: PageJob): Promise<void> {
 
 if (port) {
   let queue = Promise.resolve();
-  port.on('message', (job: PageJob) => {
+  let givePdfium: (module: WasmModule) => void = () => undefined;
+  port.on('message', (message: PageJob | PdfiumMessage) => {
+    if (message.type === 'pdfium') return givePdfium(message.module);
+    const job = message;
     queue = queue.then(() =>
       runJob(job).then(
         () => post({ type: 'done', id: job.id }),
@@ -98,5 +109,6 @@ if (port) {
   });
   const data = workerData as PageWorkerData;
   if (data.pdfium) adoptCompiledPdfium(data.pdfium);
+  else if (data.pdfiumFollows) adoptCompiledPdfium(new Promise<WasmModule>((resolve) => (givePdfium = resolve)));
   void (data.engine === 'pdfium' ? warmPdfium() : loadPdfjs()).then(() => post({ type: 'ready' }));
 }

@@ -156,8 +156,8 @@ export function compilePdfium(optimize = true): Promise<WasmModule> {
   return module;
 }
 
-/** Hands this thread an optimizing module compiled elsewhere (by the thread that started it). */
-export function adoptCompiledPdfium(module: WasmModule): void {
+/** Hands this thread an optimizing module compiled elsewhere (by the thread that started it), or its coming. */
+export function adoptCompiledPdfium(module: WasmModule | Promise<WasmModule>): void {
   if (!compiled.has(true)) compiled.set(true, Promise.resolve(module));
 }
 
