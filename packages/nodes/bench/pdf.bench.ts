@@ -6,8 +6,9 @@
  * Prints JSON lines, three sections on DA-619p.pdf (619 pages) and a scanned PDF:
  * - `pdf-process`: one line per contender, each a fresh process timed from spawn to exit (median
  *   of rounds run round-robin over the contenders), pages/s, CPU seconds (user + system, all
- *   threads and child processes) and peak RSS (GNU time's `%M`: the largest single process of the
- *   run; quarry partitions in a child process beside its CLI's):
+ *   threads and child processes, those a command leaves behind as it exits included) and peak RSS
+ *   (the largest single process of the run; quarry partitions in a child process beside its CLI's),
+ *   measured as `support/process-timing.ts` says (`measured_with` in the summary):
  *   `quarry partition --strategy fast --output DIR` with PDFium (default) and with pdf.js, and
  *   plain-text extraction written to a file by pdf-parse 1.1.1 (LangChain's PDF loader engine),
  *   pdf-parse 2.4.5, pdfjs-dist, PDFium-WASM, LiteParse, pdf-inspector and pdfminer.six.
@@ -37,7 +38,7 @@ import { extractLayouts } from '../src/partition/formats/pdf/extract-pages.js';
 import { stopPageWorker } from '../src/partition/formats/pdf/page-worker-host.js';
 import type { FormatPartitionOptions } from '../src/partition/types.js';
 import { formatOptions } from '../test/partition/format-options.js';
-import { cpuPressure, loadAverage, median, medianOf, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
+import { cpuPressure, loadAverage, MEASURED_WITH, median, medianOf, ProcessFailure, round, timeProcess, type ProcessRun } from './support/process-timing.js';
 import { rawPdfiumText, rawTextContent } from './support/raw-engines.js';
 import { elementSummary, repeatPage } from './support/scanned-pdf.js';
 import { peerVersion, TEXT_PEERS, type ExtractText, type TextPeerName } from './support/text-peers.mjs';
@@ -153,6 +154,7 @@ async function wholeProcess(out: string): Promise<void> {
     pdfminer_goal: '>= 10',
     pdfminer_goal_met: minerRatio === null ? null : minerRatio >= 10,
     node_e1_s: round(medianSeconds(runs.get('node -e 1')) ?? NaN, 3),
+    measured_with: MEASURED_WITH,
     load_average_before,
     cpu_pressure_10s_after: cpuPressure(),
     load_average_after: loadAverage(),

@@ -1,15 +1,30 @@
 /**
- * Whole-process measurement for the PDF bench: wall time from spawn to exit, and from GNU time
- * (`/usr/bin/time -f '%M %U %S'`) the kernel's peak resident memory and the CPU time spent.
+ * Whole-process measurement for the PDF bench: wall time from spawn to exit, the peak resident
+ * memory and the CPU time spent, counting every process the command started. Where Python 3 runs
+ * on Linux, `reap-time.py` runs the command as a child subreaper: it also reaps the processes a
+ * command leaves behind as it exits (`quarry partition` does not wait while the system tears its
+ * killed partition process down), so their CPU and memory are counted, and the wall time is the
+ * command's own, to its exit. Elsewhere GNU time (`/usr/bin/time -f '%M %U %S'`) measures, which
+ * counts only the processes their parents waited for.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { currentCpuState } from '../../src/partition/spare-core.js';
 
 const GNU_TIME = '/usr/bin/time';
+const REAP_TIME = fileURLToPath(new URL('./reap-time.py', import.meta.url));
+
+/** How commands are measured here: `reap-time` (Linux with Python 3), `gnu-time`, or the wall time alone. */
+export const MEASURED_WITH: 'reap-time' | 'gnu-time' | 'wall' =
+  process.platform === 'linux' && spawnSync('python3', ['-c', 'import ctypes, resource'], { stdio: 'ignore' }).status === 0
+    ? 'reap-time'
+    : existsSync(GNU_TIME)
+      ? 'gnu-time'
+      : 'wall';
 
 /** One finished process. */
 export interface ProcessRun {
@@ -27,16 +42,21 @@ export interface ProcessRun {
 export class ProcessFailure extends Error {}
 
 /**
- * Runs `command args...` to completion, timed from spawn to exit. Under GNU time when it is
- * installed (its own start, about a millisecond, is in every contender's figure alike).
+ * Runs `command args...` to completion, timed from spawn to exit, under `reap-time.py` or GNU time
+ * (see the module comment; GNU time's own start, about a millisecond, is in every contender's
+ * figure alike).
  *
  * @throws ProcessFailure when the command exits non-zero.
  */
 export async function timeProcess(command: string, args: readonly string[]): Promise<ProcessRun> {
   const dir = await mkdtemp(path.join(tmpdir(), 'quarry-bench-time-'));
   const rssFile = path.join(dir, 'time');
-  const withTime = existsSync(GNU_TIME);
-  const [file, argv] = withTime ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]] : [command, [...args]];
+  const [file, argv] =
+    MEASURED_WITH === 'reap-time'
+      ? ['python3', [REAP_TIME, rssFile, command, ...args]]
+      : MEASURED_WITH === 'gnu-time'
+        ? [GNU_TIME, ['-f', '%M %U %S', '-o', rssFile, command, ...args]]
+        : [command, [...args]];
   try {
     const start = process.hrtime.bigint();
     const { code, stderr } = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
@@ -46,9 +66,12 @@ export async function timeProcess(command: string, args: readonly string[]): Pro
       child.on('error', reject);
       child.on('close', (c) => resolve({ code: c, stderr: err }));
     });
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    let seconds = Number(process.hrtime.bigint() - start) / 1e9;
     if (code !== 0) throw new ProcessFailure(`${path.basename(command)} exited with ${code}: ${stderr.trim().slice(-600)}`);
-    const [kb = NaN, user = NaN, sys = NaN] = withTime ? ((await readFile(rssFile, 'utf8')).trim().split('\n').pop() ?? '').split(' ').map(Number) : [];
+    const figures = MEASURED_WITH === 'wall' ? [] : ((await readFile(rssFile, 'utf8')).trim().split('\n').pop() ?? '').split(' ').map(Number);
+    // reap-time writes the command's own wall time first: its own waiting for what was left behind is not the command's.
+    if (MEASURED_WITH === 'reap-time') seconds = figures.shift() ?? seconds;
+    const [kb = NaN, user = NaN, sys = NaN] = figures;
     const cpu = user + sys;
     return { seconds, peakRssMb: Number.isFinite(kb) ? round(kb / 1024, 0) : undefined, cpuSeconds: Number.isFinite(cpu) ? round(cpu, 2) : undefined };
   } finally {
