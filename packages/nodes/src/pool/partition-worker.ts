@@ -1,4 +1,5 @@
 import type { WorkerWarmUp } from '@quarry/core/process-pool';
+import { keepOcrWorkers } from '../partition/ocr.js';
 import { partitionFile } from '../partition/partition-file.js';
 
 /**
@@ -10,8 +11,15 @@ export { handlePartitionTask as default } from './partition-task.js';
 // Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads it.
 const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
-/** Readies a process of a warmed pool (a server's): partitions a tiny document of each common format. */
+/**
+ * Readies a process of a warmed pool (a server's small lane): partitions a tiny document of each
+ * common format, a small picture read by OCR among them, and keeps the OCR engine this starts for
+ * the life of the process (about 100 MB resident), so that the next e-mail's logo does not wait for
+ * one to start. Processes that are not warmed (`quarry partition`, a pool's general processes) start
+ * an engine on their first OCR only.
+ */
 export const warmUp: WorkerWarmUp = async (untilIdle) => {
+  keepOcrWorkers(1);
   const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');
   await mod.warmUp(partitionFile, untilIdle);
 };
