@@ -142,6 +142,7 @@ export async function loadTesseract(): Promise<{ createWorker: CreateWorker }> {
  */
 function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
   return processSetup(async () => {
+    const started = performance.now();
     const tesseract = await loadTesseract();
     const worker = await tesseract.createWorker(langs, oem, {
       ...options,
@@ -154,6 +155,8 @@ function createWorker(langs: unknown, oem: number, options: object, logger: Logg
     // Tesseract's own notes ("Too few characters. Skipping this page", "Invalid resolution") would
     // go to the process's stderr, among the warnings the user should read.
     await worker.setParameters({ debug_file: '/dev/null' });
+    // On the logger of the document that waited for it: why a first OCR took longer.
+    logger?.debug('ocr: engine started', { languages: langs, ms: Math.round(performance.now() - started) });
     return worker;
   });
 }
