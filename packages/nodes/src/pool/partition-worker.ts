@@ -1,5 +1,4 @@
 import type { WorkerWarmUp } from '@quarry/core/process-pool';
-import { keepOcrWorkers } from '../partition/ocr.js';
 import { partitionFile } from '../partition/partition-file.js';
 
 /**
@@ -19,7 +18,8 @@ const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.t
  * an engine on their first OCR only.
  */
 export const warmUp: WorkerWarmUp = async (untilIdle) => {
-  keepOcrWorkers(1);
+  // Imported here, not at the top: a process that is not warmed loads OCR with its first picture.
+  (await import('../partition/ocr.js')).keepOcrWorkers(1);
   const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');
   await mod.warmUp(partitionFile, untilIdle);
 };
