@@ -24,7 +24,11 @@ describe('the OCR engine of partition processes', () => {
     pool = new PartitionPool({ size: 1 });
     await pool.partition(new TextEncoder().encode('A first document.\n'), { filename: 'first.txt' });
     const log = engineStarts();
-    const elements = await pool.partition(await textImage(['Quarterly figures'], 600), { filename: 'logo.png', ocr_languages: ['eng'] }, { logger: log.logger });
+    const elements = await pool.partition(
+      await textImage(['Quarterly figures'], 600),
+      { filename: 'logo.png', ocr_languages: ['eng'] },
+      { logger: log.logger },
+    );
     expect(elements.map((e) => e.text).join(' ')).toContain('Quarterly');
     expect(log.count()).toBe(1);
   }, 120_000);
