@@ -42,6 +42,12 @@ export interface SourceDocument {
   data_source: DataSourceMetadata;
   /** Reads the document's bytes. */
   read(signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * A file on this machine that holds the document's bytes, when the source has one (a local
+   * directory, an upload): a partition process then reads it itself, so the bytes never pass
+   * through this process (a server's event loop).
+   */
+  localPath?: string;
 }
 
 /**

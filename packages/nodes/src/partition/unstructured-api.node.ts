@@ -128,12 +128,13 @@ export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiS
     return {
       async process(flow: Flow, pctx: ProcessContext) {
         const { document } = flow;
-        const bytes = await document.read(pctx.signal);
         const request = requestFor(document, settings, ctx.formats);
+        if (!pool) return partitionFile(await document.read(pctx.signal), { ...request, signal: pctx.signal, logger: pctx.logger });
+        // A local file is read by the partition process: its bytes never cross this process's event loop.
+        const input = document.localPath === undefined ? await document.read(pctx.signal) : { path: document.localPath };
         const options = { signal: pctx.signal, logger: pctx.logger };
-        if (pool && chunking) return handOnPooledChunks(await pool.partitionAndChunk(bytes, request, chunking, options), chunking);
-        if (pool) return pool.partition(bytes, request, options);
-        return partitionFile(bytes, { ...request, signal: pctx.signal, logger: pctx.logger });
+        if (chunking) return handOnPooledChunks(await pool.partitionAndChunk(input, request, chunking, options), chunking);
+        return pool.partition(input, request, options);
       },
     };
   },

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Element, Logger } from '@quarry/core';
-import { errorMessage, isQuarryError } from '@quarry/core/errors';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
 import { partitionFile, type PartitionFileRequest } from '../partition/partition-file.js';
 import { writeElementJsonFile } from './element-json-file.js';
 import { elementSlices } from './element-slices.js';
@@ -67,7 +67,7 @@ export async function handlePartitionTask(
     log.push({ level, message, ...(fields ? { fields } : {}) });
   };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), {
+  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path, task.request.filename)), {
     ...task.request,
     logger,
     ...(signal ? { signal } : {}),
@@ -109,8 +109,12 @@ async function inParts(elements: Element[], log: PartitionLogEntry[], part?: (el
 }
 
 // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
-async function readBytes(path: string | undefined): Promise<Uint8Array> {
+async function readBytes(path: string | undefined, filename: string): Promise<Uint8Array> {
   if (path === undefined) throw new TypeError('a partition task needs bytes or a path');
-  const b = await readFile(path);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  try {
+    const b = await readFile(path);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } catch (e) {
+    throw quarryError('DOCUMENT_READ_FAILED', `cannot read ${filename}: ${errorMessage(e)}`, { cause: e, details: { filename } });
+  }
 }
