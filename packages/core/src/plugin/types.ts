@@ -51,10 +51,11 @@ export interface SourceDocument {
 }
 
 /**
- * A listed document without its reader: what crosses a process boundary (the record locator of a
- * distributed task). {@link SourceConnector.get} turns it back into a document.
+ * A listed document without its reader (nor its local file, which another machine does not have):
+ * what crosses a process boundary (the record locator of a distributed task).
+ * {@link SourceConnector.get} turns it back into a document.
  */
-export type SourceRecord = Omit<SourceDocument, 'read'>;
+export type SourceRecord = Omit<SourceDocument, 'read' | 'localPath'>;
 
 /** One document's state between nodes. */
 export interface Flow {
