@@ -57,7 +57,12 @@ describe('a job that partitions and chunks (real server on loopback)', () => {
     for (const [i, [name, bytes]] of files.entries()) {
       const kept = (await t.call('GET', `/jobs/${jobId.id}/download?file_id=${done!.input_file_ids[i]}`)).body as Array<{ type: string; text: string }>;
       // The template's chunker, run here over the same elements: the same chunks (their ids are random).
-      const expected = chunkByTitle(await partition(bytes, { filename: name }), { max_characters: 1500, new_after_n_chars: 1125, combine_text_under_n_chars: 500, multipage_sections: false });
+      const expected = chunkByTitle(await partition(bytes, { filename: name }), {
+        max_characters: 1500,
+        new_after_n_chars: 1125,
+        combine_text_under_n_chars: 500,
+        multipage_sections: false,
+      });
       expect(kept.length).toBeGreaterThan(1);
       expect(kept.map((c) => [c.type, c.text])).toEqual(expected.map((c) => [c.type, c.text]));
     }

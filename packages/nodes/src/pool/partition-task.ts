@@ -94,7 +94,9 @@ async function chunkAndReturn(
     chunks = await mod.chunkInProcess(elements, chunking);
   } catch (e) {
     // The document partitioned: its failure is the chunker node's, which reports it in the caller's process.
-    const failure: PooledChunkingFailure = isQuarryError(e) ? { code: e.code, message: e.message, details: e.details } : { code: 'NODE_FAILED', message: errorMessage(e) };
+    const failure: PooledChunkingFailure = isQuarryError(e)
+      ? { code: e.code, message: e.message, details: e.details }
+      : { code: 'NODE_FAILED', message: errorMessage(e) };
     return { elements: [], log, chunkFailure: failure };
   }
   return inParts(chunks, log, part);

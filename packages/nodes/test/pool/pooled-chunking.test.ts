@@ -31,7 +31,12 @@ const files = [
 if (files.length < 6) console.warn(`pooled-chunking.test: ${corpusDocs} is absent; chunking only the repository's own samples`);
 
 const engine = createEngine().use(nodesPlugin);
-const partition: WorkflowNodeRef = { name: 'partition', type: 'partition', subtype: 'unstructured_api', settings: { strategy: 'fast', unique_element_ids: false } };
+const partition: WorkflowNodeRef = {
+  name: 'partition',
+  type: 'partition',
+  subtype: 'unstructured_api',
+  settings: { strategy: 'fast', unique_element_ids: false },
+};
 
 function plan(chunker: { subtype: string; settings: Record<string, unknown> }): Plan {
   return engine.build({ name: 'pooled-chunking', nodes: [partition, { name: 'chunk', type: 'chunk', ...chunker }] });
@@ -64,7 +69,11 @@ async function run(p: Plan, pool?: PartitionPool): Promise<{ summary: JobSummary
     write: async ({ document, elements }) => void out.set(document.record_id, numbered(elements)),
   };
   const job = engine.run(p, {
-    source: { list: async function* () { yield* docs(); } },
+    source: {
+      list: async function* () {
+        yield* docs();
+      },
+    },
     destination,
     concurrency: 3,
     ...(pool ? { services: new Services().set(PARTITION_POOL_SERVICE, pool) } : {}),
@@ -105,7 +114,9 @@ describe('chunking in the partition processes', () => {
     expect(await chunkedHere(async () => void (pooled = await run(p, pool)))).toBe(0);
     expect(pooled.summary.status).toBe('COMPLETED');
     expect(pooled.summary.counts).toEqual(here.summary.counts);
-    expect(pooled.summary.nodes.map(({ success, failure }) => ({ success, failure }))).toEqual(here.summary.nodes.map(({ success, failure }) => ({ success, failure })));
+    expect(pooled.summary.nodes.map(({ success, failure }) => ({ success, failure }))).toEqual(
+      here.summary.nodes.map(({ success, failure }) => ({ success, failure })),
+    );
     expect(pooled.out.size).toBe(files.length);
     for (const [id, json] of here.out) {
       expect(JSON.parse(json).every((e: { type: string }) => ['CompositeElement', 'Table', 'TableChunk'].includes(e.type))).toBe(true);
