@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ISO_639_1 } from './iso-639-1.js';
 
 /** Where one language's trained data is installed. */
 export interface LanguageData {
@@ -19,46 +20,8 @@ export interface LanguageData {
 /** The language list that asks for detection (also what an absent list means). */
 export const AUTO_LANGUAGE = 'auto';
 
-// ISO 639-1 -> Tesseract codes, for the languages users most often pass that way.
-const ISO_639_1: Readonly<Record<string, string>> = {
-  ar: 'ara',
-  bg: 'bul',
-  cs: 'ces',
-  da: 'dan',
-  de: 'deu',
-  el: 'ell',
-  en: 'eng',
-  es: 'spa',
-  et: 'est',
-  fa: 'fas',
-  fi: 'fin',
-  fr: 'fra',
-  he: 'heb',
-  hi: 'hin',
-  hr: 'hrv',
-  hu: 'hun',
-  id: 'ind',
-  it: 'ita',
-  ja: 'jpn',
-  ko: 'kor',
-  lt: 'lit',
-  lv: 'lav',
-  nl: 'nld',
-  no: 'nor',
-  pl: 'pol',
-  pt: 'por',
-  ro: 'ron',
-  ru: 'rus',
-  sk: 'slk',
-  sl: 'slv',
-  sr: 'srp',
-  sv: 'swe',
-  th: 'tha',
-  tr: 'tur',
-  uk: 'ukr',
-  vi: 'vie',
-  zh: 'chi_sim',
-};
+// ISO 639-1 -> Tesseract codes: ISO 639-3, but Chinese is two models (simplified first).
+const TESSERACT_639_1: Readonly<Record<string, string>> = { ...ISO_639_1, zh: 'chi_sim' };
 
 /**
  * OSD script name -> Tesseract languages written in it; the first is the one to install when none
@@ -215,7 +178,7 @@ export function resolveOcrLanguages(languages: readonly string[] = ['eng']): { f
   const found: LanguageData[] = [];
   const missing: string[] = [];
   for (const raw of splitCodes(languages)) {
-    const code = ISO_639_1[raw] ?? raw;
+    const code = TESSERACT_639_1[raw] ?? raw;
     if (code === AUTO_LANGUAGE || found.some((f) => f.code === code) || missing.includes(code)) continue;
     const data = /^[a-z_]+$/.test(code) ? findLanguage(code) : undefined;
     if (data) found.push(data);

@@ -19,6 +19,10 @@ describe('resolveOcrLanguages', () => {
     expect(missing).toEqual(['zzz']);
   });
 
+  it('names the Tesseract model of an ISO 639-1 code that is not installed (Chinese: the simplified model)', () => {
+    expect(resolveOcrLanguages(['ga', 'zh', 'mn']).missing).toEqual(['gle', 'chi_sim', 'mon']);
+  });
+
   it('finds a language package the application running quarry installed (the working directory), not only its own', async () => {
     const app = await mkdtemp(path.join(tmpdir(), 'quarry-host-app-'));
     try {
