@@ -233,7 +233,7 @@ export class PartitionPool {
     let result: PartitionTaskResult;
     try {
       // The size in bytes is the cost that decides whether a document may take the small lane.
-      const cost = input instanceof Uint8Array ? input.byteLength : (await stat(input.path)).size;
+      const cost = input instanceof Uint8Array ? input.byteLength : await fileSize(input.path, request.filename);
       const task: PartitionTask = { ...(input instanceof Uint8Array ? { bytes: input } : { path: input.path }), request, ...work };
       result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), ...(onPart ? { onPart } : {}), cost });
     } catch (e) {
@@ -267,5 +267,14 @@ export class PartitionPool {
   /** Stops the processes; documents still queued or running reject with `JOB_ABORTED`. */
   close(): Promise<void> {
     return this.pool.close();
+  }
+}
+
+/** The size of a document's file, which its process will read; a file that is not there fails as that read would. */
+async function fileSize(path: string, filename: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (e) {
+    throw quarryError('DOCUMENT_READ_FAILED', `cannot read ${filename}: ${errorMessage(e)}`, { cause: e, details: { filename } });
   }
 }

@@ -127,6 +127,33 @@ describe('chunking in the partition processes', () => {
     expect(finished(pooled.events)).toEqual(finished(here.events));
   });
 
+  it('has the partition process read a document with a local path itself; a file it cannot read fails coded', async () => {
+    const p = plan(chunkers[0]!);
+    const local = files[0]!;
+    const missing = path.join(path.dirname(local), 'no-such-upload.html');
+    const read = () => {
+      throw new Error('the partition node read the bytes in this process');
+    };
+    const documents: SourceDocument[] = [
+      { record_id: 'here', filename: path.basename(local), data_source: {}, localPath: local, read },
+      { record_id: 'gone', filename: 'gone.html', data_source: {}, localPath: missing, read },
+    ];
+    const out = new Map<string, Element[]>();
+    const job = engine.run(p, {
+      source: {
+        list: async function* () {
+          yield* documents;
+        },
+      },
+      destination: { write: async ({ document, elements }) => void out.set(document.record_id, elements) },
+      services: new Services().set(PARTITION_POOL_SERVICE, pool),
+    });
+    const summary = await job.done;
+    expect(out.get('here')!.length).toBeGreaterThan(0);
+    expect(summary.failures).toEqual([expect.objectContaining({ record_id: 'gone', node: 'partition', code: 'DOCUMENT_READ_FAILED' })]);
+    expect(summary.failures[0]!.message).toMatch(/^cannot read gone\.html: ENOENT/);
+  });
+
   it('leaves the chunking to the chunker when it does not follow the partition node, or calls a model', () => {
     const at = (nodes: readonly WorkflowNodeRef[], i: number): NodeCreateContext =>
       ({ node: { ...nodes[i]! }, nodes, logger: console, signal: new AbortController().signal, services: new Services(), formats: [] }) as NodeCreateContext;
