@@ -77,8 +77,9 @@ export function chunkerNode<const Sub extends string, Schema extends ZodType<Chu
     chunkMaxCharacters,
     create: (s, ctx) => {
       const options = resolveChunkingOptions(subtype, s);
+      const here = chunkerProcess(s, ctx, (elements) => chunk(elements, options));
       // Right after a pooled partition node, the partition process has made this node's chunks already.
-      return chunkerProcess(s, ctx, (elements) => takePooledChunks(elements, subtype) ?? chunk(elements, options));
+      return { ...here, process: (flow, pctx) => takePooledChunks(flow.elements, subtype) ?? here.process(flow, pctx) };
     },
   });
   return node as ChunkerDefinition<Sub, Schema, Aliases>;

@@ -9,9 +9,13 @@ export { handlePartitionTask as default } from './partition-task.js';
 
 // Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads it.
 const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+const CHUNK_TASK_MODULE = new URL(`./chunk-task${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
-/** Readies a process of a warmed pool (a server's): partitions a tiny document of each common format. */
+/** Readies a process of a warmed pool (a server's): partitions a tiny document of each common format, then chunks one. */
 export const warmUp: WorkerWarmUp = async (untilIdle) => {
   const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');
   await mod.warmUp(partitionFile, untilIdle);
+  // A job's chunker runs in this process too, right after its partitioner.
+  await untilIdle();
+  await ((await import(CHUNK_TASK_MODULE)) as typeof import('./chunk-task.js')).warmUpChunking();
 };

@@ -17,6 +17,7 @@ import {
 } from '@quarry/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { chunkingAfter } from '../../src/chunk/pooled-chunkers.js';
+import { warmUpChunking } from '../../src/pool/chunk-task.js';
 import { nodesPlugin, PARTITION_POOL_SERVICE, PartitionPool } from '../../src/index.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -167,5 +168,9 @@ describe('chunking in the partition processes', () => {
     expect(chunkingAfter(at([partition, prompter, chunk('chunk_by_title', {})], 0))).toBeUndefined();
     expect(chunkingAfter(at([partition, chunk('chunk_by_similarity', { similarity_threshold: 0.7 })], 0))).toBeUndefined();
     expect(chunkingAfter(at([partition, chunk('chunk_by_title', { contextual_chunking_strategy: 'v1' })], 0))).toBeUndefined();
+  });
+
+  it('warms a partition process up by running each pooled chunker once', async () => {
+    expect(await chunkedHere(warmUpChunking)).toBe(3);
   });
 });
