@@ -15,8 +15,8 @@ const CHUNK_TASK_MODULE = new URL(`./chunk-task${import.meta.url.endsWith('.ts')
  * Readies a process of a warmed pool (a server's small lane): partitions a tiny document of each
  * common format, a small picture read by OCR among them, then chunks one; keeps the OCR engine the
  * picture starts for the life of the process (about 100 MB resident), so that the next e-mail's logo
- * does not wait for one to start. Processes that are not warmed (`quarry partition`, a pool's general processes) start
- * an engine on their first OCR only.
+ * does not wait for one to start. Processes that are not warmed (`quarry partition`, a pool's
+ * general processes) start an engine on their first OCR only.
  */
 export const warmUp: WorkerWarmUp = async (untilIdle) => {
   // Imported here, not at the top: a process that is not warmed loads OCR with its first picture.
