@@ -82,7 +82,7 @@ export async function queueDocuments(
       continue;
     }
     if (!(await hasRoom(tasks, signal))) break;
-    const { read: _read, ...rec } = doc;
+    const { read: _read, localPath: _localPath, ...rec } = doc;
     const taskId = `${id}.${seq++}`;
     outcomes.outstanding.set(taskId, { record: rec, queuedAt: Date.now() });
     emit({ type: 'document_started', record_id: doc.record_id, filename: doc.filename });

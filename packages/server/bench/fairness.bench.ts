@@ -148,7 +148,7 @@ function perDocument(phases: Record<string, Phase>, docs: readonly Doc[], alone:
 async function whenBusy(serverPid: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
     const kids = children(serverPid);
-    const before = kids.map(cpuSeconds);
+    const before = kids.map((k) => cpuSeconds(k));
     await sleep(500);
     const busy = kids.filter((k, j) => cpuSeconds(k) - before[j]! > 0.2).length;
     if (busy >= 2) return;
@@ -159,7 +159,7 @@ async function whenBusy(serverPid: number): Promise<void> {
 async function idleAfter(serverPid: number, t0: number): Promise<number> {
   for (;;) {
     const kids = children(serverPid);
-    const before = kids.map(cpuSeconds);
+    const before = kids.map((k) => cpuSeconds(k));
     await sleep(100);
     if (kids.every((k, j) => cpuSeconds(k) - before[j]! < 0.005)) return (performance.now() - t0 - 100) / 1000;
     if (performance.now() - t0 > 120_000) return Infinity;

@@ -96,22 +96,27 @@ describe.runIf(hasCorpus)('work nobody will read stops, small documents pass big
     expect(t.server.pool.pids).toEqual([pid]);
   }, 180_000);
 
-  it('stops the documents of a cancelled job', async () => {
-    t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL });
-    await t.server.pool.warmedUp();
-    const [pid] = t.server.pool.pids;
-    const job = await t.call('POST', '/jobs/', {
-      form: form([['DA-619p.pdf', big()]], 'input_files', { request_data: JSON.stringify({ template_id: 'fast_partition' }) }),
-    });
-    expect(job.status, job.text).toBe(200);
-    await untilBusy(pid!);
-    const idle = untilIdle(pid!);
-    const cancel = await t.call('POST', `/jobs/${job.body.id}/cancel`);
-    expect(cancel.status, cancel.text).toBe(200);
-    expect(await idle).toBeLessThan(2);
-    expect((await waitForJob(t, job.body.id)).status).toBe('STOPPED');
-    expect(t.server.pool.pids).toEqual([pid]);
-  }, 180_000);
+  // fast_and_chunk: the partition process chunks for the job, and stops as soon.
+  it.each(['fast_partition', 'fast_and_chunk'])(
+    'stops the documents of a cancelled job (%s)',
+    async (template) => {
+      t = await startServer({ dataDir: tmp.dir, partitionPool: NO_KILL });
+      await t.server.pool.warmedUp();
+      const [pid] = t.server.pool.pids;
+      const job = await t.call('POST', '/jobs/', {
+        form: form([['DA-619p.pdf', big()]], 'input_files', { request_data: JSON.stringify({ template_id: template }) }),
+      });
+      expect(job.status, job.text).toBe(200);
+      await untilBusy(pid!);
+      const idle = untilIdle(pid!);
+      const cancel = await t.call('POST', `/jobs/${job.body.id}/cancel`);
+      expect(cancel.status, cancel.text).toBe(200);
+      expect(await idle).toBeLessThan(2);
+      expect((await waitForJob(t, job.body.id)).status).toBe('STOPPED');
+      expect(t.server.pool.pids).toEqual([pid]);
+    },
+    180_000,
+  );
 
   it('answers small documents while a big one holds every general process', async () => {
     t = await startServer({ dataDir: tmp.dir, partitionPool: { size: 1, warm: true } });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { KEYS } from './support.js';
 
-/** A quarry server running in a child process (from the sources), and its origin URL. */
+/** A quarry server running in a child process, and its origin URL. */
 export interface ChildServer {
   child: ChildProcess;
   /** `http://127.0.0.1:<port>` */
@@ -37,11 +37,34 @@ process.on('SIGTERM', () => void server.close().then(() => process.exit(0)));
     cwd: fileURLToPath(new URL('..', import.meta.url)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return listening(child, 'stdout');
+}
+
+/** The built `quarry` CLI (`npm test` builds before the tests run). */
+export const CLI_BIN = fileURLToPath(new URL('../../cli/dist/bin.js', import.meta.url));
+
+/**
+ * Starts the built `quarry serve` (what users run) on port 0 with the test key of workspace `acme`,
+ * its logs at `warn` and the given flags. Its CLI must be built: see {@link CLI_BIN}.
+ */
+export async function startBuiltServer(dataDir: string, flags: string[] = []): Promise<ChildServer> {
+  const keys = path.join(dataDir, 'serve-keys');
+  writeFileSync(keys, `${KEYS.acme}=acme\n`);
+  const child = spawn(process.execPath, [CLI_BIN, 'serve', '--port', '0', '--data-dir', dataDir, '--keys-file', keys, '--log-level', 'warn', ...flags], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return listening(child, 'stderr');
+}
+
+/** Waits for a child server to print its URL (on `stream`), and wraps it. */
+async function listening(child: ChildProcess, stream: 'stdout' | 'stderr'): Promise<ChildServer> {
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const base = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /http:\/\/\S+/.exec(d.toString());
+    let printed = '';
+    child[stream]!.on('data', (d: Buffer) => {
+      printed += d.toString();
+      const m = /http:\/\/\S+\/api\/v1/.exec(printed);
       if (m) resolve(m[0]);
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { elementToJSON } from './json.js';
 import type { Element } from './types.js';
 
@@ -27,13 +28,15 @@ export interface ElementJsonSink {
 /**
  * Writes the element JSON array of {@link elementJsonPieces} into `out`, its pieces encoded and
  * gathered into writes of at least `writeBytes` (default 1 MiB): few writes, each of a few pieces
- * (V8 joins a stringified piece when it is encoded, and joining small ones costs less), and the
- * event loop turns between them.
+ * (V8 joins a stringified piece when it is encoded, and joining small ones costs less). The event
+ * loop turns between pieces, so a server's is held one piece at a time, not a megabyte.
  */
 export async function writeElementJson(out: ElementJsonSink, elements: readonly Element[], writeBytes = 1 << 20): Promise<void> {
   let pending: Buffer[] = [];
   let bytes = 0;
   for (const piece of elementJsonPieces(elements)) {
+    // The event loop turns between pieces (after a write it has already).
+    if (pending.length > 0) await nextTurn();
     const chunk = Buffer.from(piece);
     pending.push(chunk);
     bytes += chunk.length;

@@ -42,13 +42,20 @@ export interface SourceDocument {
   data_source: DataSourceMetadata;
   /** Reads the document's bytes. */
   read(signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * A file on this machine that holds the document's bytes, when the source has one (a local
+   * directory, an upload): a partition process then reads it itself, so the bytes never pass
+   * through this process (a server's event loop).
+   */
+  localPath?: string;
 }
 
 /**
- * A listed document without its reader: what crosses a process boundary (the record locator of a
- * distributed task). {@link SourceConnector.get} turns it back into a document.
+ * A listed document without its reader (nor its local file, which another machine does not have):
+ * what crosses a process boundary (the record locator of a distributed task).
+ * {@link SourceConnector.get} turns it back into a document.
  */
-export type SourceRecord = Omit<SourceDocument, 'read'>;
+export type SourceRecord = Omit<SourceDocument, 'read' | 'localPath'>;
 
 /** One document's state between nodes. */
 export interface Flow {

@@ -101,6 +101,7 @@ export function uploadedFilesSource(files: readonly StagedInput[], uploadedAt: s
           size: f.size,
           last_modified: uploadedAt,
           data_source: { version: f.sha256, record_locator: { protocol: 'upload', file_id: f.file_id } },
+          localPath: f.path,
           async read(signal) {
             try {
               const buf = await readFile(f.path, signal ? { signal } : {});

@@ -52,4 +52,21 @@ describe('writeElementJson', () => {
     for (const w of writes.slice(0, -1)) expect(w.length).toBeGreaterThanOrEqual(size);
     expect(writes.length).toBe(n === 250 ? 2 : 1);
   });
+
+  it('lets the event loop turn between pieces, not only between writes', async () => {
+    const elements = Array.from({ length: 450 }, (_, i) => element(i));
+    // A turn of the event loop runs the callbacks of setImmediate: count those that ran before the one write.
+    let turns = 0;
+    let writing = false;
+    const tick = () => {
+      if (writing) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    let before = -1;
+    await writeElementJson({ writeFile: async () => void ((before = turns), (writing = true)) }, elements, Number.POSITIVE_INFINITY);
+    // Five pieces of 100 elements (the last of 50), one write at the end: a turn between each two pieces.
+    expect(before).toBeGreaterThanOrEqual(4);
+  });
 });

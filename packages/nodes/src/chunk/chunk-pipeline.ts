@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import type { Element } from '@quarry/core';
 import { assignElementIds } from '@quarry/core/element';
 import { combinePreChunks } from './combine.js';
@@ -7,6 +8,13 @@ import type { ChunkingOptions } from './options.js';
 import { isTableFamily, preChunks, type BoundaryPredicate, type PreChunk } from './pre-chunk.js';
 import { tableChunks } from './table-chunker.js';
 import { TextSplitter } from './text-splitter.js';
+
+/**
+ * Tracing channel: one message per chunked document, `{ pid, elements, chunks }`, in the process
+ * that chunked it (a partition process when the partition node chunked there); free when nobody
+ * subscribes.
+ */
+export const chunkChannel = diagnostics.channel('quarry:chunk');
 
 /** How a strategy groups elements before chunks are formed. */
 export interface ChunkingPlan {
@@ -40,5 +48,6 @@ export function runChunking(elements: readonly Element[], opts: ChunkingOptions,
   // `unstructured` hashes chunks made inside a partition call like elements (`apply_metadata` runs
   // after chunking), so their ids are deterministic there too.
   if (!opts.unique_element_ids) assignElementIds(out, { unique: false });
+  if (chunkChannel.hasSubscribers) chunkChannel.publish({ pid: process.pid, elements: elements.length, chunks: out.length });
   return out;
 }

@@ -4,6 +4,7 @@ import { chunkMaxCharacters } from './chunk-settings.js';
 import { contextualizeChunks, contextualLlm } from './contextual.js';
 import { loadHtmlParser } from './html-table.js';
 import { resolveChunkingOptions, type ChunkerNodeSettings, type ChunkingOptions } from './options.js';
+import { takePooledChunks } from './pool-handoff.js';
 
 /** Chunks one document's elements (synchronously or not). */
 export type DocumentChunker = (elements: Element[], signal: AbortSignal) => Element[] | Promise<Element[]>;
@@ -76,7 +77,9 @@ export function chunkerNode<const Sub extends string, Schema extends ZodType<Chu
     chunkMaxCharacters,
     create: (s, ctx) => {
       const options = resolveChunkingOptions(subtype, s);
-      return chunkerProcess(s, ctx, (elements) => chunk(elements, options));
+      const here = chunkerProcess(s, ctx, (elements) => chunk(elements, options));
+      // Right after a pooled partition node, the partition process has made this node's chunks already.
+      return { ...here, process: (flow, pctx) => takePooledChunks(flow.elements, subtype) ?? here.process(flow, pctx) };
     },
   });
   return node as ChunkerDefinition<Sub, Schema, Aliases>;

@@ -55,6 +55,8 @@ export class OcrWorkerPool<W extends PoolWorker> {
   private readonly queue: BatchQueue<Job<W>>;
   /** Set by {@link release}: workers still starting are terminated when they come up. */
   private released = false;
+  /** Set by {@link keepIdle}: this many workers outlive `idleMs` idle. */
+  private kept = 0;
 
   constructor(
     private readonly start: (logger: Logger | undefined) => Promise<W>,
@@ -100,6 +102,16 @@ export class OcrWorkerPool<W extends PoolWorker> {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(queued);
     });
+  }
+
+  /**
+   * Keeps up to `count` workers started however long they sit idle (a process readied for work to
+   * come keeps its engine); idle workers beyond that are still ended after `idleMs`, and `0` gives
+   * every idle worker its limit back.
+   */
+  keepIdle(count: number): void {
+    this.kept = count;
+    for (const w of this.workers) if (!w.busy && !w.terminated && !w.idle) w.idle = this.idleTimer(w);
   }
 
   /** Terminates every worker: running and waiting calls fail with `JOB_ABORTED`. */
@@ -182,11 +194,19 @@ export class OcrWorkerPool<W extends PoolWorker> {
     w.worker.worker?.ref?.();
   }
 
-  /** Back in the pool: the next queued call takes it, or it is terminated after `idleMs`. */
+  /** Back in the pool: the next queued call takes it, or it is terminated after `idleMs` (unless kept). */
   private idle(w: Pooled<W>): void {
     w.busy = false;
     w.worker.worker?.unref?.();
-    w.idle = this.scheduler.schedule(() => void this.discard(w), this.idleMs);
+    w.idle = this.idleTimer(w);
+  }
+
+  /** Ends `w` after `idleMs`, unless it is then one of the {@link keepIdle} workers. */
+  private idleTimer(w: Pooled<W>): ScheduledTimer {
+    return this.scheduler.schedule(() => {
+      w.idle = undefined;
+      if (this.workers.length > this.kept) void this.discard(w);
+    }, this.idleMs);
   }
 
   private async discard(w: Pooled<W>): Promise<void> {

@@ -103,6 +103,8 @@ interface TesseractPage {
 
 /** The worker pools, by language set (`osd` for script detection). */
 const pools = new Map<string, OcrWorkerPool<TesseractWorker>>();
+/** Set by {@link keepOcrWorkers}: idle workers each pool keeps past its idle limit. */
+let keptIdle = 0;
 
 function maxWorkers(): number {
   return Math.max(1, Math.min(MAX_OCR_WORKERS, availableParallelism()));
@@ -112,6 +114,7 @@ function poolFor(key: string, size: number, start: (logger: Logger | undefined) 
   let pool = pools.get(key);
   if (!pool) {
     pool = new OcrWorkerPool(start, size);
+    pool.keepIdle(keptIdle);
     pools.set(key, pool);
   }
   return pool;
@@ -139,6 +142,7 @@ export async function loadTesseract(): Promise<{ createWorker: CreateWorker }> {
  */
 function createWorker(langs: unknown, oem: number, options: object, logger: Logger | undefined): Promise<TesseractWorker> {
   return processSetup(async () => {
+    const started = performance.now();
     const tesseract = await loadTesseract();
     const worker = await tesseract.createWorker(langs, oem, {
       ...options,
@@ -151,6 +155,8 @@ function createWorker(langs: unknown, oem: number, options: object, logger: Logg
     // Tesseract's own notes ("Too few characters. Skipping this page", "Invalid resolution") would
     // go to the process's stderr, among the warnings the user should read.
     await worker.setParameters({ debug_file: '/dev/null' });
+    // On the logger of the document that waited for it: why a first OCR took longer.
+    logger?.debug('ocr: engine started', { languages: langs, ms: Math.round(performance.now() - started) });
     return worker;
   });
 }
@@ -274,6 +280,17 @@ function onWorker<T>(
     };
     return job(worker, buffer);
   });
+}
+
+/**
+ * Has each OCR language set keep `count` started workers for the life of the process, however long
+ * they sit idle, instead of ending them after {@link OCR_IDLE_MS}: a server's partition process
+ * readied for small documents keeps its engine for the next e-mail's logo. `0` gives the idle limit
+ * back.
+ */
+export function keepOcrWorkers(count: number): void {
+  keptIdle = count;
+  for (const pool of pools.values()) pool.keepIdle(count);
 }
 
 /**

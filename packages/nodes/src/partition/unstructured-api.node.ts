@@ -1,6 +1,8 @@
 import { defineNode, lazySchema, oneOf, strictSettings, zod, type Flow, type FormatDefinition, type ProcessContext, type SourceDocument } from '@quarry/core';
 import { ELEMENT_TYPE_VOCABULARY } from '@quarry/core/element';
 import type { z } from 'zod';
+import { handOnPooledChunks } from '../chunk/pool-handoff.js';
+import { chunkingAfter } from '../chunk/pooled-chunkers.js';
 import { PARTITION_POOL_SERVICE } from '../pool/partition-pool.js';
 import { PDF_ENGINES } from './formats/pdf/engine.js';
 import { partitionFile, type PartitionFileRequest } from './partition-file.js';
@@ -109,7 +111,9 @@ export function requestFor(document: SourceDocument, settings: PartitionUnstruct
  * The High Res and Fast partitioners (`type: "partition", subtype: "unstructured_api"`): reads the
  * document's bytes, detects its type and partitions it with the matching format partitioner. When
  * the run's services hold a {@link PARTITION_POOL_SERVICE} pool, partitioning runs in its child
- * processes (`quarry run --num-processes N`).
+ * processes (`quarry run --num-processes N`), and so does the work of a chunker right after it
+ * (`chunk_by_title`, `chunk_by_character`, `chunk_by_page`, without contextual chunking): only the
+ * chunks come back, and that chunker hands them on as they are.
  */
 export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiSettings>({
   type: 'partition',
@@ -120,13 +124,17 @@ export const unstructuredApiPartitionNode = defineNode<PartitionUnstructuredApiS
   },
   create: (settings, ctx) => {
     const pool = ctx.services.get(PARTITION_POOL_SERVICE);
+    const chunking = pool ? chunkingAfter(ctx) : undefined;
     return {
       async process(flow: Flow, pctx: ProcessContext) {
         const { document } = flow;
-        const bytes = await document.read(pctx.signal);
         const request = requestFor(document, settings, ctx.formats);
-        if (pool) return pool.partition(bytes, request, { signal: pctx.signal, logger: pctx.logger });
-        return partitionFile(bytes, { ...request, signal: pctx.signal, logger: pctx.logger });
+        if (!pool) return partitionFile(await document.read(pctx.signal), { ...request, signal: pctx.signal, logger: pctx.logger });
+        // A local file is read by the partition process: its bytes never cross this process's event loop.
+        const input = document.localPath === undefined ? await document.read(pctx.signal) : { path: document.localPath };
+        const options = { signal: pctx.signal, logger: pctx.logger };
+        if (chunking) return handOnPooledChunks(await pool.partitionAndChunk(input, request, chunking, options), chunking);
+        return pool.partition(input, request, options);
       },
     };
   },

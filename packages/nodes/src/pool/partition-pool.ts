@@ -6,6 +6,7 @@ import { ProcessPool, type ProcessPoolCloseOptions } from '@quarry/core/process-
 import { serviceKey } from '@quarry/core/services';
 import type { PartitionFileRequest } from '../partition/partition-file.js';
 import type { PartitionTask, PartitionTaskResult } from './partition-task.js';
+import type { PooledChunking, PooledChunks } from './pooled-chunking.js';
 
 /**
  * The `services` key under which a job finds its {@link PartitionPool}: when a run's services hold
@@ -169,8 +170,27 @@ export class PartitionPool {
   ): Promise<Element[]> {
     // A long document's elements arrive in slices, one per event-loop turn, the last in the result.
     const slices: Element[][] = [];
-    const result = await this.run(input, request, undefined, options, (slice) => slices.push(slice));
+    const result = await this.run(input, request, {}, options, (slice) => slices.push(slice));
     return slices.length === 0 ? result.elements : [...slices, result.elements].flat();
+  }
+
+  /**
+   * Partitions one document as {@link PartitionPool.partition} does, then chunks its elements in
+   * the same process with `chunking` (a chunker node's subtype and resolved options): only the
+   * chunks come back, so neither the chunking nor the elements cost this process anything (a
+   * server's event loop). Resolves with the chunks, or with the chunker's coded failure; a
+   * partitioning failure rejects as {@link PartitionPool.partition}'s does.
+   */
+  async partitionAndChunk(
+    input: Uint8Array | { path: string },
+    request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
+    chunking: PooledChunking,
+    options: PooledPartitionOptions = {},
+  ): Promise<PooledChunks> {
+    const slices: Element[][] = [];
+    const result = await this.run(input, request, { chunk: chunking }, options, (slice) => slices.push(slice));
+    if (result.chunkFailure) return { failure: result.chunkFailure };
+    return { chunks: slices.length === 0 ? result.elements : [...slices, result.elements].flat() };
   }
 
   /**
@@ -192,7 +212,7 @@ export class PartitionPool {
   ): Promise<{ elements: number }> {
     const temporary = `${file}.${process.pid}.${++temporaryFiles}.tmp`;
     try {
-      const result = await this.run(input, request, { file: temporary, target: file }, options);
+      const result = await this.run(input, request, { output: { file: temporary, target: file } }, options);
       await rename(temporary, file).catch((e: unknown) => {
         throw quarryError('DESTINATION_WRITE_FAILED', `cannot write ${file}: ${errorMessage(e)}`, { cause: e, details: { path: file } });
       });
@@ -206,16 +226,15 @@ export class PartitionPool {
   private async run(
     input: Uint8Array | { path: string },
     request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
-    output: PartitionTask['output'],
+    work: Pick<PartitionTask, 'output' | 'chunk'>,
     options: PooledPartitionOptions,
     onPart?: (elements: Element[]) => void,
   ): Promise<PartitionTaskResult> {
     let result: PartitionTaskResult;
     try {
       // The size in bytes is the cost that decides whether a document may take the small lane.
-      const cost = input instanceof Uint8Array ? input.byteLength : (await stat(input.path)).size;
-      const task: PartitionTask = input instanceof Uint8Array ? { bytes: input, request } : { path: input.path, request };
-      if (output) task.output = output;
+      const cost = input instanceof Uint8Array ? input.byteLength : await fileSize(input.path, request.filename);
+      const task: PartitionTask = { ...(input instanceof Uint8Array ? { bytes: input } : { path: input.path }), request, ...work };
       result = await this.pool.run(task, { ...(options.signal ? { signal: options.signal } : {}), ...(onPart ? { onPart } : {}), cost });
     } catch (e) {
       if (isQuarryError(e) && POOL_CODES.has(e.code))
@@ -252,5 +271,14 @@ export class PartitionPool {
    */
   close(options: ProcessPoolCloseOptions = {}): Promise<void> {
     return this.pool.close(options);
+  }
+}
+
+/** The size of a document's file, which its process will read; a file that is not there fails as that read would. */
+async function fileSize(path: string, filename: string): Promise<number> {
+  try {
+    return (await stat(path)).size;
+  } catch (e) {
+    throw quarryError('DOCUMENT_READ_FAILED', `cannot read ${filename}: ${errorMessage(e)}`, { cause: e, details: { filename } });
   }
 }

@@ -1,8 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import type { Element, Logger } from '@quarry/core';
+import { errorMessage, isQuarryError, quarryError } from '@quarry/core/errors';
 import { partitionFile, type PartitionFileRequest } from '../partition/partition-file.js';
 import { writeElementJsonFile } from './element-json-file.js';
 import { elementSlices } from './element-slices.js';
+import type { PooledChunking, PooledChunkingFailure } from './pooled-chunking.js';
+
+// Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads the chunkers.
+const CHUNK_TASK_MODULE = new URL(`./chunk-task${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /** One document to partition in a worker: its bytes (or the file holding them) and the request (without signal and logger). */
 export interface PartitionTask {
@@ -15,6 +20,8 @@ export interface PartitionTask {
    * names `target`, the file it is written for (`file` is a temporary name the caller renames).
    */
   output?: { file: string; target: string };
+  /** Chunk the elements before they go back (no `output` then): only the chunks cross to the caller. */
+  chunk?: PooledChunking;
 }
 
 /** A log line a worker recorded while partitioning, replayed on the caller's logger. */
@@ -33,6 +40,8 @@ export interface PartitionTaskResult {
   log: PartitionLogEntry[];
   /** How many elements went into the task's `output` file. */
   written?: number;
+  /** The task's chunker failed (`elements` is empty): its coded failure, for the chunker node to report. */
+  chunkFailure?: PooledChunkingFailure;
 }
 
 /**
@@ -42,7 +51,8 @@ export interface PartitionTaskResult {
  * error (a failed write `DESTINATION_WRITE_FAILED`), which the pool hands to the caller with its
  * code; `signal` (the pool's, when the caller gives up) stops it between pages with `JOB_ABORTED`;
  * `heavy` (the pool's) is called when the document turns out to need OCR, so that the pool frees
- * its small lane. Given `part` (the pool's, when the caller takes parts), a long list of elements
+ * its small lane. Given a `chunk`, the elements are chunked here and only the chunks go back; a
+ * chunker failure comes back as the result's `chunkFailure`, not as the document's. Given `part` (the pool's, when the caller takes parts), a long list of elements
  * goes back in slices of some 256 kB, each sent once the caller has the one before; the last slice
  * is the result's `elements`.
  */
@@ -57,27 +67,56 @@ export async function handlePartitionTask(
     log.push({ level, message, ...(fields ? { fields } : {}) });
   };
   const logger: Logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') };
-  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path)), {
+  const elements = await partitionFile(task.bytes ?? (await readBytes(task.path, task.request.filename)), {
     ...task.request,
     logger,
     ...(signal ? { signal } : {}),
     ...(heavy ? { onHeavyWork: heavy } : {}),
   });
-  if (!task.output) {
-    if (!part) return { elements, log };
-    const slices = elementSlices(elements);
-    for (const slice of slices.slice(0, -1)) await part(slice);
-    return { elements: slices.at(-1) ?? [], log };
-  }
+  if (task.chunk) return chunkAndReturn(elements, task.chunk, log, part);
+  if (!task.output) return inParts(elements, log, part);
   // Written here, the elements never cross back to the caller's process: for a long document
   // their serialization, on both sides of the channel, cost more than the JSON.
   await writeElementJsonFile(elements, task.output.file, task.output.target);
   return { elements: [], log, written: elements.length };
 }
 
+/** Chunks the elements in this process; the chunks go back as the elements would have (in parts given `part`), a failure as data. */
+async function chunkAndReturn(
+  elements: Element[],
+  chunking: PooledChunking,
+  log: PartitionLogEntry[],
+  part?: (elements: Element[]) => Promise<void>,
+): Promise<PartitionTaskResult> {
+  let chunks: Element[];
+  try {
+    const mod = (await import(CHUNK_TASK_MODULE)) as typeof import('./chunk-task.js');
+    chunks = await mod.chunkInProcess(elements, chunking);
+  } catch (e) {
+    // The document partitioned: its failure is the chunker node's, which reports it in the caller's process.
+    const failure: PooledChunkingFailure = isQuarryError(e)
+      ? { code: e.code, message: e.message, details: e.details }
+      : { code: 'NODE_FAILED', message: errorMessage(e) };
+    return { elements: [], log, chunkFailure: failure };
+  }
+  return inParts(chunks, log, part);
+}
+
+/** The result of `elements`: given `part`, all but the last slice of some 256 kB go ahead as parts, each once the caller has the one before. */
+async function inParts(elements: Element[], log: PartitionLogEntry[], part?: (elements: Element[]) => Promise<void>): Promise<PartitionTaskResult> {
+  if (!part) return { elements, log };
+  const slices = elementSlices(elements);
+  for (const slice of slices.slice(0, -1)) await part(slice);
+  return { elements: slices.at(-1) ?? [], log };
+}
+
 // A plain Uint8Array view: some format parsers (pdf.js) refuse Node Buffers.
-async function readBytes(path: string | undefined): Promise<Uint8Array> {
+async function readBytes(path: string | undefined, filename: string): Promise<Uint8Array> {
   if (path === undefined) throw new TypeError('a partition task needs bytes or a path');
-  const b = await readFile(path);
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  try {
+    const b = await readFile(path);
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  } catch (e) {
+    throw quarryError('DOCUMENT_READ_FAILED', `cannot read ${filename}: ${errorMessage(e)}`, { cause: e, details: { filename } });
+  }
 }

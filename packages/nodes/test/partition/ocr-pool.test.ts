@@ -38,6 +38,28 @@ describe('OcrWorkerPool', () => {
     expect([started, pool.size]).toEqual([2, 1]);
   }, 60_000);
 
+  it('keeps as many idle workers as it is told to past idleMs, ends the others, and gives them the limit back at 0', async () => {
+    const clock = new TestScheduler(() => undefined);
+    // 200 virtual ms: the three flushes below stay within the scheduler's 750 frames.
+    pool = new OcrWorkerPool(startEnglish, 2, 200, clock);
+    pool.keepIdle(1);
+    // Two calls at once: two workers.
+    const both = await Promise.all([
+      pool.run(undefined, undefined, read(await textImage(['Left call']))),
+      pool.run(undefined, undefined, read(await textImage(['Right call']))),
+    ]);
+    expect([both, started, pool.size]).toEqual([['Left call', 'Right call'], 2, 2]);
+    clock.flush();
+    expect(pool.size).toBe(1);
+    // The kept worker reads the next call, and stays after it.
+    expect(await pool.run(undefined, undefined, read(await textImage(['Kept call'])))).toBe('Kept call');
+    clock.flush();
+    expect([started, pool.size]).toEqual([2, 1]);
+    pool.keepIdle(0);
+    clock.flush();
+    expect(pool.size).toBe(0);
+  }, 60_000);
+
   it('withdraws a call waiting for a busy worker when its signal aborts; the next call gets the worker', async () => {
     pool = new OcrWorkerPool(startEnglish, 1);
     const busy = pool.run(undefined, undefined, read(await textImage(Array.from({ length: 8 }, (_, i) => `Busy line ${i} of a long page`))));

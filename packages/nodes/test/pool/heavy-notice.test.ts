@@ -24,9 +24,19 @@ const corpus = (name: string) => new Uint8Array(readFileSync(path.join(corpusDoc
 // pool's small lane does not wait for the document's CPU time to hand it off.
 describe('the heavy-work notice of a partition task', () => {
   it('is sent for a page-sized image, which is OCR’d, and not for a small one or text formats', async () => {
-    const page = Array.from({ length: 10 }, (_, i) => `Quarterly figures of region ${i + 1}`);
-    expect(await notices(await textImage(page), 'scan.png')).toBeGreaterThan(0);
-    // A logo-sized image (an e-mail's attachment, say) is OCR'd in milliseconds: no notice.
+    const page = Array.from({ length: 12 }, (_, i) => `Quarterly figures of region ${i + 1}`);
+    expect(await notices(await textImage(page, 2000), 'scan.png')).toBeGreaterThan(0);
+    // A logo-sized image (an e-mail's attachment, say) is OCR'd in milliseconds, a screenshot of a
+    // table (1377 x 648, 0.9 M pixels) in under a second: no notice.
+    expect(
+      await notices(
+        await textImage(
+          Array.from({ length: 8 }, (_, i) => `Row ${i + 1} of the table`),
+          1377,
+        ),
+        'table.png',
+      ),
+    ).toBe(0);
     expect(await notices(await textImage(['Quarterly figures'], 600), 'logo.png')).toBe(0);
     expect(await notices(new TextEncoder().encode('Quarterly figures\n\nEvery region grew.\n'), 'notes.txt')).toBe(0);
     expect(await notices(new TextEncoder().encode('<html><body><h1>Figures</h1><p>Every region grew.</p></body></html>'), 'page.html')).toBe(0);

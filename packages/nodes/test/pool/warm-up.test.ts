@@ -20,13 +20,15 @@ describe('the warm-up of partition processes', () => {
       '.docx',
       '.xlsx',
       '.pptx',
+      '.png',
     ]);
     for (const { filename, bytes } of samples) {
       const elements = await partitionFile(bytes, { filename, strategy: 'auto', ocr_languages: ['eng'] });
       const extension = filename.slice(filename.lastIndexOf('.'));
       expect(elements.length, filename).toBeGreaterThan(0);
       expect(elements[0]!.metadata.filetype, filename).toBe(EXTENSION_MIME_TYPES[extension]);
-      expect(elements.map((e) => e.text).join(' '), filename).toMatch(/Annual report|Region/);
+      // The picture is read by OCR, which may misread a letter: one of its words is enough.
+      expect(elements.map((e) => e.text).join(' '), filename).toMatch(/Annual|report|Region/);
     }
   }, 120_000);
 

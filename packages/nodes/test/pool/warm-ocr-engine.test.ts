@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Logger } from '@quarry/core';
+import { PartitionPool } from '../../src/index.js';
+import { textImage } from '../support/text-image.js';
+
+/** The OCR engine starts each partitioned document's log reports. */
+function engineStarts(): { logger: Logger; count(): number } {
+  let n = 0;
+  const debug = (message: string): void => void (message === 'ocr: engine started' && n++);
+  const none = (): void => undefined;
+  return { logger: { debug, info: none, warn: none, error: none }, count: () => n };
+}
+
+// Where OCR engines start: a warmed pool's lane processes (a server's) start theirs during the
+// warm-up, before any document needs one; every other process only when a document does.
+describe('the OCR engine of partition processes', () => {
+  let pool: PartitionPool | undefined;
+  afterEach(async () => {
+    await pool?.close();
+    pool = undefined;
+  });
+
+  it("is started by a pool's first picture when the pool is not warmed (a one-off run)", async () => {
+    pool = new PartitionPool({ size: 1 });
+    await pool.partition(new TextEncoder().encode('A first document.\n'), { filename: 'first.txt' });
+    const log = engineStarts();
+    const elements = await pool.partition(
+      await textImage(['Quarterly figures'], 600),
+      { filename: 'logo.png', ocr_languages: ['eng'] },
+      { logger: log.logger },
+    );
+    expect(elements.map((e) => e.text).join(' ')).toContain('Quarterly');
+    expect(log.count()).toBe(1);
+  }, 120_000);
+
+  it('is ready in the lane processes of a warmed pool, and started on demand in its general process', async () => {
+    pool = new PartitionPool({ size: 1, smallLaneProcesses: 2 });
+    pool.warm();
+    expect(pool.pids).toHaveLength(3);
+    await pool.warmedUp();
+    // Three pictures at once: the general process takes the first, each lane process one more.
+    const log = engineStarts();
+    const image = await textImage(['Quarterly figures'], 600);
+    const read = await Promise.all([0, 1, 2].map((i) => pool!.partition(image, { filename: `logo-${i}.png`, ocr_languages: ['eng'] }, { logger: log.logger })));
+    expect(read.map((elements) => elements.map((e) => e.text).join(' '))).toEqual(Array(3).fill(expect.stringContaining('Quarterly')));
+    expect(pool.pids).toHaveLength(3);
+    expect(log.count()).toBe(1);
+  }, 120_000);
+});
