@@ -56,6 +56,7 @@ export { chunkByTitle } from './chunk/chunk-by-title.js';
 export { chunkByPage } from './chunk/chunk-by-page.js';
 export { chunkBySimilarity } from './chunk/chunk-by-similarity.js';
 export {
+  chunkingOptions,
   resolveChunkingOptions,
   type ChunkerNodeSettings,
   type ChunkingOptions,

@@ -67,4 +67,19 @@ describe('a job that partitions and chunks (real server on loopback)', () => {
       expect(kept.map((c) => [c.type, c.text])).toEqual(expected.map((c) => [c.type, c.text]));
     }
   });
+
+  it('chunks a legacy request (chunking_strategy by_title) in the partition process too, as the library would', async () => {
+    const [name, bytes] = [FILES[0]!, new Uint8Array(await readFile(path.join(docs, FILES[0]!)))];
+    let answer: { status: number; body: Array<{ type: string; text: string }> } | undefined;
+    const pids = await chunkingPids(async () => {
+      answer = await t.call('POST', '/general/v0/general', {
+        form: form([[name, bytes]], 'files', { strategy: 'fast', chunking_strategy: 'by_title', max_characters: '300', combine_under_n_chars: '0' }),
+      });
+    });
+    expect(pids).toEqual([]);
+    expect(answer!.status).toBe(200);
+    const expected = chunkByTitle(await partition(bytes, { filename: name, strategy: 'fast' }), { max_characters: 300, combine_text_under_n_chars: 0 });
+    expect(answer!.body.length).toBeGreaterThan(1);
+    expect(answer!.body.map((c) => [c.type, c.text])).toEqual(expected.map((c) => [c.type, c.text]));
+  });
 });

@@ -1,11 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdmissionGate } from '../admission.js';
-import type { Element } from '@quarry/core';
-import type { PartitionFileRequest, PartitionPool, PartitionStrategy } from '@quarry/nodes';
+import { QuarryError, type Element } from '@quarry/core';
+import type { PartitionFileRequest, PartitionPool, PartitionStrategy, PooledChunking } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { answerElement, answerJson, type PartitionedUpload } from '../legacy/answer-json.js';
-import { chunkElements, LEGACY_CHUNKING_STRATEGIES } from '../legacy/chunk-elements.js';
+import { chunkElements, LEGACY_CHUNKING_STRATEGIES, pooledChunking } from '../legacy/chunk-elements.js';
 import { elementsToCsv } from '../legacy/csv.js';
 import { parseLegacyForm, type LegacyForm } from '../legacy/form-params.js';
 import { inflateUpload } from '../legacy/inflate-upload.js';
@@ -60,6 +60,13 @@ async function partitionUpload(
   const strategy = (form.strategy ?? 'auto').toLowerCase() as PartitionStrategy;
   const skipPdf = (form.skip_infer_table_types ?? []).includes('pdf');
   const languages = form.languages;
+  // Chunked by the partition process, but for the VLM strategy and by_similarity (they call models from here).
+  let chunking: PooledChunking | undefined;
+  try {
+    chunking = strategy === 'vlm' ? undefined : pooledChunking(form);
+  } catch (e) {
+    throw (await legacyPartitionError(e, { filename, path: staged })) ?? e;
+  }
   let elements: Element[];
   try {
     const request: PartitionFileRequest = {
@@ -78,14 +85,18 @@ async function partitionUpload(
       // Page numbers come out final, so split-PDF calls hash the ids of the whole document.
       ...(form.starting_page_number === undefined ? {} : { starting_page_number: form.starting_page_number }),
     };
-    elements =
-      strategy === 'vlm'
-        ? await tools.partitionVlm(await readBytes(staged), request, form)
-        : await limits.pool.partition({ path: staged }, request, { signal });
+    if (strategy === 'vlm') elements = await tools.partitionVlm(await readBytes(staged), request, form);
+    else if (!chunking) elements = await limits.pool.partition({ path: staged }, request, { signal });
+    else {
+      const chunked = await limits.pool.partitionAndChunk({ path: staged }, request, chunking, { signal });
+      if ('failure' in chunked)
+        throw QuarryError.from(chunked.failure.code, chunked.failure.message, chunked.failure.details ? { details: chunked.failure.details } : {});
+      elements = chunked.chunks;
+    }
   } catch (e) {
     throw (await legacyPartitionError(e, { filename, ...(filetype ? { filetype } : {}), path: staged })) ?? e;
   }
-  if (form.chunking_strategy) {
+  if (form.chunking_strategy && !chunking) {
     try {
       elements = await chunkElements(elements, form, tools.embed, signal);
     } catch (e) {
