@@ -54,6 +54,18 @@ function bundledEntries(root) {
   return entries;
 }
 
+/** esbuild's settings for a package's ES module bundles: shared chunks split out, packages left as imports. */
+export const SPLIT_ESM_BUNDLE = {
+  chunkNames: 'chunk-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+};
+
 /** Writes `root`/dist/bundle/: one file per entry and the chunks they share. */
 export async function bundleEntries(root) {
   const outdir = join(root, 'dist', 'bundle');
@@ -62,17 +74,10 @@ export async function bundleEntries(root) {
   const { build } = createRequire(join(root, 'package.json'))('esbuild');
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
+    ...SPLIT_ESM_BUNDLE,
     entryPoints: bundledEntries(root),
     outdir,
-    chunkNames: 'chunk-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
     metafile: true,
-    logLevel: 'warning',
     plugins: [ownImportMetaUrl(root, outdir, "the package's entries")],
   });
   const foreign = Object.keys(result.metafile.inputs).filter((i) => !join(process.cwd(), i).startsWith(src + sep));

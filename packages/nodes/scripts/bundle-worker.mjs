@@ -11,7 +11,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { ownImportMetaUrl } from '../../../scripts/bundle-package-entries.mjs';
+import { ownImportMetaUrl, SPLIT_ESM_BUNDLE } from '../../../scripts/bundle-package-entries.mjs';
 
 const nodesRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(nodesRoot, 'src');
@@ -59,15 +59,8 @@ async function bundleFormats() {
   rmSync(formatsOutdir, { recursive: true, force: true });
   await build({
     entryPoints: Object.fromEntries(formatModules().map((path) => [formatBundleName(path), join(src, 'partition', 'formats', path.replace(/\.js$/, '.ts'))])),
+    ...SPLIT_ESM_BUNDLE,
     outdir: formatsOutdir,
-    chunkNames: 'chunk-[hash]',
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'warning',
     plugins: [ownImportMetaUrl(nodesRoot, formatsOutdir, 'the partition worker formats')],
   });
 }
