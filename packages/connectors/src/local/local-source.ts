@@ -175,6 +175,8 @@ async function toDocument(file: FoundFile, mode: VersionMode, w: Walk): Promise<
       permissions_data: [{ mode: Number(st.mode) }],
     },
     read: readDocument(file.abs, file.rel),
+    // A partition process reads the file itself: its bytes never pass through the engine's process.
+    localPath: file.abs,
   };
 }
 
@@ -256,7 +258,7 @@ export const localSource = defineSource<LocalSourceConfig>({
         throwIfAborted(AbortSignal.any([signal, ctx.signal]));
         const st = await statRoot(root);
         const abs = recordPath(root, st.isFile(), record);
-        return { ...record, read: readDocument(abs, record.record_id) };
+        return { ...record, read: readDocument(abs, record.record_id), localPath: abs };
       },
       async count(signal) {
         // Names only: no per-file stat and no hashing, so this costs one read per directory.

@@ -284,6 +284,8 @@ describe('localSource', () => {
         record_id: 'sub dir/Ünï.txt',
         filename: 'Ünï.txt',
         file_directory: path.join(root, 'sub dir'),
+        // A partition process reads the file from here itself.
+        localPath: abs,
         size: 12,
         last_modified: '2024-05-06T07:08:09.250Z',
         version: sha256('hello, world'),
