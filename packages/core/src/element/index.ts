@@ -24,7 +24,7 @@ export {
   sparseMetadata,
   type ElementFromJSONOptions,
 } from './json.js';
-export { type ElementJsonSink, elementJsonPieces, writeElementJson } from './json-pieces.js';
+export { type ElementJsonSink, elementJsonPieces, writeElementJson, writeElementJsonToFile } from './json-pieces.js';
 export { assignElementIds, hashElementId } from './ids.js';
 export { decodeOrigElements, encodeOrigElements, origElementsOf, stableStringify } from './orig-elements.js';
 export { flatElementMetadata, type FlatMetadataValue } from './flat-metadata.js';

@@ -1,3 +1,4 @@
+import { open } from 'node:fs/promises';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { elementToJSON } from './json.js';
 import type { Element } from './types.js';
@@ -46,4 +47,14 @@ export async function writeElementJson(out: ElementJsonSink, elements: readonly 
     bytes = 0;
   }
   if (bytes > 0) await out.writeFile(Buffer.concat(pending, bytes));
+}
+
+/** Writes the element JSON array of `elements` into the file at `path` (created, or emptied first) with {@link writeElementJson}. */
+export async function writeElementJsonToFile(path: string, elements: readonly Element[]): Promise<void> {
+  const out = await open(path, 'w');
+  try {
+    await writeElementJson(out, elements);
+  } finally {
+    await out.close();
+  }
 }

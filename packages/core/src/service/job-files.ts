@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { copyFile, mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { writeElementJson } from '../element/json-pieces.js';
+import { writeElementJsonToFile } from '../element/json-pieces.js';
 import { errorMessage, quarryError } from '../errors.js';
 import { sha256File } from '../file-hash.js';
 import type { DestinationConnector, SourceConnector, SourceDocument } from '../plugin/types.js';
@@ -149,12 +149,7 @@ export function jobOutputDestination(dir: string, fileIdOf: (recordId: string) =
       const tmp = `${target}.${randomUUID()}.tmp`;
       try {
         // Written a megabyte at a time: a long document's output does not hold the event loop (a server's) in one go.
-        const out = await open(tmp, 'w');
-        try {
-          await writeElementJson(out, flow.elements);
-        } finally {
-          await out.close();
-        }
+        await writeElementJsonToFile(tmp, flow.elements);
         await rename(tmp, target);
       } catch (e) {
         await rm(tmp, { force: true });

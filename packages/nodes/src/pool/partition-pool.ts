@@ -168,10 +168,7 @@ export class PartitionPool {
     request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
     options: PooledPartitionOptions = {},
   ): Promise<Element[]> {
-    // A long document's elements arrive in slices, one per event-loop turn, the last in the result.
-    const slices: Element[][] = [];
-    const result = await this.run(input, request, {}, options, (slice) => slices.push(slice));
-    return slices.length === 0 ? result.elements : [...slices, result.elements].flat();
+    return (await this.gathered(input, request, {}, options)).elements;
   }
 
   /**
@@ -187,10 +184,20 @@ export class PartitionPool {
     chunking: PooledChunking,
     options: PooledPartitionOptions = {},
   ): Promise<PooledChunks> {
+    const result = await this.gathered(input, request, { chunk: chunking }, options);
+    return result.chunkFailure ? { failure: result.chunkFailure } : { chunks: result.elements };
+  }
+
+  /** {@link PartitionPool.run} with a long result's slices (one per event-loop turn, the last in the result) joined in its `elements`. */
+  private async gathered(
+    input: Uint8Array | { path: string },
+    request: Omit<PartitionFileRequest, 'signal' | 'logger' | 'onHeavyWork'>,
+    work: Pick<PartitionTask, 'chunk'>,
+    options: PooledPartitionOptions,
+  ): Promise<PartitionTaskResult> {
     const slices: Element[][] = [];
-    const result = await this.run(input, request, { chunk: chunking }, options, (slice) => slices.push(slice));
-    if (result.chunkFailure) return { failure: result.chunkFailure };
-    return { chunks: slices.length === 0 ? result.elements : [...slices, result.elements].flat() };
+    const result = await this.run(input, request, work, options, (slice) => slices.push(slice));
+    return slices.length === 0 ? result : { ...result, elements: [...slices, result.elements].flat() };
   }
 
   /**

@@ -6,8 +6,8 @@ import { writeElementJsonFile } from './element-json-file.js';
 import { elementSlices } from './element-slices.js';
 import type { PooledChunking, PooledChunkingFailure } from './pooled-chunking.js';
 
-// Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads the chunkers.
-const CHUNK_TASK_MODULE = new URL(`./chunk-task${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
+/** The chunk task's module, imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads the chunkers. */
+export const CHUNK_TASK_MODULE = new URL(`./chunk-task${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /** One document to partition in a worker: its bytes (or the file holding them) and the request (without signal and logger). */
 export interface PartitionTask {

@@ -1,5 +1,6 @@
 import type { WorkerWarmUp } from '@quarry/core/process-pool';
 import { partitionFile } from '../partition/partition-file.js';
+import { CHUNK_TASK_MODULE } from './partition-task.js';
 
 /**
  * The worker module of the partition pool: its default export is the task function that the
@@ -9,7 +10,6 @@ export { handlePartitionTask as default } from './partition-task.js';
 
 // Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads it.
 const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
-const CHUNK_TASK_MODULE = new URL(`./chunk-task${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 
 /**
  * Readies a process of a warmed pool (a server's small lane): partitions a tiny document of each
