@@ -96,6 +96,8 @@ function sendPart(id: number, part: unknown, signal: AbortSignal): Promise<void>
     unTaken.set(id, waiting);
   });
 }
+// The worker module once the warm-ups asked so far have ended: each waits for those before it.
+let afterWarmUps: Promise<WorkerModule | undefined> = workerModule;
 // Resumed when the last running task ends: a warm-up waits here between its steps.
 const whenIdle: Array<() => void> = [];
 const untilIdle = (): Promise<void> => (running.size === 0 ? Promise.resolve() : new Promise((resume) => whenIdle.push(resume)));
@@ -106,11 +108,14 @@ process.on('message', (message: TaskMessage<unknown> | AbortMessage | WarmUpMess
     return;
   }
   if ('warmUp' in message) {
-    // A task arriving meanwhile goes first: the warm-up waits for it between its steps.
-    workerModule
-      .then((m) => m.warmUp?.(untilIdle))
+    // A task arriving meanwhile goes first: the warm-up waits for it between its steps. Warm-ups
+    // run one after the other (a promoted spare's follows its first), each answered when done.
+    const options = { light: message.light === true };
+    const done = afterWarmUps
+      .then((m) => m?.warmUp?.(untilIdle, options))
       .catch(() => undefined)
-      .then(() => process.send?.({ warmedUp: true } satisfies WarmedUpMessage));
+      .then(() => void process.send?.({ warmedUp: true } satisfies WarmedUpMessage));
+    afterWarmUps = done.then(() => workerModule.catch(() => undefined));
     return;
   }
   if ('abort' in message) {

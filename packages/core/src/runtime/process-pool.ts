@@ -20,7 +20,7 @@ import type {
   WorkerReplyMessage,
 } from './worker-protocol.js';
 
-export type { WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
+export type { WarmUpOptions, WorkerTaskHandler, WorkerWarmUp } from './worker-protocol.js';
 
 /** Options of {@link ProcessPool}. */
 export interface ProcessPoolOptions {
@@ -88,6 +88,10 @@ export interface ProcessPoolOptions {
    * later spares warm at normal priority). A hand-off promotes it at once, so small work goes on in
    * a warm process, and a new spare starts behind it. It costs one process's memory while idle;
    * with two lane processes or more, a hand-off leaves another lane process serving, so none is kept.
+   *
+   * Only one lane process at a time warms up fully; the spare and the others warm up light
+   * (`WarmUpOptions.light`: what is cheap to keep idle, not an OCR engine) and load the rest on
+   * first use, and a spare promoted with no fully warmed lane process left warms up again, fully.
    */
   smallLane?: { maxCost: number; processes?: number; handoffMs?: number; background?: boolean; standby?: boolean };
 }
@@ -215,8 +219,12 @@ interface Slot<T, R> {
   standby?: boolean;
   /** Tasks it has finished. */
   tasks: number;
-  /** Settles when the warm-up it was asked for has ended, or the process has. */
+  /** Settles when the warm-ups it was asked for have ended, or the process has. */
   warming?: Promise<void>;
+  /** Warm-ups asked and not yet answered. */
+  warmUps?: number;
+  /** It was asked to warm up fully (not light): it keeps what is costly to keep. */
+  warmedFully?: boolean;
   /** Settles `warming`. */
   warmedUp?: () => void;
   /** Ends it once it has been idle long enough. */
@@ -273,8 +281,10 @@ function forkSlot<T, R>(workerUrl: URL, heapLimitMb: number | undefined, execArg
     slot.stderr = (slot.stderr + text).slice(-STDERR_TAIL_CHARS);
   });
   child.on('message', (message: WorkerReplyMessage<R> | ReadyMessage | WarmedUpMessage | HeavyMessage | PartMessage<unknown> | SetupMessage) => {
-    if ('warmedUp' in message) slot.warmedUp?.();
-    else if ('part' in message) slot.owner?.part(slot, message);
+    if ('warmedUp' in message) {
+      slot.warmUps = (slot.warmUps ?? 1) - 1;
+      if (slot.warmUps === 0) slot.warmedUp?.();
+    } else if ('part' in message) slot.owner?.part(slot, message);
     else if ('heavy' in message) slot.owner?.heavy(slot, message);
     else if ('setup' in message) slot.owner?.setup(slot, message);
     else if ('ready' in message) {
@@ -457,16 +467,26 @@ export class ProcessPool<T, R, P = never> {
         const slot = this.spawn(lane);
         // Only the lane warms up: small work waits on it when big work holds the rest, and the
         // general processes' first documents are mostly big ones, whose own cost dwarfs a first use.
-        if (lane === 'small') this.warmUp(slot);
+        if (lane === 'small') this.warmUp(slot, !this.needsFullWarmUp(slot));
       }
     }
-    if (!this.closed && this.options.standby && this.options.laneProcesses > 0 && !this.slots.some((s) => s.standby)) this.warmUp(this.spawn('small', true));
+    if (!this.closed && this.options.standby && this.options.laneProcesses > 0 && !this.slots.some((s) => s.standby))
+      this.warmUp(this.spawn('small', true), true);
   }
 
-  /** The spare lane process joins the lane, at the caller's priority where the system lets it be raised. */
+  /** No other lane process keeps what is costly to keep (an OCR engine): this one should. */
+  private needsFullWarmUp(slot: Slot<T, R>): boolean {
+    return !this.slots.some((s) => s !== slot && s.lane === 'small' && s.warmedFully && !s.handedOff && !s.standby);
+  }
+
+  /**
+   * The spare lane process joins the lane, at the caller's priority where the system lets it be
+   * raised, and readies what a spare leaves for later.
+   */
   private promote(slot: Slot<T, R>): void {
     slot.standby = false;
     if (this.options.background && !this.raiseRefused && !toForeground(slot.child.pid)) this.raiseRefused = true;
+    if (this.needsFullWarmUp(slot)) this.warmUp(slot, false);
   }
 
   /**
@@ -477,12 +497,14 @@ export class ProcessPool<T, R, P = never> {
     await Promise.all(this.slots.map((s) => s.warming));
   }
 
-  /** Has a process load what its tasks will need before it gets one. */
-  private warmUp(slot: Slot<T, R>): void {
-    slot.warming = new Promise<void>((done) => (slot.warmedUp = done));
+  /** Has a process load what its tasks will need before it gets one (`light`: what is cheap to keep idle). */
+  private warmUp(slot: Slot<T, R>, light: boolean): void {
+    if (!slot.warmUps) slot.warming = new Promise<void>((done) => (slot.warmedUp = done));
+    slot.warmUps = (slot.warmUps ?? 0) + 1;
+    if (!light) slot.warmedFully = true;
     if (slot.child.exitCode !== null || slot.child.signalCode !== null) slot.warmedUp?.();
     try {
-      slot.child.send({ warmUp: true } satisfies WarmUpMessage);
+      slot.child.send({ warmUp: true, ...(light ? { light } : {}) } satisfies WarmUpMessage);
     } catch {
       // The channel is gone: the process is ending, and its exit is handled there.
     }

@@ -66,6 +66,8 @@ export interface AbortMessage {
  */
 export interface WarmUpMessage {
   warmUp: true;
+  /** Ready only what is cheap to keep: see {@link WarmUpOptions.light}. */
+  light?: boolean;
 }
 
 /** What a worker process sends when the task of that `id` says it will work long (its `heavy()`). */
@@ -102,7 +104,18 @@ export interface WarmedUpMessage {
  * warm-up is not slowed by more than one step. Its failures are ignored: a process that could not
  * warm up loads what it needs on demand.
  */
-export type WorkerWarmUp = (untilIdle: () => Promise<void>) => Promise<void>;
+export type WorkerWarmUp = (untilIdle: () => Promise<void>, options: WarmUpOptions) => Promise<void>;
+
+/** What a {@link WorkerWarmUp} is told about the process it readies. */
+export interface WarmUpOptions {
+  /**
+   * Ready only what is cheap to keep idle, not what holds a hundred megabytes (an OCR engine): the
+   * process is the small lane's spare, or a lane process beside one that keeps it. Such a process
+   * loads the rest on first use, or when the pool asks it to warm up again with `light: false` (a
+   * spare promoted into the lane).
+   */
+  light: boolean;
+}
 
 /** What a worker process sends once its task module has loaded (or failed to load). */
 export interface ReadyMessage {

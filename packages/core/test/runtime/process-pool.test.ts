@@ -246,12 +246,36 @@ describe('ProcessPool', () => {
     const holdBig = new AbortController();
     const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
     const first = await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 });
-    expect(first).toMatchObject({ pid: lane, warmedUp: true });
+    expect(first).toMatchObject({ pid: lane, warmedUp: true, lightWarmUps: [false] });
     // Its second task ends the lane process's share: the spare takes its place with no small task
-    // waiting, and a fresh spare starts behind it.
+    // waiting, and a fresh spare starts behind it. The spare warmed up light, and again, fully,
+    // when it joined the lane.
     expect((await probes.run({ word: 'b', ms: 0 }, { cost: 1 })).pid).toBe(lane);
     await until(() => probes!.pids.length === 3 && !probes!.pids.includes(lane!));
-    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: spare, warmedUp: true });
+    await probes.warmedUp();
+    expect(await probes.run({ word: 'warmed', ms: 0 }, { cost: 1 })).toMatchObject({ pid: spare, warmedUp: true, lightWarmUps: [true, false] });
+    holdBig.abort();
+    expect(await big).toBe('withdrawn');
+  }, 30_000);
+
+  it('warms one lane process fully and the others light, and warms a light one fully when the full one ends', async () => {
+    probes = new ProcessPool({ workerUrl: probeUrl, size: 1, maxTasksPerProcess: 1, smallLane: { maxCost: 10, processes: 2 } });
+    probes.warm();
+    // Two lane processes, no spare (a hand-off leaves the other serving).
+    const [general, first, second] = probes.pids;
+    expect(probes.pids).toHaveLength(3);
+    await probes.warmedUp();
+    const holdBig = new AbortController();
+    const big = probes.run({ word: 'wait', ms: 0 }, { signal: holdBig.signal, cost: 1000 }).catch(() => 'withdrawn');
+    // Two small tasks at once, one in each lane process; each process ends after its one task.
+    const answers = await Promise.all([probes.run({ word: 'warmed', ms: 50 }, { cost: 1 }), probes.run({ word: 'warmed', ms: 50 }, { cost: 1 })]);
+    expect(Object.fromEntries(answers.map((a) => [a.pid, a.lightWarmUps]))).toEqual({ [first!]: [false], [second!]: [true] });
+    // Their replacements: again one full and one light.
+    await until(() => probes!.pids.length === 3 && !probes!.pids.includes(first!) && !probes!.pids.includes(second!));
+    await probes.warmedUp();
+    const next = await Promise.all([probes.run({ word: 'warmed', ms: 50 }, { cost: 1 }), probes.run({ word: 'warmed', ms: 50 }, { cost: 1 })]);
+    expect(next.map((a) => a.lightWarmUps).sort()).toEqual([[false], [true]]);
+    expect(probes.pids).toContain(general);
     holdBig.abort();
     expect(await big).toBe('withdrawn');
   }, 30_000);

@@ -5,15 +5,15 @@ import { sleep } from '../../src/runtime/sleep.js';
 import type { WorkerTaskHandler, WorkerWarmUp } from '../../src/runtime/process-pool.js';
 import { processSetup } from '../../src/runtime/process-setup.js';
 
-/** Set by the pool's warm-up message; the word "warmed" answers it. */
-let warmedUp = false;
+/** The `light` option of each warm-up the pool asked for; the word "warmed" answers them. */
+const warmUps: boolean[] = [];
 /** Steps of the warm-up done. */
 let warmSteps = 0;
 export const WARM_UP_STEPS = 100;
 
 /** What a warmed pool has its lane processes run first: steps of 5 ms, each after `untilIdle`. */
-export const warmUp: WorkerWarmUp = async (untilIdle) => {
-  warmedUp = true;
+export const warmUp: WorkerWarmUp = async (untilIdle, { light }) => {
+  warmUps.push(light);
   for (let i = 0; i < WARM_UP_STEPS; i++) {
     await untilIdle();
     await sleep(5);
@@ -28,7 +28,7 @@ export const warmUp: WorkerWarmUp = async (untilIdle) => {
  * "oom" fills the heap, "native" allocates outside the heap, "loop" never returns, "clone" answers
  * a result that cannot be serialized (a function), "heap" answers the process's heap limit in MB,
  * "wait" waits in steps of 10 ms until its signal aborts, then throws its reason; "heavy" first
- * tells the pool it will work long, then waits likewise; "spin" does the same burning CPU; "warmed" answers whether the process has run its warm-up; "steps" answers the
+ * tells the pool it will work long, then waits likewise; "spin" does the same burning CPU; "warmed" answers whether the process has run its warm-up, and the `light` option of each; "steps" answers the
  * warm-up steps done when it started and when it ended, `ms` later; "setup" burns `ms` of CPU as
  * the process's setup (`processSetup`) and answers the CPU ms it burnt.
  * "linger" and "linger-crash" first start a grandchild that holds this process's stderr open for a
@@ -36,7 +36,7 @@ export const warmUp: WorkerWarmUp = async (untilIdle) => {
  */
 const probe: WorkerTaskHandler<
   { word: string; ms: number },
-  { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean; steps?: [number, number]; cpuMs?: number }
+  { word: string; pid: number; heapLimitMb?: number; warmedUp?: boolean; lightWarmUps?: boolean[]; steps?: [number, number]; cpuMs?: number }
 > = async (task, signal, heavy) => {
   if (task.word === 'heavy') heavy();
   if (task.word === 'wait' || task.word === 'heavy') {
@@ -66,7 +66,7 @@ const probe: WorkerTaskHandler<
     });
     return { word: 'SETUP', pid: process.pid, cpuMs: burnt() };
   }
-  if (task.word === 'warmed') return { word: 'WARMED', pid: process.pid, warmedUp };
+  if (task.word === 'warmed') return { word: 'WARMED', pid: process.pid, warmedUp: warmUps.length > 0, lightWarmUps: warmUps };
   if (task.word === 'steps') {
     const before = warmSteps;
     await sleep(task.ms);

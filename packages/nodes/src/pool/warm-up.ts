@@ -147,11 +147,10 @@ async function pngSample(): Promise<Uint8Array | undefined> {
 
 /**
  * One tiny document of each common format: plain text, Markdown, HTML, XML, CSV, JSON, e-mail (an
- * HTML body and an attachment), PDF (its first page read costs PDFium's compilation), Word, Excel,
- * PowerPoint and a small PNG read by OCR (where `@napi-rs/canvas` is installed to draw it).
+ * HTML body and an attachment), PDF (its first page read costs PDFium's compilation), Word, Excel
+ * and PowerPoint.
  */
-export async function warmUpSamples(): Promise<WarmUpSample[]> {
-  const png = await pngSample();
+export async function documentSamples(): Promise<WarmUpSample[]> {
   return [
     { filename: 'warm-up.txt', bytes: utf8(`Annual report\n\n${PARAGRAPH}\n`) },
     { filename: 'warm-up.md', bytes: utf8(`# Annual report\n\n${PARAGRAPH}\n\n- North\n- South\n\n\`\`\`\ncode\n\`\`\`\n`) },
@@ -169,12 +168,25 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
     { filename: 'warm-up.docx', bytes: await docxSample() },
     { filename: 'warm-up.xlsx', bytes: await xlsxSample() },
     { filename: 'warm-up.pptx', bytes: await pptxSample() },
-    ...(png ? [{ filename: 'warm-up.png', bytes: png }] : []),
   ];
 }
 
 /**
- * Partitions each warm-up sample once, as the legacy endpoint would (`auto`, English OCR), so that
+ * A small PNG read by OCR, which starts an OCR engine (kept for the process's life, about 100 MB
+ * resident); none where `@napi-rs/canvas` is not installed to draw it.
+ */
+export async function pictureSamples(): Promise<WarmUpSample[]> {
+  const png = await pngSample();
+  return png ? [{ filename: 'warm-up.png', bytes: png }] : [];
+}
+
+/** {@link documentSamples}, then {@link pictureSamples}. */
+export async function warmUpSamples(): Promise<WarmUpSample[]> {
+  return [...(await documentSamples()), ...(await pictureSamples())];
+}
+
+/**
+ * Partitions each warm-up sample (by default {@link warmUpSamples}) once, as the legacy endpoint would (`auto`, English OCR), so that
  * this process has loaded the common formats' parsers and run their code before its first real
  * document: in a fresh process the first PDF, e-mail or spreadsheet costs ten times or more what the
  * next one does. A sample that fails is skipped: its format loads on first use instead.
@@ -183,9 +195,13 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
  * of the samples that partitioned. `partition` is the partitioner the process's tasks call: the
  * worker bundle's own copy, which a copy imported here would leave cold.
  */
-export async function warmUp(partition: typeof partitionFile, untilIdle: () => Promise<void> = () => Promise.resolve()): Promise<string[]> {
+export async function warmUp(
+  partition: typeof partitionFile,
+  untilIdle: () => Promise<void> = () => Promise.resolve(),
+  samples: readonly WarmUpSample[] | Promise<readonly WarmUpSample[]> = warmUpSamples(),
+): Promise<string[]> {
   const done: string[] = [];
-  for (const { filename, bytes } of await warmUpSamples()) {
+  for (const { filename, bytes } of await samples) {
     await untilIdle();
     try {
       await partition(bytes, { filename, strategy: 'auto', ocr_languages: ['eng'] });

@@ -29,6 +29,11 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
+/** Resident MB of a process, from `/proc`. */
+function residentMb(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+}
+
 async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await sleep(20);
 }
@@ -42,7 +47,7 @@ describe.skipIf(!hasCorpus || process.platform !== 'linux')('the small lane of a
     pool = undefined;
   });
 
-  it('hands an image to OCR off the lane on its notice, before its hand-off time of work, and promotes the warm spare', async () => {
+  it('hands an image to OCR off the lane on its notice, before its hand-off time of work, and promotes the warm spare, which then starts an OCR engine', async () => {
     // No idle recycling: on a loaded machine the image may take longer than the idle time.
     pool = new PartitionPool({ size: 1, backgroundPriority: true, idleTimeoutMs: 0 });
     pool.warm();
@@ -86,5 +91,9 @@ describe.skipIf(!hasCorpus || process.platform !== 'linux')('the small lane of a
     // (The general process may have been replaced if it did not stop within its grace period.)
     expect(pool.pids).toHaveLength(3);
     expect(pool.pids).toEqual(expect.arrayContaining([spare, next]));
+    // Once in the lane, the promoted spare started an OCR engine (about 100 MB resident), which
+    // the new spare, idle, does not keep.
+    await pool.warmedUp();
+    expect(residentMb(spare) - residentMb(next)).toBeGreaterThan(40);
   }, 180_000);
 });
