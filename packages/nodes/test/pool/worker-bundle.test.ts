@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { WorkerWarmUp } from '@quarry/core/process-pool';
 import { describe, expect, it } from 'vitest';
 import { PartitionPool } from '../../src/pool/partition-pool.js';
 
@@ -40,10 +41,10 @@ describe.runIf(built)('the partition worker bundle', () => {
   });
 
   it('warms up from the built warm-up module beside it', async () => {
-    const { warmUp } = (await import(pathToFileURL(bundle).href)) as { warmUp?: (untilIdle: () => Promise<void>) => Promise<void> };
+    const { warmUp } = (await import(pathToFileURL(bundle).href)) as { warmUp?: WorkerWarmUp };
     expect(typeof warmUp).toBe('function');
-    // As a pool process calls it: nothing else runs there.
-    await expect(warmUp!(() => Promise.resolve())).resolves.toBeUndefined();
+    // As a pool process calls it: nothing else runs there. Light: no OCR engine kept in this process.
+    await expect(warmUp!(() => Promise.resolve(), { light: true })).resolves.toBeUndefined();
     expect(readFileSync(bundle, 'utf8')).not.toContain('warmUpSamples');
     // It warms the bundle's own partitioner: a copy of partition-file.js imported by the warm-up
     // module would be warmed instead, and the tasks' copy left cold.
