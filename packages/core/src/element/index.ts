@@ -26,5 +26,6 @@ export {
 } from './json.js';
 export { type ElementJsonSink, elementJsonPieces, writeElementJson, writeElementJsonToFile } from './json-pieces.js';
 export { assignElementIds, hashElementId } from './ids.js';
+export { randomUuid } from './random-uuid.js';
 export { decodeOrigElements, encodeOrigElements, origElementsOf, stableStringify } from './orig-elements.js';
 export { flatElementMetadata, type FlatMetadataValue } from './flat-metadata.js';

@@ -30,22 +30,31 @@ export interface ElementJsonSink {
  * Writes the element JSON array of {@link elementJsonPieces} into `out`, its pieces encoded and
  * gathered into writes of at least `writeBytes` (default 1 MiB): few writes, each of a few pieces
  * (V8 joins a stringified piece when it is encoded, and joining small ones costs less). The event
- * loop turns between pieces, so a server's is held one piece at a time, not a megabyte.
+ * loop turns between pieces, so a server's is held one piece at a time, not a megabyte. One write
+ * is under way while the next is made (each starts once the one before has ended, so they land in
+ * order): the thread making the JSON does not wait for the disk.
  */
 export async function writeElementJson(out: ElementJsonSink, elements: readonly Element[], writeBytes = 1 << 20): Promise<void> {
   let pending: Buffer[] = [];
   let bytes = 0;
+  let writing: Promise<unknown> | undefined;
+  let first = true;
   for (const piece of elementJsonPieces(elements)) {
-    // The event loop turns between pieces (after a write it has already).
-    if (pending.length > 0) await nextTurn();
+    // The event loop turns between pieces, a write under way or not.
+    if (!first) await nextTurn();
+    first = false;
     const chunk = Buffer.from(piece);
     pending.push(chunk);
     bytes += chunk.length;
     if (bytes < writeBytes) continue;
-    await out.writeFile(Buffer.concat(pending, bytes));
+    await writing;
+    writing = out.writeFile(Buffer.concat(pending, bytes));
+    // Its failure is thrown where it is awaited, not reported unhandled while the next piece is made.
+    writing.catch(() => undefined);
     pending = [];
     bytes = 0;
   }
+  await writing;
   if (bytes > 0) await out.writeFile(Buffer.concat(pending, bytes));
 }
 

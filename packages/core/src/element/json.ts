@@ -70,7 +70,9 @@ export function isEmptyJsonValue(v: unknown): boolean {
 /** Drops `undefined`, `null`, `[]` and `{}` values, as `unstructured`'s sparse JSON does. */
 export function sparseMetadata(metadata: ElementMetadata): ElementMetadata {
   const out: ElementMetadata = {};
-  for (const [k, v] of Object.entries(metadata)) {
+  // Keys, not entries: no pair array per field of every element of a long document.
+  for (const k of Object.keys(metadata) as (keyof ElementMetadata)[]) {
+    const v = metadata[k];
     if (isEmptyJsonValue(v)) continue;
     if (k === 'orig_elements' && Array.isArray(v)) out[k] = (v as Element[]).map(elementToJSON);
     else if (k === 'data_source' && typeof v === 'object') {

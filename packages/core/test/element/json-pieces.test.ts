@@ -53,6 +53,51 @@ describe('writeElementJson', () => {
     expect(writes.length).toBe(n === 250 ? 2 : 1);
   });
 
+  it('makes the next write while one is under way, and writes in order', async () => {
+    const elements = Array.from({ length: 450 }, (_, i) => element(i));
+    const expected = `${JSON.stringify(elements.map(elementToJSON), null, 2)}\n`;
+    // Element 150 is in the second piece: its text is read when that piece is made.
+    let secondPieceMade = false;
+    const text = elements[150]!.text;
+    Object.defineProperty(elements[150]!, 'text', { get: () => ((secondPieceMade = true), text), enumerable: true });
+    const size = Buffer.byteLength([...elementJsonPieces(elements)][0]!);
+    secondPieceMade = false;
+    const writes: Uint8Array[] = [];
+    let underWay = 0;
+    let release: (() => void) | undefined;
+    const sink = {
+      writeFile: async (data: Uint8Array) => {
+        underWay++;
+        expect(underWay).toBe(1);
+        // The first write is held a while.
+        if (writes.length === 0) await new Promise<void>((resolve) => (release = resolve));
+        writes.push(data);
+        underWay--;
+      },
+    };
+    const done = writeElementJson(sink, elements, size);
+    while (!release) await new Promise((resolve) => setImmediate(resolve));
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(secondPieceMade).toBe(true);
+    release();
+    await done;
+    expect(Buffer.concat(writes).toString('utf8')).toBe(expected);
+  });
+
+  it('fails with a failed write, and leaves no write of its own unhandled', async () => {
+    const elements = Array.from({ length: 450 }, (_, i) => element(i));
+    const size = Buffer.byteLength([...elementJsonPieces(elements)][0]!);
+    let calls = 0;
+    const sink = {
+      writeFile: async () => {
+        calls++;
+        throw new Error('disk full');
+      },
+    };
+    await expect(writeElementJson(sink, elements, size)).rejects.toThrow('disk full');
+    expect(calls).toBe(1);
+  });
+
   it('lets the event loop turn between pieces, not only between writes', async () => {
     const elements = Array.from({ length: 450 }, (_, i) => element(i));
     // A turn of the event loop runs the callbacks of setImmediate: count those that ran before the one write.

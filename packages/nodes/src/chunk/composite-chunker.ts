@@ -3,7 +3,7 @@ import { codecFor } from './code-points.js';
 import { consolidateMetadata, origElementsFor } from './consolidate-metadata.js';
 import type { ChunkContext } from './context.js';
 import type { PreChunk } from './pre-chunk.js';
-import { randomUuid } from './uuid.js';
+import { randomUuid } from '@quarry/core/element';
 
 /**
  * Appends to `out` the `CompositeElement`s of a pre-chunk other than a lone table (the library's

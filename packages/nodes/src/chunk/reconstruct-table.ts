@@ -2,7 +2,7 @@ import type { Element, ElementMetadata } from '@quarry/core';
 import { copyMetadataValue } from './consolidate-metadata.js';
 import { cloneNode, iterNodes, parseHtmlFragment, serializeNode, type HtmlNode } from './html-table.js';
 import { collapseWhitespace, pyLstrip } from './python-text.js';
-import { randomUuid } from './uuid.js';
+import { randomUuid } from '@quarry/core/element';
 
 function carriedRows(chunk: Element): number {
   const n = chunk.metadata.num_carried_over_header_rows;

@@ -6,7 +6,7 @@ import { parseHtmlTable, type HtmlCell, type HtmlRow, type HtmlTable } from './h
 import type { ChunkingOptions } from './options.js';
 import { collapseWhitespace, pyStrip } from './python-text.js';
 import { TextSplitter } from './text-splitter.js';
-import { randomUuid } from './uuid.js';
+import { randomUuid } from '@quarry/core/element';
 
 /** Below this `max_characters` a table is split as plain text: HTML overhead would dominate. */
 export const MIN_HTML_SPLIT_MAX_CHARACTERS = 50;

@@ -205,6 +205,7 @@ async function partitionDocument(bytes: Uint8Array, request: PartitionFileReques
 // before the outputs are mixed, and a parent id that names no element of the document is dropped.
 function rekey(elements: Element[]): void {
   assignElementIds(elements, { unique: true });
+  if (!elements.some((el) => el.metadata.parent_id !== undefined)) return;
   const ids = new Set(elements.map((el) => el.element_id));
   for (const el of elements) {
     if (el.metadata.parent_id !== undefined && !ids.has(el.metadata.parent_id)) delete el.metadata.parent_id;

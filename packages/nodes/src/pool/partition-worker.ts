@@ -8,6 +8,11 @@ import { CHUNK_TASK_MODULE } from './partition-task.js';
  */
 export { handlePartitionTask as default } from './partition-task.js';
 
+// Every document's element ids draw on node:crypto (@quarry/core/element's randomUuid fetches it with
+// its first batch): fetched here, while a new process waits for its first document, not after a long
+// document's last page.
+process.getBuiltinModule('node:crypto');
+
 // Imported by URL, which the worker bundle does not follow: a `quarry partition` process never loads it.
 const WARM_UP_MODULE = new URL(`./warm-up${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { randomUuid } from '../../src/chunk/uuid.js';
+import { randomUuid } from '../../src/element/random-uuid.js';
 
 describe('randomUuid', () => {
   it('gives distinct version 4 UUIDs across several batches', () => {

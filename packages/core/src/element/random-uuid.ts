@@ -1,11 +1,13 @@
-import { randomFillSync } from 'node:crypto';
-
 /**
- * Version 4 UUIDs for chunk ids, drawn from the system CSPRNG like `crypto.randomUUID()` but made
- * a batch at a time: one random fill and one hex encoding per 1,024 ids, each id a 36-character
- * slice of the batch: about five times cheaper per id than `randomUUID()`, which is a noticeable
- * share of forming a small chunk.
+ * Version 4 UUIDs for element and chunk ids, drawn from the system CSPRNG like `crypto.randomUUID()`
+ * but made a batch at a time: one random fill and one hex encoding per 1,024 ids, each id a
+ * 36-character slice of the batch: about five times cheaper per id than `randomUUID()`, which is a
+ * noticeable share of forming a small chunk, and of the two ids each element of a long document gets.
  */
+
+// node:crypto is fetched with the first batch, not imported: an ES import builds its whole namespace
+// (Web Crypto included) in every process that loads the element model, ids or not.
+const randomFillSync = (buffer: Buffer): Buffer => process.getBuiltinModule('node:crypto').randomFillSync(buffer);
 
 const BATCH = 1024;
 const UUID_LENGTH = 36;
@@ -17,12 +19,14 @@ for (const d of '0123456789abcdef') VARIANT[d.charCodeAt(0)] = '89ab'.charCodeAt
 // 18 random bytes per id are hex-encoded into its 36 characters; then the four dashes,
 // the version digit and the variant digit are written over six of them. What is left are 30
 // random hex digits and 2 random variant bits: the 122 random bits of a version 4 UUID.
-const entropy = Buffer.allocUnsafeSlow((UUID_LENGTH / 2) * BATCH);
-const ascii = Buffer.allocUnsafeSlow(UUID_LENGTH * BATCH);
+let entropy: Buffer | undefined;
+let ascii: Buffer | undefined;
 let batch = '';
 let next = BATCH;
 
 function refill(): void {
+  entropy ??= Buffer.allocUnsafeSlow((UUID_LENGTH / 2) * BATCH);
+  ascii ??= Buffer.allocUnsafeSlow(UUID_LENGTH * BATCH);
   randomFillSync(entropy);
   ascii.write(entropy.toString('hex'), 0, 'latin1');
   for (let o = 0; o < ascii.length; o += UUID_LENGTH) {
