@@ -21,11 +21,11 @@ const DEFAULT_DOCUMENT_TIMEOUT_MS = 10 * 60_000;
 const DEFAULT_SMALL_DOCUMENT_BYTES = 2 * 1024 * 1024;
 // Pool failures that say nothing of the file on their own; the message gets its name.
 const POOL_CODES = new Set(['DOCUMENT_CRASHED', 'DOCUMENT_TOO_LARGE', 'NODE_TIMEOUT']);
-// Parsers allocate many short-lived objects (a page's characters, runs, lines): a young generation
-// of 32 MB semi-spaces scavenges far less often than V8's default 16 MB. Like any V8 flag it also
-// changes V8's cached-data tag, so Node compiles its built-in modules without their code cache:
-// about 30 ms more CPU per process start (a 2-page PDF's process 370 -> 402 ms, note.txt's 111 -> 140 ms).
-const PARTITION_EXEC_ARGV = ['--max-semi-space-size=32'];
+// No V8 flags: any flag on the command line changes V8's cached-data tag, and Node then compiles the
+// built-ins a process loads without their code cache (about 30 ms more CPU per process start). The
+// 32 MB semi-spaces once set here no longer paid for that: without them `quarry partition --strategy
+// fast` of a 619-page PDF took 3.52 s instead of 3.73 s (6.5 instead of 6.9 CPU s; medians of 10
+// interleaved rounds, quiet).
 
 // Numbers the temporary files of partitionToFile, unique within this process.
 let temporaryFiles = 0;
@@ -125,7 +125,6 @@ export class PartitionPool {
   static prestart(options: Pick<PartitionPoolOptions, 'workerUrl' | 'heapLimitMb'> = {}): number | undefined {
     return ProcessPool.prestart({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
-      execArgv: PARTITION_EXEC_ARGV,
       ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
     });
   }
@@ -134,7 +133,6 @@ export class PartitionPool {
     this.pool = new ProcessPool({
       workerUrl: options.workerUrl ?? partitionWorkerUrl(),
       name: 'partition',
-      execArgv: PARTITION_EXEC_ARGV,
       taskTimeoutMs: options.documentTimeoutMs ?? DEFAULT_DOCUMENT_TIMEOUT_MS,
       ...(options.size === undefined ? {} : { size: options.size }),
       ...(options.heapLimitMb === undefined ? {} : { heapLimitMb: options.heapLimitMb }),
