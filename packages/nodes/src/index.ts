@@ -43,7 +43,7 @@ export type { PartitionUnstructuredApiSettings } from './partition/unstructured-
 export { partitionWithVlm } from './partition/vlm/load.js';
 export type { VlmPartitionRequest } from './partition/vlm/partition-vlm.js';
 export { PARTITION_POOL_SERVICE, PartitionPool, type PartitionPoolOptions, type PooledPartitionOptions } from './pool/partition-pool.js';
-export type { PooledChunkerSubtype, PooledChunking, PooledChunkingFailure, PooledChunks } from './pool/pooled-chunking.js';
+export { pooledChunkingError, type PooledChunkerSubtype, type PooledChunking, type PooledChunkingFailure, type PooledChunks } from './pool/pooled-chunking.js';
 export type { PartitionTask } from './pool/partition-task.js';
 export { INSPECTION_MAX_PAGES, renderInspection, type InspectionOptions } from './inspect/render-inspection.js';
 export { elementTypeColor } from './inspect/type-colors.js';

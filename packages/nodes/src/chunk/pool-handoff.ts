@@ -1,6 +1,6 @@
 import type { Element } from '@quarry/core';
-import { QuarryError } from '@quarry/core/errors';
-import type { PooledChunking, PooledChunks } from '../pool/pooled-chunking.js';
+import type { QuarryError } from '@quarry/core/errors';
+import { pooledChunkingError, type PooledChunking, type PooledChunks } from '../pool/pooled-chunking.js';
 
 /** What a partition node handed on with the chunks a partition process made: who made them, or why it could not. */
 interface HandedOn {
@@ -21,9 +21,8 @@ export function handOnPooledChunks(result: PooledChunks, chunking: PooledChunkin
     handedOn.set(result.chunks, { subtype: chunking.subtype });
     return result.chunks;
   }
-  const { code, message, details } = result.failure;
   const empty: Element[] = [];
-  handedOn.set(empty, { subtype: chunking.subtype, failure: QuarryError.from(code, message, details ? { details } : {}) });
+  handedOn.set(empty, { subtype: chunking.subtype, failure: pooledChunkingError(result.failure) });
   return empty;
 }
 

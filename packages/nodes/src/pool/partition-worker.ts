@@ -26,8 +26,8 @@ let picturesReady = false;
  * for the life of the process (about 100 MB resident), so that the next e-mail's logo does not
  * wait for one to start. A light warm-up (the lane's spare, or a second lane process: one engine
  * kept warm is enough at rest) leaves the picture out, and the process starts an engine on its
- * first OCR, or when it warms up fully (a spare joining the lane). Processes that are not warmed (`quarry partition`, a pool's general
- * processes) start an engine on their first OCR only.
+ * first OCR, or when it warms up fully (a spare joining the lane). Processes that are not warmed
+ * (`quarry partition`, a pool's general processes) start an engine on their first OCR only.
  */
 export const warmUp: WorkerWarmUp = async (untilIdle, { light }) => {
   const mod = (await import(WARM_UP_MODULE)) as typeof import('./warm-up.js');

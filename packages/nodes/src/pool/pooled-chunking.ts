@@ -1,4 +1,5 @@
 import type { Element } from '@quarry/core';
+import { QuarryError } from '@quarry/core/errors';
 import type { ChunkingOptions } from '../chunk/options.js';
 
 /** The chunkers a partition process can run right after partitioning: those that call no model. */
@@ -22,3 +23,8 @@ export interface PooledChunkingFailure {
 
 /** What {@link PartitionPool.partitionAndChunk} resolves with: the chunks, or the chunker's failure. */
 export type PooledChunks = { chunks: Element[] } | { failure: PooledChunkingFailure };
+
+/** The chunker's failure in a partition process as the coded error it was there. */
+export function pooledChunkingError(failure: PooledChunkingFailure): QuarryError {
+  return QuarryError.from(failure.code, failure.message, failure.details ? { details: failure.details } : {});
+}

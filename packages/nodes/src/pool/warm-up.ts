@@ -186,10 +186,10 @@ export async function warmUpSamples(): Promise<WarmUpSample[]> {
 }
 
 /**
- * Partitions each warm-up sample (by default {@link warmUpSamples}) once, as the legacy endpoint would (`auto`, English OCR), so that
- * this process has loaded the common formats' parsers and run their code before its first real
- * document: in a fresh process the first PDF, e-mail or spreadsheet costs ten times or more what the
- * next one does. A sample that fails is skipped: its format loads on first use instead.
+ * Partitions each warm-up sample (by default {@link warmUpSamples}) once, as the legacy endpoint
+ * would (`auto`, English OCR), so that this process has loaded the common formats' parsers and run
+ * their code before its first real document: in a fresh process the first PDF, e-mail or
+ * spreadsheet costs ten times or more what the next one does. A sample that fails is skipped: its format loads on first use instead.
  * Before each sample it awaits `untilIdle` (a process's: while a real document runs), so that a
  * document arriving meanwhile shares the process with one sample at most. Returns the file names
  * of the samples that partitioned. `partition` is the partitioner the process's tasks call: the

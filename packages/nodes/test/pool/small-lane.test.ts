@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { sleep } from '@quarry/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartitionPool } from '../../src/index.js';
+import { residentMb } from '../support/resident-memory.js';
 import { textImage } from '../support/text-image.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -27,11 +28,6 @@ function cpuSeconds(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-/** Resident MB of a process, from `/proc`. */
-function residentMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
 async function until(condition: () => boolean): Promise<void> {

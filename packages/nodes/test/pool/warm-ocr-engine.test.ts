@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Logger } from '@quarry/core';
 import { PartitionPool } from '../../src/index.js';
+import { residentMb } from '../support/resident-memory.js';
 import { textImage } from '../support/text-image.js';
 
 /** The OCR engine starts each partitioned document's log reports. */
@@ -10,11 +10,6 @@ function engineStarts(): { logger: Logger; count(): number } {
   const debug = (message: string): void => void (message === 'ocr: engine started' && n++);
   const none = (): void => undefined;
   return { logger: { debug, info: none, warn: none, error: none }, count: () => n };
-}
-
-/** Resident MB of a process (Linux). */
-function residentMb(pid: number): number {
-  return Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 }
 
 // Where OCR engines start: a warmed pool's lane processes (a server's) start theirs during the

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { AdmissionGate } from '../admission.js';
-import { QuarryError, type Element } from '@quarry/core';
-import type { PartitionFileRequest, PartitionPool, PartitionStrategy, PooledChunking } from '@quarry/nodes';
+import type { Element } from '@quarry/core';
+import { pooledChunkingError, type PartitionFileRequest, type PartitionPool, type PartitionStrategy, type PooledChunking } from '@quarry/nodes';
 import { readMultipart, type UploadedFile } from '../multipart.js';
 import { answerElement, answerJson, type PartitionedUpload } from '../legacy/answer-json.js';
 import { chunkElements, LEGACY_CHUNKING_STRATEGIES, pooledChunking } from '../legacy/chunk-elements.js';
@@ -89,8 +89,7 @@ async function partitionUpload(
     else if (!chunking) elements = await limits.pool.partition({ path: staged }, request, { signal });
     else {
       const chunked = await limits.pool.partitionAndChunk({ path: staged }, request, chunking, { signal });
-      if ('failure' in chunked)
-        throw QuarryError.from(chunked.failure.code, chunked.failure.message, chunked.failure.details ? { details: chunked.failure.details } : {});
+      if ('failure' in chunked) throw pooledChunkingError(chunked.failure);
       elements = chunked.chunks;
     }
   } catch (e) {
